@@ -1,0 +1,124 @@
+/*
+   Private data of TSSIMPVI: the scheme table, the door that gives the Lagrangian data, and the step work space.
+*/
+#ifndef SIMPVI_TSSIMPVIIMPL_H
+#define SIMPVI_TSSIMPVIIMPL_H
+
+#include <petsc/private/tsimpl.h>
+#include <petscdmshell.h>
+#include <simpvi.h>
+
+/* A scheme: a degree-s polynomial through Gauss-Lobatto nodes c_0..c_s and a quadrature (tau_k, w_k), k < nq.
+   B[k*(s+1)+i] = phi_i(tau_k), D[k*(s+1)+i] = phi_i'(tau_k) on [0,1]. */
+typedef struct {
+  PetscInt   degree, nq, order;
+  PetscReal *c, *tau, *w, *B, *D;
+} SimpVIScheme;
+
+PETSC_INTERN PetscErrorCode SimpVISchemeCreate_Private(TSSimpVIQuadrature, PetscInt, SimpVIScheme **);
+PETSC_INTERN PetscErrorCode SimpVISchemeDestroy_Private(SimpVIScheme **);
+PETSC_INTERN PetscErrorCode SimpVISchemeBasis_Private(const SimpVIScheme *, PetscReal, PetscReal[], PetscReal[]);
+PETSC_INTERN PetscErrorCode SimpVISchemeFind_Private(const char[], TSSimpVIQuadrature *, PetscInt *, PetscBool *);
+
+/* Which block of the step Jacobian a term of the Lagrangian's second derivatives feeds:
+   P = dL/dv and G = dL/dx (plus forces) are differentiated in x (X) and v (V). */
+typedef enum {
+  SIMPVI_BLOCK_PX,
+  SIMPVI_BLOCK_PV,
+  SIMPVI_BLOCK_GX,
+  SIMPVI_BLOCK_GV
+} SimpVIBlock;
+
+typedef struct {
+  Mat         A;
+  PetscScalar scale;
+  SimpVIBlock block;
+  PetscBool   transpose; /* insert A' (L_xv = L_vx') */
+} SimpVITerm;
+
+#define SIMPVI_MAX_TERMS 8
+
+/* A door turns the user's callbacks into the core's two needs: P, G at a point, and the terms of their derivatives */
+typedef struct {
+  const char *name;
+  PetscErrorCode (*setup)(TS);
+  PetscErrorCode (*pg)(TS, PetscReal, Vec, Vec, Vec, Vec);                      /* P = L_v, G = L_x */
+  PetscErrorCode (*terms)(TS, PetscReal, Vec, Vec, PetscInt *, SimpVITerm[]); /* second derivatives at a point */
+  PetscErrorCode (*lagrangian)(TS, PetscReal, Vec, Vec, PetscReal *);        /* L, for the energy; may be NULL */
+  PetscErrorCode (*reset)(TS);
+} SimpVIDoor;
+
+PETSC_INTERN const SimpVIDoor SimpVIDoorLagrangian, SimpVIDoorMechanical, SimpVIDoorI2;
+
+typedef struct {
+  /* scheme */
+  char               *type;
+  TSSimpVIQuadrature  quadrature;
+  PetscInt            degree;
+  PetscBool           degreefixed;
+  SimpVIScheme       *scheme;
+
+  /* door and user data */
+  const SimpVIDoor           *door;
+  TSSimpVILagrangianFn        lagfn;
+  TSSimpVILagrangianHessianFn laghessfn;
+  void                       *lagctx, *laghessctx;
+  Mat                         Lxx, Lvx, Lvv;
+  TSSimpVIPotentialFn         potfn;
+  TSSimpVIPotentialHessianFn  pothessfn;
+  void                       *potctx;
+  Mat                         K;
+  TSSimpVIMassFn              massfn;
+  void                       *massctx;
+  Mat                         M, Mx, Mxx;
+  Vec                         massg;  /* 1/2 v' dM/dx v */
+  Mat                         I2J[3]; /* I2 door: work copies of the user's I2 Jacobian, and C = dF/dV */
+  PetscBool                   damped;
+
+  /* state layout: native problems carry U = (q, p); I2 problems carry q in U and v in vec_dot */
+  PetscBool  native;
+  IS         isq, isp;
+  Vec        q0, p0, q1, p1; /* start and end of the step (n) */
+  Vec        v;              /* a velocity for the Legendre inversion and the I2 door */
+  Vec       *Qprev;          /* the previous step's nodes, for the predictor and TSInterpolate */
+  PetscReal  tprev, hprev;
+  PetscBool  havepoly;
+  Vec       *X, *V, *P, *G; /* quadrature point values (nq each) */
+  Vec        work, work2, zero;
+  Vec        eq, ep; /* state split for the energy */
+  PetscBool  vvalid;   /* v holds a velocity consistent with q0 (for the first predictor) */
+  KSP        kspv;     /* L_vv solves of the Legendre inversion */
+  PetscLayout qmap;    /* layout of the positions */
+
+  /* step system in the positions Q_1..Q_s: local block-major layout, s*nlocal entries per rank */
+  Vec        Y, R, *Yv, *Rv; /* Yv/Rv: views of the stage blocks of Y/R */
+  Mat        J;
+  PetscBool  Jpreallocated;
+  PetscInt   nbuf; /* row buffers of the Jacobian assembly */
+  PetscInt  *colowner, *ibuf;
+  PetscScalar *vbuf;
+  PetscObjectId    evalid; /* the step vector (id, state, h, t, q0 state) at which P and G were last evaluated */
+  PetscObjectState evalstate, evalq0;
+  PetscReal        evalh, evalt;
+  DM         dmstep;
+  PetscReal  stage_time, h;
+
+  /* energy monitor */
+  PetscBool monitor_energy;
+  PetscReal H0;
+  PetscBool H0set;
+} TS_SimpVI;
+
+PETSC_INTERN PetscErrorCode SimpVIStepResidual_Private(TS, Vec, Vec);
+PETSC_INTERN PetscErrorCode SimpVIStepJacobian_Private(TS, Vec, Mat);
+PETSC_INTERN PetscErrorCode SimpVIStepMomentum_Private(TS, Vec);
+PETSC_INTERN PetscErrorCode SimpVIStepSetUp_Private(TS);
+PETSC_INTERN PetscErrorCode SimpVIStepReset_Private(TS);
+PETSC_INTERN PetscErrorCode SimpVIStepPredict_Private(TS);
+PETSC_INTERN PetscErrorCode SimpVIStepAccept_Private(TS);
+PETSC_INTERN PetscErrorCode SimpVIDefaultDirectSolver_Private(KSP);
+PETSC_INTERN PetscErrorCode SimpVICheckMatSize_Private(TS, Mat, const char[]);
+PETSC_INTERN PetscErrorCode SimpVILegendreInverse_Private(TS, PetscReal, Vec, Vec, Vec);
+PETSC_INTERN PetscLogEvent  SIMPVI_Residual, SIMPVI_Jacobian;
+
+#endif

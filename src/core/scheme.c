@@ -1,0 +1,251 @@
+/*
+   Scheme tables of TSSIMPVI, computed rather than typed in: Gauss-Lobatto nodes carry the step polynomial, and either
+   the same Lobatto points or Gauss-Legendre points carry the quadrature. Named schemes live in a registry.
+*/
+#include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
+
+const char *const TSSimpVIQuadratures[] = {"lobatto", "gauss", "TSSimpVIQuadrature", "TSSIMPVI_QUADRATURE_", NULL};
+
+typedef struct _SimpVISchemeLink *SimpVISchemeLink;
+struct _SimpVISchemeLink {
+  char               *name;
+  TSSimpVIQuadrature  quadrature;
+  PetscInt            degree;
+  PetscBool           degreefixed;
+  SimpVISchemeLink    next;
+};
+static SimpVISchemeLink SchemeList;
+static PetscBool        TSSimpVIRegisterAllCalled;
+
+/* Legendre P_n(x) and P_{n-1}(x) by the three-term recurrence */
+static void Legendre(PetscInt n, PetscReal x, PetscReal *Pn, PetscReal *Pn1)
+{
+  PetscReal p0 = 1, p1 = x, p2;
+
+  if (n == 0) {
+    *Pn  = 1;
+    *Pn1 = 0;
+    return;
+  }
+  for (PetscInt k = 2; k <= n; k++) {
+    p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
+    p0 = p1;
+    p1 = p2;
+  }
+  *Pn  = p1;
+  *Pn1 = p0;
+}
+
+/* The s+1 Gauss-Lobatto points and weights on [0,1]: endpoints and the roots of P_s' (Newton from Chebyshev points) */
+static PetscErrorCode GaussLobatto(PetscInt s, PetscReal x[], PetscReal w[])
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i <= s; i++) {
+    PetscReal xi = -PetscCosReal(PETSC_PI * i / s), Pn, Pn1, dx = 1;
+
+    for (PetscInt it = 0; it < 100 && PetscAbsReal(dx) > 1e-15; it++) {
+      Legendre(s, xi, &Pn, &Pn1);
+      dx = (xi * Pn - Pn1) / ((s + 1) * Pn);
+      xi -= dx;
+    }
+    Legendre(s, xi, &Pn, &Pn1);
+    x[i] = (1 + xi) / 2;
+    w[i] = 1.0 / (s * (s + 1) * Pn * Pn);
+  }
+  x[0] = 0;
+  x[s] = 1;
+  PetscFunctionReturn(0);
+}
+
+/* The n Gauss-Legendre points and weights on [0,1] */
+static PetscErrorCode GaussLegendre(PetscInt n, PetscReal x[], PetscReal w[])
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal xi = -PetscCosReal(PETSC_PI * (i + 0.75) / (n + 0.5)), Pn, Pn1, dP = 1, dx = 1;
+
+    for (PetscInt it = 0; it < 100 && PetscAbsReal(dx) > 1e-15; it++) {
+      Legendre(n, xi, &Pn, &Pn1);
+      dP = n * (xi * Pn - Pn1) / (xi * xi - 1);
+      dx = Pn / dP;
+      xi -= dx;
+    }
+    Legendre(n, xi, &Pn, &Pn1);
+    dP   = n * (xi * Pn - Pn1) / (xi * xi - 1);
+    x[i] = (1 + xi) / 2;
+    w[i] = 1.0 / ((1 - xi * xi) * dP * dP);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVISchemeBasis_Private - values phi_i(tau) and derivatives phi_i'(tau) of the Lagrange basis on the nodes c_0..c_s
+*/
+PetscErrorCode SimpVISchemeBasis_Private(const SimpVIScheme *sc, PetscReal tau, PetscReal phi[], PetscReal dphi[])
+{
+  const PetscInt   s = sc->degree;
+  const PetscReal *c = sc->c;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i <= s; i++) {
+    PetscReal val = 1, der = 0;
+
+    for (PetscInt m = 0; m <= s; m++)
+      if (m != i) val *= (tau - c[m]) / (c[i] - c[m]);
+    for (PetscInt j = 0; j <= s; j++) {
+      PetscReal prod;
+
+      if (j == i) continue;
+      prod = 1 / (c[i] - c[j]);
+      for (PetscInt m = 0; m <= s; m++)
+        if (m != i && m != j) prod *= (tau - c[m]) / (c[i] - c[m]);
+      der += prod;
+    }
+    if (phi) phi[i] = val;
+    if (dphi) dphi[i] = der;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVISchemeCreate_Private - builds the table (nodes, quadrature, B, D) of a degree-s scheme
+*/
+PetscErrorCode SimpVISchemeCreate_Private(TSSimpVIQuadrature quadrature, PetscInt s, SimpVIScheme **scheme)
+{
+  SimpVIScheme *sc;
+  PetscReal    *cw;
+
+  PetscFunctionBegin;
+  PetscCheck(s >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI degree %" PetscInt_FMT " must be at least 1", s);
+  PetscCheck(s <= 32, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI degree %" PetscInt_FMT " is above the supported 32", s);
+  PetscCall(PetscNew(&sc));
+  sc->degree = s;
+  sc->nq     = quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? s + 1 : s;
+  sc->order  = 2 * s;
+  PetscCall(PetscMalloc5(s + 1, &sc->c, sc->nq, &sc->tau, sc->nq, &sc->w, sc->nq * (s + 1), &sc->B, sc->nq * (s + 1), &sc->D));
+  PetscCall(PetscMalloc1(s + 1, &cw));
+  PetscCall(GaussLobatto(s, sc->c, cw));
+  if (quadrature == TSSIMPVI_QUADRATURE_LOBATTO) {
+    PetscCall(PetscArraycpy(sc->tau, sc->c, s + 1));
+    PetscCall(PetscArraycpy(sc->w, cw, s + 1));
+  } else PetscCall(GaussLegendre(s, sc->tau, sc->w));
+  PetscCall(PetscFree(cw));
+  for (PetscInt k = 0; k < sc->nq; k++) PetscCall(SimpVISchemeBasis_Private(sc, sc->tau[k], &sc->B[k * (s + 1)], &sc->D[k * (s + 1)]));
+  *scheme = sc;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimpVISchemeDestroy_Private(SimpVIScheme **scheme)
+{
+  PetscFunctionBegin;
+  if (!*scheme) PetscFunctionReturn(0);
+  PetscCall(PetscFree5((*scheme)->c, (*scheme)->tau, (*scheme)->w, (*scheme)->B, (*scheme)->D));
+  PetscCall(PetscFree(*scheme));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSSimpVIRegister - Adds a named scheme to the `TSSIMPVI` registry
+
+  Not Collective, but the same schemes should be registered on all processes
+
+  Input Parameters:
++ name        - the name, used with `TSSimpVISetType()` and -ts_simpvi_type
+. quadrature  - `TSSIMPVI_QUADRATURE_LOBATTO` or `TSSIMPVI_QUADRATURE_GAUSS`
+. degree      - the default polynomial degree s (order 2s)
+- degreefixed - `PETSC_TRUE` if -ts_simpvi_degree may not change the degree
+
+  Level: advanced
+
+  Note:
+  Registering an existing name replaces it.
+
+.seealso: `TSSIMPVI`, `TSSimpVIRegisterAll()`, `TSSimpVISetType()`
+@*/
+PetscErrorCode TSSimpVIRegister(const char name[], TSSimpVIQuadrature quadrature, PetscInt degree, PetscBool degreefixed)
+{
+  SimpVISchemeLink link;
+
+  PetscFunctionBegin;
+  PetscCall(SimpVIInitializePackage());
+  PetscCheck(degree >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Degree %" PetscInt_FMT " must be at least 1", degree);
+  for (link = SchemeList; link; link = link->next) {
+    PetscBool match;
+
+    PetscCall(PetscStrcmp(link->name, name, &match));
+    if (match) break;
+  }
+  if (!link) {
+    PetscCall(PetscNew(&link));
+    PetscCall(PetscStrallocpy(name, &link->name));
+    link->next = SchemeList;
+    SchemeList = link;
+  }
+  link->quadrature  = quadrature;
+  link->degree      = degree;
+  link->degreefixed = degreefixed;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSSimpVIRegisterAll - Registers the built-in `TSSIMPVI` schemes: midpoint, trapezoid, simpson, lobatto and gauss
+
+  Not Collective
+
+  Level: advanced
+
+.seealso: `TSSimpVIRegister()`, `TSSimpVIRegisterDestroy()`
+@*/
+PetscErrorCode TSSimpVIRegisterAll(void)
+{
+  PetscFunctionBegin;
+  if (TSSimpVIRegisterAllCalled) PetscFunctionReturn(0);
+  TSSimpVIRegisterAllCalled = PETSC_TRUE;
+  PetscCall(TSSimpVIRegister(TSSIMPVIGAUSS, TSSIMPVI_QUADRATURE_GAUSS, 2, PETSC_FALSE));
+  PetscCall(TSSimpVIRegister(TSSIMPVILOBATTO, TSSIMPVI_QUADRATURE_LOBATTO, 3, PETSC_FALSE));
+  PetscCall(TSSimpVIRegister(TSSIMPVISIMPSON, TSSIMPVI_QUADRATURE_LOBATTO, 2, PETSC_TRUE));
+  PetscCall(TSSimpVIRegister(TSSIMPVITRAPEZOID, TSSIMPVI_QUADRATURE_LOBATTO, 1, PETSC_TRUE));
+  PetscCall(TSSimpVIRegister(TSSIMPVIMIDPOINT, TSSIMPVI_QUADRATURE_GAUSS, 1, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSSimpVIRegisterDestroy - Frees the `TSSIMPVI` scheme registry
+
+  Not Collective
+
+  Level: advanced
+
+.seealso: `TSSimpVIRegister()`, `TSSimpVIRegisterAll()`
+@*/
+PetscErrorCode TSSimpVIRegisterDestroy(void)
+{
+  PetscFunctionBegin;
+  while (SchemeList) {
+    SimpVISchemeLink link = SchemeList;
+
+    SchemeList = link->next;
+    PetscCall(PetscFree(link->name));
+    PetscCall(PetscFree(link));
+  }
+  TSSimpVIRegisterAllCalled = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* Looks a name up; the caller reports unknown names so the message can list the choices */
+PetscErrorCode SimpVISchemeFind_Private(const char name[], TSSimpVIQuadrature *quadrature, PetscInt *degree, PetscBool *degreefixed)
+{
+  PetscFunctionBegin;
+  PetscCall(TSSimpVIRegisterAll());
+  for (SimpVISchemeLink link = SchemeList; link; link = link->next) {
+    PetscBool match;
+
+    PetscCall(PetscStrcmp(link->name, name, &match));
+    if (!match) continue;
+    *quadrature  = link->quadrature;
+    *degree      = link->degree;
+    *degreefixed = link->degreefixed;
+    PetscFunctionReturn(0);
+  }
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown TSSIMPVI scheme '%s'; choose midpoint, trapezoid, simpson, lobatto, gauss or a name given to TSSimpVIRegister()", name);
+}

@@ -1,0 +1,519 @@
+/*
+   The one core of TSSIMPVI: residual and analytic Jacobian of a step, for any scheme table (B, D, w) and any door.
+
+   Unknowns are the node values Q_1..Q_s of the step polynomial (Q_0 = q_j is known); the equations are
+     R_0 = p_j + dLd/dQ_0 = 0,   R_i = dLd/dQ_i = 0 (i = 1..s-1),   dLd/dQ_i = sum_k w_k [D_ki P_k + h B_ki G_k]
+   with P = L_v, G = L_x at the quadrature points. The end momentum p_{j+1} = dLd/dQ_s is then explicit, so the
+   solve costs what the s*n position system costs. The step vector is block-major on each process: stage a of the
+   local part holds entries [a*nlocal, (a+1)*nlocal).
+*/
+#include <simpvi/private/tssimpviimpl.h>
+
+PetscLogEvent SIMPVI_Residual, SIMPVI_Jacobian;
+
+/* The views Yv[a] of stage a of a step vector */
+static PetscErrorCode StageViewsPlace(TS_SimpVI *vi, Vec Y, Vec views[], PetscBool write, PetscScalar **array)
+{
+  const PetscInt s = vi->scheme->degree;
+  PetscInt       nloc;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(vi->q0, &nloc));
+  if (write) PetscCall(VecGetArray(Y, array));
+  else PetscCall(VecGetArrayRead(Y, (const PetscScalar **)array));
+  for (PetscInt a = 0; a < s; a++) PetscCall(VecPlaceArray(views[a], *array + a * nloc));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode StageViewsReset(TS_SimpVI *vi, Vec Y, Vec views[], PetscBool write, PetscScalar **array)
+{
+  PetscFunctionBegin;
+  for (PetscInt a = 0; a < vi->scheme->degree; a++) PetscCall(VecResetArray(views[a]));
+  if (write) PetscCall(VecRestoreArray(Y, array));
+  else PetscCall(VecRestoreArrayRead(Y, (const PetscScalar **)array));
+  PetscFunctionReturn(0);
+}
+
+/* x_k = sum_i B_ki Q_i, v_k = (1/h) sum_i D_ki Q_i at every quadrature point, with Q = (q0, Yv[0..s-1]) */
+static PetscErrorCode QuadraturePoints(TS ts, Vec Y)
+{
+  TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
+  const SimpVIScheme *sc = vi->scheme;
+  const PetscInt      s  = sc->degree;
+  PetscScalar        *y, coef[33];
+  Vec                 nodes[33];
+
+  PetscFunctionBegin;
+  PetscCall(StageViewsPlace(vi, Y, vi->Yv, PETSC_FALSE, &y));
+  nodes[0] = vi->q0;
+  for (PetscInt i = 1; i <= s; i++) nodes[i] = vi->Yv[i - 1];
+  for (PetscInt k = 0; k < sc->nq; k++) {
+    for (PetscInt i = 0; i <= s; i++) coef[i] = sc->B[k * (s + 1) + i];
+    PetscCall(VecSet(vi->X[k], 0));
+    PetscCall(VecMAXPY(vi->X[k], s + 1, coef, nodes));
+    for (PetscInt i = 0; i <= s; i++) coef[i] = sc->D[k * (s + 1) + i] / vi->h;
+    PetscCall(VecSet(vi->V[k], 0));
+    PetscCall(VecMAXPY(vi->V[k], s + 1, coef, nodes));
+  }
+  PetscCall(StageViewsReset(vi, Y, vi->Yv, PETSC_FALSE, &y));
+  PetscFunctionReturn(0);
+}
+
+/* out = sum_k w_k [D_ki P_k + h B_ki G_k], the derivative of the discrete action in node i */
+static PetscErrorCode ActionGradient(TS_SimpVI *vi, PetscInt i, Vec out)
+{
+  const SimpVIScheme *sc = vi->scheme;
+  const PetscInt      s  = sc->degree;
+  PetscScalar         coef[66];
+  Vec                 vecs[66];
+  PetscInt            n = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < sc->nq; k++) {
+    PetscReal d = sc->w[k] * sc->D[k * (s + 1) + i], b = vi->h * sc->w[k] * sc->B[k * (s + 1) + i];
+
+    if (d != 0) {
+      coef[n]   = d;
+      vecs[n++] = vi->P[k];
+    }
+    if (b != 0) {
+      coef[n]   = b;
+      vecs[n++] = vi->G[k];
+    }
+  }
+  PetscCall(VecSet(out, 0));
+  PetscCall(VecMAXPY(out, n, coef, vecs));
+  PetscFunctionReturn(0);
+}
+
+/* P and G at the quadrature points of the step vector Y; skipped when Y has not changed since the last call */
+static PetscErrorCode EvaluateDoor(TS ts, Vec Y)
+{
+  TS_SimpVI         *vi = (TS_SimpVI *)ts->data;
+  PetscObjectState   state, q0state;
+  PetscObjectId      id;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectStateGet((PetscObject)vi->q0, &q0state));
+  PetscCall(PetscObjectStateGet((PetscObject)Y, &state));
+  PetscCall(PetscObjectGetId((PetscObject)Y, &id));
+  if (vi->evalid == id && vi->evalstate == state && vi->evalh == vi->h && vi->evalt == vi->stage_time && vi->evalq0 == q0state) PetscFunctionReturn(0);
+  PetscCall(QuadraturePoints(ts, Y));
+  for (PetscInt k = 0; k < vi->scheme->nq; k++) PetscCall(vi->door->pg(ts, vi->stage_time + vi->scheme->tau[k] * vi->h, vi->X[k], vi->V[k], vi->P[k], vi->G[k]));
+  vi->evalid    = id;
+  vi->evalstate = state;
+  vi->evalh     = vi->h;
+  vi->evalt     = vi->stage_time;
+  vi->evalq0    = q0state;
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStepResidual_Private - R(Y) of the step from (q0, p0) at stage_time with step h
+*/
+PetscErrorCode SimpVIStepResidual_Private(TS ts, Vec Y, Vec R)
+{
+  TS_SimpVI   *vi = (TS_SimpVI *)ts->data;
+  PetscScalar *r;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SIMPVI_Residual, ts, Y, R, 0));
+  PetscCall(EvaluateDoor(ts, Y));
+  PetscCall(StageViewsPlace(vi, R, vi->Rv, PETSC_TRUE, &r));
+  for (PetscInt i = 0; i < vi->scheme->degree; i++) PetscCall(ActionGradient(vi, i, vi->Rv[i]));
+  PetscCall(VecAXPY(vi->Rv[0], 1, vi->p0));
+  PetscCall(StageViewsReset(vi, R, vi->Rv, PETSC_TRUE, &r));
+  PetscCall(PetscLogEventEnd(SIMPVI_Residual, ts, Y, R, 0));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStepMomentum_Private - the end momentum p_{j+1} = dLd/dQ_s at the solved step vector vi->Y
+*/
+PetscErrorCode SimpVIStepMomentum_Private(TS ts, Vec p1)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(EvaluateDoor(ts, vi->Y));
+  PetscCall(ActionGradient(vi, vi->scheme->degree, p1));
+  PetscFunctionReturn(0);
+}
+
+/* Index of (stage a, global position g) in the step vector, on the process that owns g */
+static inline PetscInt StepIndex(const PetscInt range[], PetscInt s, PetscInt owner, PetscInt a, PetscInt g)
+{
+  return s * range[owner] + a * (range[owner + 1] - range[owner]) + (g - range[owner]);
+}
+
+/*
+  Adds coef[i*s + l-1] * A (or A') into the block (row stage i, column node l) of the step Jacobian, for i = 0..s-1 and
+  l = 1..s. Reads A by local rows, so it works for any parallel AIJ/dense user matrix; transposed entries are sent to
+  their owners by MatSetValues.
+*/
+static PetscErrorCode AddBlock(TS_SimpVI *vi, Mat Jac, Mat A, PetscBool transpose, const PetscScalar coef[])
+{
+  const PetscInt  s = vi->scheme->degree, *range;
+  PetscInt        rstart, rend;
+  PetscMPIInt     rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)A), &rank));
+  PetscCall(PetscLayoutGetRanges(vi->qmap, &range));
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  for (PetscInt r = rstart; r < rend; r++) {
+    PetscInt           ncols;
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+
+    PetscCall(MatGetRow(A, r, &ncols, &cols, &vals));
+    if (ncols > vi->nbuf) {
+      PetscCall(PetscFree3(vi->colowner, vi->ibuf, vi->vbuf));
+      vi->nbuf = ncols;
+      PetscCall(PetscMalloc3(ncols, &vi->colowner, ncols, &vi->ibuf, ncols, &vi->vbuf));
+    }
+    for (PetscInt j = 0; j < ncols; j++) PetscCall(PetscLayoutFindOwner(vi->qmap, cols[j], &vi->colowner[j]));
+    for (PetscInt i = 0; i < s; i++) {
+      for (PetscInt l = 1; l <= s; l++) {
+        const PetscScalar c = coef[i * s + l - 1];
+
+        if (c == 0) continue;
+        for (PetscInt j = 0; j < ncols; j++) vi->vbuf[j] = c * vals[j];
+        if (!transpose) {
+          PetscInt row = StepIndex(range, s, rank, i, r);
+
+          for (PetscInt j = 0; j < ncols; j++) vi->ibuf[j] = StepIndex(range, s, vi->colowner[j], l - 1, cols[j]);
+          PetscCall(MatSetValues(Jac, 1, &row, ncols, vi->ibuf, vi->vbuf, ADD_VALUES));
+        } else {
+          PetscInt col = StepIndex(range, s, rank, l - 1, r);
+
+          for (PetscInt j = 0; j < ncols; j++) vi->ibuf[j] = StepIndex(range, s, vi->colowner[j], i, cols[j]);
+          PetscCall(MatSetValues(Jac, ncols, vi->ibuf, 1, &col, vi->vbuf, ADD_VALUES));
+        }
+      }
+    }
+    PetscCall(MatRestoreRow(A, r, &ncols, &cols, &vals));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* d2Ld/dQ_i dQ_l = sum_k w_k [D_ki B_kl Px + (1/h) D_ki D_kl Pv + h B_ki B_kl Gx + B_ki D_kl Gv] into Jac */
+static PetscErrorCode AssembleInto(TS ts, Mat Jac)
+{
+  TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
+  const SimpVIScheme *sc = vi->scheme;
+  const PetscInt      s = sc->degree, s1 = s + 1;
+  const PetscReal     h = vi->h;
+  PetscScalar        *coef;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(s * s, &coef));
+  for (PetscInt k = 0; k < sc->nq; k++) {
+    const PetscReal *B = &sc->B[k * s1], *D = &sc->D[k * s1], w = sc->w[k];
+    SimpVITerm       terms[SIMPVI_MAX_TERMS];
+    PetscInt         nterms = 0;
+
+    PetscCall(vi->door->terms(ts, vi->stage_time + sc->tau[k] * h, vi->X[k], vi->V[k], &nterms, terms));
+    for (PetscInt t = 0; t < nterms; t++) {
+      for (PetscInt i = 0; i < s; i++) {
+        for (PetscInt l = 1; l <= s; l++) {
+          PetscReal c = 0;
+
+          switch (terms[t].block) {
+          case SIMPVI_BLOCK_PX:
+            c = w * D[i] * B[l];
+            break;
+          case SIMPVI_BLOCK_PV:
+            c = w * D[i] * D[l] / h;
+            break;
+          case SIMPVI_BLOCK_GX:
+            c = h * w * B[i] * B[l];
+            break;
+          case SIMPVI_BLOCK_GV:
+            c = w * B[i] * D[l];
+            break;
+          }
+          coef[i * s + l - 1] = terms[t].scale * c;
+        }
+      }
+      PetscCall(AddBlock(vi, Jac, terms[t].A, terms[t].transpose, coef));
+    }
+  }
+  PetscCall(PetscFree(coef));
+  PetscCall(MatAssemblyBegin(Jac, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(Jac, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStepJacobian_Private - the analytic Jacobian dR/dY, preallocated on first use from the pattern of the door's
+  matrices (a MATPREALLOCATOR pass), so its sparsity is exactly that of the user's Hessian and mass blocks
+*/
+PetscErrorCode SimpVIStepJacobian_Private(TS ts, Vec Y, Mat Jac)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SIMPVI_Jacobian, ts, Y, Jac, 0));
+  PetscCall(EvaluateDoor(ts, Y));
+  if (!vi->Jpreallocated) {
+    Mat      pre;
+    PetscInt m, M;
+
+    PetscCall(MatGetLocalSize(Jac, &m, NULL));
+    PetscCall(MatGetSize(Jac, &M, NULL));
+    PetscCall(MatCreate(PetscObjectComm((PetscObject)Jac), &pre));
+    PetscCall(MatSetType(pre, MATPREALLOCATOR));
+    PetscCall(MatSetSizes(pre, m, m, M, M));
+    PetscCall(MatSetUp(pre));
+    PetscCall(AssembleInto(ts, pre));
+    PetscCall(MatPreallocatorPreallocate(pre, PETSC_TRUE, Jac));
+    PetscCall(MatDestroy(&pre));
+    PetscCall(MatSetOption(Jac, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+    vi->Jpreallocated = PETSC_TRUE;
+  } else PetscCall(MatZeroEntries(Jac));
+  PetscCall(AssembleInto(ts, Jac));
+  PetscCall(PetscLogEventEnd(SIMPVI_Jacobian, ts, Y, Jac, 0));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStepPredict_Private - initial guess for the nodes: the previous step's polynomial extrapolated, or q0 + c h v0
+*/
+PetscErrorCode SimpVIStepPredict_Private(TS ts)
+{
+  TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
+  const SimpVIScheme *sc = vi->scheme;
+  const PetscInt      s  = sc->degree;
+  PetscScalar        *y;
+  PetscReal           phi[33];
+
+  PetscFunctionBegin;
+  PetscCall(StageViewsPlace(vi, vi->Y, vi->Yv, PETSC_TRUE, &y));
+  for (PetscInt a = 0; a < s; a++) {
+    const PetscReal c = sc->c[a + 1];
+
+    if (vi->havepoly && PetscAbsReal(vi->tprev + vi->hprev - vi->stage_time) <= 1e-12 * PetscMax(1, PetscAbsReal(vi->stage_time))) {
+      PetscCall(SimpVISchemeBasis_Private(sc, 1 + c * vi->h / vi->hprev, phi, NULL));
+      PetscCall(VecSet(vi->Yv[a], 0));
+      PetscCall(VecMAXPY(vi->Yv[a], s + 1, phi, vi->Qprev));
+    } else {
+      PetscCall(VecCopy(vi->q0, vi->Yv[a]));
+      if (vi->vvalid) PetscCall(VecAXPY(vi->Yv[a], c * vi->h, vi->v));
+    }
+  }
+  PetscCall(StageViewsReset(vi, vi->Y, vi->Yv, PETSC_TRUE, &y));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStepAccept_Private - keeps the nodes of the solved step as the polynomial for dense output and the predictor
+*/
+PetscErrorCode SimpVIStepAccept_Private(TS ts)
+{
+  TS_SimpVI   *vi = (TS_SimpVI *)ts->data;
+  PetscScalar *y;
+
+  PetscFunctionBegin;
+  PetscCall(StageViewsPlace(vi, vi->Y, vi->Yv, PETSC_FALSE, &y));
+  PetscCall(VecCopy(vi->q0, vi->Qprev[0]));
+  for (PetscInt a = 0; a < vi->scheme->degree; a++) PetscCall(VecCopy(vi->Yv[a], vi->Qprev[a + 1]));
+  PetscCall(StageViewsReset(vi, vi->Y, vi->Yv, PETSC_FALSE, &y));
+  vi->tprev    = vi->stage_time;
+  vi->hprev    = vi->h;
+  vi->havepoly = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVILegendreInverse_Private - solves L_v(t, x, v) = p for v by Newton with the door's L_vv (one step when L is
+  quadratic in v); v holds the initial guess on entry
+*/
+PetscErrorCode SimpVILegendreInverse_Private(TS ts, PetscReal t, Vec x, Vec p, Vec v)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  PetscReal  pnorm, rnorm;
+
+  PetscFunctionBegin;
+  PetscCall(VecNorm(p, NORM_INFINITY, &pnorm));
+  for (PetscInt it = 0; it < 20; it++) {
+    SimpVITerm terms[SIMPVI_MAX_TERMS];
+    PetscInt   nterms = 0;
+    Mat        Pv     = NULL;
+
+    PetscCall(vi->door->pg(ts, t, x, v, vi->work, vi->work2));
+    PetscCall(VecAXPY(vi->work, -1, p));
+    PetscCall(VecNorm(vi->work, NORM_INFINITY, &rnorm));
+    if (rnorm <= 1e-14 * PetscMax(pnorm, 1e-300) || rnorm == 0) break;
+    PetscCheck(!PetscIsInfOrNanReal(rnorm), PetscObjectComm((PetscObject)ts), PETSC_ERR_FP, "Legendre transform gives %g: Inf or NaN from the Lagrangian at t = %g", (double)rnorm, (double)t);
+    PetscCall(vi->door->terms(ts, t, x, v, &nterms, terms));
+    for (PetscInt k = 0; k < nterms; k++)
+      if (terms[k].block == SIMPVI_BLOCK_PV) Pv = terms[k].A;
+    PetscCheck(Pv, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "The Lagrangian has no L_vv block: cannot recover velocities");
+    if (!vi->kspv) {
+      PetscCall(KSPCreate(PetscObjectComm((PetscObject)ts), &vi->kspv));
+      PetscCall(KSPSetOptionsPrefix(vi->kspv, ((PetscObject)ts)->prefix));
+      PetscCall(KSPAppendOptionsPrefix(vi->kspv, "ts_simpvi_velocity_"));
+      PetscCall(SimpVIDefaultDirectSolver_Private(vi->kspv));
+      PetscCall(KSPSetFromOptions(vi->kspv));
+    }
+    PetscCall(KSPSetOperators(vi->kspv, Pv, Pv));
+    PetscCall(KSPSolve(vi->kspv, vi->work, vi->work2));
+    PetscCall(VecAXPY(v, -1, vi->work2));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIDefaultDirectSolver_Private - the default for small and medium step systems: a direct solve (MUMPS in parallel)
+*/
+PetscErrorCode SimpVIDefaultDirectSolver_Private(KSP ksp)
+{
+  PC          pc;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ksp), &size));
+  PetscCall(KSPSetType(ksp, KSPPREONLY));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCLU));
+#if defined(PETSC_HAVE_MUMPS)
+  if (size > 1) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+#endif
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStepSetUp_Private - the step work space, shaped on the position vector vi->q0, and the SNES that solves the
+  step system on its own DMShell (the step vector is s times longer than the positions)
+*/
+PetscErrorCode SimpVIStepSetUp_Private(TS ts)
+{
+  TS_SimpVI     *vi = (TS_SimpVI *)ts->data;
+  const PetscInt s = vi->scheme->degree, nq = vi->scheme->nq;
+  MPI_Comm       comm;
+  PetscMPIInt    size;
+  PetscInt       nloc, N;
+  VecType        vtype;
+  SNES           snes;
+  KSP            ksp;
+  KSPType        ksptype;
+  PetscLayout    layout;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetComm((PetscObject)ts, &comm));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(VecGetLocalSize(vi->q0, &nloc));
+  PetscCall(VecGetSize(vi->q0, &N));
+  PetscCall(VecGetType(vi->q0, &vtype));
+  PetscCall(VecGetLayout(vi->q0, &layout));
+  PetscCall(PetscLayoutReference(layout, &vi->qmap));
+  PetscCall(VecDuplicateVecs(vi->q0, s + 1, &vi->Qprev));
+  PetscCall(VecDuplicateVecs(vi->q0, nq, &vi->X));
+  PetscCall(VecDuplicateVecs(vi->q0, nq, &vi->V));
+  PetscCall(VecDuplicateVecs(vi->q0, nq, &vi->P));
+  PetscCall(VecDuplicateVecs(vi->q0, nq, &vi->G));
+  PetscCall(VecDuplicate(vi->q0, &vi->p0));
+  PetscCall(VecDuplicate(vi->q0, &vi->q1));
+  PetscCall(VecDuplicate(vi->q0, &vi->p1));
+  PetscCall(VecDuplicate(vi->q0, &vi->v));
+  PetscCall(VecDuplicate(vi->q0, &vi->work));
+  PetscCall(VecDuplicate(vi->q0, &vi->work2));
+  PetscCall(VecDuplicate(vi->q0, &vi->zero));
+  PetscCall(VecSet(vi->zero, 0));
+
+  PetscCall(VecCreate(comm, &vi->Y));
+  PetscCall(VecSetSizes(vi->Y, s * nloc, s * N));
+  PetscCall(VecSetType(vi->Y, vtype));
+  PetscCall(VecDuplicate(vi->Y, &vi->R));
+  PetscCall(PetscMalloc2(s, &vi->Yv, s, &vi->Rv));
+  for (PetscInt a = 0; a < s; a++) {
+    if (size == 1) {
+      PetscCall(VecCreateSeqWithArray(comm, 1, nloc, NULL, &vi->Yv[a]));
+      PetscCall(VecCreateSeqWithArray(comm, 1, nloc, NULL, &vi->Rv[a]));
+    } else {
+      PetscCall(VecCreateMPIWithArray(comm, 1, nloc, N, NULL, &vi->Yv[a]));
+      PetscCall(VecCreateMPIWithArray(comm, 1, nloc, N, NULL, &vi->Rv[a]));
+    }
+  }
+  PetscCall(MatCreate(comm, &vi->J));
+  PetscCall(MatSetSizes(vi->J, s * nloc, s * nloc, s * N, s * N));
+  PetscCall(MatSetType(vi->J, MATAIJ));
+  PetscCall(MatSetOptionsPrefix(vi->J, ((PetscObject)ts)->prefix));
+  PetscCall(MatAppendOptionsPrefix(vi->J, "ts_simpvi_"));
+  PetscCall(MatSetFromOptions(vi->J));
+  vi->Jpreallocated = PETSC_FALSE;
+
+  PetscCall(DMShellCreate(comm, &vi->dmstep));
+  PetscCall(DMShellSetGlobalVector(vi->dmstep, vi->Y));
+  PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SNESSetDM(snes, vi->dmstep));
+  PetscCall(SNESSetFunction(snes, vi->R, SNESTSFormFunction, ts));
+  PetscCall(SNESSetJacobian(snes, vi->J, vi->J, SNESTSFormJacobian, ts));
+  PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(KSPGetType(ksp, &ksptype));
+  if (!ksptype) PetscCall(SimpVIDefaultDirectSolver_Private(ksp));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimpVIStepReset_Private(TS ts)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  if (vi->scheme) {
+    const PetscInt s = vi->scheme->degree, nq = vi->scheme->nq;
+
+    if (vi->Qprev) PetscCall(VecDestroyVecs(s + 1, &vi->Qprev));
+    if (vi->X) PetscCall(VecDestroyVecs(nq, &vi->X));
+    if (vi->V) PetscCall(VecDestroyVecs(nq, &vi->V));
+    if (vi->P) PetscCall(VecDestroyVecs(nq, &vi->P));
+    if (vi->G) PetscCall(VecDestroyVecs(nq, &vi->G));
+    if (vi->Yv)
+      for (PetscInt a = 0; a < s; a++) {
+        PetscCall(VecDestroy(&vi->Yv[a]));
+        PetscCall(VecDestroy(&vi->Rv[a]));
+      }
+  }
+  PetscCall(PetscFree2(vi->Yv, vi->Rv));
+  PetscCall(VecDestroy(&vi->q0));
+  PetscCall(VecDestroy(&vi->p0));
+  PetscCall(VecDestroy(&vi->q1));
+  PetscCall(VecDestroy(&vi->p1));
+  PetscCall(VecDestroy(&vi->v));
+  PetscCall(VecDestroy(&vi->work));
+  PetscCall(VecDestroy(&vi->work2));
+  PetscCall(VecDestroy(&vi->zero));
+  PetscCall(VecDestroy(&vi->eq));
+  PetscCall(VecDestroy(&vi->ep));
+  PetscCall(VecDestroy(&vi->Y));
+  PetscCall(VecDestroy(&vi->R));
+  PetscCall(MatDestroy(&vi->J));
+  PetscCall(DMDestroy(&vi->dmstep));
+  PetscCall(KSPDestroy(&vi->kspv));
+  PetscCall(PetscLayoutDestroy(&vi->qmap));
+  PetscCall(PetscFree3(vi->colowner, vi->ibuf, vi->vbuf));
+  vi->nbuf     = 0;
+  vi->havepoly = PETSC_FALSE;
+  vi->vvalid   = PETSC_FALSE;
+  vi->evalid   = 0;
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVICheckMatSize_Private - a user matrix must be n x n with the row layout of the positions
+*/
+PetscErrorCode SimpVICheckMatSize_Private(TS ts, Mat A, const char name[])
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  PetscInt   m, n, M, N, nq, Nq;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetSize(vi->q0, &Nq));
+  PetscCall(VecGetLocalSize(vi->q0, &nq));
+  PetscCall(MatGetSize(A, &M, &N));
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  PetscCheck(M == Nq && N == Nq && m == nq, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "TSSIMPVI %s is %" PetscInt_FMT " x %" PetscInt_FMT " (local rows %" PetscInt_FMT ") but the problem has %" PetscInt_FMT " positions (local %" PetscInt_FMT ")", name, M, N, m,
+             Nq, nq);
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,61 @@
+/*
+   Package plumbing: registration of TSSIMPVI with PETSc, log events, and the hook that -dll_append looks for.
+*/
+#include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
+
+static PetscBool SimpVIPackageInitialized = PETSC_FALSE;
+
+/*@C
+  SimpVIFinalizePackage - Frees what `SimpVIInitializePackage()` made; called by `PetscFinalize()`
+
+  Level: developer
+
+.seealso: `SimpVIInitializePackage()`
+@*/
+PetscErrorCode SimpVIFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  PetscCall(TSSimpVIRegisterDestroy());
+  SimpVIPackageInitialized = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  SimpVIInitializePackage - Registers `TSSIMPVI` and its schemes; programs that link simpvi call it after `PetscInitialize()`
+
+  Level: beginner
+
+  Note:
+  Programs that load the library with -dll_append <prefix>/lib/libsimpvi.so need not call it.
+
+.seealso: `TSSIMPVI`, `PetscDLLibraryRegister_simpvi()`
+@*/
+PetscErrorCode SimpVIInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (SimpVIPackageInitialized) PetscFunctionReturn(0);
+  SimpVIPackageInitialized = PETSC_TRUE;
+  PetscCall(TSInitializePackage());
+  PetscCall(TSRegister(TSSIMPVI, TSCreate_SimpVI));
+  PetscCall(TSSimpVIRegisterAll());
+  PetscCall(PetscLogEventRegister("SimpVIResidual", TS_CLASSID, &SIMPVI_Residual));
+  PetscCall(PetscLogEventRegister("SimpVIJacobian", TS_CLASSID, &SIMPVI_Jacobian));
+  PetscCall(PetscRegisterFinalize(SimpVIFinalizePackage));
+  PetscFunctionReturn(0);
+}
+
+#if defined(PETSC_HAVE_DYNAMIC_LIBRARIES)
+/*@C
+  PetscDLLibraryRegister_simpvi - The hook PETSc calls when it loads libsimpvi.so through -dll_append
+
+  Level: developer
+
+.seealso: `SimpVIInitializePackage()`
+@*/
+PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_simpvi(void)
+{
+  PetscFunctionBegin;
+  PetscCall(SimpVIInitializePackage());
+  PetscFunctionReturn(0);
+}
+#endif

@@ -1,0 +1,113 @@
+/*
+   The energy H = p.v - L of a TSSIMPVI state, with v recovered from p by the Legendre transform, and its monitor.
+*/
+#include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
+
+/*@
+  TSSimpVIComputeEnergy - Computes the energy H = p.v - L(t, q, v) of a phase-space state U = (q, p)
+
+  Collective
+
+  Input Parameters:
++ ts - the `TSSIMPVI` context, with a Lagrangian or mechanical problem
+. t  - the time
+- U  - the state (q, p)
+
+  Output Parameter:
+. H - the energy
+
+  Level: intermediate
+
+.seealso: `TSSIMPVI`, `TSSimpVIMonitorEnergy()`
+@*/
+PetscErrorCode TSSimpVIComputeEnergy(TS ts, PetscReal t, Vec U, PetscReal *H)
+{
+  TS_SimpVI  *vi = (TS_SimpVI *)ts->data;
+  PetscBool   match;
+  PetscReal   L;
+  PetscScalar pv;
+  Vec         sub;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscValidHeaderSpecific(U, VEC_CLASSID, 3);
+  PetscValidRealPointer(H, 4);
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &match));
+  PetscCheck(match, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONG, "TSSimpVIComputeEnergy() needs a TSSIMPVI");
+  PetscCall(TSSetUp(ts));
+  PetscCheck(vi->door->lagrangian, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "The energy needs a Lagrangian or a potential; the %s door has none", vi->door->name);
+  PetscCall(VecGetSubVector(U, vi->isq, &sub));
+  PetscCall(VecCopy(sub, vi->eq));
+  PetscCall(VecRestoreSubVector(U, vi->isq, &sub));
+  PetscCall(VecGetSubVector(U, vi->isp, &sub));
+  PetscCall(VecCopy(sub, vi->ep));
+  PetscCall(VecRestoreSubVector(U, vi->isp, &sub));
+  PetscCall(SimpVILegendreInverse_Private(ts, t, vi->eq, vi->ep, vi->v));
+  PetscCall(vi->door->lagrangian(ts, t, vi->eq, vi->v, &L));
+  PetscCall(VecDot(vi->ep, vi->v, &pv));
+  *H = PetscRealPart(pv) - L;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSSimpVIMonitorEnergy - A `TSMonitor` that prints the energy and its drift relative to the first state seen
+
+  Collective
+
+  Input Parameters:
++ ts   - the `TSSIMPVI` context
+. step - the step number
+. t    - the time
+. U    - the state
+- ctx  - unused
+
+  Options Database Key:
+. -ts_simpvi_monitor_energy - set this monitor
+
+  Level: intermediate
+
+.seealso: `TSSIMPVI`, `TSSimpVIComputeEnergy()`, `TSMonitorSet()`
+@*/
+PetscErrorCode TSSimpVIMonitorEnergy(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  PetscReal  H;
+
+  PetscFunctionBegin;
+  PetscCall(TSSimpVIComputeEnergy(ts, t, U, &H));
+  if (!vi->H0set) {
+    vi->H0    = H;
+    vi->H0set = PETSC_TRUE;
+  }
+  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)ts), "%" PetscInt_FMT " TS time %g energy %.12e relative drift %.3e\n", step, (double)t, (double)H, (double)(vi->H0 != 0 ? PetscAbsReal(H - vi->H0) / PetscAbsReal(vi->H0) : PetscAbsReal(H - vi->H0))));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSSimpVIGetPhaseSpaceIS - Gets the index sets of the positions and momenta inside the state U = (q, p)
+
+  Not Collective
+
+  Input Parameter:
+. ts - the `TSSIMPVI` context, set up, with a Lagrangian or mechanical problem
+
+  Output Parameters:
++ isq - positions
+- isp - momenta
+
+  Level: intermediate
+
+.seealso: `TSSIMPVI`, `TSRHSSplitSetIS()`
+@*/
+PetscErrorCode TSSimpVIGetPhaseSpaceIS(TS ts, IS *isq, IS *isp)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscCall(TSSetUp(ts));
+  PetscCheck(vi->native, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "An I2 problem carries positions only");
+  if (isq) *isq = vi->isq;
+  if (isp) *isp = vi->isp;
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,483 @@
+/*
+   TSSIMPVI: Galerkin variational integrators (midpoint, trapezoid, Simpson, Lobatto, Gauss) as a PETSc TS type.
+   Each step is the stationary point of a discrete action; the core (src/core/step.c) gives its residual and Jacobian.
+*/
+#include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
+
+static PetscBool  cited      = PETSC_FALSE;
+static const char citation[] = "@article{RojasQuintero2024,\n"
+                               "  title   = {Simpson's Variational Integrator for Systems with Quadratic Lagrangians},\n"
+                               "  author  = {J. A. Rojas-Quintero and F. Dubois and J. G. Cabrera-D\\'iaz},\n"
+                               "  journal = {Axioms},\n  volume = {13},\n  number = {4},\n  pages = {255},\n  year = {2024}\n}\n";
+
+/* The state split: (q, p) inside U for native problems */
+static PetscErrorCode GetPhaseSpace(TS ts, Vec U, Vec q, Vec p)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  Vec        sub;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetSubVector(U, vi->isq, &sub));
+  PetscCall(VecCopy(sub, q));
+  PetscCall(VecRestoreSubVector(U, vi->isq, &sub));
+  PetscCall(VecGetSubVector(U, vi->isp, &sub));
+  PetscCall(VecCopy(sub, p));
+  PetscCall(VecRestoreSubVector(U, vi->isp, &sub));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SetPhaseSpace(TS ts, Vec q, Vec p, Vec U)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  Vec        sub;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetSubVector(U, vi->isq, &sub));
+  PetscCall(VecCopy(q, sub));
+  PetscCall(VecRestoreSubVector(U, vi->isq, &sub));
+  PetscCall(VecGetSubVector(U, vi->isp, &sub));
+  PetscCall(VecCopy(p, sub));
+  PetscCall(VecRestoreSubVector(U, vi->isp, &sub));
+  PetscFunctionReturn(0);
+}
+
+/* Loads (q0, p0) from the TS state; I2 problems carry velocities, turned into momenta p0 = L_v(q0, v0) */
+static PetscErrorCode LoadState(TS ts)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  if (vi->native) PetscCall(GetPhaseSpace(ts, ts->vec_sol, vi->q0, vi->p0));
+  else {
+    PetscCall(VecCopy(ts->vec_sol, vi->q0));
+    PetscCall(VecCopy(ts->vec_dot, vi->v));
+    PetscCall(vi->door->pg(ts, ts->ptime, vi->q0, vi->v, vi->p0, vi->work));
+    vi->vvalid = PETSC_TRUE;
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode StoreState(TS ts, PetscReal t1)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  if (vi->native) PetscCall(SetPhaseSpace(ts, vi->q1, vi->p1, ts->vec_sol));
+  else {
+    /* keep the velocity of TS2GetSolution() current: v1 = L_v^{-1}(q1, p1) */
+    PetscCall(SimpVILegendreInverse_Private(ts, t1, vi->q1, vi->p1, vi->v));
+    PetscCall(VecCopy(vi->q1, ts->vec_sol));
+    PetscCall(VecCopy(vi->v, ts->vec_dot));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSStep_SimpVI(TS ts)
+{
+  TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
+  PetscInt            its = 0, lits = 0;
+  SNESConvergedReason snesreason;
+  PetscReal           next_time_step;
+  PetscBool           accept;
+  PetscScalar        *y;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCitationsRegister(citation, &cited));
+  PetscCheck(ts->time_step > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI needs a positive time step, not %g (TSSetTimeStep() or -ts_dt)", (double)ts->time_step);
+  vi->stage_time = ts->ptime;
+  vi->h          = ts->time_step;
+  PetscCall(LoadState(ts));
+  PetscCall(SimpVIStepPredict_Private(ts));
+
+  PetscCall(TSPreStage(ts, vi->stage_time));
+  PetscCall(SNESSolve(ts->snes, NULL, vi->Y));
+  PetscCall(SNESGetIterationNumber(ts->snes, &its));
+  PetscCall(SNESGetLinearSolveIterations(ts->snes, &lits));
+  PetscCall(SNESGetConvergedReason(ts->snes, &snesreason));
+  ts->snes_its += its;
+  ts->ksp_its += lits;
+  if (snesreason < 0) {
+    ts->num_snes_failures++;
+    ts->reason = TS_DIVERGED_NONLINEAR_SOLVE;
+    PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED,
+               "TSSIMPVI step %" PetscInt_FMT " from t = %g with h = %g failed: SNES %s after %" PetscInt_FMT " iterations. For a linear system the step is stable while h*omega_max < %g",
+               ts->steps, (double)ts->ptime, (double)vi->h, SNESConvergedReasons[snesreason], its, vi->scheme->degree == 1 ? 2.0 : (vi->scheme->degree == 2 ? 2.0 * PetscSqrtReal(2.0) : 3.11));
+    PetscCall(PetscInfo(ts, "Step %" PetscInt_FMT " at t = %g failed: SNES %s\n", ts->steps, (double)ts->ptime, SNESConvergedReasons[snesreason]));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(TSPostStage(ts, vi->stage_time, 0, &vi->Y));
+
+  /* end of the step: q1 = Q_s, p1 = dLd/dQ_s */
+  PetscCall(VecGetArrayRead(vi->Y, (const PetscScalar **)&y));
+  PetscCall(VecPlaceArray(vi->Yv[vi->scheme->degree - 1], y + (vi->scheme->degree - 1) * vi->qmap->n));
+  PetscCall(VecCopy(vi->Yv[vi->scheme->degree - 1], vi->q1));
+  PetscCall(VecResetArray(vi->Yv[vi->scheme->degree - 1]));
+  PetscCall(VecRestoreArrayRead(vi->Y, (const PetscScalar **)&y));
+  PetscCall(SimpVIStepMomentum_Private(ts, vi->p1));
+  PetscCall(SimpVIStepAccept_Private(ts));
+  PetscCall(StoreState(ts, ts->ptime + vi->h));
+
+  PetscCall(TSAdaptChoose(ts->adapt, ts, ts->time_step, NULL, &next_time_step, &accept));
+  ts->ptime += ts->time_step;
+  ts->time_step = next_time_step;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SNESTSFormFunction_SimpVI(SNES snes, Vec Y, Vec R, TS ts)
+{
+  PetscFunctionBegin;
+  PetscCall(SimpVIStepResidual_Private(ts, Y, R));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SNESTSFormJacobian_SimpVI(SNES snes, Vec Y, Mat A, Mat B, TS ts)
+{
+  PetscFunctionBegin;
+  PetscCall(SimpVIStepJacobian_Private(ts, Y, B));
+  if (A != B) {
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Dense output from the last step's polynomial; momenta are L_v on it, corrected linearly to hit p_j and p_{j+1} */
+static PetscErrorCode TSInterpolate_SimpVI(TS ts, PetscReal t, Vec U)
+{
+  TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
+  const SimpVIScheme *sc = vi->scheme;
+  const PetscInt      s  = sc->degree;
+  const PetscReal     theta = (t - vi->tprev) / vi->hprev, at[3] = {theta, 0, 1};
+  PetscReal           phi[33], dphi[33];
+
+  PetscFunctionBegin;
+  PetscCheck(vi->havepoly, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI can interpolate only after a step");
+  if (!vi->native) {
+    PetscCall(SimpVISchemeBasis_Private(sc, theta, phi, NULL));
+    PetscCall(VecSet(U, 0));
+    PetscCall(VecMAXPY(U, s + 1, phi, vi->Qprev));
+    PetscFunctionReturn(0);
+  }
+  for (PetscInt a = 0; a < 3; a++) { /* work2 accumulates p(theta) */
+    PetscCall(SimpVISchemeBasis_Private(sc, at[a], phi, dphi));
+    PetscCall(VecSet(vi->q1, 0));
+    PetscCall(VecMAXPY(vi->q1, s + 1, phi, vi->Qprev));
+    for (PetscInt i = 0; i <= s; i++) dphi[i] /= vi->hprev;
+    PetscCall(VecSet(vi->v, 0));
+    PetscCall(VecMAXPY(vi->v, s + 1, dphi, vi->Qprev));
+    if (a == 0) {
+      PetscCall(VecCopy(vi->q1, vi->eq));
+      PetscCall(vi->door->pg(ts, t, vi->q1, vi->v, vi->work2, vi->work));
+    } else {
+      PetscReal wgt = a == 1 ? 1 - theta : theta;
+
+      PetscCall(vi->door->pg(ts, vi->tprev + at[a] * vi->hprev, vi->q1, vi->v, vi->ep, vi->work));
+      PetscCall(VecAXPBYPCZ(vi->work2, wgt, -wgt, 1, a == 1 ? vi->p0 : vi->p1, vi->ep));
+    }
+  }
+  /* q1 was used as scratch: restore the end of the step */
+  PetscCall(SimpVISchemeBasis_Private(sc, 1, phi, NULL));
+  PetscCall(VecSet(vi->q1, 0));
+  PetscCall(VecMAXPY(vi->q1, s + 1, phi, vi->Qprev));
+  PetscCall(SetPhaseSpace(ts, vi->eq, vi->work2, U));
+  PetscFunctionReturn(0);
+}
+
+/* Picks the door and the state layout, builds the scheme table and the step work space */
+static PetscErrorCode TSSetUp_SimpVI(TS ts)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  PetscBool  isnone;
+  DM         dm;
+  TSIFunction  ifunction;
+  TSI2Function i2function;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts->adapt, TSADAPTNONE, &isnone));
+  PetscCheck(isnone, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI takes fixed steps to stay symplectic: use -ts_adapt_type none, not %s", ((PetscObject)ts->adapt)->type_name);
+  PetscCall(TSGetDM(ts, &dm));
+  PetscCall(DMTSGetIFunction(dm, &ifunction, NULL));
+  PetscCall(DMTSGetI2Function(dm, &i2function, NULL));
+  if (vi->lagfn) vi->door = &SimpVIDoorLagrangian;
+  else if (vi->potfn || vi->M) vi->door = &SimpVIDoorMechanical;
+  else if (ifunction || i2function) vi->door = &SimpVIDoorI2;
+  else
+    SETERRQ(PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs a Lagrangian (TSSimpVISetLagrangian()), a mechanical system (TSSimpVISetMass() and TSSimpVISetPotential()) or a second-order problem (TSSetI2Function() or TSSetIFunction() with TS2SetSolution())");
+  vi->native = (PetscBool)(vi->door != &SimpVIDoorI2);
+
+  if (vi->native) {
+    PetscInt nloc, lo;
+    Vec      sub;
+
+    PetscCall(ISDestroy(&vi->isq));
+    PetscCall(ISDestroy(&vi->isp));
+    PetscCall(TSRHSSplitGetIS(ts, "position", &vi->isq));
+    PetscCall(TSRHSSplitGetIS(ts, "momentum", &vi->isp));
+    if (vi->isq && vi->isp) {
+      PetscCall(PetscObjectReference((PetscObject)vi->isq));
+      PetscCall(PetscObjectReference((PetscObject)vi->isp));
+    } else { /* default: on each process the first half of the local entries are positions, the second half momenta */
+      PetscCall(VecGetLocalSize(ts->vec_sol, &nloc));
+      PetscCall(VecGetOwnershipRange(ts->vec_sol, &lo, NULL));
+      PetscCheck(nloc % 2 == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "TSSIMPVI state U = (q, p) has odd local size %" PetscInt_FMT "; set the split with TSRHSSplitSetIS(ts, \"position\", ...) and \"momentum\"", nloc);
+      PetscCall(ISCreateStride(PetscObjectComm((PetscObject)ts), nloc / 2, lo, 1, &vi->isq));
+      PetscCall(ISCreateStride(PetscObjectComm((PetscObject)ts), nloc / 2, lo + nloc / 2, 1, &vi->isp));
+    }
+    PetscCall(VecGetSubVector(ts->vec_sol, vi->isq, &sub));
+    PetscCall(VecDuplicate(sub, &vi->q0));
+    PetscCall(VecRestoreSubVector(ts->vec_sol, vi->isq, &sub));
+  } else {
+    if (!ts->vec_dot) { /* TSSetSolution() alone: start at rest, as TSALPHA2 does */
+      PetscCall(VecDuplicate(ts->vec_sol, &ts->vec_dot));
+      PetscCall(VecSet(ts->vec_dot, 0));
+    }
+    PetscCall(VecDuplicate(ts->vec_sol, &vi->q0));
+  }
+  PetscCall(VecDuplicate(vi->q0, &vi->eq));
+  PetscCall(VecDuplicate(vi->q0, &vi->ep));
+  PetscCall(SimpVISchemeDestroy_Private(&vi->scheme));
+  PetscCall(SimpVISchemeCreate_Private(vi->quadrature, vi->degree, &vi->scheme));
+  PetscCall(SimpVIStepSetUp_Private(ts));
+  PetscCall(vi->door->setup(ts));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSReset_SimpVI(TS ts)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  if (vi->door && vi->door->reset) PetscCall(vi->door->reset(ts));
+  PetscCall(SimpVIStepReset_Private(ts));
+  PetscCall(SimpVISchemeDestroy_Private(&vi->scheme));
+  PetscCall(ISDestroy(&vi->isq));
+  PetscCall(ISDestroy(&vi->isp));
+  vi->H0set = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSDestroy_SimpVI(TS ts)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(TSReset_SimpVI(ts));
+  PetscCall(MatDestroy(&vi->Lxx));
+  PetscCall(MatDestroy(&vi->Lvx));
+  PetscCall(MatDestroy(&vi->Lvv));
+  PetscCall(MatDestroy(&vi->K));
+  PetscCall(MatDestroy(&vi->M));
+  PetscCall(MatDestroy(&vi->Mx));
+  PetscCall(MatDestroy(&vi->Mxx));
+  PetscCall(PetscFree(vi->type));
+  PetscCall(PetscFree(ts->data));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetType_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetType_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetDegree_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetDegree_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetLagrangian_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetLagrangianHessian_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetPotential_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetMass_C", NULL));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, PetscOptionItems *PetscOptionsObject)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  char       type[256];
+  PetscInt   degree = vi->degree;
+  PetscBool  flg, monitor = PETSC_FALSE;
+  SNES       snes;
+  KSP        ksp;
+  KSPType    ksptype;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "Variational integrator (TSSIMPVI) options");
+  PetscCall(PetscOptionsString("-ts_simpvi_type", "Scheme: midpoint, trapezoid, simpson, lobatto, gauss", "TSSimpVISetType", vi->type, type, sizeof(type), &flg));
+  if (flg) PetscCall(TSSimpVISetType(ts, type));
+  PetscCall(PetscOptionsInt("-ts_simpvi_degree", "Polynomial degree s of the step (order 2s)", "TSSimpVISetDegree", vi->degree, &degree, &flg));
+  if (flg) PetscCall(TSSimpVISetDegree(ts, degree));
+  PetscCall(PetscOptionsBool("-ts_simpvi_monitor_energy", "Print the energy H and its relative drift after each step", "TSSimpVIMonitorEnergy", monitor, &monitor, &flg));
+  if (flg && monitor) PetscCall(TSMonitorSet(ts, TSSimpVIMonitorEnergy, NULL, NULL));
+  PetscOptionsHeadEnd();
+  /* a direct solve of the step system unless the options say otherwise (SNESSetFromOptions comes after this) */
+  PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(KSPGetType(ksp, &ksptype));
+  if (!ksptype) PetscCall(SimpVIDefaultDirectSolver_Private(ksp));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  PetscBool  iascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  Variational integrator %s: degree %" PetscInt_FMT ", %" PetscInt_FMT "-point %s quadrature, order %" PetscInt_FMT "\n", vi->type, vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? vi->degree + 1 : vi->degree,
+                                   vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? "Gauss-Lobatto" : "Gauss-Legendre", 2 * vi->degree));
+  if (vi->door) PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->door->name, vi->degree, vi->qmap ? vi->qmap->N : 0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSSimpVISetType_SimpVI(TS ts, TSSimpVIType type)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(SimpVISchemeFind_Private(type, &vi->quadrature, &vi->degree, &vi->degreefixed));
+  PetscCall(PetscFree(vi->type));
+  PetscCall(PetscStrallocpy(type, &vi->type));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSSimpVIGetType_SimpVI(TS ts, TSSimpVIType *type)
+{
+  PetscFunctionBegin;
+  *type = ((TS_SimpVI *)ts->data)->type;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSSimpVISetDegree_SimpVI(TS ts, PetscInt degree)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCheck(degree >= 1 && degree <= 32, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI degree %" PetscInt_FMT " is out of range: use 1 to 32", degree);
+  PetscCheck(!vi->degreefixed || degree == vi->degree, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_INCOMP, "Scheme %s has degree %" PetscInt_FMT "; for degree %" PetscInt_FMT " use -ts_simpvi_type lobatto or gauss", vi->type, vi->degree, degree);
+  vi->degree = degree;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
+{
+  PetscFunctionBegin;
+  *degree = ((TS_SimpVI *)ts->data)->degree;
+  PetscFunctionReturn(0);
+}
+
+/* Keeps a reference to a user matrix, dropping the old one */
+static PetscErrorCode KeepMat(Mat A, Mat *slot)
+{
+  PetscFunctionBegin;
+  if (A) PetscCall(PetscObjectReference((PetscObject)A));
+  PetscCall(MatDestroy(slot));
+  *slot = A;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSSimpVISetLagrangian_SimpVI(TS ts, TSSimpVILagrangianFn f, void *ctx)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  vi->lagfn  = f;
+  vi->lagctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSSimpVISetLagrangianHessian_SimpVI(TS ts, Mat Lxx, Mat Lvx, Mat Lvv, TSSimpVILagrangianHessianFn f, void *ctx)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(KeepMat(Lxx, &vi->Lxx));
+  PetscCall(KeepMat(Lvx, &vi->Lvx));
+  PetscCall(KeepMat(Lvv, &vi->Lvv));
+  vi->laghessfn  = f;
+  vi->laghessctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSSimpVISetPotential_SimpVI(TS ts, Mat H, TSSimpVIPotentialFn V, TSSimpVIPotentialHessianFn hess, void *ctx)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(KeepMat(H, &vi->K));
+  vi->potfn     = V;
+  vi->pothessfn = hess;
+  vi->potctx    = ctx;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSSimpVISetMass_SimpVI(TS ts, Mat M, Mat Mx, Mat Mxx, TSSimpVIMassFn f, void *ctx)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(KeepMat(M, &vi->M));
+  PetscCall(KeepMat(Mx, &vi->Mx));
+  PetscCall(KeepMat(Mxx, &vi->Mxx));
+  vi->massfn  = f;
+  vi->massctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*MC
+  TSSIMPVI - Galerkin variational integrators: symplectic, momentum-preserving, fixed-step schemes of order 2s built
+  from a degree-s polynomial per step and a quadrature of the action
+
+  Options Database Keys:
++ -ts_simpvi_type <simpson> - midpoint (order 2, the Newmark scheme), trapezoid (order 2), simpson (order 4),
+                              lobatto (order 2s, default s = 3) or gauss (order 2s with s Gauss points)
+. -ts_simpvi_degree <s> - the degree of lobatto or gauss schemes
+- -ts_simpvi_monitor_energy - print the energy H and its relative drift after each step
+
+  Notes:
+  The problem comes through one of three doors: a Lagrangian `TSSimpVISetLagrangian()` with
+  `TSSimpVISetLagrangianHessian()`; a mechanical system L = 1/2 v'M(x)v - V(t,x) with `TSSimpVISetMass()` and
+  `TSSimpVISetPotential()`; or an unchanged second-order PETSc program (`TSSetI2Function()`/`TSSetI2Jacobian()`, or
+  `TSSetIFunction()` on (U, A) with `TS2SetSolution()`), read as M a + f(t, u, v) = 0 with constant M. Native problems
+  carry the phase-space point U = (q, p): by default the first half of each process's entries are positions, else
+  name them with `TSRHSSplitSetIS()` "position" and "momentum".
+
+  Each step solves, with SNES and the analytic Jacobian, for the nodes Q_1..Q_s of the step polynomial:
+.vb
+     p_j + dLd/dQ_0 = 0,  dLd/dQ_i = 0 (0 < i < s),  then p_{j+1} = dLd/dQ_s,
+     Ld = h sum_k w_k L(t_k, sum_i B_ki Q_i, (1/h) sum_i D_ki Q_i)
+.ve
+  with Gauss-Lobatto nodes, B_ki and D_ki the Lagrange basis and its derivative at the quadrature points.
+  The step size stays fixed: `TSADAPTNONE` only.
+
+  References:
++ * - J. A. Rojas-Quintero, F. Dubois, J. G. Cabrera-Diaz, Simpson's variational integrator for systems with quadratic Lagrangians, Axioms 13(4):255, 2024.
+- * - F. Dubois, J. A. Rojas-Quintero, Simpson's quadrature for a nonlinear variational symplectic scheme, FVCA X, 2023.
+
+  Level: beginner
+
+.seealso: `TSCreate()`, `TS`, `TSSetType()`, `TSSimpVISetType()`, `TSSimpVISetLagrangian()`, `TSSimpVISetMass()`, `TSALPHA2`, `TSBASICSYMPLECTIC`
+M*/
+PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS ts)
+{
+  TS_SimpVI *vi;
+
+  PetscFunctionBegin;
+  ts->ops->reset          = TSReset_SimpVI;
+  ts->ops->destroy        = TSDestroy_SimpVI;
+  ts->ops->view           = TSView_SimpVI;
+  ts->ops->setup          = TSSetUp_SimpVI;
+  ts->ops->step           = TSStep_SimpVI;
+  ts->ops->interpolate    = TSInterpolate_SimpVI;
+  ts->ops->setfromoptions = TSSetFromOptions_SimpVI;
+  ts->ops->snesfunction   = SNESTSFormFunction_SimpVI;
+  ts->ops->snesjacobian   = SNESTSFormJacobian_SimpVI;
+  ts->default_adapt_type  = TSADAPTNONE;
+  ts->usessnes            = PETSC_TRUE;
+
+  PetscCall(PetscNew(&vi));
+  ts->data = (void *)vi;
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetType_C", TSSimpVISetType_SimpVI));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetType_C", TSSimpVIGetType_SimpVI));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetDegree_C", TSSimpVISetDegree_SimpVI));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetDegree_C", TSSimpVIGetDegree_SimpVI));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetLagrangian_C", TSSimpVISetLagrangian_SimpVI));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetLagrangianHessian_C", TSSimpVISetLagrangianHessian_SimpVI));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetPotential_C", TSSimpVISetPotential_SimpVI));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetMass_C", TSSimpVISetMass_SimpVI));
+  PetscCall(TSSimpVISetType_SimpVI(ts, TSSIMPVISIMPSON));
+  PetscFunctionReturn(0);
+}

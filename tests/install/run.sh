@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Install the build tree into a scratch prefix, then build consumer.c against it twice
+# (find_package(SimpVI) and pkg-config) and check that both print "simpvi".
+# Usage: run.sh <project build dir> <scratch dir> [C compiler]
+# Everything is printed: ctest shows it only when the test fails.
+set -euo pipefail
+build=$1 work=$2 cc=${3:-cc}
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$work" && mkdir -p "$work"
+prefix=$work/prefix
+
+cmake --install "$build" --prefix "$prefix"
+
+cmake -S "$here" -B "$work/cmake" -DCMAKE_C_COMPILER="$cc" -DCMAKE_PREFIX_PATH="$prefix"
+cmake --build "$work/cmake"
+
+# the libdir is lib/ or lib/<multiarch>/ depending on how the build was configured
+libdir=$(dirname "$(dirname "$(find "$prefix" -name simpvi.pc)")")
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+# shellcheck disable=SC2046 # word splitting of the flags is intended
+"$cc" -o "$work/consumer-pc" "$here/consumer.c" $(pkg-config --cflags --libs simpvi)
+
+export LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+status=0
+for exe in "$work/cmake/consumer" "$work/consumer-pc"; do
+  out=$("$exe")
+  if [ "$out" = simpvi ]; then echo "ok: $(basename "$exe") printed $out"; else echo "FAIL: $exe printed '$out'"; status=1; fi
+done
+exit $status

@@ -1,0 +1,168 @@
+static char help[] = "Harmonic oscillator m q'' + m omega^2 q = 0 by TSSIMPVI through the mechanical door, against its exact solution.\n"
+                     "Runs a mesh-refinement sweep and prints the maximum errors of p, q and H over all steps with observed orders.\n"
+                     "Options: -omega <2 pi> -mass <1> -q0 <pi/2> -p0 <0> -periods <1> -n <10> (steps per period) -levels <3>\n\n";
+
+#include <simpvi.h>
+
+typedef struct {
+  PetscReal omega, mass, q0, p0;
+} Oscillator;
+
+typedef struct {
+  Oscillator *osc;
+  PetscReal   ep, eq, eH, H0;
+} Errors;
+
+static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
+{
+  Oscillator        *osc = (Oscillator *)ctx;
+  const PetscScalar *xx;
+  PetscScalar       *gg;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(x, &xx));
+  PetscCall(VecGetArrayWrite(g, &gg));
+  *V    = 0.5 * osc->mass * osc->omega * osc->omega * xx[0] * xx[0];
+  gg[0] = osc->mass * osc->omega * osc->omega * xx[0];
+  PetscCall(VecRestoreArrayRead(x, &xx));
+  PetscCall(VecRestoreArrayWrite(g, &gg));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
+{
+  Oscillator *osc = (Oscillator *)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatSetValue(H, 0, 0, osc->mass * osc->omega * osc->omega, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(H, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(H, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+static void Exact(const Oscillator *osc, PetscReal t, PetscReal *q, PetscReal *p)
+{
+  PetscReal w = osc->omega, m = osc->mass;
+
+  *q = osc->q0 * PetscCosReal(w * t) + osc->p0 / (m * w) * PetscSinReal(w * t);
+  *p = -m * w * osc->q0 * PetscSinReal(w * t) + osc->p0 * PetscCosReal(w * t);
+}
+
+/* Maxima over all steps of |p - p_ex|, |q - q_ex| and |H - H0| */
+static PetscErrorCode MonitorErrors(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
+{
+  Errors            *err = (Errors *)ctx;
+  const Oscillator  *osc = err->osc;
+  const PetscScalar *u;
+  PetscReal          qe, pe, H;
+
+  PetscFunctionBeginUser;
+  Exact(osc, t, &qe, &pe);
+  PetscCall(VecGetArrayRead(U, &u));
+  H       = 0.5 * u[1] * u[1] / osc->mass + 0.5 * osc->mass * osc->omega * osc->omega * u[0] * u[0];
+  err->eq = PetscMax(err->eq, PetscAbsReal(u[0] - qe));
+  err->ep = PetscMax(err->ep, PetscAbsReal(u[1] - pe));
+  err->eH = PetscMax(err->eH, PetscAbsReal(H - err->H0));
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Run(Oscillator *osc, PetscReal T, PetscInt nsteps, Errors *err)
+{
+  TS           ts;
+  Vec          U;
+  Mat          M, H;
+  PetscScalar *u;
+
+  PetscFunctionBeginUser;
+  PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
+  PetscCall(TSSetType(ts, TSSIMPVI));
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 1, 1, NULL, &M));
+  PetscCall(MatSetValue(M, 0, 0, osc->mass, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 1, 1, NULL, &H));
+  PetscCall(TSSimpVISetMass(ts, M, NULL, NULL, NULL, NULL));
+  PetscCall(TSSimpVISetPotential(ts, H, Potential, PotentialHessian, osc));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2, &U));
+  PetscCall(VecGetArrayWrite(U, &u));
+  u[0] = osc->q0;
+  u[1] = osc->p0;
+  PetscCall(VecRestoreArrayWrite(U, &u));
+  PetscCall(TSSetSolution(ts, U));
+  PetscCall(TSSetTimeStep(ts, T / nsteps));
+  PetscCall(TSSetMaxSteps(ts, nsteps));
+  PetscCall(TSSetMaxTime(ts, T));
+  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+  err->osc = osc;
+  err->ep = err->eq = err->eH = 0;
+  err->H0                     = 0.5 * osc->p0 * osc->p0 / osc->mass + 0.5 * osc->mass * osc->omega * osc->omega * osc->q0 * osc->q0;
+  PetscCall(TSMonitorSet(ts, MonitorErrors, err, NULL));
+  PetscCall(TSSetFromOptions(ts));
+  PetscCall(TSSolve(ts, U));
+  PetscCall(VecDestroy(&U));
+  PetscCall(MatDestroy(&M));
+  PetscCall(MatDestroy(&H));
+  PetscCall(TSDestroy(&ts));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  Oscillator  osc = {2 * PETSC_PI, 1, PETSC_PI / 2, 0};
+  PetscReal   periods = 1;
+  PetscInt    n = 10, levels = 3, order;
+  Errors      err[8];
+  TS          ts;
+  const char *type;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SimpVIInitializePackage());
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Harmonic oscillator options", NULL);
+  PetscCall(PetscOptionsReal("-omega", "Angular frequency", NULL, osc.omega, &osc.omega, NULL));
+  PetscCall(PetscOptionsReal("-mass", "Mass", NULL, osc.mass, &osc.mass, NULL));
+  PetscCall(PetscOptionsReal("-q0", "Initial position", NULL, osc.q0, &osc.q0, NULL));
+  PetscCall(PetscOptionsReal("-p0", "Initial momentum", NULL, osc.p0, &osc.p0, NULL));
+  PetscCall(PetscOptionsReal("-periods", "Integration time in periods", NULL, periods, &periods, NULL));
+  PetscCall(PetscOptionsInt("-n", "Steps per period on the coarsest mesh", NULL, n, &n, NULL));
+  PetscCall(PetscOptionsRangeInt("-levels", "Number of meshes, each twice finer", NULL, levels, &levels, NULL, 1, 8));
+  PetscOptionsEnd();
+
+  /* the scheme and its order, as the options set them */
+  PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
+  PetscCall(TSSetType(ts, TSSIMPVI));
+  PetscCall(TSSetFromOptions(ts));
+  PetscCall(TSSimpVIGetType(ts, &type));
+  PetscCall(TSSimpVIGetOrder(ts, &order));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Harmonic oscillator, scheme %s of order %" PetscInt_FMT ", %g period(s)\n", type, order, (double)periods));
+  PetscCall(TSDestroy(&ts));
+
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%10s %12s %12s %12s\n", "meshes", "momentum p", "state q", "energy H"));
+  for (PetscInt l = 0; l < levels; l++) {
+    PetscInt N = n << l;
+
+    PetscCall(Run(&osc, periods * 2 * PETSC_PI / osc.omega, (PetscInt)(N * periods), &err[l]));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%10" PetscInt_FMT " %12.4e %12.4e %12.4e\n", N, (double)err[l].ep, (double)err[l].eq, (double)err[l].eH));
+  }
+  if (levels > 1) {
+    PetscReal op = PetscLog2Real(err[levels - 2].ep / err[levels - 1].ep), oq = PetscLog2Real(err[levels - 2].eq / err[levels - 1].eq);
+
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "observed orders: p %.2f, q %.2f\n", (double)op, (double)oq));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "order %" PetscInt_FMT " observed in p and q: %s\n", order, PetscAbsReal(op - order) < 0.3 && PetscAbsReal(oq - order) < 0.3 ? "yes" : "no"));
+  }
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+  test:
+    suffix: simpson
+    args: -n 10
+
+  test:
+    suffix: midpoint
+    args: -ts_simpvi_type midpoint -n 20
+
+TEST*/
