@@ -1,7 +1,7 @@
 /*
    The one core of TSSIMPVI: residual and analytic Jacobian of a step, for any scheme table (B, D, w) and any door.
 
-   Unknowns are the node values Q_1..Q_s of the step polynomial (Q_0 = q_j is known); the equations are
+   Unknowns are the increments Z_i = Q_i - q_j of the node values Q_1..Q_s of the step polynomial; the equations are
      R_0 = p_j + dLd/dQ_0 = 0,   R_i = dLd/dQ_i = 0 (i = 1..s-1),   dLd/dQ_i = sum_k w_k [D_ki P_k + h B_ki G_k]
    with P = L_v, G = L_x at the quadrature points. The end momentum p_{j+1} = dLd/dQ_s is then explicit, so the
    solve costs what the s*n position system costs. The step vector is block-major on each process: stage a of the
@@ -34,26 +34,24 @@ static PetscErrorCode StageViewsReset(TS_SimpVI *vi, Vec Y, Vec views[], PetscBo
   PetscFunctionReturn(0);
 }
 
-/* x_k = sum_i B_ki Q_i, v_k = (1/h) sum_i D_ki Q_i at every quadrature point, with Q = (q0, Yv[0..s-1]) */
+/* x_k = q0 + sum_i B_ki Z_i, v_k = (1/h) sum_i D_ki Z_i at every quadrature point (i = 1..s, Z = Yv), since the basis
+   sums to one and its derivatives to zero: working with increments spares v the round-off of (Q_i - Q_0)/h */
 static PetscErrorCode QuadraturePoints(TS ts, Vec Y)
 {
   TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
   const SimpVIScheme *sc = vi->scheme;
   const PetscInt      s  = sc->degree;
   PetscScalar        *y, coef[33];
-  Vec                 nodes[33];
 
   PetscFunctionBegin;
   PetscCall(StageViewsPlace(vi, Y, vi->Yv, PETSC_FALSE, &y));
-  nodes[0] = vi->q0;
-  for (PetscInt i = 1; i <= s; i++) nodes[i] = vi->Yv[i - 1];
   for (PetscInt k = 0; k < sc->nq; k++) {
-    for (PetscInt i = 0; i <= s; i++) coef[i] = sc->B[k * (s + 1) + i];
-    PetscCall(VecSet(vi->X[k], 0));
-    PetscCall(VecMAXPY(vi->X[k], s + 1, coef, nodes));
-    for (PetscInt i = 0; i <= s; i++) coef[i] = sc->D[k * (s + 1) + i] / vi->h;
+    for (PetscInt i = 1; i <= s; i++) coef[i - 1] = sc->B[k * (s + 1) + i];
+    PetscCall(VecCopy(vi->q0, vi->X[k]));
+    PetscCall(VecMAXPY(vi->X[k], s, coef, vi->Yv));
+    for (PetscInt i = 1; i <= s; i++) coef[i - 1] = sc->D[k * (s + 1) + i] / vi->h;
     PetscCall(VecSet(vi->V[k], 0));
-    PetscCall(VecMAXPY(vi->V[k], s + 1, coef, nodes));
+    PetscCall(VecMAXPY(vi->V[k], s, coef, vi->Yv));
   }
   PetscCall(StageViewsReset(vi, Y, vi->Yv, PETSC_FALSE, &y));
   PetscFunctionReturn(0);
@@ -278,7 +276,7 @@ PetscErrorCode SimpVIStepJacobian_Private(TS ts, Vec Y, Mat Jac)
 }
 
 /*
-  SimpVIStepPredict_Private - initial guess for the nodes: the previous step's polynomial extrapolated, or q0 + c h v0
+  SimpVIStepPredict_Private - initial guess for the increments: the previous step's polynomial extrapolated, or c h v0
 */
 PetscErrorCode SimpVIStepPredict_Private(TS ts)
 {
@@ -297,8 +295,9 @@ PetscErrorCode SimpVIStepPredict_Private(TS ts)
       PetscCall(SimpVISchemeBasis_Private(sc, 1 + c * vi->h / vi->hprev, phi, NULL));
       PetscCall(VecSet(vi->Yv[a], 0));
       PetscCall(VecMAXPY(vi->Yv[a], s + 1, phi, vi->Qprev));
+      PetscCall(VecAXPY(vi->Yv[a], -1, vi->q0));
     } else {
-      PetscCall(VecCopy(vi->q0, vi->Yv[a]));
+      PetscCall(VecSet(vi->Yv[a], 0));
       if (vi->vvalid) PetscCall(VecAXPY(vi->Yv[a], c * vi->h, vi->v));
     }
   }
@@ -317,7 +316,7 @@ PetscErrorCode SimpVIStepAccept_Private(TS ts)
   PetscFunctionBegin;
   PetscCall(StageViewsPlace(vi, vi->Y, vi->Yv, PETSC_FALSE, &y));
   PetscCall(VecCopy(vi->q0, vi->Qprev[0]));
-  for (PetscInt a = 0; a < vi->scheme->degree; a++) PetscCall(VecCopy(vi->Yv[a], vi->Qprev[a + 1]));
+  for (PetscInt a = 0; a < vi->scheme->degree; a++) PetscCall(VecWAXPY(vi->Qprev[a + 1], 1, vi->q0, vi->Yv[a]));
   PetscCall(StageViewsReset(vi, vi->Y, vi->Yv, PETSC_FALSE, &y));
   vi->tprev    = vi->stage_time;
   vi->hprev    = vi->h;
@@ -396,8 +395,6 @@ PetscErrorCode SimpVIStepSetUp_Private(TS ts)
   PetscInt       nloc, N;
   VecType        vtype;
   SNES           snes;
-  KSP            ksp;
-  KSPType        ksptype;
   PetscLayout    layout;
 
   PetscFunctionBegin;
@@ -450,9 +447,6 @@ PetscErrorCode SimpVIStepSetUp_Private(TS ts)
   PetscCall(SNESSetDM(snes, vi->dmstep));
   PetscCall(SNESSetFunction(snes, vi->R, SNESTSFormFunction, ts));
   PetscCall(SNESSetJacobian(snes, vi->J, vi->J, SNESTSFormJacobian, ts));
-  PetscCall(SNESGetKSP(snes, &ksp));
-  PetscCall(KSPGetType(ksp, &ksptype));
-  if (!ksptype) PetscCall(SimpVIDefaultDirectSolver_Private(ksp));
   PetscFunctionReturn(0);
 }
 

@@ -107,10 +107,10 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
   }
   PetscCall(TSPostStage(ts, vi->stage_time, 0, &vi->Y));
 
-  /* end of the step: q1 = Q_s, p1 = dLd/dQ_s */
+  /* end of the step: q1 = q0 + Z_s, p1 = dLd/dQ_s */
   PetscCall(VecGetArrayRead(vi->Y, (const PetscScalar **)&y));
   PetscCall(VecPlaceArray(vi->Yv[vi->scheme->degree - 1], y + (vi->scheme->degree - 1) * vi->qmap->n));
-  PetscCall(VecCopy(vi->Yv[vi->scheme->degree - 1], vi->q1));
+  PetscCall(VecWAXPY(vi->q1, 1, vi->q0, vi->Yv[vi->scheme->degree - 1]));
   PetscCall(VecResetArray(vi->Yv[vi->scheme->degree - 1]));
   PetscCall(VecRestoreArrayRead(vi->Y, (const PetscScalar **)&y));
   PetscCall(SimpVIStepMomentum_Private(ts, vi->p1));
@@ -288,9 +288,6 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, PetscOptionItems *PetscOpti
   char       type[256];
   PetscInt   degree = vi->degree;
   PetscBool  flg, monitor = PETSC_FALSE;
-  SNES       snes;
-  KSP        ksp;
-  KSPType    ksptype;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Variational integrator (TSSIMPVI) options");
@@ -301,11 +298,6 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, PetscOptionItems *PetscOpti
   PetscCall(PetscOptionsBool("-ts_simpvi_monitor_energy", "Print the energy H and its relative drift after each step", "TSSimpVIMonitorEnergy", monitor, &monitor, &flg));
   if (flg && monitor) PetscCall(TSMonitorSet(ts, TSSimpVIMonitorEnergy, NULL, NULL));
   PetscOptionsHeadEnd();
-  /* a direct solve of the step system unless the options say otherwise (SNESSetFromOptions comes after this) */
-  PetscCall(TSGetSNES(ts, &snes));
-  PetscCall(SNESGetKSP(snes, &ksp));
-  PetscCall(KSPGetType(ksp, &ksptype));
-  if (!ksptype) PetscCall(SimpVIDefaultDirectSolver_Private(ksp));
   PetscFunctionReturn(0);
 }
 
@@ -454,6 +446,8 @@ M*/
 PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS ts)
 {
   TS_SimpVI *vi;
+  SNES       snes;
+  KSP        ksp;
 
   PetscFunctionBegin;
   ts->ops->reset          = TSReset_SimpVI;
@@ -479,5 +473,12 @@ PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetPotential_C", TSSimpVISetPotential_SimpVI));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetMass_C", TSSimpVISetMass_SimpVI));
   PetscCall(TSSimpVISetType_SimpVI(ts, TSSIMPVISIMPSON));
+
+  /* Defaults that options may override: a direct solve of the step system, and Newton run until its update is
+     negligible (the stol test) rather than stopped at 1e-8 of the first residual, which would cap high orders */
+  PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, 1e-14, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+  PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(SimpVIDefaultDirectSolver_Private(ksp));
   PetscFunctionReturn(0);
 }

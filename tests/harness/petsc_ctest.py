@@ -281,8 +281,8 @@ def cmd_run(opts, testparse, petsc, project):
     sys.stdout.flush()
     try:
       # Open MPI stops the job after MPIEXEC_TIMEOUT seconds; this timeout is the backstop (command:, other MPIs)
-      proc = subprocess.run(cmd, shell=isinstance(cmd, str), executable='/bin/bash' if isinstance(cmd, str) else None, cwd=workdir, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT if error_run else subprocess.PIPE, universal_newlines=True, errors='replace', timeout=timeout_of(conf) + SLACK // 2)
+      proc = subprocess.run(cmd, shell=isinstance(cmd, str), executable='/bin/bash' if isinstance(cmd, str) else None, cwd=workdir, env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT if error_run else subprocess.PIPE, universal_newlines=True, errors='replace', timeout=timeout_of(conf) + SLACK // 2)
     except subprocess.TimeoutExpired as e:
       print('not ok: timed out after %d s\n--- stdout ---\n%s' % (timeout_of(conf) + SLACK // 2, e.stdout or ''))
       failed = True
