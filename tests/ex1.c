@@ -107,7 +107,7 @@ static PetscErrorCode Solve(AppCtx *user, PetscReal T0, PetscReal T, PetscInt ns
 int main(int argc, char **argv)
 {
   AppCtx      user = {PROBLEM_OSCILLATOR, 1.0, 0.5};
-  PetscInt    n = 10, degree, order;
+  PetscInt    n = 10, degree, order, refine;
   PetscReal   periods = 1, T0, T, q[3], p[3], e[2], observed;
   PetscBool   interpolate = PETSC_FALSE;
   TS          ts;
@@ -135,10 +135,13 @@ int main(int argc, char **argv)
   PetscCall(TSSimpVIGetDegree(ts, &degree));
   PetscCall(TSSimpVIGetOrder(ts, &order));
 
-  /* T0 fixes the step sizes; with -interpolate the final time is 0.3 coarse steps beyond it, inside a step on every mesh */
-  T0 = 2 * PETSC_PI * periods;
-  T  = interpolate ? T0 + 0.3 * T0 / n : T0;
-  for (PetscInt l = 0; l < 3; l++) PetscCall(Solve(&user, T0, T, n << l, interpolate, &q[l], &p[l]));
+  /* T0 fixes the step sizes. With -interpolate the final time is a third of a coarse step beyond it, and the meshes are
+     refined by 4, so that it falls a third of the way into a step on every mesh and the interpolation error keeps its
+     constant */
+  T0     = 2 * PETSC_PI * periods;
+  T      = interpolate ? T0 + T0 / (3.0 * n) : T0;
+  refine = interpolate ? 4 : 2;
+  for (PetscInt l = 0, nl = n; l < 3; l++, nl *= refine) PetscCall(Solve(&user, T0, T, nl, interpolate, &q[l], &p[l]));
   if (user.problem == PROBLEM_OSCILLATOR) { /* errors against q = q0 cos t + p0 sin t on the two coarse meshes */
     PetscReal qe = user.q0 * PetscCosReal(T) + user.p0 * PetscSinReal(T), pe = -user.q0 * PetscSinReal(T) + user.p0 * PetscCosReal(T);
 
@@ -146,7 +149,7 @@ int main(int argc, char **argv)
   } else { /* the differences of successive meshes shrink with the order */
     for (PetscInt l = 0; l < 2; l++) e[l] = PetscMax(PetscAbsReal(q[l] - q[l + 1]), PetscAbsReal(p[l] - p[l + 1]));
   }
-  observed = PetscLog2Real(e[0] / e[1]);
+  observed = PetscLogReal(e[0] / e[1]) / PetscLogReal((PetscReal)refine);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: errors %.3e %.3e, observed order %.2f\n", Problems[user.problem], (double)e[0], (double)e[1], (double)observed));
   if (!interpolate) {
     /* a wrong order, even by one, is outside this window */
