@@ -132,8 +132,13 @@ static PetscErrorCode SNESTSFormFunction_SimpVI(SNES snes, Vec Y, Vec R, TS ts)
 
 static PetscErrorCode SNESTSFormJacobian_SimpVI(SNES snes, Vec Y, Mat A, Mat B, TS ts)
 {
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
   PetscFunctionBegin;
+  /* a quadratic Lagrangian (TS_LINEAR) has a constant step Jacobian: keep it, and its factorization, while h is fixed */
+  if (ts->problem_type == TS_LINEAR && vi->Jpreallocated && PetscIsCloseAtTol(vi->Jh, vi->h, 1e-12, 0)) PetscFunctionReturn(0);
   PetscCall(SimpVIStepJacobian_Private(ts, Y, B));
+  vi->Jh = vi->h;
   if (A != B) {
     PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
@@ -239,6 +244,7 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   PetscCall(SimpVISchemeCreate_Private(vi->quadrature, vi->degree, &vi->scheme));
   PetscCall(SimpVIStepSetUp_Private(ts));
   PetscCall(vi->door->setup(ts));
+  if (ts->problem_type == TS_LINEAR) PetscCall(SNESSetType(ts->snes, SNESKSPONLY));
   PetscFunctionReturn(0);
 }
 

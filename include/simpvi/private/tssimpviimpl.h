@@ -102,6 +102,7 @@ typedef struct {
   PetscReal        evalh, evalt;
   DM         dmstep;
   PetscReal  stage_time, h;
+  PetscReal  Jh; /* step size of the assembled Jacobian (kept for TS_LINEAR problems) */
 
   /* energy monitor */
   PetscBool monitor_energy;
