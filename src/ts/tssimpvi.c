@@ -4,6 +4,8 @@
 */
 #include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
 
+const char *const SimpVINonlinearSolvers[] = {"snes", "kinsol", "SimpVINonlinearSolver", "SIMPVI_NLS_", NULL};
+
 static PetscBool  cited      = PETSC_FALSE;
 static const char citation[] = "@article{RojasQuintero2024,\n"
                                "  title   = {Simpson's Variational Integrator for Systems with Quadratic Lagrangians},\n"
@@ -72,14 +74,37 @@ static PetscErrorCode StoreState(TS ts, PetscReal t1)
   PetscFunctionReturn(0);
 }
 
+/* Solves the step system for vi->Y with SNES or KINSOL; reason names the failure */
+static PetscErrorCode SolveStep(TS ts, PetscInt *its, PetscInt *lits, PetscBool *converged, const char **reason)
+{
+  TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
+  SNESConvergedReason snesreason;
+
+  PetscFunctionBegin;
+#if defined(SIMPVI_HAVE_KINSOL)
+  if (vi->nls == SIMPVI_NLS_KINSOL) {
+    PetscCall(SimpVIKINSOLSolve_Private(ts, vi->Y, its, lits, converged, reason));
+    PetscFunctionReturn(0);
+  }
+#endif
+  PetscCall(SNESSolve(ts->snes, NULL, vi->Y));
+  PetscCall(SNESGetIterationNumber(ts->snes, its));
+  PetscCall(SNESGetLinearSolveIterations(ts->snes, lits));
+  PetscCall(SNESGetConvergedReason(ts->snes, &snesreason));
+  *converged = (PetscBool)(snesreason > 0);
+  PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "SNES %s", SNESConvergedReasons[snesreason]));
+  *reason = vi->reason;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode TSStep_SimpVI(TS ts)
 {
   TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
-  PetscInt            its = 0, lits = 0;
-  SNESConvergedReason snesreason;
-  PetscReal           next_time_step;
-  PetscBool           accept;
-  PetscScalar        *y;
+  PetscInt     its = 0, lits = 0;
+  PetscReal    next_time_step;
+  PetscBool    accept, converged;
+  const char  *reason;
+  PetscScalar *y;
 
   PetscFunctionBegin;
   PetscCall(PetscCitationsRegister(citation, &cited));
@@ -90,19 +115,17 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
   PetscCall(SimpVIStepPredict_Private(ts));
 
   PetscCall(TSPreStage(ts, vi->stage_time));
-  PetscCall(SNESSolve(ts->snes, NULL, vi->Y));
-  PetscCall(SNESGetIterationNumber(ts->snes, &its));
-  PetscCall(SNESGetLinearSolveIterations(ts->snes, &lits));
-  PetscCall(SNESGetConvergedReason(ts->snes, &snesreason));
+  PetscCall(SolveStep(ts, &its, &lits, &converged, &reason));
   ts->snes_its += its;
   ts->ksp_its += lits;
-  if (snesreason < 0) {
+  if (!converged) {
+    char bound[128] = "";
+
     ts->num_snes_failures++;
     ts->reason = TS_DIVERGED_NONLINEAR_SOLVE;
-    PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED,
-               "TSSIMPVI step %" PetscInt_FMT " from t = %g with h = %g failed: SNES %s after %" PetscInt_FMT " iterations. For a linear system the step is stable while h*omega_max < %g",
-               ts->steps, (double)ts->ptime, (double)vi->h, SNESConvergedReasons[snesreason], its, vi->scheme->degree == 1 ? 2.0 : (vi->scheme->degree == 2 ? 2.0 * PetscSqrtReal(2.0) : 3.11));
-    PetscCall(PetscInfo(ts, "Step %" PetscInt_FMT " at t = %g failed: SNES %s\n", ts->steps, (double)ts->ptime, SNESConvergedReasons[snesreason]));
+    if (vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO && vi->degree <= 3) PetscCall(PetscSNPrintf(bound, sizeof(bound), "; for a linear system this scheme is stable while h*omega_max < %g", (double)(vi->degree == 1 ? 2.0 : vi->degree == 2 ? 2 * PetscSqrtReal(2.0) : 3.11)));
+    PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "TSSIMPVI step %" PetscInt_FMT " from t = %g with h = %g failed: %s after %" PetscInt_FMT " iterations%s", ts->steps, (double)ts->ptime, (double)vi->h, reason, its, bound);
+    PetscCall(PetscInfo(ts, "Step %" PetscInt_FMT " at t = %g failed: %s\n", ts->steps, (double)ts->ptime, reason));
     PetscFunctionReturn(0);
   }
   PetscCall(TSPostStage(ts, vi->stage_time, 0, &vi->Y));
@@ -268,6 +291,9 @@ static PetscErrorCode TSDestroy_SimpVI(TS ts)
 
   PetscFunctionBegin;
   PetscCall(TSReset_SimpVI(ts));
+#if defined(SIMPVI_HAVE_KINSOL)
+  PetscCall(SimpVIKINSOLDestroy_Private(ts));
+#endif
   PetscCall(MatDestroy(&vi->Lxx));
   PetscCall(MatDestroy(&vi->Lvx));
   PetscCall(MatDestroy(&vi->Lvv));
@@ -301,6 +327,12 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, PetscOptionItems *PetscOpti
   if (flg) PetscCall(TSSimpVISetType(ts, type));
   PetscCall(PetscOptionsInt("-ts_simpvi_degree", "Polynomial degree s of the step (order 2s)", "TSSimpVISetDegree", vi->degree, &degree, &flg));
   if (flg) PetscCall(TSSimpVISetDegree(ts, degree));
+  PetscCall(PetscOptionsEnum("-ts_simpvi_nonlinear_solver", "Solver of the step system", "TSSIMPVI", SimpVINonlinearSolvers, (PetscEnum)vi->nls, (PetscEnum *)&vi->nls, NULL));
+#if defined(SIMPVI_HAVE_KINSOL)
+  if (vi->nls == SIMPVI_NLS_KINSOL) PetscCall(SimpVIKINSOLSetFromOptions_Private(ts, PetscOptionsObject));
+#else
+  PetscCheck(vi->nls != SIMPVI_NLS_KINSOL, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "simpvi was built without SUNDIALS KINSOL");
+#endif
   PetscCall(PetscOptionsBool("-ts_simpvi_monitor_energy", "Print the energy H and its relative drift after each step", "TSSimpVIMonitorEnergy", monitor, &monitor, &flg));
   if (flg && monitor) PetscCall(TSMonitorSet(ts, TSSimpVIMonitorEnergy, NULL, NULL));
   PetscOptionsHeadEnd();
@@ -317,6 +349,9 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
   if (!iascii) PetscFunctionReturn(0);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Variational integrator %s: degree %" PetscInt_FMT ", %" PetscInt_FMT "-point %s quadrature, order %" PetscInt_FMT "\n", vi->type, vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? vi->degree + 1 : vi->degree,
                                    vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? "Gauss-Lobatto" : "Gauss-Legendre", 2 * vi->degree));
+#if defined(SIMPVI_HAVE_KINSOL)
+  if (vi->nls == SIMPVI_NLS_KINSOL) PetscCall(SimpVIKINSOLView_Private(ts, viewer));
+#endif
   if (vi->door) PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->door->name, vi->degree, vi->qmap ? vi->qmap->N : 0));
   PetscFunctionReturn(0);
 }

@@ -50,6 +50,13 @@ typedef struct {
 
 PETSC_INTERN const SimpVIDoor SimpVIDoorLagrangian, SimpVIDoorMechanical, SimpVIDoorI2;
 
+/* Solvers of the step system */
+typedef enum {
+  SIMPVI_NLS_SNES,
+  SIMPVI_NLS_KINSOL
+} SimpVINonlinearSolver;
+PETSC_INTERN const char *const SimpVINonlinearSolvers[];
+
 typedef struct {
   /* scheme */
   char               *type;
@@ -104,6 +111,11 @@ typedef struct {
   PetscReal  stage_time, h;
   PetscReal  Jh; /* step size of the assembled Jacobian (kept for TS_LINEAR problems) */
 
+  /* step solver: SNES (ts->snes) or KINSOL (src/nls/kinsol.c, its own data in kinsol) */
+  SimpVINonlinearSolver nls;
+  void                 *kinsol;
+  char                  reason[256];
+
   /* energy monitor */
   PetscBool monitor_energy;
   PetscReal H0;
@@ -121,5 +133,12 @@ PETSC_INTERN PetscErrorCode SimpVIDefaultDirectSolver_Private(KSP);
 PETSC_INTERN PetscErrorCode SimpVICheckMatSize_Private(TS, Mat, const char[]);
 PETSC_INTERN PetscErrorCode SimpVILegendreInverse_Private(TS, PetscReal, Vec, Vec, Vec);
 PETSC_INTERN PetscLogEvent  SIMPVI_Residual, SIMPVI_Jacobian;
+
+#if defined(SIMPVI_HAVE_KINSOL)
+PETSC_INTERN PetscErrorCode SimpVIKINSOLSetFromOptions_Private(TS, PetscOptionItems *);
+PETSC_INTERN PetscErrorCode SimpVIKINSOLView_Private(TS, PetscViewer);
+PETSC_INTERN PetscErrorCode SimpVIKINSOLSolve_Private(TS, Vec, PetscInt *, PetscInt *, PetscBool *, const char **);
+PETSC_INTERN PetscErrorCode SimpVIKINSOLDestroy_Private(TS);
+#endif
 
 #endif
