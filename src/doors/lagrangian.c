@@ -8,10 +8,10 @@ static PetscErrorCode SetUp_Lagrangian(TS ts)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCheck(vi->laghessfn && vi->Lxx && vi->Lvv, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs the Hessian of the Lagrangian: call TSSimpVISetLagrangianHessian()");
-  PetscCall(SimpVICheckMatSize_Private(ts, vi->Lxx, "Lxx"));
-  PetscCall(SimpVICheckMatSize_Private(ts, vi->Lvv, "Lvv"));
-  if (vi->Lvx) PetscCall(SimpVICheckMatSize_Private(ts, vi->Lvx, "Lvx"));
+  PetscCheck(vi->prob->laghessfn && vi->prob->Lxx && vi->prob->Lvv, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs the Hessian of the Lagrangian: call TSSimpVISetLagrangianHessian()");
+  PetscCall(SimpVICheckMatSize_Private(ts, vi->prob->Lxx, "Lxx"));
+  PetscCall(SimpVICheckMatSize_Private(ts, vi->prob->Lvv, "Lvv"));
+  if (vi->prob->Lvx) PetscCall(SimpVICheckMatSize_Private(ts, vi->prob->Lvx, "Lvx"));
   PetscFunctionReturn(0);
 }
 
@@ -21,7 +21,7 @@ static PetscErrorCode PG_Lagrangian(TS ts, PetscReal t, Vec x, Vec v, Vec P, Vec
   PetscReal  L;
 
   PetscFunctionBegin;
-  PetscCallBack("TSSIMPVI Lagrangian", vi->lagfn(ts, t, x, v, &L, G, P, vi->lagctx));
+  PetscCallBack("TSSIMPVI Lagrangian", vi->prob->lagfn(ts, t, x, v, &L, G, P, vi->prob->lagctx));
   PetscFunctionReturn(0);
 }
 
@@ -30,12 +30,12 @@ static PetscErrorCode Terms_Lagrangian(TS ts, PetscReal t, Vec x, Vec v, PetscIn
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCallBack("TSSIMPVI Lagrangian Hessian", vi->laghessfn(ts, t, x, v, vi->Lxx, vi->Lvx, vi->Lvv, vi->laghessctx));
-  terms[(*n)++] = (SimpVITerm){vi->Lvv, 1, SIMPVI_BLOCK_PV, PETSC_FALSE};
-  terms[(*n)++] = (SimpVITerm){vi->Lxx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE};
-  if (vi->Lvx) {
-    terms[(*n)++] = (SimpVITerm){vi->Lvx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE};
-    terms[(*n)++] = (SimpVITerm){vi->Lvx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE};
+  PetscCallBack("TSSIMPVI Lagrangian Hessian", vi->prob->laghessfn(ts, t, x, v, vi->prob->Lxx, vi->prob->Lvx, vi->prob->Lvv, vi->prob->laghessctx));
+  terms[(*n)++] = (SimpVITerm){vi->prob->Lvv, 1, SIMPVI_BLOCK_PV, PETSC_FALSE};
+  terms[(*n)++] = (SimpVITerm){vi->prob->Lxx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE};
+  if (vi->prob->Lvx) {
+    terms[(*n)++] = (SimpVITerm){vi->prob->Lvx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE};
+    terms[(*n)++] = (SimpVITerm){vi->prob->Lvx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE};
   }
   PetscFunctionReturn(0);
 }
@@ -45,7 +45,7 @@ static PetscErrorCode L_Lagrangian(TS ts, PetscReal t, Vec x, Vec v, PetscReal *
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCallBack("TSSIMPVI Lagrangian", vi->lagfn(ts, t, x, v, L, vi->work, vi->work2, vi->lagctx));
+  PetscCallBack("TSSIMPVI Lagrangian", vi->prob->lagfn(ts, t, x, v, L, vi->work, vi->work2, vi->prob->lagctx));
   PetscFunctionReturn(0);
 }
 

@@ -9,15 +9,15 @@ static PetscErrorCode SetUp_Mechanical(TS ts)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCheck(vi->M, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI mechanical problem without a mass matrix: call TSSimpVISetMass()");
-  PetscCall(SimpVICheckMatSize_Private(ts, vi->M, "mass matrix"));
-  if (vi->potfn) {
-    PetscCheck(vi->K && vi->pothessfn, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs the Hessian of the potential (TSSimpVISetPotential())");
-    PetscCall(SimpVICheckMatSize_Private(ts, vi->K, "potential Hessian"));
+  PetscCheck(vi->prob->M, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI mechanical problem without a mass matrix: call TSSimpVISetMass()");
+  PetscCall(SimpVICheckMatSize_Private(ts, vi->prob->M, "mass matrix"));
+  if (vi->prob->potfn) {
+    PetscCheck(vi->prob->K && vi->prob->pothessfn, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs the Hessian of the potential (TSSimpVISetPotential())");
+    PetscCall(SimpVICheckMatSize_Private(ts, vi->prob->K, "potential Hessian"));
   }
-  if (vi->massfn) {
-    PetscCall(SimpVICheckMatSize_Private(ts, vi->Mx, "Mx"));
-    PetscCall(SimpVICheckMatSize_Private(ts, vi->Mxx, "Mxx"));
+  if (vi->prob->massfn) {
+    PetscCall(SimpVICheckMatSize_Private(ts, vi->prob->Mx, "Mx"));
+    PetscCall(SimpVICheckMatSize_Private(ts, vi->prob->Mxx, "Mxx"));
     PetscCall(VecDuplicate(vi->q0, &vi->massg));
   }
   PetscFunctionReturn(0);
@@ -35,7 +35,7 @@ static PetscErrorCode Mass(TS ts, Vec x, Vec v)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  if (vi->massfn) PetscCallBack("TSSIMPVI mass", vi->massfn(ts, x, v, vi->M, vi->Mx, vi->massg, vi->Mxx, vi->massctx));
+  if (vi->prob->massfn) PetscCallBack("TSSIMPVI mass", vi->prob->massfn(ts, x, v, vi->prob->M, vi->prob->Mx, vi->massg, vi->prob->Mxx, vi->prob->massctx));
   PetscFunctionReturn(0);
 }
 
@@ -46,12 +46,12 @@ static PetscErrorCode PG_Mechanical(TS ts, PetscReal t, Vec x, Vec v, Vec P, Vec
 
   PetscFunctionBegin;
   PetscCall(Mass(ts, x, v));
-  PetscCall(MatMult(vi->M, v, P));
-  if (vi->potfn) {
-    PetscCallBack("TSSIMPVI potential", vi->potfn(ts, t, x, &V, G, vi->potctx));
+  PetscCall(MatMult(vi->prob->M, v, P));
+  if (vi->prob->potfn) {
+    PetscCallBack("TSSIMPVI potential", vi->prob->potfn(ts, t, x, &V, G, vi->prob->potctx));
     PetscCall(VecScale(G, -1));
   } else PetscCall(VecSet(G, 0));
-  if (vi->massfn) PetscCall(VecAXPY(G, 1, vi->massg));
+  if (vi->prob->massfn) PetscCall(VecAXPY(G, 1, vi->massg));
   PetscFunctionReturn(0);
 }
 
@@ -61,15 +61,15 @@ static PetscErrorCode Terms_Mechanical(TS ts, PetscReal t, Vec x, Vec v, PetscIn
 
   PetscFunctionBegin;
   PetscCall(Mass(ts, x, v));
-  terms[(*n)++] = (SimpVITerm){vi->M, 1, SIMPVI_BLOCK_PV, PETSC_FALSE};
-  if (vi->potfn) {
-    PetscCallBack("TSSIMPVI potential Hessian", vi->pothessfn(ts, t, x, vi->K, vi->potctx));
-    terms[(*n)++] = (SimpVITerm){vi->K, -1, SIMPVI_BLOCK_GX, PETSC_FALSE};
+  terms[(*n)++] = (SimpVITerm){vi->prob->M, 1, SIMPVI_BLOCK_PV, PETSC_FALSE};
+  if (vi->prob->potfn) {
+    PetscCallBack("TSSIMPVI potential Hessian", vi->prob->pothessfn(ts, t, x, vi->prob->K, vi->prob->potctx));
+    terms[(*n)++] = (SimpVITerm){vi->prob->K, -1, SIMPVI_BLOCK_GX, PETSC_FALSE};
   }
-  if (vi->massfn) {
-    terms[(*n)++] = (SimpVITerm){vi->Mxx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE};
-    terms[(*n)++] = (SimpVITerm){vi->Mx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE};
-    terms[(*n)++] = (SimpVITerm){vi->Mx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE};
+  if (vi->prob->massfn) {
+    terms[(*n)++] = (SimpVITerm){vi->prob->Mxx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE};
+    terms[(*n)++] = (SimpVITerm){vi->prob->Mx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE};
+    terms[(*n)++] = (SimpVITerm){vi->prob->Mx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE};
   }
   PetscFunctionReturn(0);
 }
@@ -82,9 +82,9 @@ static PetscErrorCode L_Mechanical(TS ts, PetscReal t, Vec x, Vec v, PetscReal *
 
   PetscFunctionBegin;
   PetscCall(Mass(ts, x, v));
-  PetscCall(MatMult(vi->M, v, vi->work));
+  PetscCall(MatMult(vi->prob->M, v, vi->work));
   PetscCall(VecDot(v, vi->work, &vMv));
-  if (vi->potfn) PetscCallBack("TSSIMPVI potential", vi->potfn(ts, t, x, &V, vi->work2, vi->potctx));
+  if (vi->prob->potfn) PetscCallBack("TSSIMPVI potential", vi->prob->potfn(ts, t, x, &V, vi->work2, vi->prob->potctx));
   *L = 0.5 * PetscRealPart(vMv) - V;
   PetscFunctionReturn(0);
 }

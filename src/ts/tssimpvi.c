@@ -221,13 +221,14 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   TSI2Function i2function;
 
   PetscFunctionBegin;
+  PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &vi->prob));
   PetscCall(PetscObjectTypeCompare((PetscObject)ts->adapt, TSADAPTNONE, &isnone));
   PetscCheck(isnone, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI takes fixed steps to stay symplectic: use -ts_adapt_type none, not %s", ((PetscObject)ts->adapt)->type_name);
   PetscCall(TSGetDM(ts, &dm));
   PetscCall(DMTSGetIFunction(dm, &ifunction, NULL));
   PetscCall(DMTSGetI2Function(dm, &i2function, NULL));
-  if (vi->lagfn) vi->door = &SimpVIDoorLagrangian;
-  else if (vi->potfn || vi->M) vi->door = &SimpVIDoorMechanical;
+  if (vi->prob->lagfn) vi->door = &SimpVIDoorLagrangian;
+  else if (vi->prob->potfn || vi->prob->M) vi->door = &SimpVIDoorMechanical;
   else if (ifunction || i2function) vi->door = &SimpVIDoorI2;
   else
     SETERRQ(PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs a Lagrangian (TSSimpVISetLagrangian()), a mechanical system (TSSimpVISetMass() and TSSimpVISetPotential()) or a second-order problem (TSSetI2Function() or TSSetIFunction() with TS2SetSolution())");
@@ -294,23 +295,12 @@ static PetscErrorCode TSDestroy_SimpVI(TS ts)
 #if defined(SIMPVI_HAVE_KINSOL)
   PetscCall(SimpVIKINSOLDestroy_Private(ts));
 #endif
-  PetscCall(MatDestroy(&vi->Lxx));
-  PetscCall(MatDestroy(&vi->Lvx));
-  PetscCall(MatDestroy(&vi->Lvv));
-  PetscCall(MatDestroy(&vi->K));
-  PetscCall(MatDestroy(&vi->M));
-  PetscCall(MatDestroy(&vi->Mx));
-  PetscCall(MatDestroy(&vi->Mxx));
   PetscCall(PetscFree(vi->type));
   PetscCall(PetscFree(ts->data));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetType_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetType_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetDegree_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetDegree_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetLagrangian_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetLagrangianHessian_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetPotential_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetMass_C", NULL));
   PetscFunctionReturn(0);
 }
 
@@ -392,64 +382,6 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
   PetscFunctionReturn(0);
 }
 
-/* Keeps a reference to a user matrix, dropping the old one */
-static PetscErrorCode KeepMat(Mat A, Mat *slot)
-{
-  PetscFunctionBegin;
-  if (A) PetscCall(PetscObjectReference((PetscObject)A));
-  PetscCall(MatDestroy(slot));
-  *slot = A;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSSimpVISetLagrangian_SimpVI(TS ts, TSSimpVILagrangianFn f, void *ctx)
-{
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-
-  PetscFunctionBegin;
-  vi->lagfn  = f;
-  vi->lagctx = ctx;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSSimpVISetLagrangianHessian_SimpVI(TS ts, Mat Lxx, Mat Lvx, Mat Lvv, TSSimpVILagrangianHessianFn f, void *ctx)
-{
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-
-  PetscFunctionBegin;
-  PetscCall(KeepMat(Lxx, &vi->Lxx));
-  PetscCall(KeepMat(Lvx, &vi->Lvx));
-  PetscCall(KeepMat(Lvv, &vi->Lvv));
-  vi->laghessfn  = f;
-  vi->laghessctx = ctx;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSSimpVISetPotential_SimpVI(TS ts, Mat H, TSSimpVIPotentialFn V, TSSimpVIPotentialHessianFn hess, void *ctx)
-{
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-
-  PetscFunctionBegin;
-  PetscCall(KeepMat(H, &vi->K));
-  vi->potfn     = V;
-  vi->pothessfn = hess;
-  vi->potctx    = ctx;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSSimpVISetMass_SimpVI(TS ts, Mat M, Mat Mx, Mat Mxx, TSSimpVIMassFn f, void *ctx)
-{
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-
-  PetscFunctionBegin;
-  PetscCall(KeepMat(M, &vi->M));
-  PetscCall(KeepMat(Mx, &vi->Mx));
-  PetscCall(KeepMat(Mxx, &vi->Mxx));
-  vi->massfn  = f;
-  vi->massctx = ctx;
-  PetscFunctionReturn(0);
-}
-
 /*MC
   TSSIMPVI - Galerkin variational integrators: symplectic, momentum-preserving, fixed-step schemes of order 2s built
   from a degree-s polynomial per step and a quadrature of the action
@@ -509,10 +441,6 @@ PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetType_C", TSSimpVIGetType_SimpVI));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetDegree_C", TSSimpVISetDegree_SimpVI));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetDegree_C", TSSimpVIGetDegree_SimpVI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetLagrangian_C", TSSimpVISetLagrangian_SimpVI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetLagrangianHessian_C", TSSimpVISetLagrangianHessian_SimpVI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetPotential_C", TSSimpVISetPotential_SimpVI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetMass_C", TSSimpVISetMass_SimpVI));
   PetscCall(TSSimpVISetType_SimpVI(ts, TSSIMPVISIMPSON));
 
   /* Defaults that options may override: a direct solve of the step system, and Newton run until its update is

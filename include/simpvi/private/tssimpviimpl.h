@@ -48,6 +48,24 @@ typedef struct {
   PetscErrorCode (*reset)(TS);
 } SimpVIDoor;
 
+/* The user's mechanics, kept on the TS whatever its type (composed "SimpVIProblem"), so that TSSetType() keeps it
+   and other TS types can be given its phase-space form */
+typedef struct {
+  TSSimpVILagrangianFn        lagfn;
+  TSSimpVILagrangianHessianFn laghessfn;
+  void                       *lagctx, *laghessctx;
+  Mat                         Lxx, Lvx, Lvv;
+  TSSimpVIPotentialFn         potfn;
+  TSSimpVIPotentialHessianFn  pothessfn;
+  void                       *potctx;
+  Mat                         K;
+  TSSimpVIMassFn              massfn;
+  void                       *massctx;
+  Mat                         M, Mx, Mxx;
+} SimpVIProblem;
+
+PETSC_INTERN PetscErrorCode SimpVIGetProblem_Private(TS, PetscBool, SimpVIProblem **);
+
 PETSC_INTERN const SimpVIDoor SimpVIDoorLagrangian, SimpVIDoorMechanical, SimpVIDoorI2;
 
 /* Solvers of the step system */
@@ -66,18 +84,8 @@ typedef struct {
   SimpVIScheme       *scheme;
 
   /* door and user data */
-  const SimpVIDoor           *door;
-  TSSimpVILagrangianFn        lagfn;
-  TSSimpVILagrangianHessianFn laghessfn;
-  void                       *lagctx, *laghessctx;
-  Mat                         Lxx, Lvx, Lvv;
-  TSSimpVIPotentialFn         potfn;
-  TSSimpVIPotentialHessianFn  pothessfn;
-  void                       *potctx;
-  Mat                         K;
-  TSSimpVIMassFn              massfn;
-  void                       *massctx;
-  Mat                         M, Mx, Mxx;
+  const SimpVIDoor *door;
+  SimpVIProblem    *prob;
   Vec                         massg;  /* 1/2 v' dM/dx v */
   Mat                         I2J[3]; /* I2 door: work copies of the user's I2 Jacobian, and C = dF/dV */
   PetscBool                   damped;

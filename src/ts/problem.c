@@ -1,0 +1,197 @@
+/*
+   The user's mechanics (Lagrangian, or mass and potential), kept on the TS in a composed container rather than in the
+   type's data: it survives TSSetType(), so -ts_type may change after the problem is set.
+*/
+#include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
+
+static PetscErrorCode ProblemDestroy(void *ptr)
+{
+  SimpVIProblem *prob = (SimpVIProblem *)ptr;
+
+  PetscFunctionBegin;
+  PetscCall(MatDestroy(&prob->Lxx));
+  PetscCall(MatDestroy(&prob->Lvx));
+  PetscCall(MatDestroy(&prob->Lvv));
+  PetscCall(MatDestroy(&prob->K));
+  PetscCall(MatDestroy(&prob->M));
+  PetscCall(MatDestroy(&prob->Mx));
+  PetscCall(MatDestroy(&prob->Mxx));
+  PetscCall(PetscFree(prob));
+  PetscFunctionReturn(0);
+}
+
+/* The problem of a TS, created empty on request */
+PetscErrorCode SimpVIGetProblem_Private(TS ts, PetscBool create, SimpVIProblem **prob)
+{
+  PetscContainer container;
+
+  PetscFunctionBegin;
+  *prob = NULL;
+  PetscCall(PetscObjectQuery((PetscObject)ts, "SimpVIProblem", (PetscObject *)&container));
+  if (container) PetscCall(PetscContainerGetPointer(container, (void **)prob));
+  else if (create) {
+    PetscCall(PetscNew(prob));
+    PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)ts), &container));
+    PetscCall(PetscContainerSetPointer(container, *prob));
+    PetscCall(PetscContainerSetUserDestroy(container, ProblemDestroy));
+    PetscCall(PetscObjectCompose((PetscObject)ts, "SimpVIProblem", (PetscObject)container));
+    PetscCall(PetscContainerDestroy(&container));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Keeps a reference to a user matrix, dropping the old one */
+static PetscErrorCode KeepMat(Mat A, Mat *slot)
+{
+  PetscFunctionBegin;
+  if (A) PetscCall(PetscObjectReference((PetscObject)A));
+  PetscCall(MatDestroy(slot));
+  *slot = A;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSSimpVISetLagrangian - Gives a `TS` the Lagrangian L(t, x, v) of its mechanical system and the gradient of L
+
+  Logically Collective
+
+  Input Parameters:
++ ts  - the `TS` context
+. f   - computes L, Lx = dL/dx and Lv = dL/dv at (t, x, v)
+- ctx - user context for f
+
+  Calling sequence of f:
+$ PetscErrorCode f(TS ts, PetscReal t, Vec x, Vec v, PetscReal *L, Vec Lx, Vec Lv, void *ctx)
+
+  Notes:
+  The state of the `TS` is U = (q, p); see `TSSIMPVI`. The Hessian comes from `TSSimpVISetLagrangianHessian()`.
+  The problem is kept by the `TS` whatever its type, so it may be set before -ts_type is read.
+
+  Level: beginner
+
+.seealso: `TSSIMPVI`, `TSSimpVISetLagrangianHessian()`, `TSSimpVISetMass()`, `TSSimpVISetPotential()`
+@*/
+PetscErrorCode TSSimpVISetLagrangian(TS ts, TSSimpVILagrangianFn f, void *ctx)
+{
+  SimpVIProblem *prob;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
+  prob->lagfn  = f;
+  prob->lagctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSSimpVISetLagrangianHessian - Gives a `TS` the second derivatives of its Lagrangian
+
+  Logically Collective
+
+  Input Parameters:
++ ts  - the `TS` context
+. Lxx - matrix for d2L/dx2
+. Lvx - matrix for d2L/dv dx, entry (i,j) = d2L/dv_i dx_j, or NULL if it vanishes identically
+. Lvv - matrix for d2L/dv2
+. f   - fills the matrices at (t, x, v)
+- ctx - user context for f
+
+  Calling sequence of f:
+$ PetscErrorCode f(TS ts, PetscReal t, Vec x, Vec v, Mat Lxx, Mat Lvx, Mat Lvv, void *ctx)
+
+  Note:
+  The step Jacobian of `TSSIMPVI` is preallocated from the nonzero pattern of these matrices.
+
+  Level: beginner
+
+.seealso: `TSSIMPVI`, `TSSimpVISetLagrangian()`
+@*/
+PetscErrorCode TSSimpVISetLagrangianHessian(TS ts, Mat Lxx, Mat Lvx, Mat Lvv, TSSimpVILagrangianHessianFn f, void *ctx)
+{
+  SimpVIProblem *prob;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscValidHeaderSpecific(Lxx, MAT_CLASSID, 2);
+  if (Lvx) PetscValidHeaderSpecific(Lvx, MAT_CLASSID, 3);
+  PetscValidHeaderSpecific(Lvv, MAT_CLASSID, 4);
+  PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
+  PetscCall(KeepMat(Lxx, &prob->Lxx));
+  PetscCall(KeepMat(Lvx, &prob->Lvx));
+  PetscCall(KeepMat(Lvv, &prob->Lvv));
+  prob->laghessfn  = f;
+  prob->laghessctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSSimpVISetPotential - Gives a mechanical problem, L = 1/2 v' M(x) v - V(t, x), its potential, gradient and Hessian
+
+  Logically Collective
+
+  Input Parameters:
++ ts   - the `TS` context
+. H    - matrix for the Hessian d2V/dx2
+. V    - computes V and its gradient at (t, x)
+. hess - fills H at (t, x)
+- ctx  - user context
+
+  Calling sequences:
+$ PetscErrorCode V(TS ts, PetscReal t, Vec x, PetscReal *V, Vec gradV, void *ctx)
+$ PetscErrorCode hess(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
+
+  Level: beginner
+
+.seealso: `TSSIMPVI`, `TSSimpVISetMass()`, `TSSimpVISetLagrangian()`
+@*/
+PetscErrorCode TSSimpVISetPotential(TS ts, Mat H, TSSimpVIPotentialFn V, TSSimpVIPotentialHessianFn hess, void *ctx)
+{
+  SimpVIProblem *prob;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscValidHeaderSpecific(H, MAT_CLASSID, 2);
+  PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
+  PetscCall(KeepMat(H, &prob->K));
+  prob->potfn     = V;
+  prob->pothessfn = hess;
+  prob->potctx    = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSSimpVISetMass - Gives a mechanical problem, L = 1/2 v' M(x) v - V(t, x), its mass matrix
+
+  Logically Collective
+
+  Input Parameters:
++ ts  - the `TS` context
+. M   - the mass matrix; assembled by the caller when it is constant (f = NULL)
+. Mx  - matrix for d(M(x) v)/dx, entry (i,j) = sum_l dM_il/dx_j v_l; NULL for a constant mass
+. Mxx - matrix for 1/2 v' (d2M/dx_j dx_k) v; NULL for a constant mass
+. f   - fills M, Mx, g_j = 1/2 v' (dM/dx_j) v and Mxx at (x, v), or NULL for a constant mass
+- ctx - user context for f
+
+  Calling sequence of f:
+$ PetscErrorCode f(TS ts, Vec x, Vec v, Mat M, Mat Mx, Vec g, Mat Mxx, void *ctx)
+
+  Level: beginner
+
+.seealso: `TSSIMPVI`, `TSSimpVISetPotential()`
+@*/
+PetscErrorCode TSSimpVISetMass(TS ts, Mat M, Mat Mx, Mat Mxx, TSSimpVIMassFn f, void *ctx)
+{
+  SimpVIProblem *prob;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscValidHeaderSpecific(M, MAT_CLASSID, 2);
+  PetscCheck(!f || (Mx && Mxx), PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_NULL, "A configuration-dependent mass needs the matrices Mx and Mxx");
+  PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
+  PetscCall(KeepMat(M, &prob->M));
+  PetscCall(KeepMat(Mx, &prob->Mx));
+  PetscCall(KeepMat(Mxx, &prob->Mxx));
+  prob->massfn  = f;
+  prob->massctx = ctx;
+  PetscFunctionReturn(0);
+}
