@@ -395,6 +395,7 @@ PetscErrorCode SimpVIStepSetUp_Private(TS ts)
   PetscInt       nloc, N;
   VecType        vtype;
   SNES           snes;
+  KSP            ksp;
   PetscLayout    layout;
 
   PetscFunctionBegin;
@@ -447,6 +448,22 @@ PetscErrorCode SimpVIStepSetUp_Private(TS ts)
   PetscCall(SNESSetDM(snes, vi->dmstep));
   PetscCall(SNESSetFunction(snes, vi->R, SNESTSFormFunction, ts));
   PetscCall(SNESSetJacobian(snes, vi->J, vi->J, SNESTSFormJacobian, ts));
+  /* options processing may already have built a factor for the user's own (I2) Jacobian in the SNES's KSP: give the
+     SNES a fresh KSP, set from the same options, for the step system */
+  {
+    KSP         old;
+    const char *prefix;
+
+    PetscCall(SNESGetKSP(snes, &old));
+    PetscCall(KSPGetOptionsPrefix(old, &prefix));
+    PetscCall(KSPCreate(comm, &ksp));
+    PetscCall(PetscObjectIncrementTabLevel((PetscObject)ksp, (PetscObject)snes, 1));
+    PetscCall(KSPSetOptionsPrefix(ksp, prefix));
+    PetscCall(SimpVIDefaultDirectSolver_Private(ksp));
+    PetscCall(KSPSetFromOptions(ksp));
+    PetscCall(SNESSetKSP(snes, ksp));
+    PetscCall(KSPDestroy(&ksp));
+  }
   PetscFunctionReturn(0);
 }
 

@@ -19,7 +19,7 @@ static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec x, Vec v, PetscReal shi
 static PetscErrorCode SetUp_I2(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-  Mat        J = NULL, P = NULL;
+  Mat        P = vi->I2P;
   DM         dm;
   PetscReal  cnorm;
   TSI2Function i2f;
@@ -27,8 +27,6 @@ static PetscErrorCode SetUp_I2(TS ts)
   PetscFunctionBegin;
   PetscCall(TSGetDM(ts, &dm));
   PetscCall(DMTSGetI2Function(dm, &i2f, NULL));
-  PetscCall(TSGetI2Jacobian(ts, &J, &P, NULL, NULL));
-  if (!P) PetscCall(TSGetIJacobian(ts, &J, &P, NULL, NULL));
   PetscCheck(P, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs the Jacobian of the second-order problem: call TSSetI2Jacobian() or TSSetIJacobian()");
   PetscCall(SimpVICheckMatSize_Private(ts, P, "I2 Jacobian"));
   for (PetscInt i = 0; i < 3; i++) PetscCall(MatDuplicate(P, MAT_DO_NOT_COPY_VALUES, &vi->I2J[i]));

@@ -256,6 +256,13 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
     PetscCall(VecDuplicate(sub, &vi->q0));
     PetscCall(VecRestoreSubVector(ts->vec_sol, vi->isq, &sub));
   } else {
+    if (!vi->I2P) { /* the user's I2/I Jacobian matrix sits in the SNES, which the step system takes over below */
+      Mat J = NULL;
+
+      PetscCall(TSGetI2Jacobian(ts, &J, &vi->I2P, NULL, NULL));
+      if (!vi->I2P) PetscCall(TSGetIJacobian(ts, &J, &vi->I2P, NULL, NULL));
+      if (vi->I2P) PetscCall(PetscObjectReference((PetscObject)vi->I2P));
+    }
     if (!ts->vec_dot) { /* TSSetSolution() alone: start at rest, as TSALPHA2 does */
       PetscCall(VecDuplicate(ts->vec_sol, &ts->vec_dot));
       PetscCall(VecSet(ts->vec_dot, 0));
@@ -292,6 +299,7 @@ static PetscErrorCode TSDestroy_SimpVI(TS ts)
 
   PetscFunctionBegin;
   PetscCall(TSReset_SimpVI(ts));
+  PetscCall(MatDestroy(&vi->I2P));
 #if defined(SIMPVI_HAVE_KINSOL)
   PetscCall(SimpVIKINSOLDestroy_Private(ts));
 #endif
