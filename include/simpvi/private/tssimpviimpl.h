@@ -87,6 +87,7 @@ typedef struct {
   const SimpVIDoor *door;
   SimpVIProblem    *prob;
   Vec                         massg;  /* 1/2 v' dM/dx v */
+  Mat                         I2P;    /* I2 door: the user's I2 (or I) Jacobian matrix */
   Mat                         I2J[3]; /* I2 door: work copies of the user's I2 Jacobian, and C = dF/dV */
   PetscBool                   damped;
 
