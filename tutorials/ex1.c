@@ -68,8 +68,11 @@ static PetscErrorCode MonitorErrors(TS ts, PetscInt step, PetscReal t, Vec U, vo
   PetscFunctionReturn(0);
 }
 
+static char errorcase[32] = "none"; /* -error_case nomechanics|masssize: deliberately bad input, for the tests */
+
 static PetscErrorCode Run(Oscillator *osc, PetscReal T, PetscInt nsteps, Errors *err)
 {
+  PetscBool nomech, badsize;
   TS           ts;
   Vec          U;
   Mat          M, H;
@@ -79,13 +82,17 @@ static PetscErrorCode Run(Oscillator *osc, PetscReal T, PetscInt nsteps, Errors 
   PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
   PetscCall(TSSetType(ts, TSSIMPVI));
   PetscCall(TSSetProblemType(ts, TS_LINEAR)); /* a quadratic Lagrangian: one factorization for the whole run */
-  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 1, 1, NULL, &M));
+  PetscCall(PetscStrcmp(errorcase, "nomechanics", &nomech));
+  PetscCall(PetscStrcmp(errorcase, "masssize", &badsize));
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, badsize ? 2 : 1, badsize ? 2 : 1, NULL, &M));
   PetscCall(MatSetValue(M, 0, 0, osc->mass, INSERT_VALUES));
   PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
   PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 1, 1, NULL, &H));
-  PetscCall(TSSimpVISetMass(ts, M, NULL, NULL, NULL, NULL));
-  PetscCall(TSSimpVISetPotential(ts, H, Potential, PotentialHessian, osc));
+  if (!nomech) {
+    PetscCall(TSSimpVISetMass(ts, M, NULL, NULL, NULL, NULL));
+    PetscCall(TSSimpVISetPotential(ts, H, Potential, PotentialHessian, osc));
+  }
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2, &U));
   PetscCall(VecGetArrayWrite(U, &u));
   u[0] = osc->q0;
@@ -137,6 +144,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-periods", "Integration time in periods", NULL, periods, &periods, NULL));
   PetscCall(PetscOptionsInt("-n", "Steps per period on the coarsest mesh", NULL, n, &n, NULL));
   PetscCall(PetscOptionsRangeInt("-levels", "Number of meshes, each twice finer", NULL, levels, &levels, NULL, 1, 8));
+  PetscCall(PetscOptionsString("-error_case", "Deliberately bad input: nomechanics or masssize", NULL, errorcase, errorcase, sizeof(errorcase), NULL));
   PetscCall(PetscOptionsBool("-paper", "Compare with the Lobatto slides' table (p. 27)", NULL, paper, &paper, NULL));
   PetscOptionsEnd();
 
@@ -191,5 +199,33 @@ int main(int argc, char **argv)
   test:
     suffix: lobatto2025
     args: -ts_simpvi_type lobatto -paper
+
+  testset:
+    args: -levels 1 -petsc_ci_portable_error_output -error_output_stdout
+    filter: grep -E "ERROR: [A-Z]" | grep -v "See https"
+    test:
+      suffix: err_scheme
+      args: -ts_simpvi_type nope
+    test:
+      suffix: err_degree
+      args: -ts_simpvi_type simpson -ts_simpvi_degree 3
+    test:
+      suffix: err_degree_range
+      args: -ts_simpvi_type lobatto -ts_simpvi_degree 0
+    test:
+      suffix: err_step
+      args: -ts_dt -0.1
+    test:
+      suffix: err_adapt
+      args: -ts_adapt_type basic
+    test:
+      suffix: err_nan
+      args: -q0 nan
+    test:
+      suffix: err_nomechanics
+      args: -error_case nomechanics
+    test:
+      suffix: err_masssize
+      args: -error_case masssize
 
 TEST*/

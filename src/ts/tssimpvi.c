@@ -93,6 +93,15 @@ static PetscErrorCode SolveStep(TS ts, PetscInt *its, PetscInt *lits, PetscBool 
   PetscCall(SNESGetConvergedReason(ts->snes, &snesreason));
   *converged = (PetscBool)(snesreason > 0);
   PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "SNES %s", SNESConvergedReasons[snesreason]));
+  if (*converged) { /* ksponly (TS_LINEAR) never looks at the residual: catch Inf/NaN from a callback here */
+    PetscReal ynorm;
+
+    PetscCall(VecNorm(vi->Y, NORM_INFINITY, &ynorm));
+    if (PetscIsInfOrNanReal(ynorm)) {
+      *converged = PETSC_FALSE;
+      PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "SNES %s with Inf or NaN in the solution (a callback returned Inf or NaN?)", SNESConvergedReasons[snesreason]));
+    }
+  }
   *reason = vi->reason;
   PetscFunctionReturn(0);
 }
