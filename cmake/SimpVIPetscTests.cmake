@@ -4,7 +4,8 @@
 #
 # For every *.c in the calling directory: an executable <label>-<base> (file name <base>) linked with
 # LIBRARIES, and one test <label>-<testname> per test of its /*TEST*/ block (e.g. tutorials-ex1_simpson),
-# labelled <label> and nsize<N>. Exit code 77 (unmet requires:, TODO, SKIP) shows as "Skipped".
+# labelled <label> and nsize<N>, with PROCESSORS <max nsize> and TIMEOUT = sum over its mpiexec runs (shared
+# loops, subtests) of 60*timeoutfactor + 10 s. Exit code 77 (unmet requires:, TODO, SKIP) shows as "Skipped".
 # CONF is the config header for requires: (default ${PROJECT_BINARY_DIR}/include/simpviconf.h).
 # Tests get SIMPVI_LIBRARY=$<TARGET_FILE:simpvi> when a simpvi target exists, for `-dll_append ${SIMPVI_LIBRARY}`.
 # Regenerate expected outputs with: SIMPVI_REGENERATE=1 ctest -R <test>
@@ -14,7 +15,7 @@ include_guard(GLOBAL)
 set(SIMPVI_PETSC_CTEST "${CMAKE_CURRENT_LIST_DIR}/../tests/harness/petsc_ctest.py")
 cmake_path(NORMAL_PATH SIMPVI_PETSC_CTEST)
 
-# /usr/bin/python3 first: PETSc 3.18's testparse imports gmakegen, which fails on Python >= 3.13.
+# /usr/bin/python3 first: Debian's Python, the one PETSc 3.18's scripts were packaged for (SIMPVI_PYTHON3 overrides).
 if(NOT SIMPVI_PYTHON3)
   if(EXISTS /usr/bin/python3)
     set(_simpvi_python3 /usr/bin/python3)
@@ -51,6 +52,8 @@ function(simpvi_add_petsc_examples)
       OUTPUT_VARIABLE listing ERROR_VARIABLE error RESULT_VARIABLE result)
     if(NOT result EQUAL 0)
       message(FATAL_ERROR "petsc_ctest.py list ${src} failed:\n${error}")
+    elseif(error)
+      message(WARNING "petsc_ctest.py list ${src}:\n${error}")
     endif()
 
     # Lines are: name TAB nsize TAB timeout-seconds TAB buildable (0 when a build: requires is not met)

@@ -1,37 +1,40 @@
 #!/usr/bin/python3 -B
 """Run the /*TEST ... TEST*/ blocks of PETSc-style example sources from CTest.
 
-It parses the block with PETSc 3.18's own testparse.py and runs each test the way PETSc's harness does
-(config/gmakegentest.py, example_template.py, petsc_harness.sh), then compares stdout with petscdiff.
+The block is parsed by PETSc 3.18's own testparse.py, and each test runs the way PETSc's harness runs it
+(config/gmakegentest.py, example_template.py, petsc_harness.sh): bash evaluates
+"mpiexec -n <nsize> <exe> -petsc_ci <args> > <name>.tmp 2> <name>.err" in a fresh directory, with the
+harness's PETSC_OPTIONS; then stdout goes through filter: and petscdiff against output/<name>.out.
 
   petsc_ctest.py list <source.c> [--conf simpviconf.h]
-      One line per test: <name> TAB <max nsize> TAB <timeout in s> TAB <build 0|1>.
-      <name> is PETSc's name without "run" (ex43_a); build is 0 when a build: requires/TODO is not met.
-  petsc_ctest.py run <source.c> <name> --exe <exe> [--mpiexec mpiexec] [--conf simpviconf.h] [--regenerate] [--keep]
-      Exit 0: all runs match; 1: a run failed or differs (the diff and stderr go to stdout);
+      One line per test: <name> TAB <max nsize> TAB <timeout in s> TAB <build 0|1>. <name> is PETSc's test
+      name without "run" (ex43_a); build is 0 when the build: requires/TODO of the file is not met.
+  petsc_ctest.py run <source.c> <name> --exe <exe> [--mpiexec mpiexec] [--conf simpviconf.h] [--regenerate]
+                     [--tmpdir DIR] [--keep]
+      Exit 0: every run matches; 1: a run failed or differs (diff and stderr are printed on stdout);
       77: skipped (requires: not met, TODO, SKIP). --regenerate (or SIMPVI_REGENERATE=1) writes the
-      (filtered) output into the expected file instead of comparing.
+      filtered output into the expected file instead of comparing.
 
-Both modes take --petsc-dir (default $PETSC_DIR, else Debian's PETSc 3.18).
+--petsc-dir defaults to $PETSC_DIR, else Debian's PETSc 3.18; --conf may be repeated.
 """
 import argparse
 import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import types
 
 SKIP = 77  # CTest SKIP_RETURN_CODE
-TIMEOUT = 60  # seconds per run, times timeoutfactor (PETSc's harness default)
-SLACK = 10  # seconds per run on top of TIMEOUT before the driver itself gives up
+TIMEOUT = 60  # seconds per run, times timeoutfactor, as in PETSc's harness
+SLACK = 10  # extra seconds per run in the CTest TIMEOUT, so the driver reports a timeout itself
 DEFAULT_PETSC_DIR = '/usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real'
 HARNESS_OPTIONS = '-check_pointer_intensity 0 -error_output_stdout -malloc_dump'  # example_template.py
 APPEND_KEYS = ('args', 'diff_args', 'requires', 'comments', 'env')  # testparse.appendlist
 LOOP = re.compile(r'\{\{(.*?)\}[^}]*\}')  # {{a b}} or {{a b}shared output}
-VAR = re.compile(r'\$(\w+)|\$\{(\w+)\}')
 
 
 def import_testparse(petsc_dir):
@@ -39,8 +42,8 @@ def import_testparse(petsc_dir):
   try:
     import testparse
   except ImportError:
-    # testparse does "from gmakegen import *"; gmakegen imports sysconfig._parse_makefile, which Python 3.13
-    # removed. testparse only needs these two helpers (copied from gmakegen.py).
+    # testparse does "from gmakegen import *", and gmakegen imports sysconfig._parse_makefile, which
+    # Python 3.13 removed. testparse only needs these two helpers (copied from gmakegen.py).
     for name in ('gmakegen', 'testparse'):
       sys.modules.pop(name, None)
     stub = types.ModuleType('gmakegen')
@@ -62,7 +65,7 @@ def import_testparse(petsc_dir):
 
 
 def parse_source(testparse, src):
-  """Return ({name: test dict}, build dict) for a source file; names lose the "run" prefix."""
+  """({name: test dict}, build dict) of a source file; names lose their "run" prefix."""
   cwd = os.getcwd()
   try:
     parsed = testparse.parseTestFile(src, 0)[os.path.basename(src)]
@@ -74,8 +77,8 @@ def parse_source(testparse, src):
 
 
 def expand_loops(text):
-  """Every string obtained by picking one value of each shared {{...}} loop (testparse already
-  expanded the {{...}separate output} ones into tests of their own)."""
+  """Every string made by picking one value of each shared {{...}} loop. testparse has already split
+  the {{...}separate output} loops into tests of their own."""
   m = LOOP.search(text)
   if not m:
     return [text]
@@ -83,11 +86,12 @@ def expand_loops(text):
 
 
 def expand_runs(test):
-  """List of (settings, nsize, args), one per mpiexec run, in order. Subtests inherit the test's settings:
-  the append keys are appended, the others overridden (as testparse does for subtests with a suffix)."""
+  """[(settings, nsize, args)], one per mpiexec run, in order. A subtest inherits the test's settings:
+  the append keys are appended, the others overridden (testparse's rule for subtests with a suffix)."""
+  subtests = test.get('subtests', [])
   runs = []
-  for sub in test.get('subtests') or [None]:
-    conf = {k: v for k, v in test.items() if k != 'subtests' and k not in test.get('subtests', [])}
+  for sub in subtests or [None]:
+    conf = {k: v for k, v in test.items() if k != 'subtests' and k not in subtests}
     for key, value in (test[sub].items() if sub else []):
       conf[key] = conf[key] + ' ' + value if key in APPEND_KEYS and key in conf else value
     for nsize in expand_loops(conf.get('nsize', '1')):
@@ -97,26 +101,26 @@ def expand_runs(test):
 
 
 def read_defines(path):
-  """{macro: value} of the #define lines of a header (value '' when there is none)."""
+  """{macro: value} of the #define lines of a header."""
   defines = {}
-  if path and os.path.isfile(path):
-    with open(path) as f:
-      for line in f:
-        m = re.match(r'\s*#\s*define\s+(\w+)\s*(.*)', line)
-        if m:
-          defines[m.group(1)] = m.group(2).strip()
-  elif path:
+  if not os.path.isfile(path):
     print('petsc_ctest: warning: config header %s not found' % path, file=sys.stderr)
+    return defines
+  with open(path) as f:
+    for line in f:
+      m = re.match(r'\s*#\s*define\s+(\w+)\s*(.*)', line)
+      if m:
+        defines[m.group(1)] = m.group(2).strip()
   return defines
 
 
 def requirement_met(req, petsc, project):
-  """One requires: token, like gmakegentest.py _isRun, with PETSc's macros in petsc and ours in project."""
+  """One requires: token, as in gmakegentest.py _isRun; petsc and project hold the #defines."""
   negate, name = req.startswith('!'), req.lstrip('!')
   low = name.lower()
   if low in ('single', 'double', '__float128', '__fp16'):
     have = 'PETSC_USE_REAL_' + name.upper() in petsc
-  elif low in ('int32', 'int64'):  # 3.18's harness checks sizeof(int) here, which is always 4
+  elif low in ('int32', 'int64'):  # 3.18's harness tests sizeof(int) here, which is always 4
     have = ('PETSC_USE_64BIT_INDICES' in petsc) == (low == 'int64')
   elif low in ('long32', 'long64'):
     have = petsc.get('PETSC_SIZEOF_LONG') == str(int(low[4:]) // 8)
@@ -125,7 +129,7 @@ def requirement_met(req, petsc, project):
   elif low.startswith('defined('):
     macro = name[len('defined('):].rstrip(')')
     have = macro in petsc or macro in project
-  else:  # foo -> PETSC_HAVE_FOO or <PKG>_HAVE_FOO; complex/debug use _USE_
+  else:  # foo: PETSC_HAVE_FOO or <PKG>_HAVE_FOO (SIMPVI_HAVE_FOO); complex and debug use _USE_
     tail = ('_USE_' if low in ('complex', 'debug') else '_HAVE_') + name.upper()
     have = 'PETSC' + tail in petsc or any(k.endswith(tail) for k in project)
   return have != negate
@@ -133,6 +137,18 @@ def requirement_met(req, petsc, project):
 
 def unmet(requires, petsc, project):
   return [r for r in requires.split() if not requirement_met(r, petsc, project)]
+
+
+def skip_reason(build, runs, petsc, project):
+  """Why the test is skipped, or None. A TODO, SKIP or unmet requires: in any run skips the whole test."""
+  for conf in [build] + [c for c, _, _ in runs]:
+    for key in ('TODO', 'SKIP'):
+      if key in conf:
+        return '%s: %s' % (key, conf[key])
+    missing = unmet(conf.get('requires', ''), petsc, project)
+    if missing:
+      return 'SKIP: requires not met: %s' % ' '.join(missing)
+  return None
 
 
 def timeout_of(conf):
@@ -145,19 +161,13 @@ def cmd_list(opts, testparse, petsc, project):
   for name, test in tests.items():
     runs = expand_runs(test)
     nsize = max(n for _, n, _ in runs)
-    # Each run has its own timeout, as in PETSc; the slack lets the driver report a timeout before CTest kills it.
-    timeout = sum(timeout_of(conf) + SLACK for conf, _, _ in runs)
+    timeout = sum(timeout_of(conf) + SLACK for conf, _, _ in runs)  # PETSc times each run separately
     print('%s\t%d\t%d\t%d' % (name, nsize, timeout, buildable))
   return 0
 
 
-def expandvars(text, env):
-  """os.path.expandvars, but with the run's environment (env: entries included); unknown names stay."""
-  return VAR.sub(lambda m: env.get(m.group(1) or m.group(2), m.group(0)), text)
-
-
 def petsc_test_options(petsc_dir):
-  """PETSC_TEST_OPTIONS from petscvariables: the harness appends it to PETSC_OPTIONS."""
+  """PETSC_TEST_OPTIONS of petscvariables, which the harness appends to PETSC_OPTIONS."""
   try:
     with open(os.path.join(petsc_dir, 'lib', 'petsc', 'conf', 'petscvariables')) as f:
       for line in f:
@@ -170,23 +180,20 @@ def petsc_test_options(petsc_dir):
 
 def run_env(conf, opts):
   env = dict(os.environ)
-  env.update(OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1', LC_ALL='C')
+  env.update(OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1', LC_ALL='C', wPETSC_DIR=opts.petsc_dir)
   env['PETSC_OPTIONS'] = ' '.join(filter(None, [os.environ.get('PETSC_OPTIONS'), HARNESS_OPTIONS, petsc_test_options(opts.petsc_dir)]))
-  env['MPIEXEC_TIMEOUT'] = str(timeout_of(conf))  # Open MPI kills the job after this many seconds
-  for item in shlex.split(conf.get('env', '')):  # env: A=1 B=2, exported like the harness's "export A=1"
-    key, _, value = item.partition('=')
-    env[key] = expandvars(value, env)
+  env['MPIEXEC_TIMEOUT'] = str(timeout_of(conf))  # Open MPI aborts the job after this many seconds
   return env
 
 
 def shell_filter(command, text, workdir, env):
-  """Pipe text through a filter:/filter_output: command; petscdiff runs it with /bin/sh -f."""
+  """text piped through a filter: or filter_output: command; petscdiff runs those with /bin/sh -f."""
   proc = subprocess.run(['/bin/sh', '-f', '-c', command], input=text, cwd=workdir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
   return proc.stdout
 
 
 def alternatives(expected):
-  """The expected file and the output/<root>_alt.out, _alt_2.out ... _alt_8.out that exist (gmakegentest _getAltList)."""
+  """The expected file plus the <root>_alt.out, <root>_alt_2.out ... _alt_8.out that exist (gmakegentest _getAltList)."""
   head, base = os.path.split(expected)
   root = os.path.join(head, base.split('.')[0])
   alts = [root + '_alt' + ('_%d' % i if i > 1 else '') + '.out' for i in range(1, 9)]
@@ -194,34 +201,34 @@ def alternatives(expected):
 
 
 def compare(output, conf, expected, workdir, env, opts, written):
-  """Return (ok, report) for one run's stdout against its expected file."""
+  """(ok, report) for one run's stdout against its expected file, or write it when regenerating."""
   if conf.get('filter'):
     output = shell_filter(conf['filter'], output, workdir, env)
-  if opts.regenerate and expected not in written:
+  if opts.regenerate and expected not in written:  # later runs sharing the file are compared with it
     os.makedirs(os.path.dirname(expected), exist_ok=True)
     with open(expected, 'w') as f:
       f.write(output)
     written.add(expected)
-    return True, 'wrote %s\n' % expected
-  got = os.path.join(workdir, 'output.tmp')
+    return True, 'wrote %s' % expected
+  if not os.path.isfile(expected):
+    return False, 'expected output %s does not exist (create it with --regenerate)' % expected
+  got = os.path.join(workdir, 'petsc_ctest.output')
   with open(got, 'w') as f:
     f.write(output)
-  if not os.path.isfile(expected):
-    return False, 'expected output %s does not exist (create it with --regenerate)\n' % expected
   report = ''
   for candidate in alternatives(expected):
-    if conf.get('filter_output'):  # filter a copy, so nothing is written next to the expected file
+    if conf.get('filter_output'):  # filter a copy: nothing may be written next to the expected file
       with open(candidate) as f:
         filtered = shell_filter(conf['filter_output'], f.read(), workdir, env)
-      candidate = os.path.join(workdir, 'expected.tmp')
+      candidate = os.path.join(workdir, 'petsc_ctest.expected')
       with open(candidate, 'w') as f:
         f.write(filtered)
     diff = [os.path.join(opts.petsc_dir, 'lib', 'petsc', 'bin', 'petscdiff')] + shlex.split(conf.get('diff_args', '')) + [candidate, got]
     proc = subprocess.run(diff, cwd=workdir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
     if proc.returncode == 0:
       return True, ''
-    report = report or proc.stdout  # report the diff against the main expected file
-  return False, '--- petscdiff %s <output> ---\n%s' % (expected, report)
+    report = report or proc.stdout  # show the diff against the main expected file
+  return False, 'petscdiff %s <output>:\n%s' % (expected, report.rstrip('\n'))
 
 
 def copy_runfiles(runs, srcdir, workdir):
@@ -236,92 +243,105 @@ def copy_runfiles(runs, srcdir, workdir):
         shutil.copy(source, dest)
 
 
+def launch(script, workdir, env, limit):
+  """Run a bash script; return (what it printed outside its redirections, exit code or 'timeout after N s')."""
+  with subprocess.Popen(['/bin/bash', '-c', script], cwd=workdir, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                        universal_newlines=True, errors='replace', start_new_session=True) as proc:
+    try:
+      return proc.communicate(timeout=limit)[0], proc.returncode
+    except subprocess.TimeoutExpired:
+      os.killpg(proc.pid, signal.SIGKILL)  # the whole group: mpiexec and its ranks, or the shell and its children
+      return proc.communicate()[0], 'timeout after %d s' % limit
+
+
+def read_text(path):
+  try:
+    with open(path, errors='replace') as f:
+      return f.read()
+  except OSError:
+    return ''
+
+
+def run_one(conf, nsize, args, opts, workdir, root, expected, written):
+  """Run once and compare; print what happened and return True if it passed.
+
+  Like PETSc's script, bash evaluates the command line, so args may use $VARS, {a,b} or even redirections,
+  and stdout goes to <root>.tmp, stderr to <root>.err."""
+  env = run_env(conf, opts)
+  filt = conf.get('filter', '')
+  error_run = filt.startswith('Error:')  # "filter: Error: cmd": failure expected, stderr kept, exit code ignored
+  if error_run:
+    conf = dict(conf, filter=filt[len('Error:'):].strip())
+  if 'command' in conf:  # a shell command instead of the example; $exec and $mpiexec as in PETSc's scripts
+    env.update(exec=opts.exe or '', mpiexec=opts.mpiexec)
+    cmd = conf['command']
+  else:
+    cmd = '%s -n %d %s%s -petsc_ci %s' % (opts.mpiexec, nsize, '--oversubscribe ' if nsize > 1 else '', shlex.quote(opts.exe), args)
+  exports = ''.join('export %s\n' % item for item in shlex.split(conf.get('env', '')))  # env: A=1 B=2
+  redirect = '> {0}.tmp 2>&1' if error_run else '> {0}.tmp 2> {0}.err'
+  print('# %s%s' % (exports.replace('\n', '; '), cmd), flush=True)
+  limit = timeout_of(conf) + SLACK // 2  # a backstop: Open MPI should stop the job at MPIEXEC_TIMEOUT
+  extra, code = launch(exports + cmd + ' ' + redirect.format(root), workdir, env, limit)
+  stdout, stderr = read_text(os.path.join(workdir, root + '.tmp')), extra + read_text(os.path.join(workdir, root + '.err'))
+  if code != 0 and (not error_run or isinstance(code, str)):  # a timeout always fails
+    status = code if isinstance(code, str) else 'exit code %d' % code
+    ok, report = False, '%s, no diff done; stdout:\n%s' % (status, stdout.rstrip('\n'))
+  else:
+    ok, report = compare(stdout, conf, expected, workdir, env, opts, written)
+  print(('ok' if ok else 'not ok') + (' ' + report if report else ''))
+  if not ok:
+    if stderr:
+      print('--- stderr ---\n%s' % stderr.rstrip('\n'))
+    print('# to reproduce: cd %s && %sPETSC_OPTIONS=%s %s' % (workdir, exports.replace('\n', '; '), shlex.quote(env['PETSC_OPTIONS']), cmd))
+  return ok
+
+
 def cmd_run(opts, testparse, petsc, project):
   tests, build = parse_source(testparse, opts.source)
   if opts.name not in tests:
-    print('petsc_ctest: no test %s in %s (have: %s)' % (opts.name, opts.source, ' '.join(tests)))
+    print('petsc_ctest: no test %s in %s (it has: %s)' % (opts.name, opts.source, ' '.join(tests)))
     return 1
-  test, runs = tests[opts.name], expand_runs(tests[opts.name])
-  # TODO/SKIP anywhere, or requires: of any run not met, skips the whole test
-  for conf in [build] + [c for c, _, _ in runs]:
-    for key in ('TODO', 'SKIP'):
-      if key in conf:
-        print('%s: %s' % (key, conf[key]))
-        return SKIP
-    missing = unmet(conf.get('requires', ''), petsc, project)
-    if missing:
-      print('SKIP: requires not met: %s' % ' '.join(missing))
-      return SKIP
+  runs = expand_runs(tests[opts.name])
+  reason = skip_reason(build, runs, petsc, project)
+  if reason:
+    print(reason)
+    return SKIP
   if not opts.exe and any('command' not in conf for conf, _, _ in runs):
     print('petsc_ctest: --exe is required')
     return 1
 
   srcdir = os.path.dirname(opts.source)
-  default_output = 'output/%s.out' % testparse.getDefaultOutputFileRoot('run' + opts.name)
+  root = testparse.getDefaultOutputFileRoot('run' + opts.name)
   if opts.tmpdir:
     os.makedirs(opts.tmpdir, exist_ok=True)
-  workdir = tempfile.mkdtemp(prefix='%s-' % opts.name, dir=opts.tmpdir)  # one dir for all runs: subtests may share files
+  workdir = tempfile.mkdtemp(prefix='%s-' % opts.name, dir=opts.tmpdir)  # shared by all runs, as subtests may pass files on
   copy_runfiles(runs, srcdir, workdir)
-  failed, written = False, set()
-  for conf, nsize, args in runs:
-    env = run_env(conf, opts)
-    # filter: "Error: cmd" means the run is expected to fail: keep stderr, ignore the exit code
-    filt = conf.get('filter', '')
-    error_run = filt.startswith('Error:')
-    if error_run:
-      conf = dict(conf, filter=filt[len('Error:'):].strip())
-    if 'command' in conf:
-      env.update(exec=opts.exe or '', mpiexec=opts.mpiexec)
-      cmd, shown = conf['command'], conf['command']
-    else:
-      cmd = shlex.split(opts.mpiexec) + ['-n', str(nsize)] + (['--oversubscribe'] if nsize > 1 else [])
-      cmd += [opts.exe, '-petsc_ci'] + shlex.split(expandvars(args, env))
-      shown = ' '.join(shlex.quote(c) for c in cmd)
-    print('# %s' % shown)
-    sys.stdout.flush()
-    try:
-      # Open MPI stops the job after MPIEXEC_TIMEOUT seconds; this timeout is the backstop (command:, other MPIs)
-      proc = subprocess.run(cmd, shell=isinstance(cmd, str), executable='/bin/bash' if isinstance(cmd, str) else None, cwd=workdir, env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT if error_run else subprocess.PIPE, universal_newlines=True, errors='replace', timeout=timeout_of(conf) + SLACK // 2)
-    except subprocess.TimeoutExpired as e:
-      print('not ok: timed out after %d s\n--- stdout ---\n%s' % (timeout_of(conf) + SLACK // 2, e.stdout or ''))
-      failed = True
-      continue
-    expected = os.path.join(srcdir, conf.get('output_file') or default_output)
-    if proc.returncode != 0 and not error_run:
-      ok, report = False, 'exit code %d (no diff done)\n--- stdout ---\n%s' % (proc.returncode, proc.stdout)
-    else:
-      ok, report = compare(proc.stdout, conf, expected, workdir, env, opts, written)
-    print(('ok %s' if ok else 'not ok %s') % report.rstrip('\n') if report else 'ok')
-    if not ok:
-      failed = True
-      if proc.stderr:
-        print('--- stderr ---\n%s' % proc.stderr.rstrip('\n'))
-  if failed or opts.keep:
-    print('# run directory kept: %s' % workdir)
-  else:
+  written = set()
+  results = [run_one(conf, nsize, args, opts, workdir, root, os.path.join(srcdir, conf.get('output_file') or 'output/%s.out' % root), written) for conf, nsize, args in runs]
+  if all(results) and not opts.keep:
     shutil.rmtree(workdir, ignore_errors=True)
-  return 1 if failed else 0
+  else:
+    print('# run directory kept: %s' % workdir)
+  return 0 if all(results) else 1
 
 
 def main():
   parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
   parser.add_argument('mode', choices=['list', 'run'])
   parser.add_argument('source', help='example source file with a /*TEST*/ block')
-  parser.add_argument('name', nargs='?', help='test name without "run", e.g. ex43_a (run mode)')
-  parser.add_argument('--exe', help='the built example')
-  parser.add_argument('--mpiexec', default='mpiexec')
+  parser.add_argument('name', nargs='?', help='run: test name without "run", e.g. ex43_a')
+  parser.add_argument('--exe', help='run: the built example')
+  parser.add_argument('--mpiexec', default='mpiexec', help='run: MPI launcher (default: mpiexec)')
   parser.add_argument('--conf', action='append', default=[], help='project config header for requires: (repeatable)')
   parser.add_argument('--petsc-dir', default=os.environ.get('PETSC_DIR') or DEFAULT_PETSC_DIR)
-  parser.add_argument('--regenerate', action='store_true', default=os.environ.get('SIMPVI_REGENERATE') == '1', help='write outputs instead of comparing')
-  parser.add_argument('--keep', action='store_true', help='keep the run directory (always kept when a run fails)')
-  parser.add_argument('--tmpdir', help='where to create the run directory (default: the system temp dir)')
+  parser.add_argument('--regenerate', action='store_true', default=os.environ.get('SIMPVI_REGENERATE') == '1', help='run: write the expected outputs instead of comparing')
+  parser.add_argument('--keep', action='store_true', help='run: keep the run directory (always kept when a run fails)')
+  parser.add_argument('--tmpdir', help='run: where to create the run directory (default: the system temp dir)')
   opts = parser.parse_args()
-  opts.source = os.path.abspath(opts.source)
-  if opts.exe:
-    opts.exe = os.path.abspath(opts.exe)
   if opts.mode == 'run' and not opts.name:
     parser.error('run needs a test name')
+  opts.source = os.path.abspath(opts.source)
+  opts.exe = opts.exe and os.path.abspath(opts.exe)
 
   testparse = import_testparse(opts.petsc_dir)
   petsc = read_defines(os.path.join(opts.petsc_dir, 'include', 'petscconf.h'))
