@@ -97,7 +97,7 @@ static PetscErrorCode EvaluateDoor(TS ts, Vec Y)
   PetscCall(PetscObjectGetId((PetscObject)Y, &id));
   if (vi->evalid == id && vi->evalstate == state && vi->evalh == vi->h && vi->evalt == vi->stage_time && vi->evalq0 == q0state) PetscFunctionReturn(0);
   PetscCall(QuadraturePoints(ts, Y));
-  for (PetscInt k = 0; k < vi->scheme->nq; k++) PetscCall(vi->door->pg(ts, vi->stage_time + vi->scheme->tau[k] * vi->h, vi->X[k], vi->V[k], vi->P[k], vi->G[k]));
+  for (PetscInt k = 0; k < vi->scheme->nq; k++) PetscCall(vi->door->pg(ts, vi->prob, vi->stage_time + vi->scheme->tau[k] * vi->h, vi->X[k], vi->V[k], vi->P[k], vi->G[k]));
   vi->evalid    = id;
   vi->evalstate = state;
   vi->evalh     = vi->h;
@@ -211,7 +211,7 @@ static PetscErrorCode AssembleInto(TS ts, Mat Jac)
     SimpVITerm       terms[SIMPVI_MAX_TERMS];
     PetscInt         nterms = 0;
 
-    PetscCall(vi->door->terms(ts, vi->stage_time + sc->tau[k] * h, vi->X[k], vi->V[k], &nterms, terms));
+    PetscCall(vi->door->terms(ts, vi->prob, vi->stage_time + sc->tau[k] * h, vi->X[k], vi->V[k], &nterms, terms));
     for (PetscInt t = 0; t < nterms; t++) {
       for (PetscInt i = 0; i < s; i++) {
         for (PetscInt l = 1; l <= s; l++) {
@@ -325,45 +325,6 @@ PetscErrorCode SimpVIStepAccept_Private(TS ts)
 }
 
 /*
-  SimpVILegendreInverse_Private - solves L_v(t, x, v) = p for v by Newton with the door's L_vv (one step when L is
-  quadratic in v); v holds the initial guess on entry
-*/
-PetscErrorCode SimpVILegendreInverse_Private(TS ts, PetscReal t, Vec x, Vec p, Vec v)
-{
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-  PetscReal  pnorm, rnorm;
-
-  PetscFunctionBegin;
-  PetscCall(VecNorm(p, NORM_INFINITY, &pnorm));
-  for (PetscInt it = 0; it < 20; it++) {
-    SimpVITerm terms[SIMPVI_MAX_TERMS];
-    PetscInt   nterms = 0;
-    Mat        Pv     = NULL;
-
-    PetscCall(vi->door->pg(ts, t, x, v, vi->work, vi->work2));
-    PetscCall(VecAXPY(vi->work, -1, p));
-    PetscCall(VecNorm(vi->work, NORM_INFINITY, &rnorm));
-    if (rnorm <= 1e-14 * PetscMax(pnorm, 1e-300) || rnorm == 0) break;
-    PetscCheck(!PetscIsInfOrNanReal(rnorm), PetscObjectComm((PetscObject)ts), PETSC_ERR_FP, "Legendre transform gives %g: Inf or NaN from the Lagrangian at t = %g", (double)rnorm, (double)t);
-    PetscCall(vi->door->terms(ts, t, x, v, &nterms, terms));
-    for (PetscInt k = 0; k < nterms; k++)
-      if (terms[k].block == SIMPVI_BLOCK_PV) Pv = terms[k].A;
-    PetscCheck(Pv, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "The Lagrangian has no L_vv block: cannot recover velocities");
-    if (!vi->kspv) {
-      PetscCall(KSPCreate(PetscObjectComm((PetscObject)ts), &vi->kspv));
-      PetscCall(KSPSetOptionsPrefix(vi->kspv, ((PetscObject)ts)->prefix));
-      PetscCall(KSPAppendOptionsPrefix(vi->kspv, "ts_simpvi_velocity_"));
-      PetscCall(SimpVIDefaultDirectSolver_Private(vi->kspv));
-      PetscCall(KSPSetFromOptions(vi->kspv));
-    }
-    PetscCall(KSPSetOperators(vi->kspv, Pv, Pv));
-    PetscCall(KSPSolve(vi->kspv, vi->work, vi->work2));
-    PetscCall(VecAXPY(v, -1, vi->work2));
-  }
-  PetscFunctionReturn(0);
-}
-
-/*
   SimpVIDefaultDirectSolver_Private - the default for small and medium step systems: a direct solve (MUMPS in parallel)
 */
 PetscErrorCode SimpVIDefaultDirectSolver_Private(KSP ksp)
@@ -417,8 +378,6 @@ PetscErrorCode SimpVIStepSetUp_Private(TS ts)
   PetscCall(VecDuplicate(vi->q0, &vi->v));
   PetscCall(VecDuplicate(vi->q0, &vi->work));
   PetscCall(VecDuplicate(vi->q0, &vi->work2));
-  PetscCall(VecDuplicate(vi->q0, &vi->zero));
-  PetscCall(VecSet(vi->zero, 0));
 
   PetscCall(VecCreate(comm, &vi->Y));
   PetscCall(VecSetSizes(vi->Y, s * nloc, s * N));
@@ -494,37 +453,17 @@ PetscErrorCode SimpVIStepReset_Private(TS ts)
   PetscCall(VecDestroy(&vi->v));
   PetscCall(VecDestroy(&vi->work));
   PetscCall(VecDestroy(&vi->work2));
-  PetscCall(VecDestroy(&vi->zero));
   PetscCall(VecDestroy(&vi->eq));
   PetscCall(VecDestroy(&vi->ep));
   PetscCall(VecDestroy(&vi->Y));
   PetscCall(VecDestroy(&vi->R));
   PetscCall(MatDestroy(&vi->J));
   PetscCall(DMDestroy(&vi->dmstep));
-  PetscCall(KSPDestroy(&vi->kspv));
   PetscCall(PetscLayoutDestroy(&vi->qmap));
   PetscCall(PetscFree3(vi->colowner, vi->ibuf, vi->vbuf));
   vi->nbuf     = 0;
   vi->havepoly = PETSC_FALSE;
   vi->vvalid   = PETSC_FALSE;
   vi->evalid   = 0;
-  PetscFunctionReturn(0);
-}
-
-/*
-  SimpVICheckMatSize_Private - a user matrix must be n x n with the row layout of the positions
-*/
-PetscErrorCode SimpVICheckMatSize_Private(TS ts, Mat A, const char name[])
-{
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-  PetscInt   m, n, M, N, nq, Nq;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetSize(vi->q0, &Nq));
-  PetscCall(VecGetLocalSize(vi->q0, &nq));
-  PetscCall(MatGetSize(A, &M, &N));
-  PetscCall(MatGetLocalSize(A, &m, &n));
-  PetscCheck(M == Nq && N == Nq && m == nq, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "TSSIMPVI %s is %" PetscInt_FMT " x %" PetscInt_FMT " (local rows %" PetscInt_FMT ") but the problem has %" PetscInt_FMT " positions (local %" PetscInt_FMT ")", name, M, N, m,
-             Nq, nq);
   PetscFunctionReturn(0);
 }

@@ -7,19 +7,17 @@
 #include <simpvi/private/tssimpviimpl.h>
 
 /* J = dF/dU + shiftV dF/dV + shiftA dF/dA into A */
-static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec x, Vec v, PetscReal shiftV, PetscReal shiftA, Mat A)
+static PetscErrorCode I2Jacobian(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscReal shiftV, PetscReal shiftA, Mat A)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCall(TSComputeI2Jacobian(ts, t, x, v, vi->zero, shiftV, shiftA, A, A));
+  PetscCall(TSComputeI2Jacobian(ts, t, x, v, prob->zero, shiftV, shiftA, A, A));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode SetUp_I2(TS ts)
+static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-  Mat        P = vi->I2P;
+  Mat        P = prob->I2P;
   DM         dm;
   PetscReal  cnorm;
   TSI2Function i2f;
@@ -28,54 +26,51 @@ static PetscErrorCode SetUp_I2(TS ts)
   PetscCall(TSGetDM(ts, &dm));
   PetscCall(DMTSGetI2Function(dm, &i2f, NULL));
   PetscCheck(P, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs the Jacobian of the second-order problem: call TSSetI2Jacobian() or TSSetIJacobian()");
-  PetscCall(SimpVICheckMatSize_Private(ts, P, "I2 Jacobian"));
-  for (PetscInt i = 0; i < 3; i++) PetscCall(MatDuplicate(P, MAT_DO_NOT_COPY_VALUES, &vi->I2J[i]));
+  PetscCall(SimpVICheckMatSize_Private(ts, q, P, "I2 Jacobian"));
+  for (PetscInt i = 0; i < 3; i++) PetscCall(MatDuplicate(P, MAT_DO_NOT_COPY_VALUES, &prob->I2J[i]));
   /* constant mass M = J(0,1) - J(0,0) at the initial state */
-  PetscCall(I2Jacobian(ts, ts->ptime, ts->vec_sol, ts->vec_dot, 0, 0, vi->I2J[0]));
-  PetscCall(I2Jacobian(ts, ts->ptime, ts->vec_sol, ts->vec_dot, 0, 1, vi->I2J[1]));
-  PetscCall(MatAXPY(vi->I2J[1], -1, vi->I2J[0], DIFFERENT_NONZERO_PATTERN));
-  vi->damped = PETSC_FALSE;
+  PetscCall(I2Jacobian(ts, prob, ts->ptime, ts->vec_sol, ts->vec_dot, 0, 0, prob->I2J[0]));
+  PetscCall(I2Jacobian(ts, prob, ts->ptime, ts->vec_sol, ts->vec_dot, 0, 1, prob->I2J[1]));
+  PetscCall(MatAXPY(prob->I2J[1], -1, prob->I2J[0], DIFFERENT_NONZERO_PATTERN));
+  prob->damped = PETSC_FALSE;
   if (i2f) { /* damping C = J(1,0) - J(0,0); an IFunction on (U, A) has none */
-    PetscCall(I2Jacobian(ts, ts->ptime, ts->vec_sol, ts->vec_dot, 1, 0, vi->I2J[2]));
-    PetscCall(MatAXPY(vi->I2J[2], -1, vi->I2J[0], DIFFERENT_NONZERO_PATTERN));
-    PetscCall(MatNorm(vi->I2J[2], NORM_FROBENIUS, &cnorm));
-    vi->damped = (PetscBool)(cnorm > 0);
+    PetscCall(I2Jacobian(ts, prob, ts->ptime, ts->vec_sol, ts->vec_dot, 1, 0, prob->I2J[2]));
+    PetscCall(MatAXPY(prob->I2J[2], -1, prob->I2J[0], DIFFERENT_NONZERO_PATTERN));
+    PetscCall(MatNorm(prob->I2J[2], NORM_FROBENIUS, &cnorm));
+    prob->damped = (PetscBool)(cnorm > 0);
   }
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Reset_I2(TS ts)
+static PetscErrorCode Reset_I2(SimpVIProblem *prob)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < 3; i++) PetscCall(MatDestroy(&vi->I2J[i]));
+  for (PetscInt i = 0; i < 3; i++) PetscCall(MatDestroy(&prob->I2J[i]));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PG_I2(TS ts, PetscReal t, Vec x, Vec v, Vec P, Vec G)
+static PetscErrorCode PG_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, Vec P, Vec G)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCall(MatMult(vi->I2J[1], v, P));
-  PetscCall(TSComputeI2Function(ts, t, x, v, vi->zero, G));
+  PetscCall(MatMult(prob->I2J[1], v, P));
+  PetscCall(TSComputeI2Function(ts, t, x, v, prob->zero, G));
   PetscCall(VecScale(G, -1));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Terms_I2(TS ts, PetscReal t, Vec x, Vec v, PetscInt *n, SimpVITerm terms[])
+static PetscErrorCode Terms_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscInt *n, SimpVITerm terms[])
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCall(I2Jacobian(ts, t, x, v, 0, 0, vi->I2J[0]));
-  terms[(*n)++] = (SimpVITerm){vi->I2J[1], 1, SIMPVI_BLOCK_PV, PETSC_FALSE};
-  terms[(*n)++] = (SimpVITerm){vi->I2J[0], -1, SIMPVI_BLOCK_GX, PETSC_FALSE};
-  if (vi->damped) {
-    PetscCall(I2Jacobian(ts, t, x, v, 1, 0, vi->I2J[2]));
-    PetscCall(MatAXPY(vi->I2J[2], -1, vi->I2J[0], DIFFERENT_NONZERO_PATTERN));
-    terms[(*n)++] = (SimpVITerm){vi->I2J[2], -1, SIMPVI_BLOCK_GV, PETSC_FALSE};
+  PetscCall(I2Jacobian(ts, prob, t, x, v, 0, 0, prob->I2J[0]));
+  terms[(*n)++] = (SimpVITerm){prob->I2J[1], 1, SIMPVI_BLOCK_PV, PETSC_FALSE};
+  terms[(*n)++] = (SimpVITerm){prob->I2J[0], -1, SIMPVI_BLOCK_GX, PETSC_FALSE};
+  if (prob->damped) {
+    PetscCall(I2Jacobian(ts, prob, t, x, v, 1, 0, prob->I2J[2]));
+    PetscCall(MatAXPY(prob->I2J[2], -1, prob->I2J[0], DIFFERENT_NONZERO_PATTERN));
+    terms[(*n)++] = (SimpVITerm){prob->I2J[2], -1, SIMPVI_BLOCK_GV, PETSC_FALSE};
   }
   PetscFunctionReturn(0);
 }

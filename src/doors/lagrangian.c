@@ -3,49 +3,45 @@
 */
 #include <simpvi/private/tssimpviimpl.h>
 
-static PetscErrorCode SetUp_Lagrangian(TS ts)
+static PetscErrorCode SetUp_Lagrangian(TS ts, SimpVIProblem *prob, Vec q)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCheck(vi->prob->laghessfn && vi->prob->Lxx && vi->prob->Lvv, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs the Hessian of the Lagrangian: call TSSimpVISetLagrangianHessian()");
-  PetscCall(SimpVICheckMatSize_Private(ts, vi->prob->Lxx, "Lxx"));
-  PetscCall(SimpVICheckMatSize_Private(ts, vi->prob->Lvv, "Lvv"));
-  if (vi->prob->Lvx) PetscCall(SimpVICheckMatSize_Private(ts, vi->prob->Lvx, "Lvx"));
+  PetscCheck(prob->laghessfn && prob->Lxx && prob->Lvv, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs the Hessian of the Lagrangian: call TSSimpVISetLagrangianHessian()");
+  PetscCall(SimpVICheckMatSize_Private(ts, q, prob->Lxx, "Lxx"));
+  PetscCall(SimpVICheckMatSize_Private(ts, q, prob->Lvv, "Lvv"));
+  if (prob->Lvx) PetscCall(SimpVICheckMatSize_Private(ts, q, prob->Lvx, "Lvx"));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PG_Lagrangian(TS ts, PetscReal t, Vec x, Vec v, Vec P, Vec G)
+static PetscErrorCode PG_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, Vec P, Vec G)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
   PetscReal  L;
 
   PetscFunctionBegin;
-  PetscCallBack("TSSIMPVI Lagrangian", vi->prob->lagfn(ts, t, x, v, &L, G, P, vi->prob->lagctx));
+  PetscCallBack("TSSIMPVI Lagrangian", prob->lagfn(ts, t, x, v, &L, G, P, prob->lagctx));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Terms_Lagrangian(TS ts, PetscReal t, Vec x, Vec v, PetscInt *n, SimpVITerm terms[])
+static PetscErrorCode Terms_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscInt *n, SimpVITerm terms[])
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCallBack("TSSIMPVI Lagrangian Hessian", vi->prob->laghessfn(ts, t, x, v, vi->prob->Lxx, vi->prob->Lvx, vi->prob->Lvv, vi->prob->laghessctx));
-  terms[(*n)++] = (SimpVITerm){vi->prob->Lvv, 1, SIMPVI_BLOCK_PV, PETSC_FALSE};
-  terms[(*n)++] = (SimpVITerm){vi->prob->Lxx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE};
-  if (vi->prob->Lvx) {
-    terms[(*n)++] = (SimpVITerm){vi->prob->Lvx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE};
-    terms[(*n)++] = (SimpVITerm){vi->prob->Lvx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE};
+  PetscCallBack("TSSIMPVI Lagrangian Hessian", prob->laghessfn(ts, t, x, v, prob->Lxx, prob->Lvx, prob->Lvv, prob->laghessctx));
+  terms[(*n)++] = (SimpVITerm){prob->Lvv, 1, SIMPVI_BLOCK_PV, PETSC_FALSE};
+  terms[(*n)++] = (SimpVITerm){prob->Lxx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE};
+  if (prob->Lvx) {
+    terms[(*n)++] = (SimpVITerm){prob->Lvx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE};
+    terms[(*n)++] = (SimpVITerm){prob->Lvx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE};
   }
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode L_Lagrangian(TS ts, PetscReal t, Vec x, Vec v, PetscReal *L)
+static PetscErrorCode L_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscReal *L)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCallBack("TSSIMPVI Lagrangian", vi->prob->lagfn(ts, t, x, v, L, vi->work, vi->work2, vi->prob->lagctx));
+  PetscCallBack("TSSIMPVI Lagrangian", prob->lagfn(ts, t, x, v, L, prob->work, prob->work2, prob->lagctx));
   PetscFunctionReturn(0);
 }
 

@@ -4,87 +4,82 @@
 */
 #include <simpvi/private/tssimpviimpl.h>
 
-static PetscErrorCode SetUp_Mechanical(TS ts)
+static PetscErrorCode SetUp_Mechanical(TS ts, SimpVIProblem *prob, Vec q)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCheck(vi->prob->M, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI mechanical problem without a mass matrix: call TSSimpVISetMass()");
-  PetscCall(SimpVICheckMatSize_Private(ts, vi->prob->M, "mass matrix"));
-  if (vi->prob->potfn) {
-    PetscCheck(vi->prob->K && vi->prob->pothessfn, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs the Hessian of the potential (TSSimpVISetPotential())");
-    PetscCall(SimpVICheckMatSize_Private(ts, vi->prob->K, "potential Hessian"));
+  PetscCheck(prob->M, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI mechanical problem without a mass matrix: call TSSimpVISetMass()");
+  PetscCall(SimpVICheckMatSize_Private(ts, q, prob->M, "mass matrix"));
+  if (prob->potfn) {
+    PetscCheck(prob->K && prob->pothessfn, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs the Hessian of the potential (TSSimpVISetPotential())");
+    PetscCall(SimpVICheckMatSize_Private(ts, q, prob->K, "potential Hessian"));
   }
-  if (vi->prob->massfn) {
-    PetscCall(SimpVICheckMatSize_Private(ts, vi->prob->Mx, "Mx"));
-    PetscCall(SimpVICheckMatSize_Private(ts, vi->prob->Mxx, "Mxx"));
-    PetscCall(VecDuplicate(vi->q0, &vi->massg));
+  if (prob->massfn) {
+    PetscCall(SimpVICheckMatSize_Private(ts, q, prob->Mx, "Mx"));
+    PetscCall(SimpVICheckMatSize_Private(ts, q, prob->Mxx, "Mxx"));
+    PetscCall(VecDuplicate(q, &prob->massg));
   }
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Reset_Mechanical(TS ts)
+static PetscErrorCode Reset_Mechanical(SimpVIProblem *prob)
 {
   PetscFunctionBegin;
-  PetscCall(VecDestroy(&((TS_SimpVI *)ts->data)->massg));
+  PetscCall(VecDestroy(&prob->massg));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Mass(TS ts, Vec x, Vec v)
+static PetscErrorCode Mass(TS ts, SimpVIProblem *prob, Vec x, Vec v)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  if (vi->prob->massfn) PetscCallBack("TSSIMPVI mass", vi->prob->massfn(ts, x, v, vi->prob->M, vi->prob->Mx, vi->massg, vi->prob->Mxx, vi->prob->massctx));
+  if (prob->massfn) PetscCallBack("TSSIMPVI mass", prob->massfn(ts, x, v, prob->M, prob->Mx, prob->massg, prob->Mxx, prob->massctx));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PG_Mechanical(TS ts, PetscReal t, Vec x, Vec v, Vec P, Vec G)
+static PetscErrorCode PG_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, Vec P, Vec G)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
   PetscReal  V;
 
   PetscFunctionBegin;
-  PetscCall(Mass(ts, x, v));
-  PetscCall(MatMult(vi->prob->M, v, P));
-  if (vi->prob->potfn) {
-    PetscCallBack("TSSIMPVI potential", vi->prob->potfn(ts, t, x, &V, G, vi->prob->potctx));
+  PetscCall(Mass(ts, prob, x, v));
+  PetscCall(MatMult(prob->M, v, P));
+  if (prob->potfn) {
+    PetscCallBack("TSSIMPVI potential", prob->potfn(ts, t, x, &V, G, prob->potctx));
     PetscCall(VecScale(G, -1));
   } else PetscCall(VecSet(G, 0));
-  if (vi->prob->massfn) PetscCall(VecAXPY(G, 1, vi->massg));
+  if (prob->massfn) PetscCall(VecAXPY(G, 1, prob->massg));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Terms_Mechanical(TS ts, PetscReal t, Vec x, Vec v, PetscInt *n, SimpVITerm terms[])
+static PetscErrorCode Terms_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscInt *n, SimpVITerm terms[])
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCall(Mass(ts, x, v));
-  terms[(*n)++] = (SimpVITerm){vi->prob->M, 1, SIMPVI_BLOCK_PV, PETSC_FALSE};
-  if (vi->prob->potfn) {
-    PetscCallBack("TSSIMPVI potential Hessian", vi->prob->pothessfn(ts, t, x, vi->prob->K, vi->prob->potctx));
-    terms[(*n)++] = (SimpVITerm){vi->prob->K, -1, SIMPVI_BLOCK_GX, PETSC_FALSE};
+  PetscCall(Mass(ts, prob, x, v));
+  terms[(*n)++] = (SimpVITerm){prob->M, 1, SIMPVI_BLOCK_PV, PETSC_FALSE};
+  if (prob->potfn) {
+    PetscCallBack("TSSIMPVI potential Hessian", prob->pothessfn(ts, t, x, prob->K, prob->potctx));
+    terms[(*n)++] = (SimpVITerm){prob->K, -1, SIMPVI_BLOCK_GX, PETSC_FALSE};
   }
-  if (vi->prob->massfn) {
-    terms[(*n)++] = (SimpVITerm){vi->prob->Mxx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE};
-    terms[(*n)++] = (SimpVITerm){vi->prob->Mx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE};
-    terms[(*n)++] = (SimpVITerm){vi->prob->Mx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE};
+  if (prob->massfn) {
+    terms[(*n)++] = (SimpVITerm){prob->Mxx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE};
+    terms[(*n)++] = (SimpVITerm){prob->Mx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE};
+    terms[(*n)++] = (SimpVITerm){prob->Mx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE};
   }
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode L_Mechanical(TS ts, PetscReal t, Vec x, Vec v, PetscReal *L)
+static PetscErrorCode L_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscReal *L)
 {
-  TS_SimpVI  *vi = (TS_SimpVI *)ts->data;
   PetscReal   V = 0;
   PetscScalar vMv;
 
   PetscFunctionBegin;
-  PetscCall(Mass(ts, x, v));
-  PetscCall(MatMult(vi->prob->M, v, vi->work));
-  PetscCall(VecDot(v, vi->work, &vMv));
-  if (vi->prob->potfn) PetscCallBack("TSSIMPVI potential", vi->prob->potfn(ts, t, x, &V, vi->work2, vi->prob->potctx));
+  PetscCall(Mass(ts, prob, x, v));
+  PetscCall(MatMult(prob->M, v, prob->work));
+  PetscCall(VecDot(v, prob->work, &vMv));
+  if (prob->potfn) PetscCallBack("TSSIMPVI potential", prob->potfn(ts, t, x, &V, prob->work2, prob->potctx));
   *L = 0.5 * PetscRealPart(vMv) - V;
   PetscFunctionReturn(0);
 }

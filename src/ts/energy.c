@@ -42,8 +42,8 @@ PetscErrorCode TSSimpVIComputeEnergy(TS ts, PetscReal t, Vec U, PetscReal *H)
   PetscCall(VecGetSubVector(U, vi->isp, &sub));
   PetscCall(VecCopy(sub, vi->ep));
   PetscCall(VecRestoreSubVector(U, vi->isp, &sub));
-  PetscCall(SimpVILegendreInverse_Private(ts, t, vi->eq, vi->ep, vi->v));
-  PetscCall(vi->door->lagrangian(ts, t, vi->eq, vi->v, &L));
+  PetscCall(SimpVILegendreInverse_Private(ts, vi->prob, t, vi->eq, vi->ep, vi->v));
+  PetscCall(vi->door->lagrangian(ts, vi->prob, t, vi->eq, vi->v, &L));
   PetscCall(VecDot(vi->ep, vi->v, &pv));
   *H = PetscRealPart(pv) - L;
   PetscFunctionReturn(0);

@@ -9,6 +9,8 @@ static PetscErrorCode ProblemDestroy(void *ptr)
   SimpVIProblem *prob = (SimpVIProblem *)ptr;
 
   PetscFunctionBegin;
+  PetscCall(SimpVIProblemReset_Private(prob));
+  PetscCall(MatDestroy(&prob->I2P));
   PetscCall(MatDestroy(&prob->Lxx));
   PetscCall(MatDestroy(&prob->Lvx));
   PetscCall(MatDestroy(&prob->Lvv));

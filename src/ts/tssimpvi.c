@@ -53,7 +53,7 @@ static PetscErrorCode LoadState(TS ts)
   else {
     PetscCall(VecCopy(ts->vec_sol, vi->q0));
     PetscCall(VecCopy(ts->vec_dot, vi->v));
-    PetscCall(vi->door->pg(ts, ts->ptime, vi->q0, vi->v, vi->p0, vi->work));
+    PetscCall(vi->door->pg(ts, vi->prob, ts->ptime, vi->q0, vi->v, vi->p0, vi->work));
     vi->vvalid = PETSC_TRUE;
   }
   PetscFunctionReturn(0);
@@ -67,7 +67,7 @@ static PetscErrorCode StoreState(TS ts, PetscReal t1)
   if (vi->native) PetscCall(SetPhaseSpace(ts, vi->q1, vi->p1, ts->vec_sol));
   else {
     /* keep the velocity of TS2GetSolution() current: v1 = L_v^{-1}(q1, p1) */
-    PetscCall(SimpVILegendreInverse_Private(ts, t1, vi->q1, vi->p1, vi->v));
+    PetscCall(SimpVILegendreInverse_Private(ts, vi->prob, t1, vi->q1, vi->p1, vi->v));
     PetscCall(VecCopy(vi->q1, ts->vec_sol));
     PetscCall(VecCopy(vi->v, ts->vec_dot));
   }
@@ -204,11 +204,11 @@ static PetscErrorCode TSInterpolate_SimpVI(TS ts, PetscReal t, Vec U)
     PetscCall(VecMAXPY(vi->v, s + 1, dphi, vi->Qprev));
     if (a == 0) {
       PetscCall(VecCopy(vi->q1, vi->eq));
-      PetscCall(vi->door->pg(ts, t, vi->q1, vi->v, vi->work2, vi->work));
+      PetscCall(vi->door->pg(ts, vi->prob, t, vi->q1, vi->v, vi->work2, vi->work));
     } else {
       PetscReal wgt = a == 1 ? 1 - theta : theta;
 
-      PetscCall(vi->door->pg(ts, vi->tprev + at[a] * vi->hprev, vi->q1, vi->v, vi->ep, vi->work));
+      PetscCall(vi->door->pg(ts, vi->prob, vi->tprev + at[a] * vi->hprev, vi->q1, vi->v, vi->ep, vi->work));
       PetscCall(VecAXPBYPCZ(vi->work2, wgt, -wgt, 1, a == 1 ? vi->p0 : vi->p1, vi->ep));
     }
   }
@@ -244,33 +244,21 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   vi->native = (PetscBool)(vi->door != &SimpVIDoorI2);
 
   if (vi->native) {
-    PetscInt nloc, lo;
-    Vec      sub;
+    Vec sub;
 
     PetscCall(ISDestroy(&vi->isq));
     PetscCall(ISDestroy(&vi->isp));
-    PetscCall(TSRHSSplitGetIS(ts, "position", &vi->isq));
-    PetscCall(TSRHSSplitGetIS(ts, "momentum", &vi->isp));
-    if (vi->isq && vi->isp) {
-      PetscCall(PetscObjectReference((PetscObject)vi->isq));
-      PetscCall(PetscObjectReference((PetscObject)vi->isp));
-    } else { /* default: on each process the first half of the local entries are positions, the second half momenta */
-      PetscCall(VecGetLocalSize(ts->vec_sol, &nloc));
-      PetscCall(VecGetOwnershipRange(ts->vec_sol, &lo, NULL));
-      PetscCheck(nloc % 2 == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "TSSIMPVI state U = (q, p) has odd local size %" PetscInt_FMT "; set the split with TSRHSSplitSetIS(ts, \"position\", ...) and \"momentum\"", nloc);
-      PetscCall(ISCreateStride(PetscObjectComm((PetscObject)ts), nloc / 2, lo, 1, &vi->isq));
-      PetscCall(ISCreateStride(PetscObjectComm((PetscObject)ts), nloc / 2, lo + nloc / 2, 1, &vi->isp));
-    }
+    PetscCall(SimpVIProblemSplit_Private(ts, ts->vec_sol, &vi->isq, &vi->isp));
     PetscCall(VecGetSubVector(ts->vec_sol, vi->isq, &sub));
     PetscCall(VecDuplicate(sub, &vi->q0));
     PetscCall(VecRestoreSubVector(ts->vec_sol, vi->isq, &sub));
   } else {
-    if (!vi->I2P) { /* the user's I2/I Jacobian matrix sits in the SNES, which the step system takes over below */
+    if (!vi->prob->I2P) { /* the user's I2/I Jacobian matrix sits in the SNES, which the step system takes over below */
       Mat J = NULL;
 
-      PetscCall(TSGetI2Jacobian(ts, &J, &vi->I2P, NULL, NULL));
-      if (!vi->I2P) PetscCall(TSGetIJacobian(ts, &J, &vi->I2P, NULL, NULL));
-      if (vi->I2P) PetscCall(PetscObjectReference((PetscObject)vi->I2P));
+      PetscCall(TSGetI2Jacobian(ts, &J, &vi->prob->I2P, NULL, NULL));
+      if (!vi->prob->I2P) PetscCall(TSGetIJacobian(ts, &J, &vi->prob->I2P, NULL, NULL));
+      if (vi->prob->I2P) PetscCall(PetscObjectReference((PetscObject)vi->prob->I2P));
     }
     if (!ts->vec_dot) { /* TSSetSolution() alone: start at rest, as TSALPHA2 does */
       PetscCall(VecDuplicate(ts->vec_sol, &ts->vec_dot));
@@ -283,7 +271,7 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   PetscCall(SimpVISchemeDestroy_Private(&vi->scheme));
   PetscCall(SimpVISchemeCreate_Private(vi->quadrature, vi->degree, &vi->scheme));
   PetscCall(SimpVIStepSetUp_Private(ts));
-  PetscCall(vi->door->setup(ts));
+  PetscCall(SimpVIProblemSetUp_Private(ts, vi->prob, vi->door, vi->q0));
   if (ts->problem_type == TS_LINEAR) PetscCall(SNESSetType(ts->snes, SNESKSPONLY));
   PetscFunctionReturn(0);
 }
@@ -293,7 +281,7 @@ static PetscErrorCode TSReset_SimpVI(TS ts)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  if (vi->door && vi->door->reset) PetscCall(vi->door->reset(ts));
+  if (vi->prob) PetscCall(SimpVIProblemReset_Private(vi->prob));
   PetscCall(SimpVIStepReset_Private(ts));
   PetscCall(SimpVISchemeDestroy_Private(&vi->scheme));
   PetscCall(ISDestroy(&vi->isq));
@@ -308,7 +296,6 @@ static PetscErrorCode TSDestroy_SimpVI(TS ts)
 
   PetscFunctionBegin;
   PetscCall(TSReset_SimpVI(ts));
-  PetscCall(MatDestroy(&vi->I2P));
 #if defined(SIMPVI_HAVE_KINSOL)
   PetscCall(SimpVIKINSOLDestroy_Private(ts));
 #endif

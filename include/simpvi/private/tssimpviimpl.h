@@ -38,18 +38,10 @@ typedef struct {
 
 #define SIMPVI_MAX_TERMS 8
 
-/* A door turns the user's callbacks into the core's two needs: P, G at a point, and the terms of their derivatives */
-typedef struct {
-  const char *name;
-  PetscErrorCode (*setup)(TS);
-  PetscErrorCode (*pg)(TS, PetscReal, Vec, Vec, Vec, Vec);                      /* P = L_v, G = L_x */
-  PetscErrorCode (*terms)(TS, PetscReal, Vec, Vec, PetscInt *, SimpVITerm[]); /* second derivatives at a point */
-  PetscErrorCode (*lagrangian)(TS, PetscReal, Vec, Vec, PetscReal *);        /* L, for the energy; may be NULL */
-  PetscErrorCode (*reset)(TS);
-} SimpVIDoor;
+typedef struct _SimpVIDoor SimpVIDoor;
 
 /* The user's mechanics, kept on the TS whatever its type (composed "SimpVIProblem"), so that TSSetType() keeps it
-   and other TS types can be given its phase-space form */
+   and other TS types can be given its phase-space form; with the door that reads it and the door's work space */
 typedef struct {
   TSSimpVILagrangianFn        lagfn;
   TSSimpVILagrangianHessianFn laghessfn;
@@ -62,9 +54,32 @@ typedef struct {
   TSSimpVIMassFn              massfn;
   void                       *massctx;
   Mat                         M, Mx, Mxx;
+
+  const SimpVIDoor *door;
+  Vec               work, work2, zero; /* position-shaped */
+  Vec               massg;            /* 1/2 v' dM/dx v */
+  KSP               kspv;             /* L_vv solves of the Legendre inversion */
+  Mat               I2P;              /* I2 door: the user's I2 (or I) Jacobian matrix */
+  Mat               I2J[3];           /* I2 door: K = dF/dU, M = dF/dA, C = dF/dV */
+  PetscBool         damped;
 } SimpVIProblem;
 
+/* A door turns the user's callbacks into the core's two needs: P, G at a point, and the terms of their derivatives */
+struct _SimpVIDoor {
+  const char *name;
+  PetscErrorCode (*setup)(TS, SimpVIProblem *, Vec);                                             /* Vec: positions */
+  PetscErrorCode (*pg)(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec, Vec);                      /* P = L_v, G = L_x */
+  PetscErrorCode (*terms)(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscInt *, SimpVITerm[]); /* second derivatives */
+  PetscErrorCode (*lagrangian)(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscReal *);        /* L; may be NULL */
+  PetscErrorCode (*reset)(SimpVIProblem *);
+};
+
 PETSC_INTERN PetscErrorCode SimpVIGetProblem_Private(TS, PetscBool, SimpVIProblem **);
+PETSC_INTERN PetscErrorCode SimpVIProblemSetUp_Private(TS, SimpVIProblem *, const SimpVIDoor *, Vec);
+PETSC_INTERN PetscErrorCode SimpVIProblemReset_Private(SimpVIProblem *);
+PETSC_INTERN PetscErrorCode SimpVIProblemSplit_Private(TS, Vec, IS *, IS *);
+PETSC_INTERN PetscErrorCode SimpVILegendreInverse_Private(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec);
+PETSC_INTERN PetscErrorCode SimpVICheckMatSize_Private(TS, Vec, Mat, const char[]);
 
 PETSC_INTERN const SimpVIDoor SimpVIDoorLagrangian, SimpVIDoorMechanical, SimpVIDoorI2;
 
@@ -86,10 +101,6 @@ typedef struct {
   /* door and user data */
   const SimpVIDoor *door;
   SimpVIProblem    *prob;
-  Vec                         massg;  /* 1/2 v' dM/dx v */
-  Mat                         I2P;    /* I2 door: the user's I2 (or I) Jacobian matrix */
-  Mat                         I2J[3]; /* I2 door: work copies of the user's I2 Jacobian, and C = dF/dV */
-  PetscBool                   damped;
 
   /* state layout: native problems carry U = (q, p); I2 problems carry q in U and v in vec_dot */
   PetscBool  native;
@@ -100,10 +111,9 @@ typedef struct {
   PetscReal  tprev, hprev;
   PetscBool  havepoly;
   Vec       *X, *V, *P, *G; /* quadrature point values (nq each) */
-  Vec        work, work2, zero;
+  Vec        work, work2;
   Vec        eq, ep; /* state split for the energy */
   PetscBool  vvalid;   /* v holds a velocity consistent with q0 (for the first predictor) */
-  KSP        kspv;     /* L_vv solves of the Legendre inversion */
   PetscLayout qmap;    /* layout of the positions */
 
   /* step system in the positions Q_1..Q_s: local block-major layout, s*nlocal entries per rank */
@@ -139,8 +149,6 @@ PETSC_INTERN PetscErrorCode SimpVIStepReset_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVIStepPredict_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVIStepAccept_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVIDefaultDirectSolver_Private(KSP);
-PETSC_INTERN PetscErrorCode SimpVICheckMatSize_Private(TS, Mat, const char[]);
-PETSC_INTERN PetscErrorCode SimpVILegendreInverse_Private(TS, PetscReal, Vec, Vec, Vec);
 PETSC_INTERN PetscLogEvent  SIMPVI_Residual, SIMPVI_Jacobian;
 
 #if defined(SIMPVI_HAVE_KINSOL)

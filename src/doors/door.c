@@ -1,0 +1,108 @@
+/*
+   What every door shares: the work space on the problem, the state split U = (q, p), the Legendre inversion
+   v = L_v^{-1}(q, p), and the size check of user matrices. Used by TSSIMPVI and by the phase-space form.
+*/
+#include <simpvi/private/tssimpviimpl.h>
+
+/* A user matrix must be n x n with the row layout of the positions q */
+PetscErrorCode SimpVICheckMatSize_Private(TS ts, Vec q, Mat A, const char name[])
+{
+  PetscInt m, n, M, N, nq, Nq;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetSize(q, &Nq));
+  PetscCall(VecGetLocalSize(q, &nq));
+  PetscCall(MatGetSize(A, &M, &N));
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  PetscCheck(M == Nq && N == Nq && m == nq, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "TSSIMPVI %s is %" PetscInt_FMT " x %" PetscInt_FMT " (local rows %" PetscInt_FMT ") but the problem has %" PetscInt_FMT " positions (local %" PetscInt_FMT ")", name, M, N, m, Nq, nq);
+  PetscFunctionReturn(0);
+}
+
+/* The door's work space, shaped on the positions q, then the door's own checks */
+PetscErrorCode SimpVIProblemSetUp_Private(TS ts, SimpVIProblem *prob, const SimpVIDoor *door, Vec q)
+{
+  PetscFunctionBegin;
+  PetscCall(SimpVIProblemReset_Private(prob));
+  prob->door = door;
+  PetscCall(VecDuplicate(q, &prob->work));
+  PetscCall(VecDuplicate(q, &prob->work2));
+  PetscCall(VecDuplicate(q, &prob->zero));
+  PetscCall(VecSet(prob->zero, 0));
+  PetscCall(door->setup(ts, prob, q));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimpVIProblemReset_Private(SimpVIProblem *prob)
+{
+  PetscFunctionBegin;
+  if (prob->door && prob->door->reset) PetscCall(prob->door->reset(prob));
+  prob->door = NULL;
+  PetscCall(VecDestroy(&prob->work));
+  PetscCall(VecDestroy(&prob->work2));
+  PetscCall(VecDestroy(&prob->zero));
+  PetscCall(KSPDestroy(&prob->kspv));
+  PetscFunctionReturn(0);
+}
+
+/* The positions and momenta inside U: TSRHSSplitSetIS() "position"/"momentum", else on each process the first half
+   of the local entries are positions and the second half momenta. New references. */
+PetscErrorCode SimpVIProblemSplit_Private(TS ts, Vec U, IS *isq, IS *isp)
+{
+  IS       q, p;
+  PetscInt nloc, lo;
+
+  PetscFunctionBegin;
+  PetscCall(TSRHSSplitGetIS(ts, "position", &q));
+  PetscCall(TSRHSSplitGetIS(ts, "momentum", &p));
+  if (q && p) {
+    PetscCall(PetscObjectReference((PetscObject)q));
+    PetscCall(PetscObjectReference((PetscObject)p));
+    *isq = q;
+    *isp = p;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecGetLocalSize(U, &nloc));
+  PetscCall(VecGetOwnershipRange(U, &lo, NULL));
+  PetscCheck(nloc % 2 == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "TSSIMPVI state U = (q, p) has odd local size %" PetscInt_FMT "; set the split with TSRHSSplitSetIS(ts, \"position\", ...) and \"momentum\"", nloc);
+  PetscCall(ISCreateStride(PetscObjectComm((PetscObject)ts), nloc / 2, lo, 1, isq));
+  PetscCall(ISCreateStride(PetscObjectComm((PetscObject)ts), nloc / 2, lo + nloc / 2, 1, isp));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVILegendreInverse_Private - solves L_v(t, x, v) = p for v by Newton with the door's L_vv (one step when L is
+  quadratic in v); v holds the initial guess on entry
+*/
+PetscErrorCode SimpVILegendreInverse_Private(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec p, Vec v)
+{
+  PetscReal pnorm, rnorm;
+
+  PetscFunctionBegin;
+  PetscCall(VecNorm(p, NORM_INFINITY, &pnorm));
+  for (PetscInt it = 0; it < 20; it++) {
+    SimpVITerm terms[SIMPVI_MAX_TERMS];
+    PetscInt   nterms = 0;
+    Mat        Pv     = NULL;
+
+    PetscCall(prob->door->pg(ts, prob, t, x, v, prob->work, prob->work2));
+    PetscCall(VecAXPY(prob->work, -1, p));
+    PetscCall(VecNorm(prob->work, NORM_INFINITY, &rnorm));
+    PetscCheck(!PetscIsInfOrNanReal(rnorm), PetscObjectComm((PetscObject)ts), PETSC_ERR_FP, "Legendre transform gives %g: Inf or NaN from the Lagrangian at t = %g", (double)rnorm, (double)t);
+    if (rnorm <= 1e-14 * pnorm || rnorm == 0) break;
+    PetscCall(prob->door->terms(ts, prob, t, x, v, &nterms, terms));
+    for (PetscInt k = 0; k < nterms; k++)
+      if (terms[k].block == SIMPVI_BLOCK_PV) Pv = terms[k].A;
+    PetscCheck(Pv, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "The Lagrangian has no L_vv block: cannot recover velocities");
+    if (!prob->kspv) {
+      PetscCall(KSPCreate(PetscObjectComm((PetscObject)ts), &prob->kspv));
+      PetscCall(KSPSetOptionsPrefix(prob->kspv, ((PetscObject)ts)->prefix));
+      PetscCall(KSPAppendOptionsPrefix(prob->kspv, "ts_simpvi_velocity_"));
+      PetscCall(SimpVIDefaultDirectSolver_Private(prob->kspv));
+      PetscCall(KSPSetFromOptions(prob->kspv));
+    }
+    PetscCall(KSPSetOperators(prob->kspv, Pv, Pv));
+    PetscCall(KSPSolve(prob->kspv, prob->work, prob->work2));
+    PetscCall(VecAXPY(v, -1, prob->work2));
+  }
+  PetscFunctionReturn(0);
+}
