@@ -74,6 +74,7 @@ PETSC_EXTERN PetscErrorCode TSSimpVISetPotential(TS, Mat, TSSimpVIPotentialFn, T
 PETSC_EXTERN PetscErrorCode TSSimpVISetMass(TS, Mat, Mat, Mat, TSSimpVIMassFn, void *);
 
 PETSC_EXTERN PetscErrorCode TSSimpVIGetPhaseSpaceIS(TS, IS *, IS *);
+PETSC_EXTERN PetscErrorCode TSSimpVISetUpPhaseSpace(TS);
 PETSC_EXTERN PetscErrorCode TSSimpVIComputeEnergy(TS, PetscReal, Vec, PetscReal *);
 PETSC_EXTERN PetscErrorCode TSSimpVIMonitorEnergy(TS, PetscInt, PetscReal, Vec, void *);
 

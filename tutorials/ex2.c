@@ -121,6 +121,7 @@ static PetscErrorCode Run(Pendulum *pen, const char scheme[], PetscReal T, Petsc
   err->H0                     = Energy(pen, pen->theta0, 0);
   PetscCall(TSMonitorSet(ts, MonitorErrors, err, NULL));
   PetscCall(TSSetFromOptions(ts));
+  PetscCall(TSSimpVISetUpPhaseSpace(ts)); /* for -ts_type rk, theta, ... : the same pendulum in phase space */
   PetscCall(TSSolve(ts, U));
   PetscCall(VecDestroy(&U));
   PetscCall(MatDestroy(&Lxx));

@@ -9,7 +9,7 @@
   Collective
 
   Input Parameters:
-+ ts - the `TSSIMPVI` context, with a Lagrangian or mechanical problem
++ ts - a `TSSIMPVI`, or any `TS` given the phase-space form by `TSSimpVISetUpPhaseSpace()`
 . t  - the time
 - U  - the state (q, p)
 
@@ -22,29 +22,47 @@
 @*/
 PetscErrorCode TSSimpVIComputeEnergy(TS ts, PetscReal t, Vec U, PetscReal *H)
 {
-  TS_SimpVI  *vi = (TS_SimpVI *)ts->data;
-  PetscBool   match;
-  PetscReal   L;
-  PetscScalar pv;
-  Vec         sub;
+  PetscBool      issimpvi;
+  SimpVIProblem *prob;
+  IS             isq, isp;
+  Vec            q, p, v, sub;
+  PetscReal      L;
+  PetscScalar    pv;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
   PetscValidHeaderSpecific(U, VEC_CLASSID, 3);
   PetscValidRealPointer(H, 4);
-  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &match));
-  PetscCheck(match, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONG, "TSSimpVIComputeEnergy() needs a TSSIMPVI");
-  PetscCall(TSSetUp(ts));
-  PetscCheck(vi->door->lagrangian, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "The energy needs a Lagrangian or a potential; the %s door has none", vi->door->name);
-  PetscCall(VecGetSubVector(U, vi->isq, &sub));
-  PetscCall(VecCopy(sub, vi->eq));
-  PetscCall(VecRestoreSubVector(U, vi->isq, &sub));
-  PetscCall(VecGetSubVector(U, vi->isp, &sub));
-  PetscCall(VecCopy(sub, vi->ep));
-  PetscCall(VecRestoreSubVector(U, vi->isp, &sub));
-  PetscCall(SimpVILegendreInverse_Private(ts, vi->prob, t, vi->eq, vi->ep, vi->v));
-  PetscCall(vi->door->lagrangian(ts, vi->prob, t, vi->eq, vi->v, &L));
-  PetscCall(VecDot(vi->ep, vi->v, &pv));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &issimpvi));
+  if (issimpvi) {
+    TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+    PetscCall(TSSetUp(ts));
+    prob = vi->prob;
+    PetscCheck(vi->native, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "The energy needs a Lagrangian or a potential; the %s door has none", vi->door->name);
+    isq = vi->isq;
+    isp = vi->isp;
+    q   = vi->eq;
+    p   = vi->ep;
+    v   = vi->v;
+  } else {
+    PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
+    PetscCheck(prob && prob->ps, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "Call TSSimpVISetUpPhaseSpace() first");
+    isq = prob->ps->isq;
+    isp = prob->ps->isp;
+    q   = prob->ps->q;
+    p   = prob->ps->p;
+    v   = prob->ps->v;
+  }
+  PetscCall(VecGetSubVector(U, isq, &sub));
+  PetscCall(VecCopy(sub, q));
+  PetscCall(VecRestoreSubVector(U, isq, &sub));
+  PetscCall(VecGetSubVector(U, isp, &sub));
+  PetscCall(VecCopy(sub, p));
+  PetscCall(VecRestoreSubVector(U, isp, &sub));
+  PetscCall(SimpVILegendreInverse_Private(ts, prob, t, q, p, v));
+  PetscCall(prob->door->lagrangian(ts, prob, t, q, v, &L));
+  PetscCall(VecDot(p, v, &pv));
   *H = PetscRealPart(pv) - L;
   PetscFunctionReturn(0);
 }

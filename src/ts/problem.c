@@ -9,6 +9,7 @@ static PetscErrorCode ProblemDestroy(void *ptr)
   SimpVIProblem *prob = (SimpVIProblem *)ptr;
 
   PetscFunctionBegin;
+  PetscCall(SimpVIPhaseSpaceDestroy_Private(&prob->ps));
   PetscCall(SimpVIProblemReset_Private(prob));
   PetscCall(MatDestroy(&prob->I2P));
   PetscCall(MatDestroy(&prob->Lxx));

@@ -38,7 +38,8 @@ typedef struct {
 
 #define SIMPVI_MAX_TERMS 8
 
-typedef struct _SimpVIDoor SimpVIDoor;
+typedef struct _SimpVIDoor        SimpVIDoor;
+typedef struct _SimpVIPhaseSpace *SimpVIPhaseSpace;
 
 /* The user's mechanics, kept on the TS whatever its type (composed "SimpVIProblem"), so that TSSetType() keeps it
    and other TS types can be given its phase-space form; with the door that reads it and the door's work space */
@@ -62,6 +63,7 @@ typedef struct {
   Mat               I2P;              /* I2 door: the user's I2 (or I) Jacobian matrix */
   Mat               I2J[3];           /* I2 door: K = dF/dU, M = dF/dA, C = dF/dV */
   PetscBool         damped;
+  SimpVIPhaseSpace  ps; /* the phase-space form given to other TS types */
 } SimpVIProblem;
 
 /* A door turns the user's callbacks into the core's two needs: P, G at a point, and the terms of their derivatives */
@@ -74,9 +76,22 @@ struct _SimpVIDoor {
   PetscErrorCode (*reset)(SimpVIProblem *);
 };
 
+/* The phase-space form of a problem for other TS types (src/doors/phasespace.c) */
+struct _SimpVIPhaseSpace {
+  TS              ts;
+  SimpVIProblem  *prob;
+  IS              isq, isp;
+  Vec             q, p, qdot, pdot, v, P, G;
+  const PetscInt *qidx, *pidx; /* U index of every position and momentum, all processes (gathered) */
+  IS              allq, allp;
+  Mat             J;
+  PetscBool       Jpreallocated;
+};
+
 PETSC_INTERN PetscErrorCode SimpVIGetProblem_Private(TS, PetscBool, SimpVIProblem **);
 PETSC_INTERN PetscErrorCode SimpVIProblemSetUp_Private(TS, SimpVIProblem *, const SimpVIDoor *, Vec);
 PETSC_INTERN PetscErrorCode SimpVIProblemReset_Private(SimpVIProblem *);
+PETSC_INTERN PetscErrorCode SimpVIPhaseSpaceDestroy_Private(SimpVIPhaseSpace *);
 PETSC_INTERN PetscErrorCode SimpVIProblemSplit_Private(TS, Vec, IS *, IS *);
 PETSC_INTERN PetscErrorCode SimpVILegendreInverse_Private(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVICheckMatSize_Private(TS, Vec, Mat, const char[]);

@@ -1,0 +1,269 @@
+/*
+   Comparison door: the same Lagrangian (or mass and potential) given to PETSc's other integrators in phase space,
+   U = (q, p), so one program runs under -ts_type simpvi, rk, theta, bdf, ... and basicsymplectic:
+     implicit types:  F(t, U, U') = ( L_v(t, q, q') - p ,  p' - L_x(t, q, q') ) = 0       (IFunction, IJacobian)
+     explicit types:  U' = ( v , L_x(t, q, v) ),  v = L_v^{-1}(q, p)                       (RHSFunction)
+     basicsymplectic: q' = M^{-1} p and p' = -grad V(q) as the "position" and "momentum" splits (constant M)
+*/
+#include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
+
+
+PetscErrorCode SimpVIPhaseSpaceDestroy_Private(SimpVIPhaseSpace *ps)
+{
+  PetscFunctionBegin;
+  if (!*ps) PetscFunctionReturn(0);
+  PetscCall(ISDestroy(&(*ps)->isq));
+  PetscCall(ISDestroy(&(*ps)->isp));
+  if ((*ps)->qidx) PetscCall(ISRestoreIndices((*ps)->allq, &(*ps)->qidx));
+  if ((*ps)->pidx) PetscCall(ISRestoreIndices((*ps)->allp, &(*ps)->pidx));
+  PetscCall(ISDestroy(&(*ps)->allq));
+  PetscCall(ISDestroy(&(*ps)->allp));
+  PetscCall(VecDestroy(&(*ps)->q));
+  PetscCall(VecDestroy(&(*ps)->p));
+  PetscCall(VecDestroy(&(*ps)->qdot));
+  PetscCall(VecDestroy(&(*ps)->pdot));
+  PetscCall(VecDestroy(&(*ps)->v));
+  PetscCall(VecDestroy(&(*ps)->P));
+  PetscCall(VecDestroy(&(*ps)->G));
+  PetscCall(MatDestroy(&(*ps)->J));
+  PetscCall(PetscFree(*ps));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Split(Vec U, IS isq, IS isp, Vec q, Vec p)
+{
+  Vec sub;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetSubVector(U, isq, &sub));
+  PetscCall(VecCopy(sub, q));
+  PetscCall(VecRestoreSubVector(U, isq, &sub));
+  PetscCall(VecGetSubVector(U, isp, &sub));
+  PetscCall(VecCopy(sub, p));
+  PetscCall(VecRestoreSubVector(U, isp, &sub));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Join(Vec q, Vec p, IS isq, IS isp, Vec U)
+{
+  Vec sub;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetSubVector(U, isq, &sub));
+  PetscCall(VecCopy(q, sub));
+  PetscCall(VecRestoreSubVector(U, isq, &sub));
+  PetscCall(VecGetSubVector(U, isp, &sub));
+  PetscCall(VecCopy(p, sub));
+  PetscCall(VecRestoreSubVector(U, isp, &sub));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode IFunction_PhaseSpace(TS ts, PetscReal t, Vec U, Vec Udot, Vec F, void *ctx)
+{
+  SimpVIPhaseSpace ps = (SimpVIPhaseSpace)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(Split(U, ps->isq, ps->isp, ps->q, ps->p));
+  PetscCall(Split(Udot, ps->isq, ps->isp, ps->qdot, ps->pdot));
+  PetscCall(ps->prob->door->pg(ps->ts, ps->prob, t, ps->q, ps->qdot, ps->P, ps->G));
+  PetscCall(VecAXPY(ps->P, -1, ps->p));      /* L_v - p */
+  PetscCall(VecAYPX(ps->G, -1, ps->pdot));   /* p' - L_x */
+  PetscCall(Join(ps->P, ps->G, ps->isq, ps->isp, F));
+  PetscFunctionReturn(0);
+}
+
+/* Adds scale * A (or A') into the rows rows[] and columns cols[] of U, both indexed by position */
+static PetscErrorCode AddBlock(Mat J, Mat A, PetscBool transpose, PetscScalar scale, const PetscInt rowidx[], const PetscInt colidx[])
+{
+  PetscInt rstart, rend;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  for (PetscInt r = rstart; r < rend; r++) {
+    PetscInt           ncols;
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+
+    PetscCall(MatGetRow(A, r, &ncols, &cols, &vals));
+    for (PetscInt j = 0; j < ncols; j++) {
+      PetscScalar val = scale * vals[j];
+
+      if (!transpose) PetscCall(MatSetValue(J, rowidx[r], colidx[cols[j]], val, ADD_VALUES));
+      else PetscCall(MatSetValue(J, rowidx[cols[j]], colidx[r], val, ADD_VALUES));
+    }
+    PetscCall(MatRestoreRow(A, r, &ncols, &cols, &vals));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* dF/dU + a dF/dU' = [ L_vx + a L_vv , -I ; -L_xx - a L_xv , a I ] */
+static PetscErrorCode Assemble(SimpVIPhaseSpace ps, PetscReal t, PetscReal a, Mat J)
+{
+  SimpVITerm terms[SIMPVI_MAX_TERMS];
+  PetscInt   nterms = 0, lo, hi;
+
+  PetscFunctionBegin;
+  PetscCall(ps->prob->door->terms(ps->ts, ps->prob, t, ps->q, ps->qdot, &nterms, terms));
+  for (PetscInt k = 0; k < nterms; k++) {
+    const PetscBool onq   = (PetscBool)(terms[k].block == SIMPVI_BLOCK_PX || terms[k].block == SIMPVI_BLOCK_PV);
+    const PetscBool byvel = (PetscBool)(terms[k].block == SIMPVI_BLOCK_PV || terms[k].block == SIMPVI_BLOCK_GV);
+    PetscScalar     scale = terms[k].scale * (onq ? 1 : -1) * (byvel ? a : 1);
+
+    PetscCall(AddBlock(J, terms[k].A, terms[k].transpose, scale, onq ? ps->qidx : ps->pidx, ps->qidx));
+  }
+  PetscCall(VecGetOwnershipRange(ps->q, &lo, &hi));
+  for (PetscInt i = lo; i < hi; i++) {
+    PetscCall(MatSetValue(J, ps->qidx[i], ps->pidx[i], -1, ADD_VALUES));
+    PetscCall(MatSetValue(J, ps->pidx[i], ps->pidx[i], a, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode IJacobian_PhaseSpace(TS ts, PetscReal t, Vec U, Vec Udot, PetscReal a, Mat A, Mat B, void *ctx)
+{
+  SimpVIPhaseSpace ps = (SimpVIPhaseSpace)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(Split(U, ps->isq, ps->isp, ps->q, ps->p));
+  PetscCall(Split(Udot, ps->isq, ps->isp, ps->qdot, ps->pdot));
+  if (!ps->Jpreallocated) { /* the pattern of the door's matrices, as for the step Jacobian */
+    Mat      pre;
+    PetscInt m, M;
+
+    PetscCall(MatGetLocalSize(B, &m, NULL));
+    PetscCall(MatGetSize(B, &M, NULL));
+    PetscCall(MatCreate(PetscObjectComm((PetscObject)B), &pre));
+    PetscCall(MatSetType(pre, MATPREALLOCATOR));
+    PetscCall(MatSetSizes(pre, m, m, M, M));
+    PetscCall(MatSetUp(pre));
+    PetscCall(Assemble(ps, t, a, pre));
+    PetscCall(MatPreallocatorPreallocate(pre, PETSC_TRUE, B));
+    PetscCall(MatDestroy(&pre));
+    PetscCall(MatSetOption(B, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+    ps->Jpreallocated = PETSC_TRUE;
+  } else PetscCall(MatZeroEntries(B));
+  PetscCall(Assemble(ps, t, a, B));
+  if (A != B) {
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode RHSFunction_PhaseSpace(TS ts, PetscReal t, Vec U, Vec F, void *ctx)
+{
+  SimpVIPhaseSpace ps = (SimpVIPhaseSpace)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(Split(U, ps->isq, ps->isp, ps->q, ps->p));
+  PetscCall(SimpVILegendreInverse_Private(ps->ts, ps->prob, t, ps->q, ps->p, ps->v)); /* warm start: last v */
+  PetscCall(ps->prob->door->pg(ps->ts, ps->prob, t, ps->q, ps->v, ps->P, ps->G));
+  PetscCall(Join(ps->v, ps->G, ps->isq, ps->isp, F));
+  PetscFunctionReturn(0);
+}
+
+/* basicsymplectic's splits: q' = M^{-1} p from the momenta, p' = -grad V(q) from the positions */
+static PetscErrorCode PositionRate(TS sub, PetscReal t, Vec p, Vec qdot, void *ctx)
+{
+  SimpVIPhaseSpace ps = (SimpVIPhaseSpace)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(VecCopy(ps->v, qdot));
+  PetscCall(SimpVILegendreInverse_Private(ps->ts, ps->prob, t, ps->prob->zero, p, qdot));
+  PetscCall(VecCopy(qdot, ps->v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MomentumRate(TS sub, PetscReal t, Vec q, Vec pdot, void *ctx)
+{
+  SimpVIPhaseSpace ps = (SimpVIPhaseSpace)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(ps->prob->door->pg(ps->ts, ps->prob, t, q, ps->prob->zero, ps->P, pdot));
+  PetscFunctionReturn(0);
+}
+
+/*@
+  TSSimpVISetUpPhaseSpace - Gives a `TS` of any type the phase-space form U = (q, p) of the mechanics set with
+  `TSSimpVISetLagrangian()` or `TSSimpVISetMass()`/`TSSimpVISetPotential()`, so the same program runs under
+  `TSSIMPVI` and PETSc's own integrators
+
+  Collective
+
+  Input Parameter:
+. ts - the `TS`, its type chosen (call after `TSSetFromOptions()`) and its solution U = (q, p) set
+
+  Notes:
+  `TSSIMPVI` needs nothing: the call returns at once. Types that use a nonlinear solver (theta, bdf, arkimex, ...)
+  get an IFunction F = (L_v(q, q') - p, p' - L_x(q, q')) with its analytic IJacobian; explicit types (rk, euler,
+  ssp, ...) get U' = (v, L_x(q, v)) with v from p by the Legendre transform; `TSBASICSYMPLECTIC` gets the
+  "position" and "momentum" splits q' = M^{-1} p, p' = -grad V(q), which need a constant mass. `TSALPHA2` needs the
+  second-order form instead (see tutorials/ex3.c).
+
+  Level: intermediate
+
+.seealso: `TSSIMPVI`, `TSSimpVISetLagrangian()`, `TSSimpVISetMass()`, `TSSimpVIComputeEnergy()`
+@*/
+PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts)
+{
+  SimpVIProblem   *prob;
+  SimpVIPhaseSpace ps;
+  PetscBool        issimpvi, isbsymp, isalpha2;
+  const SimpVIDoor *door;
+  Vec              U, sub;
+  PetscInt         nloc, N;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &issimpvi));
+  if (issimpvi) PetscFunctionReturn(0);
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSBASICSYMPLECTIC, &isbsymp));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSALPHA2, &isalpha2));
+  PetscCheck(!isalpha2, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSALPHA2 integrates the second-order form M a + f = 0: set it with TSSetI2Function() (see tutorials/ex3.c)");
+  PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
+  PetscCheck(prob && (prob->lagfn || prob->potfn || prob->M), PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "No mechanics to put in phase space: call TSSimpVISetLagrangian() or TSSimpVISetMass()/TSSimpVISetPotential()");
+  door = prob->lagfn ? &SimpVIDoorLagrangian : &SimpVIDoorMechanical;
+  PetscCall(TSGetSolution(ts, &U));
+  PetscCheck(U, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "Call TSSetSolution() with U = (q, p) first");
+
+  PetscCall(SimpVIPhaseSpaceDestroy_Private(&prob->ps));
+  PetscCall(PetscNew(&ps));
+  prob->ps = ps;
+  ps->ts   = ts;
+  ps->prob = prob;
+  PetscCall(SimpVIProblemSplit_Private(ts, U, &ps->isq, &ps->isp));
+  PetscCall(VecGetSubVector(U, ps->isq, &sub));
+  PetscCall(VecDuplicate(sub, &ps->q));
+  PetscCall(VecRestoreSubVector(U, ps->isq, &sub));
+  PetscCall(VecDuplicate(ps->q, &ps->p));
+  PetscCall(VecDuplicate(ps->q, &ps->qdot));
+  PetscCall(VecDuplicate(ps->q, &ps->pdot));
+  PetscCall(VecDuplicate(ps->q, &ps->v));
+  PetscCall(VecDuplicate(ps->q, &ps->P));
+  PetscCall(VecDuplicate(ps->q, &ps->G));
+  PetscCall(SimpVIProblemSetUp_Private(ts, prob, door, ps->q));
+
+  if (isbsymp) {
+    PetscCheck(door == &SimpVIDoorMechanical && !prob->massfn, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSBASICSYMPLECTIC needs a separable Hamiltonian: a constant mass (TSSimpVISetMass() without a callback) and a potential");
+    PetscCall(TSRHSSplitSetIS(ts, "position", ps->isq));
+    PetscCall(TSRHSSplitSetIS(ts, "momentum", ps->isp));
+    PetscCall(TSRHSSplitSetRHSFunction(ts, "position", NULL, PositionRate, ps));
+    PetscCall(TSRHSSplitSetRHSFunction(ts, "momentum", NULL, MomentumRate, ps));
+  } else if (!ts->usessnes) PetscCall(TSSetRHSFunction(ts, NULL, RHSFunction_PhaseSpace, ps));
+  else {
+    PetscCall(ISAllGather(ps->isq, &ps->allq));
+    PetscCall(ISAllGather(ps->isp, &ps->allp));
+    PetscCall(ISGetIndices(ps->allq, &ps->qidx));
+    PetscCall(ISGetIndices(ps->allp, &ps->pidx));
+    PetscCall(VecGetLocalSize(U, &nloc));
+    PetscCall(VecGetSize(U, &N));
+    PetscCall(MatCreate(PetscObjectComm((PetscObject)ts), &ps->J));
+    PetscCall(MatSetSizes(ps->J, nloc, nloc, N, N));
+    PetscCall(MatSetType(ps->J, MATAIJ));
+    PetscCall(TSSetIFunction(ts, NULL, IFunction_PhaseSpace, ps));
+    PetscCall(TSSetIJacobian(ts, ps->J, ps->J, IJacobian_PhaseSpace, ps));
+  }
+  PetscFunctionReturn(0);
+}
