@@ -53,6 +53,10 @@ typedef PetscErrorCode (*TSSimpVIPotentialFn)(TS, PetscReal, Vec, PetscReal *, V
 typedef PetscErrorCode (*TSSimpVIPotentialHessianFn)(TS, PetscReal, Vec, Mat, void *);
 typedef PetscErrorCode (*TSSimpVIMassFn)(TS, Vec, Vec, Mat, Mat, Vec, Mat, void *);
 
+/* Forces beyond the Lagrangian (discrete Lagrange-d'Alembert): f(t, x, v) with Fx = df/dx, Fv = df/dv */
+typedef PetscErrorCode (*TSSimpVIForceFn)(TS, PetscReal, Vec, Vec, Vec, void *);
+typedef PetscErrorCode (*TSSimpVIForceJacobianFn)(TS, PetscReal, Vec, Vec, Mat, Mat, void *);
+
 PETSC_EXTERN PetscErrorCode SimpVIInitializePackage(void);
 PETSC_EXTERN PetscErrorCode SimpVIFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_simpvi(void);
@@ -72,6 +76,7 @@ PETSC_EXTERN PetscErrorCode TSSimpVISetLagrangian(TS, TSSimpVILagrangianFn, void
 PETSC_EXTERN PetscErrorCode TSSimpVISetLagrangianHessian(TS, Mat, Mat, Mat, TSSimpVILagrangianHessianFn, void *);
 PETSC_EXTERN PetscErrorCode TSSimpVISetPotential(TS, Mat, TSSimpVIPotentialFn, TSSimpVIPotentialHessianFn, void *);
 PETSC_EXTERN PetscErrorCode TSSimpVISetMass(TS, Mat, Mat, Mat, TSSimpVIMassFn, void *);
+PETSC_EXTERN PetscErrorCode TSSimpVISetForce(TS, Mat, Mat, TSSimpVIForceFn, TSSimpVIForceJacobianFn, void *);
 
 PETSC_EXTERN PetscErrorCode TSSimpVIGetPhaseSpaceIS(TS, IS *, IS *);
 PETSC_EXTERN PetscErrorCode TSSimpVISetUpPhaseSpace(TS);

@@ -28,6 +28,12 @@ PetscErrorCode SimpVIProblemSetUp_Private(TS ts, SimpVIProblem *prob, const Simp
   PetscCall(VecDuplicate(q, &prob->work2));
   PetscCall(VecDuplicate(q, &prob->zero));
   PetscCall(VecSet(prob->zero, 0));
+  if (prob->forcefn) {
+    PetscCall(VecDuplicate(q, &prob->force));
+    if (prob->Fx) PetscCall(SimpVICheckMatSize_Private(ts, q, prob->Fx, "force Jacobian Fx"));
+    if (prob->Fv) PetscCall(SimpVICheckMatSize_Private(ts, q, prob->Fv, "force Jacobian Fv"));
+    PetscCheck(!(prob->Fx || prob->Fv) || prob->forcejacfn, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSimpVISetForce() was given Jacobian matrices but no function to fill them");
+  }
   PetscCall(door->setup(ts, prob, q));
   PetscFunctionReturn(0);
 }
@@ -40,6 +46,7 @@ PetscErrorCode SimpVIProblemReset_Private(SimpVIProblem *prob)
   PetscCall(VecDestroy(&prob->work));
   PetscCall(VecDestroy(&prob->work2));
   PetscCall(VecDestroy(&prob->zero));
+  PetscCall(VecDestroy(&prob->force));
   PetscCall(KSPDestroy(&prob->kspv));
   PetscFunctionReturn(0);
 }
@@ -104,5 +111,26 @@ PetscErrorCode SimpVILegendreInverse_Private(TS ts, SimpVIProblem *prob, PetscRe
     PetscCall(KSPSolve(prob->kspv, prob->work, prob->work2));
     PetscCall(VecAXPY(v, -1, prob->work2));
   }
+  PetscFunctionReturn(0);
+}
+
+/* G += f(t, x, v): forces enter the discrete action's variation through the same quadrature (Lagrange-d'Alembert) */
+PetscErrorCode SimpVIForceAdd_Private(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, Vec G)
+{
+  PetscFunctionBegin;
+  if (!prob->forcefn) PetscFunctionReturn(0);
+  PetscCallBack("TSSIMPVI force", prob->forcefn(ts, t, x, v, prob->force, prob->forcectx));
+  PetscCall(VecAXPY(G, 1, prob->force));
+  PetscFunctionReturn(0);
+}
+
+/* The force's derivatives as Jacobian terms: df/dx feeds G_x, df/dv feeds G_v */
+PetscErrorCode SimpVIForceTerms_Private(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscInt *n, SimpVITerm terms[])
+{
+  PetscFunctionBegin;
+  if (!prob->forcefn || !(prob->Fx || prob->Fv)) PetscFunctionReturn(0);
+  PetscCallBack("TSSIMPVI force Jacobian", prob->forcejacfn(ts, t, x, v, prob->Fx, prob->Fv, prob->forcectx));
+  if (prob->Fx) terms[(*n)++] = (SimpVITerm){prob->Fx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE};
+  if (prob->Fv) terms[(*n)++] = (SimpVITerm){prob->Fv, 1, SIMPVI_BLOCK_GV, PETSC_FALSE};
   PetscFunctionReturn(0);
 }

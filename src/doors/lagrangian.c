@@ -20,6 +20,7 @@ static PetscErrorCode PG_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, Vec
 
   PetscFunctionBegin;
   PetscCallBack("TSSIMPVI Lagrangian", prob->lagfn(ts, t, x, v, &L, G, P, prob->lagctx));
+  PetscCall(SimpVIForceAdd_Private(ts, prob, t, x, v, G));
   PetscFunctionReturn(0);
 }
 
@@ -34,6 +35,7 @@ static PetscErrorCode Terms_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, 
     terms[(*n)++] = (SimpVITerm){prob->Lvx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE};
     terms[(*n)++] = (SimpVITerm){prob->Lvx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE};
   }
+  PetscCall(SimpVIForceTerms_Private(ts, prob, t, x, v, n, terms));
   PetscFunctionReturn(0);
 }
 

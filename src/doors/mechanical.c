@@ -49,6 +49,7 @@ static PetscErrorCode PG_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, Vec
     PetscCall(VecScale(G, -1));
   } else PetscCall(VecSet(G, 0));
   if (prob->massfn) PetscCall(VecAXPY(G, 1, prob->massg));
+  PetscCall(SimpVIForceAdd_Private(ts, prob, t, x, v, G));
   PetscFunctionReturn(0);
 }
 
@@ -67,6 +68,7 @@ static PetscErrorCode Terms_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, 
     terms[(*n)++] = (SimpVITerm){prob->Mx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE};
     terms[(*n)++] = (SimpVITerm){prob->Mx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE};
   }
+  PetscCall(SimpVIForceTerms_Private(ts, prob, t, x, v, n, terms));
   PetscFunctionReturn(0);
 }
 

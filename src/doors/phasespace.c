@@ -246,7 +246,7 @@ PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts)
   PetscCall(SimpVIProblemSetUp_Private(ts, prob, door, ps->q));
 
   if (isbsymp) {
-    PetscCheck(door == &SimpVIDoorMechanical && !prob->massfn, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSBASICSYMPLECTIC needs a separable Hamiltonian: a constant mass (TSSimpVISetMass() without a callback) and a potential");
+    PetscCheck(door == &SimpVIDoorMechanical && !prob->massfn && !prob->forcefn, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSBASICSYMPLECTIC needs a separable Hamiltonian: a constant mass (TSSimpVISetMass() without a callback), a potential and no force");
     PetscCall(TSRHSSplitSetIS(ts, "position", ps->isq));
     PetscCall(TSRHSSplitSetIS(ts, "momentum", ps->isp));
     PetscCall(TSRHSSplitSetRHSFunction(ts, "position", NULL, PositionRate, ps));

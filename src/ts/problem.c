@@ -19,6 +19,8 @@ static PetscErrorCode ProblemDestroy(void *ptr)
   PetscCall(MatDestroy(&prob->M));
   PetscCall(MatDestroy(&prob->Mx));
   PetscCall(MatDestroy(&prob->Mxx));
+  PetscCall(MatDestroy(&prob->Fx));
+  PetscCall(MatDestroy(&prob->Fv));
   PetscCall(PetscFree(prob));
   PetscFunctionReturn(0);
 }
@@ -196,5 +198,48 @@ PetscErrorCode TSSimpVISetMass(TS ts, Mat M, Mat Mx, Mat Mxx, TSSimpVIMassFn f, 
   PetscCall(KeepMat(Mxx, &prob->Mxx));
   prob->massfn  = f;
   prob->massctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSSimpVISetForce - Adds a force f(t, x, v) beyond the Lagrangian (damping, driving): the discrete
+  Lagrange-d'Alembert principle takes it through the same quadrature as the action
+
+  Logically Collective
+
+  Input Parameters:
++ ts  - the `TS` context
+. Fx  - matrix for df/dx, or NULL if f does not depend on x
+. Fv  - matrix for df/dv, or NULL if f does not depend on v
+. f   - computes the generalized force f at (t, x, v)
+. jac - fills Fx and Fv at (t, x, v); may be NULL when both matrices are NULL
+- ctx - user context
+
+  Calling sequences:
+$ PetscErrorCode f(TS ts, PetscReal t, Vec x, Vec v, Vec f, void *ctx)
+$ PetscErrorCode jac(TS ts, PetscReal t, Vec x, Vec v, Mat Fx, Mat Fv, void *ctx)
+
+  Note:
+  The equations of motion become d/dt L_v - L_x = f. The scheme then no longer conserves the energy, but it keeps
+  its order. The phase-space form given to other `TS` types (`TSSimpVISetUpPhaseSpace()`) includes the force.
+
+  Level: intermediate
+
+.seealso: `TSSIMPVI`, `TSSimpVISetLagrangian()`, `TSSimpVISetPotential()`
+@*/
+PetscErrorCode TSSimpVISetForce(TS ts, Mat Fx, Mat Fv, TSSimpVIForceFn f, TSSimpVIForceJacobianFn jac, void *ctx)
+{
+  SimpVIProblem *prob;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  if (Fx) PetscValidHeaderSpecific(Fx, MAT_CLASSID, 2);
+  if (Fv) PetscValidHeaderSpecific(Fv, MAT_CLASSID, 3);
+  PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
+  PetscCall(KeepMat(Fx, &prob->Fx));
+  PetscCall(KeepMat(Fv, &prob->Fv));
+  prob->forcefn    = f;
+  prob->forcejacfn = jac;
+  prob->forcectx   = ctx;
   PetscFunctionReturn(0);
 }

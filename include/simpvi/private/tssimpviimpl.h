@@ -55,9 +55,13 @@ typedef struct {
   TSSimpVIMassFn              massfn;
   void                       *massctx;
   Mat                         M, Mx, Mxx;
+  TSSimpVIForceFn             forcefn;
+  TSSimpVIForceJacobianFn     forcejacfn;
+  void                       *forcectx;
+  Mat                         Fx, Fv;
 
   const SimpVIDoor *door;
-  Vec               work, work2, zero; /* position-shaped */
+  Vec               work, work2, zero, force; /* position-shaped */
   Vec               massg;            /* 1/2 v' dM/dx v */
   KSP               kspv;             /* L_vv solves of the Legendre inversion */
   Mat               I2P;              /* I2 door: the user's I2 (or I) Jacobian matrix */
@@ -95,6 +99,8 @@ PETSC_INTERN PetscErrorCode SimpVIPhaseSpaceDestroy_Private(SimpVIPhaseSpace *);
 PETSC_INTERN PetscErrorCode SimpVIProblemSplit_Private(TS, Vec, IS *, IS *);
 PETSC_INTERN PetscErrorCode SimpVILegendreInverse_Private(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVICheckMatSize_Private(TS, Vec, Mat, const char[]);
+PETSC_INTERN PetscErrorCode SimpVIForceAdd_Private(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec);
+PETSC_INTERN PetscErrorCode SimpVIForceTerms_Private(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscInt *, SimpVITerm[]);
 
 PETSC_INTERN const SimpVIDoor SimpVIDoorLagrangian, SimpVIDoorMechanical, SimpVIDoorI2;
 
