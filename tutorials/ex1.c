@@ -200,6 +200,11 @@ int main(int argc, char **argv)
     suffix: lobatto2025
     args: -ts_simpvi_type lobatto -paper
 
+  test:
+    suffix: jacobian
+    args: -levels 1 -ts_simpvi_type lobatto -snes_test_jacobian
+    filter: grep "Jfd||_F/||J||_F = " | awk '/e-(0[6-9]|1[0-9])/ {good++} END {print "jacobian checks", NR, "good", good + 0}'
+
   testset:
     args: -levels 1 -petsc_ci_portable_error_output -error_output_stdout
     filter: grep -E "ERROR: [A-Z]" | grep -v "See https"

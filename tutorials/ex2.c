@@ -280,6 +280,11 @@ int main(int argc, char **argv)
     args: -schemes lobatto -paper lobatto2025 -paper_tolerance 0.1
 
   test:
+    suffix: jacobian
+    args: -meshes 8 -schemes midpoint,simpson,lobatto -snes_test_jacobian
+    filter: grep "Jfd||_F/||J||_F = " | awk '/e-(0[6-9]|1[0-9])/ {good++} END {print "jacobian checks", NR, "good", good + 0}'
+
+  test:
     suffix: rk4
     args: -schemes midpoint -ts_type rk -ts_rk_type 4 -ts_adapt_type none
 

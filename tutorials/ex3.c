@@ -318,6 +318,12 @@ int main(int argc, char **argv)
     suffix: lobatto
     args: -ts_simpvi_type lobatto -dt 0.6
 
+  # the step Jacobian assembled from the I2 Jacobian's shifts, against finite differences
+  test:
+    suffix: jacobian
+    args: -ts_simpvi_type lobatto -dt 0.6 -snes_test_jacobian
+    filter: grep "Jfd||_F/||J||_F = " | awk '/e-(0[6-9]|1[0-9])/ {good++} END {print "jacobian checks", NR, "good", good + 0}'
+
   # the same program under PETSc's generalized-alpha method: order 2, energy error O(dt^2)
   test:
     suffix: alpha2
