@@ -151,9 +151,9 @@ static inline PetscInt StepIndex(const PetscInt range[], PetscInt s, PetscInt ow
 */
 static PetscErrorCode AddBlock(TS_SimpVI *vi, Mat Jac, Mat A, PetscBool transpose, const PetscScalar coef[])
 {
-  const PetscInt  s = vi->scheme->degree, *range;
-  PetscInt        rstart, rend;
-  PetscMPIInt     rank;
+  const PetscInt s = vi->scheme->degree, *range;
+  PetscInt       rstart, rend;
+  PetscMPIInt    rank;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)A), &rank));
@@ -165,27 +165,36 @@ static PetscErrorCode AddBlock(TS_SimpVI *vi, Mat Jac, Mat A, PetscBool transpos
     const PetscScalar *vals;
 
     PetscCall(MatGetRow(A, r, &ncols, &cols, &vals));
-    if (ncols > vi->nbuf) {
+    if (ncols * s > vi->nbuf) {
       PetscCall(PetscFree3(vi->colowner, vi->ibuf, vi->vbuf));
-      vi->nbuf = ncols;
-      PetscCall(PetscMalloc3(ncols, &vi->colowner, ncols, &vi->ibuf, ncols, &vi->vbuf));
+      vi->nbuf = ncols * s;
+      PetscCall(PetscMalloc3(vi->nbuf, &vi->colowner, vi->nbuf, &vi->ibuf, vi->nbuf, &vi->vbuf));
     }
     for (PetscInt j = 0; j < ncols; j++) PetscCall(PetscLayoutFindOwner(vi->qmap, cols[j], &vi->colowner[j]));
     for (PetscInt i = 0; i < s; i++) {
-      for (PetscInt l = 1; l <= s; l++) {
-        const PetscScalar c = coef[i * s + l - 1];
+      if (!transpose) { /* row (i, r): all column nodes l in one call */
+        PetscInt row = StepIndex(range, s, rank, i, r), n = 0;
 
-        if (c == 0) continue;
-        for (PetscInt j = 0; j < ncols; j++) vi->vbuf[j] = c * vals[j];
-        if (!transpose) {
-          PetscInt row = StepIndex(range, s, rank, i, r);
+        for (PetscInt l = 1; l <= s; l++) {
+          const PetscScalar c = coef[i * s + l - 1];
 
-          for (PetscInt j = 0; j < ncols; j++) vi->ibuf[j] = StepIndex(range, s, vi->colowner[j], l - 1, cols[j]);
-          PetscCall(MatSetValues(Jac, 1, &row, ncols, vi->ibuf, vi->vbuf, ADD_VALUES));
-        } else {
-          PetscInt col = StepIndex(range, s, rank, l - 1, r);
+          if (c == 0) continue;
+          for (PetscInt j = 0; j < ncols; j++, n++) {
+            vi->ibuf[n] = StepIndex(range, s, vi->colowner[j], l - 1, cols[j]);
+            vi->vbuf[n] = c * vals[j];
+          }
+        }
+        if (n) PetscCall(MatSetValues(Jac, 1, &row, n, vi->ibuf, vi->vbuf, ADD_VALUES));
+      } else { /* A' : entry A(r, c) goes to row (i, c), column (l, r) */
+        for (PetscInt l = 1; l <= s; l++) {
+          const PetscScalar c   = coef[i * s + l - 1];
+          PetscInt          col = StepIndex(range, s, rank, l - 1, r);
 
-          for (PetscInt j = 0; j < ncols; j++) vi->ibuf[j] = StepIndex(range, s, vi->colowner[j], i, cols[j]);
+          if (c == 0) continue;
+          for (PetscInt j = 0; j < ncols; j++) {
+            vi->ibuf[j] = StepIndex(range, s, vi->colowner[j], i, cols[j]);
+            vi->vbuf[j] = c * vals[j];
+          }
           PetscCall(MatSetValues(Jac, ncols, vi->ibuf, 1, &col, vi->vbuf, ADD_VALUES));
         }
       }
@@ -195,49 +204,70 @@ static PetscErrorCode AddBlock(TS_SimpVI *vi, Mat Jac, Mat A, PetscBool transpos
   PetscFunctionReturn(0);
 }
 
-/* d2Ld/dQ_i dQ_l = sum_k w_k [D_ki B_kl Px + (1/h) D_ki D_kl Pv + h B_ki B_kl Gx + B_ki D_kl Gv] into Jac */
+/* The coefficient of a term's matrix in block (i, l), at quadrature point k */
+static void TermCoefficients(const SimpVIScheme *sc, PetscInt k, PetscReal h, const SimpVITerm *term, PetscScalar coef[])
+{
+  const PetscInt   s = sc->degree, s1 = s + 1;
+  const PetscReal *B = &sc->B[k * s1], *D = &sc->D[k * s1], w = sc->w[k];
+
+  for (PetscInt i = 0; i < s; i++) {
+    for (PetscInt l = 1; l <= s; l++) {
+      PetscReal c = 0;
+
+      switch (term->block) {
+      case SIMPVI_BLOCK_PX:
+        c = w * D[i] * B[l];
+        break;
+      case SIMPVI_BLOCK_PV:
+        c = w * D[i] * D[l] / h;
+        break;
+      case SIMPVI_BLOCK_GX:
+        c = h * w * B[i] * B[l];
+        break;
+      case SIMPVI_BLOCK_GV:
+        c = w * B[i] * D[l];
+        break;
+      }
+      coef[i * s + l - 1] = term->scale * c;
+    }
+  }
+}
+
+/*
+  d2Ld/dQ_i dQ_l = sum_k w_k [D_ki B_kl Px + (1/h) D_ki D_kl Pv + h B_ki B_kl Gx + B_ki D_kl Gv] into Jac. Terms the
+  door marks constant (a constant mass) have their coefficients summed over k and are inserted once.
+*/
 static PetscErrorCode AssembleInto(TS ts, Mat Jac)
 {
   TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
   const SimpVIScheme *sc = vi->scheme;
-  const PetscInt      s = sc->degree, s1 = s + 1;
-  const PetscReal     h = vi->h;
-  PetscScalar        *coef;
+  const PetscInt      s  = sc->degree;
+  SimpVITerm          constant[SIMPVI_MAX_TERMS];
+  PetscInt            nconstant = 0;
+  PetscScalar        *coef, *constcoef;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(s * s, &coef));
+  PetscCall(PetscCalloc1(SIMPVI_MAX_TERMS * s * s, &constcoef));
   for (PetscInt k = 0; k < sc->nq; k++) {
-    const PetscReal *B = &sc->B[k * s1], *D = &sc->D[k * s1], w = sc->w[k];
-    SimpVITerm       terms[SIMPVI_MAX_TERMS];
-    PetscInt         nterms = 0;
+    SimpVITerm terms[SIMPVI_MAX_TERMS];
+    PetscInt   nterms = 0;
 
-    PetscCall(vi->door->terms(ts, vi->prob, vi->stage_time + sc->tau[k] * h, vi->X[k], vi->V[k], &nterms, terms));
+    PetscCall(vi->door->terms(ts, vi->prob, vi->stage_time + sc->tau[k] * vi->h, vi->X[k], vi->V[k], &nterms, terms));
     for (PetscInt t = 0; t < nterms; t++) {
-      for (PetscInt i = 0; i < s; i++) {
-        for (PetscInt l = 1; l <= s; l++) {
-          PetscReal c = 0;
+      TermCoefficients(sc, k, vi->h, &terms[t], coef);
+      if (terms[t].constant) {
+        PetscInt c = 0;
 
-          switch (terms[t].block) {
-          case SIMPVI_BLOCK_PX:
-            c = w * D[i] * B[l];
-            break;
-          case SIMPVI_BLOCK_PV:
-            c = w * D[i] * D[l] / h;
-            break;
-          case SIMPVI_BLOCK_GX:
-            c = h * w * B[i] * B[l];
-            break;
-          case SIMPVI_BLOCK_GV:
-            c = w * B[i] * D[l];
-            break;
-          }
-          coef[i * s + l - 1] = terms[t].scale * c;
-        }
-      }
-      PetscCall(AddBlock(vi, Jac, terms[t].A, terms[t].transpose, coef));
+        while (c < nconstant && !(constant[c].A == terms[t].A && constant[c].block == terms[t].block && constant[c].transpose == terms[t].transpose)) c++;
+        if (c == nconstant) constant[nconstant++] = terms[t];
+        for (PetscInt j = 0; j < s * s; j++) constcoef[c * s * s + j] += coef[j];
+      } else PetscCall(AddBlock(vi, Jac, terms[t].A, terms[t].transpose, coef));
     }
   }
+  for (PetscInt c = 0; c < nconstant; c++) PetscCall(AddBlock(vi, Jac, constant[c].A, constant[c].transpose, &constcoef[c * s * s]));
   PetscCall(PetscFree(coef));
+  PetscCall(PetscFree(constcoef));
   PetscCall(MatAssemblyBegin(Jac, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(Jac, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(0);

@@ -130,7 +130,7 @@ PetscErrorCode SimpVIForceTerms_Private(TS ts, SimpVIProblem *prob, PetscReal t,
   PetscFunctionBegin;
   if (!prob->forcefn || !(prob->Fx || prob->Fv)) PetscFunctionReturn(0);
   PetscCallBack("TSSIMPVI force Jacobian", prob->forcejacfn(ts, t, x, v, prob->Fx, prob->Fv, prob->forcectx));
-  if (prob->Fx) terms[(*n)++] = (SimpVITerm){prob->Fx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE};
-  if (prob->Fv) terms[(*n)++] = (SimpVITerm){prob->Fv, 1, SIMPVI_BLOCK_GV, PETSC_FALSE};
+  if (prob->Fx) terms[(*n)++] = (SimpVITerm){prob->Fx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE};
+  if (prob->Fv) terms[(*n)++] = (SimpVITerm){prob->Fv, 1, SIMPVI_BLOCK_GV, PETSC_FALSE, PETSC_FALSE};
   PetscFunctionReturn(0);
 }

@@ -65,12 +65,12 @@ static PetscErrorCode Terms_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, V
 
   PetscFunctionBegin;
   PetscCall(I2Jacobian(ts, prob, t, x, v, 0, 0, prob->I2J[0]));
-  terms[(*n)++] = (SimpVITerm){prob->I2J[1], 1, SIMPVI_BLOCK_PV, PETSC_FALSE};
-  terms[(*n)++] = (SimpVITerm){prob->I2J[0], -1, SIMPVI_BLOCK_GX, PETSC_FALSE};
+  terms[(*n)++] = (SimpVITerm){prob->I2J[1], 1, SIMPVI_BLOCK_PV, PETSC_FALSE, PETSC_TRUE};
+  terms[(*n)++] = (SimpVITerm){prob->I2J[0], -1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE};
   if (prob->damped) {
     PetscCall(I2Jacobian(ts, prob, t, x, v, 1, 0, prob->I2J[2]));
     PetscCall(MatAXPY(prob->I2J[2], -1, prob->I2J[0], DIFFERENT_NONZERO_PATTERN));
-    terms[(*n)++] = (SimpVITerm){prob->I2J[2], -1, SIMPVI_BLOCK_GV, PETSC_FALSE};
+    terms[(*n)++] = (SimpVITerm){prob->I2J[2], -1, SIMPVI_BLOCK_GV, PETSC_FALSE, PETSC_FALSE};
   }
   PetscFunctionReturn(0);
 }

@@ -29,11 +29,11 @@ static PetscErrorCode Terms_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, 
 
   PetscFunctionBegin;
   PetscCallBack("TSSIMPVI Lagrangian Hessian", prob->laghessfn(ts, t, x, v, prob->Lxx, prob->Lvx, prob->Lvv, prob->laghessctx));
-  terms[(*n)++] = (SimpVITerm){prob->Lvv, 1, SIMPVI_BLOCK_PV, PETSC_FALSE};
-  terms[(*n)++] = (SimpVITerm){prob->Lxx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE};
+  terms[(*n)++] = (SimpVITerm){prob->Lvv, 1, SIMPVI_BLOCK_PV, PETSC_FALSE, PETSC_FALSE};
+  terms[(*n)++] = (SimpVITerm){prob->Lxx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE};
   if (prob->Lvx) {
-    terms[(*n)++] = (SimpVITerm){prob->Lvx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE};
-    terms[(*n)++] = (SimpVITerm){prob->Lvx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE};
+    terms[(*n)++] = (SimpVITerm){prob->Lvx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE, PETSC_FALSE};
+    terms[(*n)++] = (SimpVITerm){prob->Lvx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE, PETSC_FALSE};
   }
   PetscCall(SimpVIForceTerms_Private(ts, prob, t, x, v, n, terms));
   PetscFunctionReturn(0);

@@ -58,15 +58,15 @@ static PetscErrorCode Terms_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, 
 
   PetscFunctionBegin;
   PetscCall(Mass(ts, prob, x, v));
-  terms[(*n)++] = (SimpVITerm){prob->M, 1, SIMPVI_BLOCK_PV, PETSC_FALSE};
+  terms[(*n)++] = (SimpVITerm){prob->M, 1, SIMPVI_BLOCK_PV, PETSC_FALSE, (PetscBool)!prob->massfn};
   if (prob->potfn) {
     PetscCallBack("TSSIMPVI potential Hessian", prob->pothessfn(ts, t, x, prob->K, prob->potctx));
-    terms[(*n)++] = (SimpVITerm){prob->K, -1, SIMPVI_BLOCK_GX, PETSC_FALSE};
+    terms[(*n)++] = (SimpVITerm){prob->K, -1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE};
   }
   if (prob->massfn) {
-    terms[(*n)++] = (SimpVITerm){prob->Mxx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE};
-    terms[(*n)++] = (SimpVITerm){prob->Mx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE};
-    terms[(*n)++] = (SimpVITerm){prob->Mx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE};
+    terms[(*n)++] = (SimpVITerm){prob->Mxx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE};
+    terms[(*n)++] = (SimpVITerm){prob->Mx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE, PETSC_FALSE};
+    terms[(*n)++] = (SimpVITerm){prob->Mx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE, PETSC_FALSE};
   }
   PetscCall(SimpVIForceTerms_Private(ts, prob, t, x, v, n, terms));
   PetscFunctionReturn(0);

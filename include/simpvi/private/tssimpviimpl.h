@@ -34,6 +34,7 @@ typedef struct {
   PetscScalar scale;
   SimpVIBlock block;
   PetscBool   transpose; /* insert A' (L_xv = L_vx') */
+  PetscBool   constant;  /* A does not depend on (t, x, v): the core may sum its coefficients over the quadrature */
 } SimpVITerm;
 
 #define SIMPVI_MAX_TERMS 8
