@@ -126,7 +126,9 @@ PetscErrorCode SimpVIStepResidual_Private(TS ts, Vec Y, Vec R)
 }
 
 /*
-  SimpVIStepMomentum_Private - the end momentum p_{j+1} = dLd/dQ_s at the solved step vector vi->Y
+  SimpVIStepMomentum_Private - the end momentum p_{j+1} = dLd/dQ_s at the solved step vector vi->Y, written as
+  p_{j+1} = p_j + h sum_k w_k G_k: the same value once the step equations hold (the D rows sum to zero and the B rows
+  to one), but a cyclic coordinate (G = 0) then keeps its momentum exactly, with no Newton residual leaking in
 */
 PetscErrorCode SimpVIStepMomentum_Private(TS ts, Vec p1)
 {
@@ -134,7 +136,8 @@ PetscErrorCode SimpVIStepMomentum_Private(TS ts, Vec p1)
 
   PetscFunctionBegin;
   PetscCall(EvaluateDoor(ts, vi->Y));
-  PetscCall(ActionGradient(vi, vi->scheme->degree, p1));
+  PetscCall(VecCopy(vi->p0, p1));
+  for (PetscInt k = 0; k < vi->scheme->nq; k++) PetscCall(VecAXPY(p1, vi->h * vi->scheme->w[k], vi->G[k]));
   PetscFunctionReturn(0);
 }
 
