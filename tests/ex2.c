@@ -220,11 +220,11 @@ static PetscErrorCode RK4Map(PetscReal dt, PetscInt steps, PetscReal Phi[2 * N][
 
 int main(int argc, char **argv)
 {
-  AppCtx      user = {PETSC_FALSE};
-  Door        door = DOOR_MECHANICAL;
-  PetscReal   dt = 0.3, Phi[2 * N][2 * N], defect, motion;
+  AppCtx      user  = {PETSC_FALSE};
+  Door        door  = DOOR_MECHANICAL;
+  PetscReal   dt    = 0.3, Phi[2 * N][2 * N], defect, motion;
   PetscInt    steps = 1, degree;
-  PetscBool   rk4 = PETSC_FALSE;
+  PetscBool   rk4   = PETSC_FALSE;
   TS          ts;
   SNES        snes;
   Mat         A[4];
@@ -282,8 +282,43 @@ int main(int argc, char **argv)
 
 /*TEST
 
+  # mechanical door: full constant M and K; midpoint also against PETSc's RK4, which must fail the same check
   test:
     suffix: midpoint
     args: -ts_simpvi_type midpoint -rk4
+  test:
+    suffix: trapezoid
+    args: -ts_simpvi_type trapezoid
+  test:
+    suffix: simpson
+    args: -ts_simpvi_type simpson
+  test:
+    suffix: lobatto3
+    args: -ts_simpvi_type lobatto -ts_simpvi_degree 3
+  test:
+    suffix: lobatto4
+    args: -ts_simpvi_type lobatto -ts_simpvi_degree 4
+  test:
+    suffix: gauss2
+    args: -ts_simpvi_type gauss -ts_simpvi_degree 2
+
+  # Lagrangian door with L_vx = G != 0, over three steps (the predictor from the previous step is used)
+  testset:
+    args: -door lagrangian -gyro -steps 3
+    test:
+      suffix: gyro_midpoint
+      args: -ts_simpvi_type midpoint
+    test:
+      suffix: gyro_simpson
+      args: -ts_simpvi_type simpson
+    test:
+      suffix: gyro_lobatto3
+      args: -ts_simpvi_type lobatto -ts_simpvi_degree 3
+    test:
+      suffix: gyro_lobatto4
+      args: -ts_simpvi_type lobatto -ts_simpvi_degree 4
+    test:
+      suffix: gyro_gauss3
+      args: -ts_simpvi_type gauss -ts_simpvi_degree 3
 
 TEST*/

@@ -16,8 +16,8 @@ static const char *const Doors[] = {"mechanical", "lagrangian", "Door", "DOOR_",
 
 typedef struct {
   PetscReal m, k;
-  PetscReal H0, ptheta0;       /* initial energy and angular momentum */
-  PetscReal dptheta, dH[2];    /* max relative change of p_theta; max |H - H0| in the first and second half */
+  PetscReal H0, ptheta0;    /* initial energy and angular momentum */
+  PetscReal dptheta, dH[2]; /* max relative change of p_theta; max |H - H0| in the first and second half */
   PetscInt  steps;
 } AppCtx;
 
@@ -151,7 +151,7 @@ static PetscErrorCode Monitor(TS ts, PetscInt step, PetscReal t, Vec U, void *ct
 
   PetscFunctionBeginUser;
   PetscCall(VecGetArrayRead(U, &u));
-  user->dptheta             = PetscMax(user->dptheta, PetscAbsReal(PetscRealPart(u[3]) - user->ptheta0) / PetscAbsReal(user->ptheta0));
+  user->dptheta                    = PetscMax(user->dptheta, PetscAbsReal(PetscRealPart(u[3]) - user->ptheta0) / PetscAbsReal(user->ptheta0));
   user->dH[2 * step > user->steps] = PetscMax(user->dH[2 * step > user->steps], PetscAbsReal(Energy(user, u) - user->H0));
   PetscCall(VecRestoreArrayRead(U, &u));
   PetscFunctionReturn(0);
@@ -212,10 +212,10 @@ static PetscErrorCode Run(AppCtx *user, Door door, PetscReal dt, PetscReal theta
   }
   /* r = 1, theta = 0, v = (0, thetadot): p = (0, m thetadot) */
   PetscCall(VecGetArrayWrite(U, &u));
-  u[0] = 1;
-  u[1] = 0;
-  u[2] = 0;
-  u[3] = user->m * thetadot;
+  u[0]          = 1;
+  u[1]          = 0;
+  u[2]          = 0;
+  u[3]          = user->m * thetadot;
   user->H0      = Energy(user, u);
   user->ptheta0 = PetscRealPart(u[3]);
   PetscCall(VecRestoreArrayWrite(U, &u));
@@ -239,7 +239,10 @@ static PetscErrorCode Run(AppCtx *user, Door door, PetscReal dt, PetscReal theta
 
 int main(int argc, char **argv)
 {
-  AppCtx             user = {1.0, 1.0, 0, 0, 0, {0, 0}, 1200};
+  AppCtx user = {
+    1.0, 1.0, 0, 0, 0, {0, 0},
+         1200
+  };
   PetscReal          dt = 0.05, thetadot = 1.2, jacerr, diff = 0, size = 0;
   PetscInt           degree;
   Vec                U[2];
@@ -290,7 +293,26 @@ int main(int argc, char **argv)
 /*TEST
 
   test:
+    suffix: midpoint
+    args: -ts_simpvi_type midpoint
+  test:
+    suffix: trapezoid
+    args: -ts_simpvi_type trapezoid
+  test:
     suffix: simpson
     args: -ts_simpvi_type simpson
+  # high orders on long steps, so that the energy error is truncation, not round-off
+  test:
+    suffix: lobatto3
+    args: -ts_simpvi_type lobatto -ts_simpvi_degree 3 -dt 0.25 -steps 600
+  test:
+    suffix: lobatto4
+    args: -ts_simpvi_type lobatto -ts_simpvi_degree 4 -dt 0.4 -steps 400
+  test:
+    suffix: gauss2
+    args: -ts_simpvi_type gauss -ts_simpvi_degree 2
+  test:
+    suffix: gauss3
+    args: -ts_simpvi_type gauss -ts_simpvi_degree 3 -dt 0.25 -steps 600
 
 TEST*/

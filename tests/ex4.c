@@ -5,8 +5,10 @@ static char help[] = "The doors of TSSIMPVI agree: one nonlinear problem given f
                      "  lagrangian: TSSimpVISetLagrangian() with L = v'M v/2 - V and L_vx = NULL\n"
                      "  i2:         TSSetI2Function()/TSSetI2Jacobian() with TS2SetSolution(), as for TSALPHA2\n"
                      "  ifunction:  TSSetIFunction()/TSSetIJacobian() on (u, u'') with TS2SetSolution(), as in PETSc's ts ex43\n"
-                     "Positions and momenta (p = M v for the second-order doors) must agree to 1e-12.\n"
-                     "Options: -dt <0.1> -steps <100>\n\n";
+                     "Positions and momenta (p = M v for the second-order doors) must agree to 1e-12, and each door's analytic step\n"
+                     "Jacobian must match finite differences. With -damping c a force -c C v is added: through TSSimpVISetForce() for\n"
+                     "the native doors, as C u' in the I2 function (the IFunction form has no velocity, so it is left out).\n"
+                     "Options: -dt <0.1> -steps <100> -damping <0>\n\n";
 
 #include <simpvi.h>
 
@@ -20,13 +22,20 @@ typedef enum {
 } Door;
 static const char *const Doors[] = {"mechanical", "lagrangian", "i2", "ifunction", "Door", "DOOR_", NULL};
 
-static PetscReal Mv[N][N] = { /* not const: passed with the Hessian to FillDense() */
+static PetscReal Mv[N][N] = {
+  /* not const: passed with the Hessian to FillDense() */
   {2.0, 0.5},
   {0.5, 1.0}
 };
 
+static PetscReal Cv[N][N] = {
+  {1.0, 0.2},
+  {0.2, 0.5}
+};
+
 typedef struct {
   PetscReal k1, c1, k2, c2;
+  PetscReal damping; /* the force is -damping * C v */
 } AppCtx;
 
 static PetscReal PotentialValue(AppCtx *user, const PetscScalar *x, PetscScalar *g, PetscReal H[N][N])
@@ -126,10 +135,35 @@ static PetscErrorCode LagrangianHessian(TS ts, PetscReal t, Vec x, Vec v, Mat Lx
   PetscFunctionReturn(0);
 }
 
-/* second-order doors: F = M a + grad V(u), dF/du + shiftA M */
-static PetscErrorCode Residual(AppCtx *user, Vec U, Vec A, Vec F)
+/* native doors' damping force f = -damping C v, df/dv = -damping C */
+static PetscErrorCode Force(TS ts, PetscReal t, Vec x, Vec v, Vec f, void *ctx)
 {
-  const PetscScalar *u, *a;
+  AppCtx            *user = (AppCtx *)ctx;
+  const PetscScalar *vv;
+  PetscScalar       *ff;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(v, &vv));
+  PetscCall(VecGetArrayWrite(f, &ff));
+  for (PetscInt i = 0; i < N; i++) ff[i] = -user->damping * (Cv[i][0] * vv[0] + Cv[i][1] * vv[1]);
+  PetscCall(VecRestoreArrayRead(v, &vv));
+  PetscCall(VecRestoreArrayWrite(f, &ff));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ForceJacobian(TS ts, PetscReal t, Vec x, Vec v, Mat Fx, Mat Fv, void *ctx)
+{
+  AppCtx *user = (AppCtx *)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(FillDense(Fv, -user->damping, Cv, 0, NULL));
+  PetscFunctionReturn(0);
+}
+
+/* second-order doors: F = M a + damping C v + grad V(u), dF/du + shiftV damping C + shiftA M */
+static PetscErrorCode Residual(AppCtx *user, Vec U, Vec V, Vec A, Vec F)
+{
+  const PetscScalar *u, *a, *v;
   PetscScalar       *f, Ma[N];
 
   PetscFunctionBeginUser;
@@ -139,13 +173,18 @@ static PetscErrorCode Residual(AppCtx *user, Vec U, Vec A, Vec F)
   PotentialValue(user, u, f, NULL);
   MassTimes(a, Ma);
   for (PetscInt i = 0; i < N; i++) f[i] += Ma[i];
+  if (V) {
+    PetscCall(VecGetArrayRead(V, &v));
+    for (PetscInt i = 0; i < N; i++) f[i] += user->damping * (Cv[i][0] * v[0] + Cv[i][1] * v[1]);
+    PetscCall(VecRestoreArrayRead(V, &v));
+  }
   PetscCall(VecRestoreArrayRead(U, &u));
   PetscCall(VecRestoreArrayRead(A, &a));
   PetscCall(VecRestoreArrayWrite(F, &f));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Tangent(AppCtx *user, Vec U, PetscReal shiftA, Mat J, Mat P)
+static PetscErrorCode Tangent(AppCtx *user, Vec U, PetscReal shiftV, PetscReal shiftA, Mat J, Mat P)
 {
   const PetscScalar *u;
   PetscReal          h[N][N];
@@ -154,6 +193,8 @@ static PetscErrorCode Tangent(AppCtx *user, Vec U, PetscReal shiftA, Mat J, Mat 
   PetscCall(VecGetArrayRead(U, &u));
   PotentialValue(user, u, NULL, h);
   PetscCall(VecRestoreArrayRead(U, &u));
+  for (PetscInt i = 0; i < N; i++)
+    for (PetscInt j = 0; j < N; j++) h[i][j] += shiftV * user->damping * Cv[i][j];
   PetscCall(FillDense(P, shiftA, Mv, 1, h));
   if (J != P) {
     PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
@@ -165,37 +206,72 @@ static PetscErrorCode Tangent(AppCtx *user, Vec U, PetscReal shiftA, Mat J, Mat 
 static PetscErrorCode I2Function(TS ts, PetscReal t, Vec U, Vec V, Vec A, Vec F, void *ctx)
 {
   PetscFunctionBeginUser;
-  PetscCall(Residual((AppCtx *)ctx, U, A, F));
+  PetscCall(Residual((AppCtx *)ctx, U, V, A, F));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec U, Vec V, Vec A, PetscReal shiftV, PetscReal shiftA, Mat J, Mat P, void *ctx)
 {
   PetscFunctionBeginUser;
-  PetscCall(Tangent((AppCtx *)ctx, U, shiftA, J, P));
+  PetscCall(Tangent((AppCtx *)ctx, U, shiftV, shiftA, J, P));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode IFunction(TS ts, PetscReal t, Vec U, Vec A, Vec F, void *ctx)
 {
   PetscFunctionBeginUser;
-  PetscCall(Residual((AppCtx *)ctx, U, A, F));
+  PetscCall(Residual((AppCtx *)ctx, U, NULL, A, F));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode IJacobian(TS ts, PetscReal t, Vec U, Vec A, PetscReal shiftA, Mat J, Mat P, void *ctx)
 {
   PetscFunctionBeginUser;
-  PetscCall(Tangent((AppCtx *)ctx, U, shiftA, J, P));
+  PetscCall(Tangent((AppCtx *)ctx, U, 0, shiftA, J, P));
+  PetscFunctionReturn(0);
+}
+
+/* ||J - Jfd||_F / ||J||_F for the step system of the last step, at its solution perturbed so that no entry is special */
+static PetscErrorCode CheckJacobian(TS ts, PetscReal *relerr)
+{
+  SNES        snes;
+  Vec         Y, Yp;
+  Mat         J, Jd, Jfd;
+  PetscInt    n;
+  PetscReal   nJ, nD;
+  PetscRandom rand;
+
+  PetscFunctionBeginUser;
+  PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SNESGetSolution(snes, &Y));
+  PetscCall(SNESGetJacobian(snes, &J, NULL, NULL, NULL));
+  PetscCall(VecDuplicate(Y, &Yp));
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rand));
+  PetscCall(PetscRandomSetInterval(rand, -0.05, 0.05));
+  PetscCall(VecSetRandom(Yp, rand));
+  PetscCall(VecAXPY(Yp, 1, Y));
+  PetscCall(SNESComputeJacobian(snes, Yp, J, J));
+  PetscCall(MatConvert(J, MATSEQDENSE, MAT_INITIAL_MATRIX, &Jd));
+  PetscCall(VecGetSize(Y, &n));
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, NULL, &Jfd));
+  PetscCall(SNESComputeJacobianDefault(snes, Yp, Jfd, Jfd, NULL));
+  PetscCall(MatNorm(Jd, NORM_FROBENIUS, &nJ));
+  PetscCall(MatAXPY(Jfd, -1, Jd, SAME_NONZERO_PATTERN));
+  PetscCall(MatNorm(Jfd, NORM_FROBENIUS, &nD));
+  *relerr = nD / nJ;
+  PetscCall(PetscRandomDestroy(&rand));
+  PetscCall(VecDestroy(&Yp));
+  PetscCall(MatDestroy(&Jd));
+  PetscCall(MatDestroy(&Jfd));
   PetscFunctionReturn(0);
 }
 
 /* Runs one door from q0 with velocity v0; returns q and p = L_v at the end */
-static PetscErrorCode Run(AppCtx *user, Door door, PetscReal dt, PetscInt steps, const PetscScalar q0[], const PetscScalar v0[], PetscReal q[], PetscReal p[])
+static PetscErrorCode Run(AppCtx *user, Door door, PetscReal dt, PetscInt steps, const PetscScalar q0[], const PetscScalar v0[], PetscReal q[], PetscReal p[], PetscReal *jacerr)
 {
   TS                 ts;
   SNES               snes;
-  Mat                A[3];
+  Mat                A[4];
   Vec                U, V, R;
   PetscScalar       *u, *v;
   const PetscScalar *uu, *vv;
@@ -203,7 +279,7 @@ static PetscErrorCode Run(AppCtx *user, Door door, PetscReal dt, PetscInt steps,
   PetscInt           nsteps;
 
   PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < 3; i++) PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, N, N, NULL, &A[i]));
+  for (PetscInt i = 0; i < 4; i++) PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, N, N, NULL, &A[i]));
   PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
   PetscCall(TSSetType(ts, TSSIMPVI));
   if (door == DOOR_MECHANICAL || door == DOOR_LAGRANGIAN) { /* native: U = (q, p) */
@@ -215,6 +291,7 @@ static PetscErrorCode Run(AppCtx *user, Door door, PetscReal dt, PetscInt steps,
       PetscCall(TSSimpVISetLagrangian(ts, Lagrangian, user));
       PetscCall(TSSimpVISetLagrangianHessian(ts, A[0], NULL, A[1], LagrangianHessian, user));
     }
+    if (user->damping > 0) PetscCall(TSSimpVISetForce(ts, NULL, A[3], Force, ForceJacobian, user));
     PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2 * N, &U));
     PetscCall(VecGetArrayWrite(U, &u));
     MassTimes(v0, pp);
@@ -256,6 +333,7 @@ static PetscErrorCode Run(AppCtx *user, Door door, PetscReal dt, PetscInt steps,
   PetscCall(SNESSetTolerances(snes, 1e-14, 1e-14, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
   PetscCall(TSSetFromOptions(ts));
   PetscCall(TSSolve(ts, NULL));
+  PetscCall(CheckJacobian(ts, jacerr));
   PetscCall(TSGetStepNumber(ts, &nsteps));
   PetscCheck(nsteps == steps, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s door took %" PetscInt_FMT " steps, not %" PetscInt_FMT, Doors[door], nsteps, steps);
   if (door == DOOR_MECHANICAL || door == DOOR_LAGRANGIAN) {
@@ -281,14 +359,15 @@ static PetscErrorCode Run(AppCtx *user, Door door, PetscReal dt, PetscInt steps,
   }
   PetscCall(VecDestroy(&U));
   PetscCall(TSDestroy(&ts));
-  for (PetscInt i = 0; i < 3; i++) PetscCall(MatDestroy(&A[i]));
+  for (PetscInt i = 0; i < 4; i++) PetscCall(MatDestroy(&A[i]));
   PetscFunctionReturn(0);
 }
 
 int main(int argc, char **argv)
 {
-  AppCtx            user = {1.0, 2.0, 3.0, 4.0};
-  PetscReal         dt = 0.1, q[4][N], p[4][N], scale = 0, moved = 0;
+  AppCtx            user = {1.0, 2.0, 3.0, 4.0, 0.0};
+  PetscReal         dt = 0.1, q[4][N], p[4][N], jacerr[4], scale = 0, moved = 0;
+  PetscInt          ndoors;
   PetscInt          steps = 100, degree;
   const PetscScalar q0[N] = {0.8, -0.3}, v0[N] = {0.2, 1.1};
   TS                ts;
@@ -300,24 +379,29 @@ int main(int argc, char **argv)
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Doors test options", NULL);
   PetscCall(PetscOptionsReal("-dt", "Time step", NULL, dt, &dt, NULL));
   PetscCall(PetscOptionsInt("-steps", "Number of steps", NULL, steps, &steps, NULL));
+  PetscCall(PetscOptionsReal("-damping", "Damping factor c of the force -c C v", NULL, user.damping, &user.damping, NULL));
   PetscOptionsEnd();
+  ndoors = user.damping > 0 ? 3 : 4; /* the IFunction form cannot carry the damping */
 
   PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
   PetscCall(TSSetType(ts, TSSIMPVI));
   PetscCall(TSSetFromOptions(ts));
   PetscCall(TSSimpVIGetType(ts, &type));
   PetscCall(TSSimpVIGetDegree(ts, &degree));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Two hardening springs, scheme %s degree %" PetscInt_FMT ", %" PetscInt_FMT " steps\n", type, degree, steps));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Two hardening springs%s, scheme %s degree %" PetscInt_FMT ", %" PetscInt_FMT " steps\n", user.damping > 0 ? " with damping" : "", type, degree, steps));
   PetscCall(TSDestroy(&ts));
 
-  for (PetscInt d = 0; d < 4; d++) PetscCall(Run(&user, (Door)d, dt, steps, q0, v0, q[d], p[d]));
+  for (PetscInt d = 0; d < ndoors; d++) {
+    PetscCall(Run(&user, (Door)d, dt, steps, q0, v0, q[d], p[d], &jacerr[d]));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s door: step Jacobian matches finite differences to 1e-6: %s\n", Doors[d], jacerr[d] < 1e-6 ? "yes" : "no"));
+  }
   for (PetscInt i = 0; i < N; i++) {
     scale = PetscMax(scale, PetscMax(PetscAbsReal(q[0][i]), PetscAbsReal(p[0][i])));
     moved = PetscMax(moved, PetscAbsReal(q[0][i] - PetscRealPart(q0[i])));
   }
   /* the trajectory must have gone somewhere, or agreement proves nothing */
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the masses moved: %s\n", moved > 0.1 ? "yes" : "no"));
-  for (PetscInt d = 1; d < 4; d++) {
+  for (PetscInt d = 1; d < ndoors; d++) {
     PetscReal dq = 0, dp = 0;
 
     for (PetscInt i = 0; i < N; i++) {
@@ -334,7 +418,33 @@ int main(int argc, char **argv)
 /*TEST
 
   test:
+    suffix: midpoint
+    args: -ts_simpvi_type midpoint
+  test:
+    suffix: trapezoid
+    args: -ts_simpvi_type trapezoid
+  test:
     suffix: simpson
     args: -ts_simpvi_type simpson
+  test:
+    suffix: lobatto3
+    args: -ts_simpvi_type lobatto -ts_simpvi_degree 3
+  test:
+    suffix: lobatto4
+    args: -ts_simpvi_type lobatto -ts_simpvi_degree 4
+  test:
+    suffix: gauss2
+    args: -ts_simpvi_type gauss -ts_simpvi_degree 2
+
+  # a damping force: TSSimpVISetForce() for the native doors against C u' in the I2 function
+  test:
+    suffix: damped_simpson
+    args: -ts_simpvi_type simpson -damping 0.3
+  test:
+    suffix: damped_lobatto3
+    args: -ts_simpvi_type lobatto -ts_simpvi_degree 3 -damping 0.3
+  test:
+    suffix: damped_gauss2
+    args: -ts_simpvi_type gauss -ts_simpvi_degree 2 -damping 0.3
 
 TEST*/

@@ -4,8 +4,9 @@ static char help[] = "TSSIMPVI in parallel: a chain of n masses with FPU springs
                      "with -split interleaved, as (q_i, p_i) pairs named with TSRHSSplitSetIS(). The run on PETSC_COMM_WORLD is\n"
                      "compared with a serial run of the same problem on rank 0, gathered with VecScatterCreateToZero(), for a final\n"
                      "time that is not a multiple of the step: once with TS_EXACTFINALTIME_MATCHSTEP (the last step is shortened)\n"
-                     "and once with TS_EXACTFINALTIME_INTERPOLATE (TSInterpolate() from the step polynomial).\n"
-                     "Options: -n <40> -dt <0.1> -final_time <2.05> -split default|interleaved\n\n";
+                     "and then, on the same TS from the same start, with TS_EXACTFINALTIME_INTERPOLATE (TSInterpolate() from the\n"
+                     "step polynomial); the two must give nearly the same state at the final time.\n"
+                     "Options: -n <40> -dt <0.1> -final_time <2.05> -split default|interleaved -fresh_ts\n\n";
 
 #include <simpvi.h>
 
@@ -78,7 +79,7 @@ static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *c
   PetscFunctionBeginUser;
   PetscCall(Ghosts(c, x, &xl));
   for (PetscInt k = 1; k <= c->nloc; k++) {
-    PetscInt  i = c->lo + k - 1;
+    PetscInt  i  = c->lo + k - 1;
     PetscReal kl = D2Phi(c, PetscRealPart(xl[k] - xl[k - 1])), kr = D2Phi(c, PetscRealPart(xl[k + 1] - xl[k]));
 
     PetscCall(MatSetValue(H, i, i, kl + kr, INSERT_VALUES));
@@ -165,7 +166,7 @@ static PetscErrorCode Setup(MPI_Comm comm, Chain *c, Split split, TSExactFinalTi
   for (PetscInt k = 0; k < c->nloc; k++) {
     PetscReal s = PETSC_PI * (c->lo + k + 1) / (c->n + 1);
 
-    u[split == SPLIT_DEFAULT ? k : 2 * k]                 = 0.6 * PetscSinReal(s) + 0.3 * PetscSinReal(2 * s);
+    u[split == SPLIT_DEFAULT ? k : 2 * k]               = 0.6 * PetscSinReal(s) + 0.3 * PetscSinReal(2 * s);
     u[split == SPLIT_DEFAULT ? c->nloc + k : 2 * k + 1] = 0;
   }
   PetscCall(VecRestoreArrayWrite(*U, &u));
@@ -208,46 +209,61 @@ static PetscErrorCode Gather(Vec U, IS is, Vec *seq)
   PetscFunctionReturn(0);
 }
 
-/* Solves on PETSC_COMM_WORLD and on rank 0 alone; returns the relative difference (on rank 0), the final time, the steps
-   taken and the gathered parallel state (q, p) on rank 0 */
-static PetscErrorCode Compare(Chain *c, Split split, TSExactFinalTimeOption exact, PetscReal dt, PetscReal T, PetscReal *diff, PetscReal *tfinal, PetscInt *steps, Vec qp[2])
+/* Solves with MATCHSTEP and then, on the same TS (or a new one with -fresh_ts) from the same initial state, with
+   INTERPOLATE; returns for each the final time, the steps taken and the state (q, p) gathered on rank 0 */
+static PetscErrorCode SolveBoth(MPI_Comm comm, Chain *c, Split split, PetscBool fresh, PetscReal dt, PetscReal T, PetscReal tfinal[2], PetscInt steps[2], Vec qp[2][2])
 {
-  TS          ts;
-  Vec         U;
-  IS          isq, isp;
-  Mat         A[2];
-  PetscMPIInt rank;
+  TS  ts;
+  Vec U, U0;
+  IS  isq, isp;
+  Mat A[2];
 
   PetscFunctionBeginUser;
-  PetscCall(Setup(PETSC_COMM_WORLD, c, split, exact, dt, T, &ts, &U, &isq, &isp, A));
-  PetscCall(TSSolve(ts, U));
-  PetscCall(TSGetSolveTime(ts, tfinal));
-  PetscCall(TSGetStepNumber(ts, steps));
-  PetscCall(Gather(U, isq, &qp[0]));
-  PetscCall(Gather(U, isp, &qp[1]));
-  PetscCall(Teardown(c, &ts, &U, &isq, &isp, A));
-
-  *diff = 0;
-  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  if (rank == 0) { /* the same problem, serial, with the default split */
-    Vec       sub;
-    PetscReal nd, ns, dmax = 0, smax = 0;
-
-    PetscCall(Setup(PETSC_COMM_SELF, c, SPLIT_DEFAULT, exact, dt, T, &ts, &U, &isq, &isp, A));
-    PetscCall(TSSolve(ts, U));
-    for (PetscInt i = 0; i < 2; i++) {
-      PetscCall(VecGetSubVector(U, i ? isp : isq, &sub));
-      PetscCall(VecNorm(sub, NORM_INFINITY, &ns));
-      PetscCall(VecAXPY(sub, -1, qp[i]));
-      PetscCall(VecNorm(sub, NORM_INFINITY, &nd));
-      PetscCall(VecAXPY(sub, 1, qp[i]));
-      PetscCall(VecRestoreSubVector(U, i ? isp : isq, &sub));
-      dmax = PetscMax(dmax, nd);
-      smax = PetscMax(smax, ns);
+  PetscCall(Setup(comm, c, split, TS_EXACTFINALTIME_MATCHSTEP, dt, T, &ts, &U, &isq, &isp, A));
+  PetscCall(VecDuplicate(U, &U0));
+  PetscCall(VecCopy(U, U0));
+  for (PetscInt m = 0; m < 2; m++) {
+    if (m && fresh) { /* a new TS for the second solve */
+      PetscCall(VecDestroy(&U0));
+      PetscCall(Teardown(c, &ts, &U, &isq, &isp, A));
+      PetscCall(Setup(comm, c, split, TS_EXACTFINALTIME_INTERPOLATE, dt, T, &ts, &U, &isq, &isp, A));
+    } else if (m) { /* start again, ending with TSInterpolate() */
+      PetscCall(VecCopy(U0, U));
+      PetscCall(TSSetTime(ts, 0));
+      PetscCall(TSSetStepNumber(ts, 0));
+      PetscCall(TSSetTimeStep(ts, dt));
+      PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_INTERPOLATE));
     }
-    *diff = dmax / smax; /* relative to the size of the state */
-    PetscCall(Teardown(c, &ts, &U, &isq, &isp, A));
+    PetscCall(TSSolve(ts, U));
+    PetscCall(TSGetSolveTime(ts, &tfinal[m]));
+    PetscCall(TSGetStepNumber(ts, &steps[m]));
+    PetscCall(Gather(U, isq, &qp[m][0]));
+    PetscCall(Gather(U, isp, &qp[m][1]));
   }
+  PetscCall(VecDestroy(&U0));
+  PetscCall(Teardown(c, &ts, &U, &isq, &isp, A));
+  PetscFunctionReturn(0);
+}
+
+/* max |a - b| / max |b| over q and p, for the gathered states on rank 0 */
+static PetscErrorCode Difference(Vec a[2], Vec b[2], PetscReal *diff)
+{
+  PetscReal dmax = 0, smax = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < 2; i++) {
+    Vec       d;
+    PetscReal nd, ns;
+
+    PetscCall(VecDuplicate(a[i], &d));
+    PetscCall(VecWAXPY(d, -1, b[i], a[i]));
+    PetscCall(VecNorm(d, NORM_INFINITY, &nd));
+    PetscCall(VecNorm(b[i], NORM_INFINITY, &ns));
+    PetscCall(VecDestroy(&d));
+    dmax = PetscMax(dmax, nd);
+    smax = PetscMax(smax, ns);
+  }
+  *diff = smax > 0 ? dmax / smax : dmax;
   PetscFunctionReturn(0);
 }
 
@@ -255,9 +271,14 @@ int main(int argc, char **argv)
 {
   Chain       c     = {40, 0, 0, 0.25, 1.0, NULL, NULL};
   Split       split = SPLIT_DEFAULT;
-  PetscReal   dt = 0.1, T = 2.05, diff[2], tfinal[2], dqp = 0, moved;
+  PetscBool   fresh = PETSC_FALSE;
+  PetscReal   dt = 0.1, T = 2.05, diff[2] = {0, 0}, tfinal[2], dqp = 0;
   PetscInt    steps[2], degree;
-  Vec         match[2], interp[2];
+  PetscMPIInt rank;
+  Vec         par[2][2], ser[2][2] = {
+                           {NULL, NULL},
+                           {NULL, NULL}
+  };
   TS          ts;
   const char *type;
 
@@ -269,6 +290,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-dt", "Time step", NULL, dt, &dt, NULL));
   PetscCall(PetscOptionsReal("-final_time", "Final time, not a multiple of dt", NULL, T, &T, NULL));
   PetscCall(PetscOptionsEnum("-split", "Layout of (q, p) in U", NULL, Splits, (PetscEnum)split, (PetscEnum *)&split, NULL));
+  PetscCall(PetscOptionsBool("-fresh_ts", "A new TS for the second solve", NULL, fresh, &fresh, NULL));
   PetscOptionsEnd();
 
   PetscCall(TSCreate(PETSC_COMM_WORLD, &ts));
@@ -279,30 +301,30 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FPU chain of %" PetscInt_FMT " masses, %s split, scheme %s degree %" PetscInt_FMT "\n", c.n, Splits[split], type, degree));
   PetscCall(TSDestroy(&ts));
 
-  PetscCall(Compare(&c, split, TS_EXACTFINALTIME_MATCHSTEP, dt, T, &diff[0], &tfinal[0], &steps[0], match));
+  PetscCall(SolveBoth(PETSC_COMM_WORLD, &c, split, fresh, dt, T, tfinal, steps, par));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (rank == 0) { /* the same problem, serial, with the default split */
+    PetscReal tser[2];
+    PetscInt  nser[2];
+
+    PetscCall(SolveBoth(PETSC_COMM_SELF, &c, SPLIT_DEFAULT, fresh, dt, T, tser, nser, ser));
+    for (PetscInt m = 0; m < 2; m++) PetscCall(Difference(par[m], ser[m], &diff[m]));
+    PetscCall(Difference(par[1], par[0], &dqp));
+  }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "matchstep: %" PetscInt_FMT " steps to t = %g, parallel vs serial %.2e\n", steps[0], (double)tfinal[0], (double)diff[0]));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "matchstep: final time reached exactly: %s\n", PetscAbsReal(tfinal[0] - T) < 1e-12 * T ? "yes" : "no"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "matchstep: parallel agrees with serial to 1e-12: %s\n", diff[0] < 1e-12 ? "yes" : "no"));
-
-  PetscCall(Compare(&c, split, TS_EXACTFINALTIME_INTERPOLATE, dt, T, &diff[1], &tfinal[1], &steps[1], interp));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "interpolate: %" PetscInt_FMT " steps, solution at t = %g, parallel vs serial %.2e\n", steps[1], (double)tfinal[1], (double)diff[1]));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "interpolate: solution given at the final time: %s\n", PetscAbsReal(tfinal[1] - T) < 1e-12 * T ? "yes" : "no"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "interpolate: parallel agrees with serial to 1e-12: %s\n", diff[1] < 1e-12 ? "yes" : "no"));
-
-  /* both approximate the state at T: they differ by the interpolation error, far less than the motion over a step */
-  PetscCall(VecNorm(match[0], NORM_INFINITY, &moved));
-  for (PetscInt i = 0; i < 2; i++) {
-    PetscReal d;
-
-    PetscCall(VecAXPY(interp[i], -1, match[i]));
-    PetscCall(VecNorm(interp[i], NORM_INFINITY, &d));
-    dqp = PetscMax(dqp, d);
-  }
+  /* both approximate the state at T: they differ by the interpolation error, far less than the state itself */
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "interpolated vs matched state at T: %.2e\n", (double)dqp));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "interpolated state agrees with the matched one to 1e-4: %s\n", dqp < 1e-4 * moved ? "yes" : "no"));
-  for (PetscInt i = 0; i < 2; i++) {
-    PetscCall(VecDestroy(&match[i]));
-    PetscCall(VecDestroy(&interp[i]));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "interpolated state agrees with the matched one to 1e-4: %s\n", dqp < 1e-4 ? "yes" : "no"));
+  for (PetscInt m = 0; m < 2; m++) {
+    for (PetscInt i = 0; i < 2; i++) {
+      PetscCall(VecDestroy(&par[m][i]));
+      PetscCall(VecDestroy(&ser[m][i]));
+    }
   }
   PetscCall(PetscFinalize());
   return 0;
@@ -310,13 +332,38 @@ int main(int argc, char **argv)
 
 /*TEST
 
+  # every test prints the same verdicts: only the decimals differ between process counts
   test:
     suffix: 1
     nsize: 1
-
   test:
     suffix: 2
     nsize: 2
-    output_file: output/ex5_1.out
+  test:
+    suffix: 3
+    nsize: 3
+  test:
+    suffix: interleaved_2
+    nsize: 2
+    args: -split interleaved
+  test:
+    suffix: lobatto_2
+    nsize: 2
+    args: -split interleaved -ts_simpvi_type lobatto -ts_simpvi_degree 3 -n 41
+  test:
+    suffix: midpoint_2
+    nsize: 2
+    args: -ts_simpvi_type midpoint
+  test:
+    suffix: trapezoid_2
+    nsize: 2
+    args: -ts_simpvi_type trapezoid
+  # a second TS on PETSC_COMM_WORLD after a first one has run: hangs in the first MatMult of the new TS
+  # (PetscCommBuildTwoSided under PetscSFSetUp) with the default parallel direct solver
+  test:
+    TODO: hangs in PetscSFSetUp of the second TS (midpoint, 2 processes); see the report of tests/ex5.c
+    suffix: fresh_midpoint_2
+    nsize: 2
+    args: -ts_simpvi_type midpoint -fresh_ts
 
 TEST*/
