@@ -358,10 +358,9 @@ int main(int argc, char **argv)
     suffix: trapezoid_2
     nsize: 2
     args: -ts_simpvi_type trapezoid
-  # a second TS on PETSC_COMM_WORLD after a first one has run: hangs in the first MatMult of the new TS
-  # (PetscCommBuildTwoSided under PetscSFSetUp) with the default parallel direct solver
+  # a second TS on PETSC_COMM_WORLD after a first one has run: this hung in the first MatMult of the new TS
+  # (PetscCommBuildTwoSided under PetscSFSetUp) when MUMPS was the default parallel direct solver
   test:
-    TODO: hangs in PetscSFSetUp of the second TS (midpoint, 2 processes); see the report of tests/ex5.c
     suffix: fresh_midpoint_2
     nsize: 2
     args: -ts_simpvi_type midpoint -fresh_ts

@@ -358,7 +358,7 @@ PetscErrorCode SimpVIStepAccept_Private(TS ts)
 }
 
 /*
-  SimpVIDefaultDirectSolver_Private - the default for small and medium step systems: a direct solve (MUMPS in parallel)
+  SimpVIDefaultDirectSolver_Private - the default for small and medium step systems: a direct solve (SuperLU_DIST in parallel)
 */
 PetscErrorCode SimpVIDefaultDirectSolver_Private(KSP ksp)
 {
@@ -370,7 +370,11 @@ PetscErrorCode SimpVIDefaultDirectSolver_Private(KSP ksp)
   PetscCall(KSPSetType(ksp, KSPPREONLY));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, PCLU));
-#if defined(PETSC_HAVE_MUMPS)
+  /* SuperLU_DIST first: with Debian's PETSc 3.18, MUMPS, OpenMPI 4.1, a second TS after a MUMPS solve was seen to
+     hang in its first scatter (tests/ex5.c -fresh_ts) */
+#if defined(PETSC_HAVE_SUPERLU_DIST)
+  if (size > 1) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERSUPERLU_DIST));
+#elif defined(PETSC_HAVE_MUMPS)
   if (size > 1) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
 #endif
   PetscFunctionReturn(0);
