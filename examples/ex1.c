@@ -557,6 +557,15 @@ int main(int argc, char **argv)
     suffix: theta
     args: -ts_type theta -ts_theta_theta 0.5 -ts_adapt_type none
 
+  # PETSc's symplectic splitting and BDF on the same mechanics (TSSimpVISetUpPhaseSpace)
+  test:
+    suffix: basicsymplectic
+    args: -ts_type basicsymplectic -ts_basicsymplectic_type 4 -ts_adapt_type none
+
+  test:
+    suffix: bdf
+    args: -ts_type bdf -ts_bdf_order 2 -ts_adapt_type none -meshes 80,160,320
+
   test:
     suffix: methods
     args: -methods lobatto,rk4,theta -meshes 20,40,80
