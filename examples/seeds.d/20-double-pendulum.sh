@@ -80,6 +80,23 @@ fig.tight_layout()
 fig.savefig(f'{img}/double-pendulum-trajectories.png', dpi=110)
 plt.close(fig)
 
+# 1b. the same runs as phase portraits (q_i, p_i)
+fig, axes = plt.subplots(1, 2, figsize=(12, 5))
+for ax, i in zip(axes, ['1', '2']):
+  ax.plot([float(r['q' + i]) for r in exact], [float(r['p' + i]) for r in exact], color='0.6', lw=2.5, label='exact')
+  for m in ['Newmark', 'RK4', 'Simpson']:
+    sel = [r for r in traj if r['method'] == m]
+    c, mk = style[m]
+    ax.plot([float(r['q' + i]) for r in sel], [float(r['p' + i]) for r in sel], color=c, marker=mk, ms=3, lw=0.6, label=m)
+  ax.set_xlabel(f'$q_{i}$ (rad)')
+  ax.set_ylabel(f'$p_{i}$ (kg m$^2$/s)')
+  ax.grid(alpha=0.3)
+axes[0].legend(loc='upper left', fontsize=8)
+fig.suptitle('Linearised double pendulum, phase portraits over 10 periods, h = tbar/10')
+fig.tight_layout()
+fig.savefig(f'{img}/double-pendulum-phase.png', dpi=110)
+plt.close(fig)
+
 # 2. nonlinear double pendulum: relative energy error over time, h = 0.04 s (100 s every step; 10^4 s, max per 2 s)
 fig, axes = plt.subplots(1, 2, figsize=(13, 4.5))
 for ax, name, title in [(axes[0], 'energy.csv', 'T = 100 s, every step'), (axes[1], 'energy-long.csv', 'T = $10^4$ s, largest value per 2 s')]:
@@ -129,5 +146,6 @@ echo "Figures: \`docs/img/double-pendulum-trajectories.png\` (linearised, h = tb
 echo "\`docs/img/double-pendulum-energy.png\` (nonlinear, relative energy error over time), \`docs/img/double-pendulum-convergence.png\`."
 echo
 echo "![trajectories](img/double-pendulum-trajectories.png)"
+echo "![phase portraits](img/double-pendulum-phase.png)"
 echo "![energy](img/double-pendulum-energy.png)"
 echo "![convergence](img/double-pendulum-convergence.png)"
