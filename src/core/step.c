@@ -8,6 +8,7 @@
    local part holds entries [a*nlocal, (a+1)*nlocal).
 */
 #include <simpvi/private/tssimpviimpl.h>
+#include <petsc/private/snesimpl.h>
 
 PetscLogEvent SIMPVI_Residual, SIMPVI_Jacobian;
 
@@ -439,6 +440,12 @@ PetscErrorCode SimpVIStepSetUp_Private(TS ts)
   vi->Jpreallocated = PETSC_FALSE;
 
   PetscCall(DMShellCreate(comm, &vi->dmstep));
+  { /* create the DMSNES now, on every process: PETSc may keep a stale pointer to an earlier (destroyed) step DM, and
+       a process that found it equal to this one would skip this collective creation and the tags would go astray */
+    DMSNES sdm;
+
+    PetscCall(DMGetDMSNES(vi->dmstep, &sdm));
+  }
   PetscCall(DMShellSetGlobalVector(vi->dmstep, vi->Y));
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SNESSetDM(snes, vi->dmstep));

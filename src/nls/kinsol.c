@@ -8,21 +8,29 @@
    forcing terms and no difference-quotient products) over a SUNMatrix that is only a handle: the KINLsJacFn assembles
    vi->J at the iterate, the solver's setup hands it to the KSP (which factors it), its solve is KSPSolve.
 
-   Strategies: newton (KIN_NONE) and linesearch (KIN_LINESEARCH) are Newton with a new Jacobian every iteration;
-   picard (KIN_PICARD) keeps L = J0, the Jacobian at the step's initial guess; fp (KIN_FP) iterates
-   y = G(y) = y - J0^{-1} R(y), the same preconditioned fixed point, with KINSOL's Anderson acceleration of depth maa.
+   Strategies (-ts_simpvi_kinsol_strategy): newton (KIN_NONE) and linesearch (KIN_LINESEARCH, the default, like SNES's
+   newtonls) are Newton with a new Jacobian every iteration; picard (KIN_PICARD) keeps L = J0, the Jacobian at the
+   step's initial guess; fp (KIN_FP) iterates y = G(y) = y - J0^{-1} R(y), the same preconditioned fixed point, whose
+   contraction factor is of the size of |Y0 - Y*|, small with the step predictor. picard and fp take KINSOL's Anderson
+   acceleration of depth -ts_simpvi_kinsol_maa, capped at the number of unknowns.
 
-   Scales (uniform, set at the start of every solve, so tolerances are relative):
+   Scales (uniform, set at the start of every solve, so the tolerances are relative):
      residual scale fs = the largest sum of magnitudes of the terms of a row of R at the initial guess (p_j, and
-       w_k D_ki L_v, h w_k B_ki L_x at the quadrature points), the scale of its round-off, so fnormtol = 1e-14 is about
-       a hundred round-offs whatever the scheme;
+       w_k D_ki L_v, h w_k B_ki L_x at the quadrature points): R's round-off is 1e-16 fs to 5e-15 fs (growing with the
+       degree), so the default fnormtol 1e-14 sits above it for every scheme;
      increment scale us = max|Y0| (for fp also the first correction max|J0^{-1} R(Y0)|), else max|q_j|, else 1.
-   KINSOL stops Newton when max|R| <= fnormtol fs (or when the step max|dY_i|/(|Y_i| + us) <= scsteptol, the analogue
-   of the SNES stol test: Newton's next correction would be its square) and fp when max|dY| <= fnormtol us.
+   KINSOL stops Newton when max|R| <= fnormtol fs or when the step max|dY_i|/(|Y_i| + us) <= scsteptol (1e-10; the
+   analogue of the SNES stol test, as Newton's next correction would be its square), picard when max|R| <= fnormtol fs
+   and fp when max|dY| <= fnormtol us. With these defaults the pendulum of FVCA 2023 Table 1 follows the SNES
+   trajectory to a few 1e-15 (newton, linesearch, fp) over one period in 50 to 200 steps.
 
    Errors: a PETSc error inside a callback returns -1 to KINSOL (a positive value would mean "recoverable") and is
    raised again once KINSol() returns; Inf or NaN in the residual is recoverable for newton/linesearch (KINSOL halves
-   the step). A negative KINSol() flag is a failed step (converged = PETSC_FALSE, reason "KINSOL <flag name>").
+   the step). A negative KINSol() flag is a failed step (converged = PETSC_FALSE, reason "KINSOL <flag name>"), except
+   a stall at round-off: a failed line search or picard/fp out of iterations whose last iterate has
+   max|R| <= max(10 fnormtol, 1e-13) fs is accepted. KINSOL 6.4's Anderson acceleration has no guard against dependent
+   columns and may hand over Inf or NaN near convergence: the solve then goes on without it from the last finite
+   iterate.
 */
 #include <simpvi/private/tssimpviimpl.h>
 #include <kinsol/kinsol.h>
@@ -47,7 +55,7 @@ typedef struct {
   MPI_Comm        comm;
   SUNContext      sunctx;
   void           *mem;
-  long int        memmaa; /* the Anderson depth mem was created with (KINSetMAA() must precede KINInit()) */
+  long int        memmaa;   /* the Anderson depth mem was created with (KINSetMAA() must precede KINInit()) */
   Vec             Ywrapped; /* the step vector the N_Vector y wraps (referenced) */
   PetscObjectId   Yid;
   N_Vector        y, uscale, fscale;
@@ -70,9 +78,9 @@ typedef struct {
   PetscInt nsolves, nfailures, totits, totlits;
 } SimpVI_KINSOL;
 
-/* A failed line search, picard/fp out of iterations or a breakdown of Anderson acceleration, with
-   max|R| <= max(SIMPVI_KINSOL_STALL fnormtol, SIMPVI_KINSOL_ROUNDOFF) fs, is a stall at round-off and counts as converged
-   (the round-off of R is about 1e-16 fs to 5e-15 fs, growing with the degree) */
+/* A failed line search or picard/fp out of iterations, with max|R| <= max(SIMPVI_KINSOL_STALL fnormtol,
+   SIMPVI_KINSOL_ROUNDOFF) fs, is a stall at round-off and counts as converged (the round-off of R is about 1e-16 fs to
+   5e-15 fs, growing with the degree) */
 #define SIMPVI_KINSOL_STALL    10
 #define SIMPVI_KINSOL_ROUNDOFF 1e-13
 
@@ -402,10 +410,13 @@ static PetscErrorCode KINSOLFreeMemory(SimpVI_KINSOL *kin)
 /* KINSOL memory for the step vector Y and the Anderson depth maa */
 static PetscErrorCode KINSOLCreateMemory(TS ts, SimpVI_KINSOL *kin, Vec Y, long int maa)
 {
+  PetscInt n = -1, nold = -1;
+
   PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(Y, &n));
+  if (kin->Ywrapped) PetscCall(VecGetLocalSize(kin->Ywrapped, &nold));
   PetscCall(KINSOLFreeMemory(kin));
-  PetscCall(KSPReset(kin->ksp)); /* the step system may have changed size */
-  kin->kspsetfromoptions = PETSC_TRUE;
+  if (n != nold) PetscCall(KSPReset(kin->ksp)); /* the step system changed size: the KSP must drop its operators */
   if (!kin->sunctx) PetscCallExternal(SUNContext_Create, (void *)&kin->comm, &kin->sunctx);
 
   PetscCall(PetscObjectReference((PetscObject)Y));
@@ -427,12 +438,12 @@ static PetscErrorCode KINSOLCreateMemory(TS ts, SimpVI_KINSOL *kin, Vec Y, long 
   kin->A->ops->zero  = KINSOLMatZero;
   kin->LS            = SUNLinSolNewEmpty(kin->sunctx);
   PetscCheck(kin->LS, kin->comm, PETSC_ERR_LIB, "SUNLinSolNewEmpty() failed");
-  kin->LS->content        = kin;
-  kin->LS->ops->gettype   = KINSOLLSGetType;
-  kin->LS->ops->getid     = KINSOLLSGetID;
-  kin->LS->ops->setup     = KINSOLLSSetup;
-  kin->LS->ops->solve     = KINSOLLSSolve;
-  kin->LS->ops->numiters  = KINSOLLSNumIters;
+  kin->LS->content       = kin;
+  kin->LS->ops->gettype  = KINSOLLSGetType;
+  kin->LS->ops->getid    = KINSOLLSGetID;
+  kin->LS->ops->setup    = KINSOLLSSetup;
+  kin->LS->ops->solve    = KINSOLLSSolve;
+  kin->LS->ops->numiters = KINSOLLSNumIters;
 
   kin->mem = KINCreate(kin->sunctx);
   PetscCheck(kin->mem, kin->comm, PETSC_ERR_LIB, "KINCreate() failed");
@@ -445,6 +456,21 @@ static PetscErrorCode KINSOLCreateMemory(TS ts, SimpVI_KINSOL *kin, Vec Y, long 
   PetscCallExternal(KINSetLinearSolver, kin->mem, kin->LS, kin->A);
   PetscCallExternal(KINSetJacFn, kin->mem, KINSOLJacobian);
   kin->memmaa = maa;
+  PetscFunctionReturn(0);
+}
+
+/* The settings KINSOL may take between solves */
+static PetscErrorCode KINSOLSetSolveOptions(SimpVI_KINSOL *kin)
+{
+  PetscFunctionBegin;
+  PetscCallExternal(KINSetSysFunc, kin->mem, kin->strategy == KIN_FP ? KINSOLFixedPoint : KINSOLResidual);
+  PetscCallExternal(KINSetNumMaxIters, kin->mem, (long int)kin->maxits);
+  PetscCallExternal(KINSetFuncNormTol, kin->mem, (realtype)kin->fnormtol);
+  PetscCallExternal(KINSetScaledStepTol, kin->mem, (realtype)kin->scsteptol);
+  PetscCallExternal(KINSetMaxSetupCalls, kin->mem, kin->strategy == KIN_PICARD ? (long int)kin->maxits + 1 : (long int)kin->msbset);
+  PetscCallExternal(KINSetMaxNewtonStep, kin->mem, (realtype)kin->maxnewtonstep);
+  PetscCallExternal(KINSetReturnNewest, kin->mem, SUNTRUE);
+  PetscCallExternal(KINSetPrintLevel, kin->mem, (int)kin->printlevel);
   PetscFunctionReturn(0);
 }
 
@@ -522,14 +548,15 @@ PetscErrorCode SimpVIKINSOLView_Private(TS ts, PetscViewer viewer)
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Step system solved by SUNDIALS KINSOL %s, strategy %s, at most %" PetscInt_FMT " iterations\n", SUNDIALS_VERSION, SimpVIKINSOLStrategies[kin->strategy], kin->maxits));
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  if (kin->strategy == KIN_FP) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  fixed point y = y - J0^-1 R(y), J0 at the initial guess; stops when max|dY| <= %g x increment scale\n", (double)kin->fnormtol));
-  } else {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  stops when max|R| <= %g x residual scale", (double)kin->fnormtol));
-    if (kin->strategy != KIN_PICARD) PetscCall(PetscViewerASCIIPrintf(viewer, " or scaled step <= %g; Jacobian every %" PetscInt_FMT " iteration(s), max scaled step %g\n", (double)kin->scsteptol, kin->msbset, (double)kin->maxnewtonstep));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "; L = J at the initial guess\n"));
+  if (kin->strategy == KIN_FP) PetscCall(PetscViewerASCIIPrintf(viewer, "  fixed point y = y - J0^-1 R(y) with J0 at the initial guess; stops when max|dY| <= %g x increment scale\n", (double)kin->fnormtol));
+  else if (kin->strategy == KIN_PICARD) PetscCall(PetscViewerASCIIPrintf(viewer, "  Picard with L = J0 at the initial guess; stops when max|R| <= %g x residual scale\n", (double)kin->fnormtol));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  stops when max|R| <= %g x residual scale or the scaled step <= %g; Jacobian every %" PetscInt_FMT " iteration(s), largest scaled step %g\n", (double)kin->fnormtol, (double)kin->scsteptol, kin->msbset,
+                                     (double)kin->maxnewtonstep));
+  if (kin->strategy == KIN_FP || kin->strategy == KIN_PICARD) {
+    if (kin->memmaa >= 0 && kin->memmaa < kin->maa) PetscCall(PetscViewerASCIIPrintf(viewer, "  Anderson acceleration depth %" PetscInt_FMT ", %ld used (at most the number of unknowns)\n", kin->maa, kin->memmaa));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  Anderson acceleration depth %" PetscInt_FMT "\n", kin->maa));
   }
-  if (kin->strategy == KIN_FP || kin->strategy == KIN_PICARD) PetscCall(PetscViewerASCIIPrintf(viewer, "  Anderson acceleration depth %" PetscInt_FMT "\n", kin->maa));
   if (kin->nsolves) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " solves (%" PetscInt_FMT " failed): %" PetscInt_FMT " nonlinear, %" PetscInt_FMT " linear iterations\n", kin->nsolves, kin->nfailures, kin->totits, kin->totlits));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  linear solver of the step system (options prefix %sts_simpvi_kinsol_):\n", ((PetscObject)ts)->prefix ? ((PetscObject)ts)->prefix : ""));
   PetscCall(PetscViewerASCIIPushTab(viewer));
@@ -563,20 +590,13 @@ PetscErrorCode SimpVIKINSOLSolve_Private(TS ts, Vec Y, PetscInt *its, PetscInt *
   maa = (kin->strategy == KIN_FP || kin->strategy == KIN_PICARD) ? (long int)PetscMin(kin->maa, PetscMin(kin->maxits, N)) : 0;
   PetscCall(PetscObjectGetId((PetscObject)Y, &id));
   if (!kin->mem || id != kin->Yid || maa != kin->memmaa) PetscCall(KINSOLCreateMemory(ts, kin, Y, maa));
-  PetscCallExternal(KINSetSysFunc, kin->mem, kin->strategy == KIN_FP ? KINSOLFixedPoint : KINSOLResidual);
   if (kin->kspsetfromoptions) {
     PetscCall(KSPSetFromOptions(kin->ksp));
     kin->kspsetfromoptions = PETSC_FALSE;
   }
-  PetscCallExternal(KINSetNumMaxIters, kin->mem, (long int)kin->maxits);
-  PetscCallExternal(KINSetFuncNormTol, kin->mem, (realtype)kin->fnormtol);
-  PetscCallExternal(KINSetScaledStepTol, kin->mem, (realtype)kin->scsteptol);
-  PetscCallExternal(KINSetMaxSetupCalls, kin->mem, kin->strategy == KIN_PICARD ? (long int)kin->maxits + 1 : (long int)kin->msbset);
-  PetscCallExternal(KINSetMaxNewtonStep, kin->mem, (realtype)kin->maxnewtonstep);
-  PetscCallExternal(KINSetReturnNewest, kin->mem, SUNTRUE);
-  PetscCallExternal(KINSetPrintLevel, kin->mem, (int)kin->printlevel);
-  kin->lits      = 0;
-  kin->perr      = 0;
+  PetscCall(KINSOLSetSolveOptions(kin));
+  kin->lits        = 0;
+  kin->perr        = 0;
   kin->nonfinite   = PETSC_FALSE;
   kin->havegood    = PETSC_FALSE;
   kin->aabreakdown = PETSC_FALSE;
@@ -584,6 +604,18 @@ PetscErrorCode SimpVIKINSOLSolve_Private(TS ts, Vec Y, PetscInt *its, PetscInt *
 
   /* the scales, from the initial guess; for fp also J0 and the first correction d1 = J0^{-1} R(Y0) */
   PetscCall(SimpVIStepResidual_Private(ts, Y, kin->r));
+  PetscCall(VecNorm(kin->r, NORM_INFINITY, &nrm));
+  if (PetscIsInfOrNanReal(nrm)) {
+    *its       = 0;
+    *lits      = 0;
+    *converged = PETSC_FALSE;
+    PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "KINSOL not started: Inf or NaN in the step residual at the initial guess"));
+    *reason = vi->reason;
+    kin->nsolves++;
+    kin->nfailures++;
+    PetscCall(PetscLogEventEnd(SIMPVI_KINSOLSolve, ts, Y, 0, 0));
+    PetscFunctionReturn(0);
+  }
   PetscCall(KINSOLResidualScale(ts, &fs));
   PetscCall(VecNorm(Y, NORM_INFINITY, &us));
   if (kin->strategy == KIN_FP) {
@@ -607,16 +639,37 @@ PetscErrorCode SimpVIKINSOLSolve_Private(TS ts, Vec Y, PetscInt *its, PetscInt *
   flag = KINSol(kin->mem, kin->y, (int)kin->strategy, kin->uscale, kin->fscale);
   PetscCall(kin->perr); /* a PETSc error inside a callback */
   PetscCallExternal(KINGetNumNonlinSolvIters, kin->mem, &nni);
+  if (kin->aabreakdown && kin->havegood) {
+    /* Anderson acceleration broke down (its columns became dependent before the tolerance was met, which can happen
+       with a depth equal to the number of unknowns): go on from the last finite iterate without it. The memory is
+       rebuilt with the Anderson depth on the next solve. */
+    long int nni0 = nni;
+
+    PetscCall(PetscInfo(ts, "Anderson acceleration gave Inf or NaN after %ld iterations: continuing without it\n", nni));
+    PetscCall(VecCopy(kin->ygood, Y));
+    PetscCall(KINSOLCreateMemory(ts, kin, Y, 0));
+    PetscCall(KINSOLSetSolveOptions(kin));
+    N_VConst((realtype)(1 / us), kin->uscale);
+    N_VConst((realtype)(kin->strategy == KIN_FP ? 1 / us : 1 / fs), kin->fscale);
+    if (kin->strategy == KIN_FP) PetscCall(KINSOLLSSetup_Petsc(kin)); /* J0, still in vi->J */
+    kin->d1id        = 0;
+    kin->aabreakdown = PETSC_FALSE;
+    kin->havegood    = PETSC_FALSE;
+    kin->nonfinite   = PETSC_FALSE;
+    flag             = KINSol(kin->mem, kin->y, (int)kin->strategy, kin->uscale, kin->fscale);
+    PetscCall(kin->perr);
+    PetscCallExternal(KINGetNumNonlinSolvIters, kin->mem, &nni);
+    nni += nni0;
+  }
   *its       = (PetscInt)nni;
   *lits      = kin->lits;
   *converged = (PetscBool)(flag >= 0);
-  PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "KINSOL %s%s%s%s", KINSOLFlagName(flag, flagname, sizeof(flagname)),
-                         kin->aabreakdown ? " (Anderson acceleration gave Inf or NaN)" : (kin->nonfinite ? " (Inf or NaN in the step residual)" : ""), kin->kspreason < 0 ? " after KSP " : "", kin->kspreason < 0 ? KSPConvergedReasons[kin->kspreason] : ""));
+  PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "KINSOL %s%s%s%s", KINSOLFlagName(flag, flagname, sizeof(flagname)), kin->aabreakdown ? " (Anderson acceleration gave Inf or NaN)" : (kin->nonfinite ? " (Inf or NaN in the step residual)" : ""), kin->kspreason < 0 ? " after KSP " : "",
+                          kin->kspreason < 0 ? KSPConvergedReasons[kin->kspreason] : ""));
   *reason = vi->reason;
-  if (kin->aabreakdown && kin->havegood) PetscCall(VecCopy(kin->ygood, Y));
-  if (flag == KIN_LINESEARCH_NONCONV || flag == KIN_MAXITER_REACHED || (kin->aabreakdown && kin->havegood)) {
-    /* a stall at round-off: the line search cannot decrease a residual that is all round-off, picard and fp may creep
-       below a tolerance close to it, and Anderson acceleration breaks down there; the iterate is as good as it gets */
+  if (flag == KIN_LINESEARCH_NONCONV || flag == KIN_MAXITER_REACHED) {
+    /* a stall at round-off: the line search cannot decrease a residual that is all round-off, and picard and fp may
+       creep below a tolerance close to it; the iterate is then as good as it gets */
     PetscCall(SimpVIStepResidual_Private(ts, Y, kin->r));
     PetscCall(VecNorm(kin->r, NORM_INFINITY, &nrm));
     if (nrm <= PetscMax(SIMPVI_KINSOL_STALL * kin->fnormtol, SIMPVI_KINSOL_ROUNDOFF) * fs) {
