@@ -1,0 +1,639 @@
+static char help[] = "Sine-Gordon u_tt = u_xx - sin u (or u_tt = u_xx + u_yy - sin u) by TSSIMPVI on a dof-1 DMDA, against the\n"
+                     "exact travelling kink u = 4 arctan(exp((x cos a + y sin a - x0 - v t)/sqrt(1 - v^2))).\n"
+                     "Finite differences with a lumped mass: the discrete Lagrangian is sum_i dx^d [u_t^2/2 + u (Lap_h u)/2 - (1 - cos u)],\n"
+                     "Lap_h the 3-point (-order 2) or 5-point (-order 4, default) Laplacian in each direction. The Dirichlet values are\n"
+                     "the exact kink's at the boundary nodes and, for the 5-point stencil, at one node beyond (the DMDA's ghost points):\n"
+                     "they enter the potential V(t, u) as a time-dependent linear term, so the scheme keeps its order whatever the domain\n"
+                     "size (-bc fixed freezes them at their initial values instead: then the domain must hold the kink well inside).\n"
+                     "Sweeps: -sweep spacetime refines dx and the step together (h = cfl dx), error against the exact kink, observed\n"
+                     "order min(time order, space order); -sweep time keeps the grid and refines the step, error against a run with a\n"
+                     "4 times smaller step than the finest (the scheme's own order in time). -serial compares the run on PETSC_COMM_WORLD\n"
+                     "with the same run on rank 0 alone.\n"
+                     "Options: -dim <1> -n <199> (interior points per direction, coarsest level) -order <4> -L <20> (domain [-L,L]^d)\n"
+                     "         -v <0.5> -x0 <-2> -angle <0.3> (2-D) -T <4> -cfl <0.5> (h = cfl dx on the coarsest level) -levels <3>\n"
+                     "         -sweep spacetime|time -bc exact|fixed -serial <0> -bench (a timing/memory record per level)\n\n";
+
+#include <simpvi.h>
+#include <petscdmda.h>
+#include <sys/resource.h>
+
+typedef enum {
+  SWEEP_SPACETIME,
+  SWEEP_TIME
+} Sweep;
+static const char *const Sweeps[] = {"spacetime", "time", "Sweep", "SWEEP_", NULL};
+typedef enum {
+  BC_EXACT,
+  BC_FIXED
+} BC;
+static const char *const BCs[] = {"exact", "fixed", "BC", "BC_", NULL};
+
+typedef struct {
+  PetscInt  dim, n, order;
+  PetscReal L, vel, x0, angle, T;
+  BC        bc;
+} Params;
+
+typedef struct {
+  Params   *par;
+  PetscInt  n;       /* interior points per direction */
+  PetscReal dx, vol; /* grid spacing, dx^dim */
+  PetscReal c[3];    /* Laplacian stencil: c0 u_i + c1 (u_{i-1} + u_{i+1}) + c2 (u_{i-2} + u_{i+2}), over dx^2 */
+  PetscInt  sw;
+  DM        da;
+  Vec       xloc;
+  PetscReal tbc; /* time of the boundary values in xloc */
+} SG;
+
+typedef struct {
+  PetscInt       steps, snes_its, ksp_its;
+  PetscLogDouble time;
+  PetscReal      err, drift, H0;
+  PetscLogDouble mem[3];   /* peak resident memory of this process: set-up, first step, later steps */
+  PetscLogDouble tstep[2]; /* clock at the start and at the end of the first step */
+  char           tstype[64];
+} RunStats;
+
+static PetscLogEvent EV_Potential, EV_Hessian;
+
+static PetscReal Coord(const SG *sg, PetscInt i)
+{
+  return -sg->par->L + (i + 1) * sg->dx;
+}
+
+static void Exact(const Params *par, PetscReal x, PetscReal y, PetscReal t, PetscReal *u, PetscReal *ut)
+{
+  const PetscReal g  = 1 / PetscSqrtReal(1 - par->vel * par->vel);
+  const PetscReal s  = (par->dim == 1 ? x : x * PetscCosReal(par->angle) + y * PetscSinReal(par->angle)) - par->x0 - par->vel * t;
+  const PetscReal xi = g * s;
+
+  *u = 4 * PetscAtanReal(PetscExpReal(xi));
+  if (ut) *ut = PetscAbsReal(xi) > 700 ? 0 : -2 * par->vel * g / PetscCoshReal(xi);
+}
+
+/* Boundary value at the ghost node (i, j) at time t */
+static PetscReal Boundary(const SG *sg, PetscInt i, PetscInt j, PetscReal t)
+{
+  PetscReal u;
+
+  Exact(sg->par, Coord(sg, i), sg->par->dim > 1 ? Coord(sg, j) : 0, sg->par->bc == BC_FIXED ? 0 : t, &u, NULL);
+  return u;
+}
+
+static PetscBool Outside(const SG *sg, PetscInt i)
+{
+  return (PetscBool)(i < 0 || i >= sg->n);
+}
+
+/* x with the neighbours' values and, in the ghost points beyond the boundary, the Dirichlet data at time t */
+static PetscErrorCode Ghosts(SG *sg, Vec x, PetscReal t)
+{
+  PetscInt gxs, gys, gxm, gym;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMGlobalToLocalBegin(sg->da, x, INSERT_VALUES, sg->xloc));
+  PetscCall(DMGlobalToLocalEnd(sg->da, x, INSERT_VALUES, sg->xloc));
+  if (sg->tbc == t) PetscFunctionReturn(0); /* the scatter leaves the boundary ghosts alone: still valid */
+  PetscCall(DMDAGetGhostCorners(sg->da, &gxs, &gys, NULL, &gxm, &gym, NULL));
+  if (sg->par->dim == 1) {
+    PetscScalar *a;
+
+    PetscCall(DMDAVecGetArray(sg->da, sg->xloc, &a));
+    for (PetscInt i = gxs; i < gxs + gxm; i++)
+      if (Outside(sg, i)) a[i] = Boundary(sg, i, 0, t);
+    PetscCall(DMDAVecRestoreArray(sg->da, sg->xloc, &a));
+  } else {
+    PetscScalar **a;
+
+    PetscCall(DMDAVecGetArray(sg->da, sg->xloc, &a));
+    for (PetscInt j = gys; j < gys + gym; j++)
+      for (PetscInt i = gxs; i < gxs + gxm; i++)
+        if (Outside(sg, i) != Outside(sg, j)) a[j][i] = Boundary(sg, i, j, t); /* the star stencil never reads corners */
+    PetscCall(DMDAVecRestoreArray(sg->da, sg->xloc, &a));
+  }
+  sg->tbc = t;
+  PetscFunctionReturn(0);
+}
+
+/* Lap_h at one node from its neighbours along one direction: lapB with the Dirichlet data, bc its part from them */
+static inline void Line(const SG *sg, PetscInt i, const PetscScalar *val[5], PetscReal *lap, PetscReal *bc)
+{
+  const PetscReal h2 = sg->dx * sg->dx;
+
+  *lap += sg->c[0] * PetscRealPart(*val[2]) / h2;
+  for (PetscInt k = 1; k <= sg->sw; k++) {
+    PetscReal vm = PetscRealPart(*val[2 - k]), vp = PetscRealPart(*val[2 + k]);
+
+    *lap += sg->c[k] * (vm + vp) / h2;
+    if (Outside(sg, i - k)) *bc += sg->c[k] * vm / h2;
+    if (Outside(sg, i + k)) *bc += sg->c[k] * vp / h2;
+  }
+}
+
+/* V(t, u) = dx^d sum_i [ -u_i (Lap0 u)_i / 2 - u_i b_i(t) + 1 - cos u_i ], Lap0 the Laplacian with zero boundary values and
+   b(t) the Dirichlet data's part of Lap_h; grad V = dx^d (-Lap_h u + sin u) with the data */
+static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
+{
+  SG          *sg = (SG *)ctx;
+  PetscInt     xs, ys, xm, ym;
+  PetscReal    v = 0;
+  PetscScalar *gg;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(EV_Potential, 0, 0, 0, 0));
+  PetscCall(Ghosts(sg, x, t));
+  PetscCall(DMDAGetCorners(sg->da, &xs, &ys, NULL, &xm, &ym, NULL));
+  PetscCall(VecGetArrayWrite(g, &gg));
+  if (sg->par->dim == 1) {
+    const PetscScalar *a;
+
+    PetscCall(DMDAVecGetArrayRead(sg->da, sg->xloc, (void *)&a));
+    for (PetscInt i = xs; i < xs + xm; i++) {
+      const PetscScalar *val[5] = {&a[i], &a[i], &a[i], &a[i], &a[i]};
+      PetscReal          lap = 0, bc = 0, u = PetscRealPart(a[i]);
+
+      for (PetscInt k = 1; k <= sg->sw; k++) {
+        val[2 - k] = &a[i - k];
+        val[2 + k] = &a[i + k];
+      }
+      Line(sg, i, val, &lap, &bc);
+      gg[i - xs] = sg->vol * (-lap + PetscSinReal(u));
+      v += sg->vol * (-0.5 * u * (lap - bc) - u * bc + 1 - PetscCosReal(u));
+    }
+    PetscCall(DMDAVecRestoreArrayRead(sg->da, sg->xloc, (void *)&a));
+  } else {
+    const PetscScalar **a;
+
+    PetscCall(DMDAVecGetArrayRead(sg->da, sg->xloc, (void *)&a));
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        const PetscScalar *vx[5] = {&a[j][i], &a[j][i], &a[j][i], &a[j][i], &a[j][i]}, *vy[5] = {&a[j][i], &a[j][i], &a[j][i], &a[j][i], &a[j][i]};
+        PetscReal          lap = 0, bc = 0, u = PetscRealPart(a[j][i]);
+
+        for (PetscInt k = 1; k <= sg->sw; k++) {
+          vx[2 - k] = &a[j][i - k];
+          vx[2 + k] = &a[j][i + k];
+          vy[2 - k] = &a[j - k][i];
+          vy[2 + k] = &a[j + k][i];
+        }
+        Line(sg, i, vx, &lap, &bc);
+        Line(sg, j, vy, &lap, &bc);
+        gg[(j - ys) * xm + i - xs] = sg->vol * (-lap + PetscSinReal(u));
+        v += sg->vol * (-0.5 * u * (lap - bc) - u * bc + 1 - PetscCosReal(u));
+      }
+    PetscCall(DMDAVecRestoreArrayRead(sg->da, sg->xloc, (void *)&a));
+  }
+  PetscCall(VecRestoreArrayWrite(g, &gg));
+  PetscCall(MPIU_Allreduce(&v, V, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)x)));
+  PetscCall(PetscLogEventEnd(EV_Potential, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/* d2V/du2 = dx^d (-Lap0 + diag(cos u)) */
+static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
+{
+  SG                *sg = (SG *)ctx;
+  PetscInt           xs, ys, xm, ym;
+  PetscReal          h2 = sg->dx * sg->dx;
+  const PetscScalar *xx;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(EV_Hessian, 0, 0, 0, 0));
+  PetscCall(DMDAGetCorners(sg->da, &xs, &ys, NULL, &xm, &ym, NULL));
+  PetscCall(VecGetArrayRead(x, &xx));
+  for (PetscInt j = ys; j < ys + ym; j++)
+    for (PetscInt i = xs; i < xs + xm; i++) {
+      MatStencil  row = {0}, col[9];
+      PetscScalar val[9];
+      PetscInt    nc = 0;
+
+      row.i     = i;
+      row.j     = j;
+      col[nc]   = row;
+      val[nc++] = sg->vol * (-sg->par->dim * sg->c[0] / h2 + PetscCosReal(PetscRealPart(xx[(j - ys) * xm + i - xs])));
+      for (PetscInt k = 1; k <= sg->sw; k++)
+        for (PetscInt s = -1; s <= 1; s += 2) {
+          if (!Outside(sg, i + s * k)) {
+            col[nc]   = row;
+            col[nc].i = i + s * k;
+            val[nc++] = -sg->vol * sg->c[k] / h2;
+          }
+          if (sg->par->dim > 1 && !Outside(sg, j + s * k)) {
+            col[nc]   = row;
+            col[nc].j = j + s * k;
+            val[nc++] = -sg->vol * sg->c[k] / h2;
+          }
+        }
+      PetscCall(MatSetValuesStencil(H, 1, &row, nc, col, val, INSERT_VALUES));
+    }
+  PetscCall(VecRestoreArrayRead(x, &xx));
+  PetscCall(MatAssemblyBegin(H, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(H, MAT_FINAL_ASSEMBLY));
+  PetscCall(PetscLogEventEnd(EV_Hessian, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/* Peak resident memory of this process in bytes since the last reset (Linux VmHWM; getrusage's lifetime peak
+   elsewhere); reset starts a new peak (Linux: /proc/self/clear_refs) */
+static PetscLogDouble PeakRSS(PetscBool reset)
+{
+  PetscLogDouble peak = 0;
+  char           line[256];
+  FILE          *f = fopen("/proc/self/status", "r");
+
+  if (f) {
+    while (fgets(line, sizeof(line), f))
+      if (!strncmp(line, "VmHWM:", 6)) {
+        peak = 1024.0 * atof(line + 6);
+        break;
+      }
+    fclose(f);
+  }
+  if (peak == 0) {
+    struct rusage ru;
+
+    getrusage(RUSAGE_SELF, &ru);
+    peak = 1024.0 * (PetscLogDouble)ru.ru_maxrss;
+  }
+  if (reset && (f = fopen("/proc/self/clear_refs", "w"))) {
+    fputs("5", f);
+    fclose(f);
+  }
+  return peak;
+}
+
+/* Peaks of the set-up (before the first step), of the first step (Jacobian preallocation, first factorization) and of
+   the later steps; the time of the first step */
+static PetscErrorCode MonitorMemory(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
+{
+  RunStats *st = (RunStats *)ctx;
+
+  PetscFunctionBeginUser;
+  if (step == 0) {
+    st->mem[0] = PeakRSS(PETSC_TRUE);
+    PetscCall(PetscTime(&st->tstep[0]));
+  } else if (step == 1) {
+    st->mem[1] = PeakRSS(PETSC_TRUE);
+    PetscCall(PetscTime(&st->tstep[1]));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MonitorEnergy(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
+{
+  RunStats *st = (RunStats *)ctx;
+  PetscReal H;
+
+  PetscFunctionBeginUser;
+  PetscCall(TSSimpVIComputeEnergy(ts, t, U, &H));
+  if (step == 0) st->H0 = H;
+  st->drift = PetscMax(st->drift, PetscAbsReal(H - st->H0) / PetscAbsReal(st->H0));
+  PetscFunctionReturn(0);
+}
+
+/* The positions or momenta of U in the DMDA's natural ordering, gathered on rank 0 */
+static PetscErrorCode GatherNatural(DM da, Vec sub, Vec *all)
+{
+  Vec        g, nat;
+  VecScatter scatter;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMGetGlobalVector(da, &g));
+  PetscCall(VecCopy(sub, g));
+  PetscCall(DMDACreateNaturalVector(da, &nat));
+  PetscCall(DMDAGlobalToNaturalBegin(da, g, INSERT_VALUES, nat));
+  PetscCall(DMDAGlobalToNaturalEnd(da, g, INSERT_VALUES, nat));
+  PetscCall(DMRestoreGlobalVector(da, &g));
+  PetscCall(VecScatterCreateToZero(nat, &scatter, all));
+  PetscCall(VecScatterBegin(scatter, nat, *all, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(scatter, nat, *all, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterDestroy(&scatter));
+  PetscCall(VecDestroy(&nat));
+  PetscFunctionReturn(0);
+}
+
+/* One run on comm with n interior points per direction and nsteps steps to T: the error against the exact kink at T
+   and, if asked, the final (q, p) gathered on rank 0 in natural ordering */
+static PetscErrorCode Run(MPI_Comm comm, Params *par, PetscInt n, PetscInt nsteps, PetscBool energy, PetscBool memory, Vec *qp, RunStats *st)
+{
+  SG              sg;
+  TS              ts;
+  Vec             U, e;
+  Mat             M, K;
+  PetscInt        xs, ys, xm, ym, nloc, N;
+  PetscScalar    *u;
+  IS              isq, isp;
+  const PetscReal c2[3] = {-2, 1, 0}, c4[3] = {-30.0 / 12, 16.0 / 12, -1.0 / 12};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(&sg, sizeof(sg)));
+  PetscCall(PetscMemzero(st, sizeof(*st)));
+  sg.par = par;
+  sg.n   = n;
+  sg.dx  = 2 * par->L / (n + 1);
+  sg.vol = par->dim == 1 ? sg.dx : sg.dx * sg.dx;
+  sg.sw  = par->order / 2;
+  sg.tbc = PETSC_MAX_REAL;
+  PetscCall(PetscArraycpy(sg.c, par->order == 2 ? c2 : c4, 3));
+  if (par->dim == 1) PetscCall(DMDACreate1d(comm, DM_BOUNDARY_GHOSTED, n, 1, sg.sw, NULL, &sg.da));
+  else PetscCall(DMDACreate2d(comm, DM_BOUNDARY_GHOSTED, DM_BOUNDARY_GHOSTED, DMDA_STENCIL_STAR, n, n, PETSC_DECIDE, PETSC_DECIDE, 1, sg.sw, NULL, NULL, &sg.da));
+  PetscCall(DMSetFromOptions(sg.da));
+  PetscCall(DMSetUp(sg.da));
+  PetscCall(DMCreateLocalVector(sg.da, &sg.xloc));
+  PetscCall(DMDAGetCorners(sg.da, &xs, &ys, NULL, &xm, &ym, NULL));
+  nloc = xm * ym;
+  N    = par->dim == 1 ? n : n * n;
+
+  /* lumped mass dx^d I; the Hessian on the DMDA's star stencil */
+  {
+    PetscInt rstart;
+
+    PetscCall(MatCreateAIJ(comm, nloc, nloc, N, N, 1, NULL, 0, NULL, &M));
+    PetscCall(MatGetOwnershipRange(M, &rstart, NULL));
+    for (PetscInt k = 0; k < nloc; k++) PetscCall(MatSetValue(M, rstart + k, rstart + k, sg.vol, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
+  }
+  PetscCall(DMCreateMatrix(sg.da, &K));
+
+  PetscCall(TSCreate(comm, &ts));
+  PetscCall(TSSetType(ts, TSSIMPVI));
+  PetscCall(TSSimpVISetMass(ts, M, NULL, NULL, NULL, NULL));
+  PetscCall(TSSimpVISetPotential(ts, K, Potential, PotentialHessian, &sg));
+
+  /* U = [q_local | p_local] on each process (the default split), q in the DMDA's global layout */
+  PetscCall(VecCreateMPI(comm, 2 * nloc, 2 * N, &U));
+  PetscCall(VecGetArrayWrite(U, &u));
+  for (PetscInt j = ys; j < ys + ym; j++)
+    for (PetscInt i = xs; i < xs + xm; i++) {
+      PetscReal u0, ut0;
+
+      Exact(par, Coord(&sg, i), par->dim > 1 ? Coord(&sg, j) : 0, 0, &u0, &ut0);
+      u[(j - ys) * xm + i - xs]        = u0;
+      u[nloc + (j - ys) * xm + i - xs] = sg.vol * ut0;
+    }
+  PetscCall(VecRestoreArrayWrite(U, &u));
+  PetscCall(TSSetSolution(ts, U));
+  PetscCall(TSSetTimeStep(ts, par->T / nsteps));
+  PetscCall(TSSetMaxTime(ts, par->T));
+  PetscCall(TSSetMaxSteps(ts, nsteps));
+  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+  if (energy) PetscCall(TSMonitorSet(ts, MonitorEnergy, st, NULL));
+  if (memory) PetscCall(TSMonitorSet(ts, MonitorMemory, st, NULL));
+  PetscCall(TSSetFromOptions(ts));
+  PetscCall(TSSimpVISetUpPhaseSpace(ts)); /* for -ts_type theta, rk, ...: the same semi-discrete sine-Gordon in phase space */
+  {
+    TSType type;
+
+    PetscCall(TSGetType(ts, &type));
+    PetscCall(PetscStrncpy(st->tstype, type, sizeof(st->tstype)));
+  }
+  PetscCall(TSSetUp(ts));
+  PetscCall(PetscTime(&st->time));
+  PetscCall(TSSolve(ts, U));
+  {
+    PetscLogDouble t1;
+
+    PetscCall(PetscTime(&t1));
+    st->time   = t1 - st->time;
+    st->mem[2] = PeakRSS(PETSC_FALSE);
+  }
+  PetscCall(TSGetStepNumber(ts, &st->steps));
+  PetscCall(TSGetSNESIterations(ts, &st->snes_its));
+  PetscCall(TSGetKSPIterations(ts, &st->ksp_its));
+
+  /* max-norm error at T against the exact kink */
+  /* the default split, known here (TSSimpVIGetPhaseSpaceIS() is for TSSIMPVI only) */
+  {
+    PetscInt lo;
+
+    PetscCall(VecGetOwnershipRange(U, &lo, NULL));
+    PetscCall(ISCreateStride(comm, nloc, lo, 1, &isq));
+    PetscCall(ISCreateStride(comm, nloc, lo + nloc, 1, &isp));
+  }
+  {
+    Vec          q;
+    PetscScalar *ee;
+    PetscReal    tf;
+
+    PetscCall(TSGetSolveTime(ts, &tf));
+    PetscCall(VecGetSubVector(U, isq, &q));
+    PetscCall(VecDuplicate(q, &e));
+    PetscCall(VecGetArrayWrite(e, &ee));
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++) Exact(par, Coord(&sg, i), par->dim > 1 ? Coord(&sg, j) : 0, tf, &ee[(j - ys) * xm + i - xs], NULL);
+    PetscCall(VecRestoreArrayWrite(e, &ee));
+    PetscCall(VecAXPY(e, -1, q));
+    PetscCall(VecNorm(e, NORM_INFINITY, &st->err));
+    PetscCall(VecDestroy(&e));
+    if (qp) {
+      Vec all[2], p;
+
+      PetscCall(GatherNatural(sg.da, q, &all[0]));
+      PetscCall(VecGetSubVector(U, isp, &p));
+      PetscCall(GatherNatural(sg.da, p, &all[1]));
+      PetscCall(VecRestoreSubVector(U, isp, &p));
+      PetscCall(VecConcatenate(2, all, qp, NULL));
+      PetscCall(VecDestroy(&all[0]));
+      PetscCall(VecDestroy(&all[1]));
+    }
+    PetscCall(VecRestoreSubVector(U, isq, &q));
+  }
+  PetscCall(ISDestroy(&isq));
+  PetscCall(ISDestroy(&isp));
+  PetscCall(TSDestroy(&ts));
+  PetscCall(VecDestroy(&U));
+  PetscCall(MatDestroy(&M));
+  PetscCall(MatDestroy(&K));
+  PetscCall(VecDestroy(&sg.xloc));
+  PetscCall(DMDestroy(&sg.da));
+  PetscFunctionReturn(0);
+}
+
+/* max |a - b| / max |b| on rank 0 */
+static PetscErrorCode RelDiff(Vec a, Vec b, PetscReal *d)
+{
+  Vec       w;
+  PetscReal nb, nd;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(a, &w));
+  PetscCall(VecWAXPY(w, -1, b, a));
+  PetscCall(VecNorm(w, NORM_INFINITY, &nd));
+  PetscCall(VecNorm(b, NORM_INFINITY, &nb));
+  *d = nd / nb;
+  PetscCall(VecDestroy(&w));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  Params         par   = {1, 199, 4, 20, 0.5, -2, 0.3, 4, BC_EXACT};
+  Sweep          sweep = SWEEP_SPACETIME;
+  PetscReal      cfl = 0.5, err[16], obs = 0;
+  PetscInt       levels = 3, nsteps0, torder = 0, expected;
+  PetscBool      serial = PETSC_FALSE, bench = PETSC_FALSE, energy, issimpvi;
+  PetscMPIInt    size, rank;
+  PetscLogDouble rss0;
+  char           tstype[64] = "";
+  TS             ts;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SimpVIInitializePackage());
+  PetscCall(PetscLogEventRegister("SGPotential", TS_CLASSID, &EV_Potential));
+  PetscCall(PetscLogEventRegister("SGHessian", TS_CLASSID, &EV_Hessian));
+  rss0 = PeakRSS(PETSC_FALSE);
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Sine-Gordon kink options", NULL);
+  PetscCall(PetscOptionsRangeInt("-dim", "Space dimension", NULL, par.dim, &par.dim, NULL, 1, 2));
+  PetscCall(PetscOptionsInt("-n", "Interior points per direction on the coarsest level", NULL, par.n, &par.n, NULL));
+  PetscCall(PetscOptionsRangeInt("-order", "Order of the finite differences: 2 or 4", NULL, par.order, &par.order, NULL, 2, 4));
+  PetscCall(PetscOptionsReal("-L", "Half-width of the domain", NULL, par.L, &par.L, NULL));
+  PetscCall(PetscOptionsReal("-v", "Kink velocity, |v| < 1", NULL, par.vel, &par.vel, NULL));
+  PetscCall(PetscOptionsReal("-x0", "Kink position at t = 0", NULL, par.x0, &par.x0, NULL));
+  PetscCall(PetscOptionsReal("-angle", "Direction of travel in 2-D (radians)", NULL, par.angle, &par.angle, NULL));
+  PetscCall(PetscOptionsReal("-T", "Final time", NULL, par.T, &par.T, NULL));
+  PetscCall(PetscOptionsReal("-cfl", "Time step over grid spacing on the coarsest level", NULL, cfl, &cfl, NULL));
+  PetscCall(PetscOptionsRangeInt("-levels", "Number of levels of the sweep", NULL, levels, &levels, NULL, 1, 12));
+  PetscCall(PetscOptionsEnum("-sweep", "What the levels refine", NULL, Sweeps, (PetscEnum)sweep, (PetscEnum *)&sweep, NULL));
+  PetscCall(PetscOptionsEnum("-bc", "Dirichlet data: exact (time-dependent) or fixed at t = 0", NULL, BCs, (PetscEnum)par.bc, (PetscEnum *)&par.bc, NULL));
+  PetscCall(PetscOptionsBool("-serial", "Also solve on rank 0 alone and compare", NULL, serial, &serial, NULL));
+  PetscCall(PetscOptionsBool("-bench", "Print one timing/memory record per level", NULL, bench, &bench, NULL));
+  PetscOptionsEnd();
+  PetscCheck(par.order == 2 || par.order == 4, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-order is 2 or 4");
+  PetscCheck(PetscAbsReal(par.vel) < 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "the kink needs |v| < 1");
+  energy = (PetscBool)(par.bc == BC_FIXED); /* with exact Dirichlet data the boundary does work: no conserved energy */
+
+  /* steps on the coarsest level: h = T/nsteps0 close to cfl dx */
+  nsteps0 = (PetscInt)PetscCeilReal(par.T / (cfl * 2 * par.L / (par.n + 1)) - 1e-9);
+
+  /* the time order of the scheme the options choose */
+  PetscCall(TSCreate(PETSC_COMM_WORLD, &ts));
+  PetscCall(TSSetType(ts, TSSIMPVI));
+  PetscCall(TSSetFromOptions(ts));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &issimpvi));
+  if (issimpvi) PetscCall(TSSimpVIGetOrder(ts, &torder));
+  PetscCall(TSDestroy(&ts));
+  expected = sweep == SWEEP_TIME ? torder : PetscMin(torder, par.order);
+
+  {
+    Vec      ref  = NULL;
+    PetscInt nref = 0;
+    RunStats st;
+
+    if (sweep == SWEEP_TIME) { /* reference on the same grid with a 4 times smaller step than the finest */
+      nref = nsteps0 << (levels + 1);
+      PetscCall(Run(PETSC_COMM_WORLD, &par, par.n, nref, PETSC_FALSE, PETSC_FALSE, &ref, &st));
+    }
+    if (!bench) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Sine-Gordon kink in %" PetscInt_FMT "-D, v = %g, finite differences of order %" PetscInt_FMT ", Dirichlet data %s, sweep %s\n", par.dim, (double)par.vel, par.order, BCs[par.bc], Sweeps[sweep]));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%10s %10s %12s %12s %8s\n", "points", "steps", "dx", "error", "order"));
+    }
+    for (PetscInt l = 0; l < levels; l++) {
+      PetscInt  n = sweep == SWEEP_SPACETIME ? ((par.n + 1) << l) - 1 : par.n, nsteps = nsteps0 << l, N = par.dim == 1 ? n : n * n;
+      Vec       qp   = NULL;
+      PetscReal diff = 0;
+
+      PetscCall(Run(PETSC_COMM_WORLD, &par, n, nsteps, energy, bench, (serial || ref) ? &qp : NULL, &st));
+      PetscCall(PetscStrncpy(tstype, st.tstype, sizeof(tstype)));
+      err[l] = st.err;
+      if (ref) {
+        if (rank == 0) PetscCall(RelDiff(qp, ref, &err[l])); /* the relative error in (q, p) against the reference */
+        PetscCallMPI(MPI_Bcast(&err[l], 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
+      }
+      if (l > 0) obs = PetscLog2Real(err[l - 1] / err[l]);
+      if (!bench) {
+        if (l == 0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%10" PetscInt_FMT " %10" PetscInt_FMT " %12.4e %12.4e\n", N, nsteps, (double)(2 * par.L / (n + 1)), (double)err[l]));
+        else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%10" PetscInt_FMT " %10" PetscInt_FMT " %12.4e %12.4e %8.2f\n", N, nsteps, (double)(2 * par.L / (n + 1)), (double)err[l], (double)obs));
+      }
+      if (serial) {
+        if (rank == 0) {
+          RunStats ss;
+          Vec      qps;
+
+          PetscCall(Run(PETSC_COMM_SELF, &par, n, nsteps, PETSC_FALSE, PETSC_FALSE, &qps, &ss));
+          PetscCall(RelDiff(qp, qps, &diff));
+          PetscCall(VecDestroy(&qps));
+        }
+        PetscCallMPI(MPI_Bcast(&diff, 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
+        if (!bench) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  PETSC_COMM_WORLD vs rank 0 alone: relative difference %.2e; agree to 1e-10: %s\n", (double)diff, diff < 1e-10 ? "yes" : "no"));
+      }
+      if (energy && !bench) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  largest relative energy drift %.2e; below 1e-8: %s\n", (double)st.drift, st.drift < 1e-8 ? "yes" : "no"));
+      PetscCall(VecDestroy(&qp));
+      if (bench) {
+        PetscLogDouble loc[5] = {rss0, st.mem[0], st.mem[1], st.mem[2], PetscMax(st.mem[0], PetscMax(st.mem[1], st.mem[2]))}, sum[5];
+
+        PetscCall(MPIU_Allreduce(loc, sum, 5, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH problem=sinegordon%" PetscInt_FMT "d ts=%s ranks=%d n=%" PetscInt_FMT " steps=%" PetscInt_FMT " dx=%.6e time=%.6e time_per_step=%.6e newton_per_step=%.3f krylov_per_step=%.3f", par.dim, st.tstype, size, N, st.steps,
+                              (double)(2 * par.L / (n + 1)), st.time, st.time / PetscMax(st.steps, 1), (double)st.snes_its / PetscMax(st.steps, 1), (double)st.ksp_its / PetscMax(st.steps, 1)));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, " first_step_time=%.6e later_time_per_step=%.6e peak_bytes=%.6e base_bytes=%.6e bytes_per_unknown=%.1f net_bytes_per_unknown=%.1f setup_bytes_per_unknown=%.1f first_step_bytes_per_unknown=%.1f later_steps_bytes_per_unknown=%.1f error=%.6e order=%.3f\n", st.tstep[1] - st.tstep[0], st.steps > 1 ? (st.time - (st.tstep[1] - st.tstep[0])) / (st.steps - 1) : st.time, sum[4], sum[0], sum[4] / N, (sum[4] - sum[0]) / N, sum[1] / N, sum[2] / N, sum[3] / N, (double)err[l], l ? (double)obs : 0.0));
+      }
+    }
+    PetscCall(VecDestroy(&ref));
+  }
+  if (levels > 1 && !bench) {
+    if (expected) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "TS %s: order %" PetscInt_FMT " observed: %s\n", tstype, expected, PetscAbsReal(obs - expected) < 0.3 ? "yes" : "no"));
+    else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "TS %s: observed order %d\n", tstype, (int)PetscFloorReal(obs + 0.5)));
+  }
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+  test:
+    suffix: simpson
+    args: -levels 3
+
+  test:
+    suffix: simpson_time
+    args: -sweep time -cfl 1
+
+  test:
+    suffix: lobatto_time
+    args: -ts_simpvi_type lobatto -sweep time -cfl 1
+
+  test:
+    suffix: lobatto_fd2
+    args: -ts_simpvi_type lobatto -order 2 -levels 3
+
+  test:
+    suffix: energy
+    args: -bc fixed -levels 2
+
+  test:
+    suffix: theta
+    args: -ts_type theta -ts_theta_theta 0.5 -levels 3
+
+  test:
+    suffix: par_1
+    nsize: 1
+    args: -n 99 -T 2 -levels 1 -serial
+
+  test:
+    suffix: par_2
+    nsize: 2
+    args: -n 99 -T 2 -levels 1 -serial
+    output_file: output/ex7_par_1.out
+
+  # 4 ranks on fewer cores: a Krylov step solver, since the default parallel LU (SuperLU_DIST) spins OpenMP threads
+  test:
+    suffix: par_4
+    nsize: 4
+    args: -n 99 -T 2 -levels 1 -serial -ksp_type gmres -pc_type bjacobi -ksp_rtol 1e-14
+    output_file: output/ex7_par_1.out
+
+  test:
+    suffix: 2d_1
+    nsize: 1
+    args: -dim 2 -n 19 -L 10 -T 1 -levels 1 -serial
+
+  test:
+    suffix: 2d_4
+    nsize: 4
+    args: -dim 2 -n 19 -L 10 -T 1 -levels 1 -serial -ksp_type gmres -pc_type bjacobi -ksp_rtol 1e-14
+    output_file: output/ex7_2d_1.out
+
+TEST*/
