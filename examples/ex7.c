@@ -466,13 +466,36 @@ static PetscErrorCode RelDiff(Vec a, Vec b, PetscReal *d)
   PetscFunctionReturn(0);
 }
 
+/* The same run with SUNDIALS KINSOL as the step's nonlinear solver: trajectory difference and iterations side by side */
+static PetscErrorCode CompareKINSOL(Params *par, PetscInt n, PetscInt nsteps, Vec qp, const RunStats *st)
+{
+  RunStats    sk;
+  Vec         qpk;
+  PetscReal   diff = 0;
+  PetscMPIInt rank;
+  char        strategy[64] = "newton";
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-ts_simpvi_kinsol_strategy", strategy, sizeof(strategy), NULL));
+  PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_nonlinear_solver", "kinsol"));
+  PetscCall(Run(PETSC_COMM_WORLD, par, n, nsteps, PETSC_FALSE, PETSC_FALSE, &qpk, &sk));
+  PetscCall(PetscOptionsClearValue(NULL, "-ts_simpvi_nonlinear_solver"));
+  if (rank == 0) PetscCall(RelDiff(qpk, qp, &diff));
+  PetscCallMPI(MPI_Bcast(&diff, 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %" PetscInt_FMT " steps, nonlinear / linear iterations: SNES %" PetscInt_FMT " / %" PetscInt_FMT ", KINSOL %s %" PetscInt_FMT " / %" PetscInt_FMT "\n", st->steps, st->snes_its, st->ksp_its, strategy, sk.snes_its, sk.ksp_its));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  KINSOL vs SNES: relative difference %.2e; agree to 1e-12: %s\n", (double)diff, diff < 1e-12 ? "yes" : "no"));
+  PetscCall(VecDestroy(&qpk));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   Params         par   = {1, 199, 4, 20, 0.5, -2, 0.3, 4, BC_EXACT};
   Sweep          sweep = SWEEP_SPACETIME;
   PetscReal      cfl = 0.5, err[16], obs = 0;
   PetscInt       levels = 3, nsteps0, torder = 0, expected;
-  PetscBool      serial = PETSC_FALSE, bench = PETSC_FALSE, energy, issimpvi;
+  PetscBool      serial = PETSC_FALSE, bench = PETSC_FALSE, kinsol = PETSC_FALSE, energy, issimpvi;
   PetscMPIInt    size, rank;
   PetscLogDouble rss0;
   char           tstype[64] = "";
@@ -500,6 +523,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEnum("-sweep", "What the levels refine", NULL, Sweeps, (PetscEnum)sweep, (PetscEnum *)&sweep, NULL));
   PetscCall(PetscOptionsEnum("-bc", "Dirichlet data: exact (time-dependent) or fixed at t = 0", NULL, BCs, (PetscEnum)par.bc, (PetscEnum *)&par.bc, NULL));
   PetscCall(PetscOptionsBool("-serial", "Also solve on rank 0 alone and compare", NULL, serial, &serial, NULL));
+  PetscCall(PetscOptionsBool("-compare_kinsol", "Also solve with -ts_simpvi_nonlinear_solver kinsol and compare", NULL, kinsol, &kinsol, NULL));
   PetscCall(PetscOptionsBool("-bench", "Print one timing/memory record per level", NULL, bench, &bench, NULL));
   PetscOptionsEnd();
   PetscCheck(par.order == 2 || par.order == 4, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-order is 2 or 4");
@@ -536,7 +560,7 @@ int main(int argc, char **argv)
       Vec       qp   = NULL;
       PetscReal diff = 0;
 
-      PetscCall(Run(PETSC_COMM_WORLD, &par, n, nsteps, energy, bench, (serial || ref) ? &qp : NULL, &st));
+      PetscCall(Run(PETSC_COMM_WORLD, &par, n, nsteps, energy, bench, (serial || ref || kinsol) ? &qp : NULL, &st));
       PetscCall(PetscStrncpy(tstype, st.tstype, sizeof(tstype)));
       err[l] = st.err;
       if (ref) {
@@ -560,6 +584,7 @@ int main(int argc, char **argv)
         PetscCallMPI(MPI_Bcast(&diff, 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
         if (!bench) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  PETSC_COMM_WORLD vs rank 0 alone: relative difference %.2e; agree to 1e-10: %s\n", (double)diff, diff < 1e-10 ? "yes" : "no"));
       }
+      if (kinsol) PetscCall(CompareKINSOL(&par, n, nsteps, qp, &st));
       if (energy && !bench) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  largest relative energy drift %.2e; below 1e-8: %s\n", (double)st.drift, st.drift < 1e-8 ? "yes" : "no"));
       PetscCall(VecDestroy(&qp));
       if (bench) {
@@ -635,5 +660,30 @@ int main(int argc, char **argv)
     nsize: 4
     args: -dim 2 -n 19 -L 10 -T 1 -levels 1 -serial -ksp_type gmres -pc_type bjacobi -ksp_rtol 1e-14
     output_file: output/ex7_2d_1.out
+
+  # above -ts_simpvi_direct_limit rows the default step solver is GMRES with block Jacobi/ILU(0): the same kink, the
+  # same error, and the parallel run still agrees with the serial one
+  test:
+    suffix: krylov_default
+    nsize: 2
+    args: -n 99 -T 2 -levels 1 -serial -ts_simpvi_direct_limit 100
+    output_file: output/ex7_par_1.out
+
+  test:
+    suffix: krylov_default_view
+    args: -n 99 -T 0.4 -levels 1 -ts_simpvi_direct_limit 100 -ts_view
+    filter: grep -E "(KSP|PC) Object|type: (gmres|bjacobi|preonly|ilu)$|relative=1e-12|levels of fill"
+
+  # SUNDIALS KINSOL (Newton, and the fixed point with Anderson acceleration) on 2 ranks: the same kink as SNES
+  testset:
+    requires: kinsol
+    nsize: 2
+    args: -n 99 -T 2 -levels 1 -compare_kinsol
+    test:
+      suffix: kinsol_newton
+      args: -ts_simpvi_kinsol_strategy newton
+    test:
+      suffix: kinsol_fp
+      args: -ts_simpvi_kinsol_strategy fp -ts_simpvi_kinsol_maa 3
 
 TEST*/

@@ -359,17 +359,29 @@ PetscErrorCode SimpVIStepAccept_Private(TS ts)
 }
 
 /*
-  SimpVIDefaultDirectSolver_Private - the default for small and medium step systems: a direct solve (SuperLU_DIST in parallel)
+  SimpVIDefaultLinearSolver_Private - the default solver of a linear system of N rows met by the TS (the step system,
+  or the mass matrix when spd): a direct solve (SuperLU_DIST in parallel) up to -ts_simpvi_direct_limit rows, where a
+  factorization is cheap and blind to conditioning; above it a Krylov method (GMRES, or CG for the SPD mass matrix)
+  with block Jacobi/ILU(0), whose memory grows like the matrix's rather than like a factor's. N = 0: not yet known.
 */
-PetscErrorCode SimpVIDefaultDirectSolver_Private(KSP ksp)
+PetscErrorCode SimpVIDefaultLinearSolver_Private(TS ts, KSP ksp, PetscInt N, PetscBool spd)
 {
   PC          pc;
   PetscMPIInt size;
+  PetscInt    limit = SIMPVI_DIRECT_LIMIT;
 
   PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(((PetscObject)ts)->options, ((PetscObject)ts)->prefix, "-ts_simpvi_direct_limit", &limit, NULL));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ksp), &size));
-  PetscCall(KSPSetType(ksp, KSPPREONLY));
   PetscCall(KSPGetPC(ksp, &pc));
+  if (N > limit) {
+    PetscCall(KSPSetType(ksp, spd ? KSPCG : KSPGMRES));
+    PetscCall(PCSetType(pc, PCBJACOBI));
+    /* the Newton test is on the update (stol): linear solves must be accurate well below it */
+    PetscCall(KSPSetTolerances(ksp, 1e-12, 1e-50, PETSC_DEFAULT, PETSC_DEFAULT));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(KSPSetType(ksp, KSPPREONLY));
   PetscCall(PCSetType(pc, PCLU));
   /* SuperLU_DIST first: with Debian's PETSc 3.18, MUMPS, OpenMPI 4.1, a second TS after a MUMPS solve was seen to
      hang in its first scatter (tests/ex5.c -fresh_ts) */
@@ -462,7 +474,7 @@ PetscErrorCode SimpVIStepSetUp_Private(TS ts)
     PetscCall(KSPCreate(comm, &ksp));
     PetscCall(PetscObjectIncrementTabLevel((PetscObject)ksp, (PetscObject)snes, 1));
     PetscCall(KSPSetOptionsPrefix(ksp, prefix));
-    PetscCall(SimpVIDefaultDirectSolver_Private(ksp));
+    PetscCall(SimpVIDefaultLinearSolver_Private(ts, ksp, s * N, PETSC_FALSE));
     PetscCall(KSPSetFromOptions(ksp));
     PetscCall(SNESSetKSP(snes, ksp));
     PetscCall(KSPDestroy(&ksp));

@@ -101,10 +101,13 @@ PetscErrorCode SimpVILegendreInverse_Private(TS ts, SimpVIProblem *prob, PetscRe
       if (terms[k].block == SIMPVI_BLOCK_PV) Pv = terms[k].A;
     PetscCheck(Pv, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "The Lagrangian has no L_vv block: cannot recover velocities");
     if (!prob->kspv) {
+      PetscInt N;
+
       PetscCall(KSPCreate(PetscObjectComm((PetscObject)ts), &prob->kspv));
       PetscCall(KSPSetOptionsPrefix(prob->kspv, ((PetscObject)ts)->prefix));
       PetscCall(KSPAppendOptionsPrefix(prob->kspv, "ts_simpvi_velocity_"));
-      PetscCall(SimpVIDefaultDirectSolver_Private(prob->kspv));
+      PetscCall(MatGetSize(Pv, &N, NULL));
+      PetscCall(SimpVIDefaultLinearSolver_Private(ts, prob->kspv, N, PETSC_TRUE));
       PetscCall(KSPSetFromOptions(prob->kspv));
     }
     PetscCall(KSPSetOperators(prob->kspv, Pv, Pv));

@@ -351,7 +351,6 @@ static PetscErrorCode KINSOLCreateKSP(TS ts, SimpVI_KINSOL *kin)
   PetscCall(PetscObjectIncrementTabLevel((PetscObject)kin->ksp, (PetscObject)ts, 1));
   PetscCall(KSPSetOptionsPrefix(kin->ksp, ((PetscObject)ts)->prefix));
   PetscCall(KSPAppendOptionsPrefix(kin->ksp, "ts_simpvi_kinsol_"));
-  PetscCall(SimpVIDefaultDirectSolver_Private(kin->ksp));
   kin->kspsetfromoptions = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
@@ -591,6 +590,7 @@ PetscErrorCode SimpVIKINSOLSolve_Private(TS ts, Vec Y, PetscInt *its, PetscInt *
   PetscCall(PetscObjectGetId((PetscObject)Y, &id));
   if (!kin->mem || id != kin->Yid || maa != kin->memmaa) PetscCall(KINSOLCreateMemory(ts, kin, Y, maa));
   if (kin->kspsetfromoptions) {
+    PetscCall(SimpVIDefaultLinearSolver_Private(ts, kin->ksp, N, PETSC_FALSE));
     PetscCall(KSPSetFromOptions(kin->ksp));
     kin->kspsetfromoptions = PETSC_FALSE;
   }

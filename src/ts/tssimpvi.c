@@ -312,7 +312,7 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, PetscOptionItems *PetscOpti
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
   char       type[256];
-  PetscInt   degree = vi->degree;
+  PetscInt   degree = vi->degree, limit = SIMPVI_DIRECT_LIMIT;
   PetscBool  flg, monitor = PETSC_FALSE;
 
   PetscFunctionBegin;
@@ -327,6 +327,8 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, PetscOptionItems *PetscOpti
 #else
   PetscCheck(vi->nls != SIMPVI_NLS_KINSOL, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "simpvi was built without SUNDIALS KINSOL");
 #endif
+  /* read where the linear solvers are made (SimpVIDefaultLinearSolver_Private); listed here for -help */
+  PetscCall(PetscOptionsInt("-ts_simpvi_direct_limit", "Largest linear system (rows) given a direct solver by default; larger: GMRES (CG for the mass) with block Jacobi ILU(0)", "TSSIMPVI", limit, &limit, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_monitor_energy", "Print the energy H and its relative drift after each step", "TSSimpVIMonitorEnergy", monitor, &monitor, &flg));
   if (flg && monitor) PetscCall(TSMonitorSet(ts, TSSimpVIMonitorEnergy, NULL, NULL));
   PetscOptionsHeadEnd();
@@ -452,6 +454,6 @@ PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS ts)
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, 1e-14, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
   PetscCall(SNESGetKSP(snes, &ksp));
-  PetscCall(SimpVIDefaultDirectSolver_Private(ksp));
+  PetscCall(SimpVIDefaultLinearSolver_Private(ts, ksp, 0, PETSC_FALSE));
   PetscFunctionReturn(0);
 }

@@ -170,7 +170,9 @@ PETSC_INTERN PetscErrorCode SimpVIStepSetUp_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVIStepReset_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVIStepPredict_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVIStepAccept_Private(TS);
-PETSC_INTERN PetscErrorCode SimpVIDefaultDirectSolver_Private(KSP);
+/* step systems (and mass matrices) with more rows than this get a Krylov solver by default, fewer a direct one */
+#define SIMPVI_DIRECT_LIMIT 100000
+PETSC_INTERN PetscErrorCode SimpVIDefaultLinearSolver_Private(TS, KSP, PetscInt, PetscBool);
 PETSC_INTERN PetscLogEvent  SIMPVI_Residual, SIMPVI_Jacobian;
 
 #if defined(SIMPVI_HAVE_KINSOL)
