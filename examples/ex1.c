@@ -6,9 +6,11 @@ static char help[] = "Linearised double pendulum M q'' + K q = 0 (Rojas-Quintero
                      "prints the paper's Table 2 beside ours.\n"
                      "Options: -methods <default> (midpoint,simpson,lobatto,rk4,theta,...; default: the TS type and scheme from the\n"
                      "options) -meshes 10,20,40 (steps per period tbar = 2 pi/omega0) -periods <1> -paper <none> -paper_periods 1,10,100\n"
-                     "-mu <1> -omega0 <2 pi> -g <9.81> -monitor_file <csv> -table_file <csv> -exact_file <csv> -exact_samples <2000>\n\n";
+                     "-mu <1> -omega0 <2 pi> -g <9.81> -monitor_file <csv> -table_file <csv> -exact_file <csv> -exact_samples <2000>\n"
+                     "-compare_kinsol: repeat each TSSIMPVI run with SUNDIALS KINSOL and compare (examples/kinsolcompare.h)\n\n";
 
 #include <simpvi.h>
+#include "kinsolcompare.h"
 
 /* The linearised double pendulum, L = 1/2 v' M v - 1/2 x' K x, and its exact solution as a sum of two normal modes */
 typedef struct {
@@ -231,7 +233,8 @@ typedef struct {
   char      label[32];
 } RunResult;
 
-static char monitorfile[PETSC_MAX_PATH_LEN];
+static char          monitorfile[PETSC_MAX_PATH_LEN];
+static KINSOLCompare kinsolcompare; /* -compare_kinsol */
 
 static PetscErrorCode Run(DoublePendulum *dp, const char method[], PetscReal T, PetscInt nsteps, RunResult *res)
 {
@@ -278,7 +281,12 @@ static PetscErrorCode Run(DoublePendulum *dp, const char method[], PetscReal T, 
   err.label = res->label;
   if (monitorfile[0]) PetscCall(PetscFOpen(PETSC_COMM_SELF, monitorfile, "a", &err.fp));
   PetscCall(TSMonitorSet(ts, MonitorErrors, &err, NULL));
-  PetscCall(TSSolve(ts, U));
+  {
+    char label[64];
+
+    PetscCall(PetscSNPrintf(label, sizeof(label), "%s, %" PetscInt_FMT " steps", res->label, nsteps));
+    PetscCall(KINSOLCompareSolve(&kinsolcompare, ts, U, label));
+  }
   if (err.fp) PetscCall(PetscFClose(PETSC_COMM_SELF, err.fp));
   res->ep = err.ep;
   res->eq = err.eq;
@@ -448,6 +456,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-exact_file", "CSV file with the exact solution on a fine grid: t,q1,q2,p1,p2", NULL, exactfile, exactfile, sizeof(exactfile), NULL));
   PetscCall(PetscOptionsInt("-exact_samples", "Points of the exact solution written per period", NULL, samples, &samples, NULL));
   PetscOptionsEnd();
+  PetscCall(KINSOLCompareSetFromOptions(&kinsolcompare));
 
   dp.m2 = mu * dp.m1;
   dp.l1 = dp.l2 = dp.g / (dp.omega0 * dp.omega0);
@@ -530,6 +539,7 @@ int main(int argc, char **argv)
   }
   for (PetscInt s = 0; s < nmethods; s++) PetscCall(PetscFree(methods[s]));
   if (table) PetscCall(PetscFClose(PETSC_COMM_SELF, table));
+  PetscCall(KINSOLCompareFinalize(&kinsolcompare));
   PetscCall(PetscFinalize());
   return 0;
 }
@@ -569,5 +579,13 @@ int main(int argc, char **argv)
   test:
     suffix: methods
     args: -methods lobatto,rk4,theta -meshes 20,40,80
+
+  # SNES against KINSOL on the same runs (examples/kinsolcompare.h): a control rerun with SNES (difference exactly 0),
+  # Newton and the preconditioned fixed point with Anderson depth 3; a quadratic Lagrangian (TS_LINEAR), so SNES and
+  # Newton take one iteration per step, fp two (the second confirms the first)
+  test:
+    suffix: kinsol
+    requires: kinsol
+    args: -methods midpoint,simpson,lobatto -meshes 10,20 -compare_kinsol -compare_kinsol_strategies snes,newton,fp
 
 TEST*/

@@ -8,9 +8,11 @@ static char help[] = "Nonlinear double pendulum (Rojas-Quintero, Dubois, Jourdan
                      "tenth of the run: a symplectic scheme keeps them alike (no drift), RK4 does not.\n"
                      "Options: -methods <default> (midpoint,simpson,lobatto,rk4,theta,...) -dts 0.04,0.02,0.01 -T <1> -paper <none>\n"
                      "-paper_T 1,10,100,1000 -m1 <1> -m2 <1> -omega0 <2 pi> -g <9.81> -q1 <pi/4> -q2 <pi/3> -monitor_file <csv>\n"
-                     "-monitor_every <1> -table_file <csv>\n\n";
+                     "-monitor_every <1> -table_file <csv>\n"
+                     "-compare_kinsol: repeat each TSSIMPVI run with SUNDIALS KINSOL and compare (examples/kinsolcompare.h)\n\n";
 
 #include <simpvi.h>
+#include "kinsolcompare.h"
 
 typedef struct {
   PetscReal m1, m2, l1, l2, g;
@@ -239,8 +241,9 @@ typedef struct {
   char      label[32], key[32]; /* key: the method's name in the paper table below (midpoint, simpson, rk4, ...) */
 } RunResult;
 
-static char     monitorfile[PETSC_MAX_PATH_LEN];
-static PetscInt monitorevery = 1;
+static char          monitorfile[PETSC_MAX_PATH_LEN];
+static PetscInt      monitorevery = 1;
+static KINSOLCompare kinsolcompare; /* -compare_kinsol */
 
 static PetscErrorCode Run(DoublePendulum *dp, const char method[], PetscReal T, PetscReal dt, RunResult *res)
 {
@@ -283,7 +286,12 @@ static PetscErrorCode Run(DoublePendulum *dp, const char method[], PetscReal T, 
   err.label = res->label;
   if (monitorfile[0]) PetscCall(PetscFOpen(PETSC_COMM_SELF, monitorfile, "a", &err.fp));
   PetscCall(TSMonitorSet(ts, MonitorEnergy, &err, NULL));
-  PetscCall(TSSolve(ts, U));
+  {
+    char label[64];
+
+    PetscCall(PetscSNPrintf(label, sizeof(label), "%s, h = %g", res->label, (double)dt));
+    PetscCall(KINSOLCompareSolve(&kinsolcompare, ts, U, label));
+  }
   if (err.fp) PetscCall(PetscFClose(PETSC_COMM_SELF, err.fp));
   { /* the library's energy (the same for every TS type) against the formula above, at the final state */
     const PetscScalar *uf;
@@ -465,6 +473,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-monitor_every", "Write every n-th step to the monitor file, with the largest energy error since the last line", NULL, monitorevery, &monitorevery, NULL));
   PetscCall(PetscOptionsString("-table_file", "CSV file for every run: method,T,h,eH,first,last", NULL, tablefile, tablefile, sizeof(tablefile), NULL));
   PetscOptionsEnd();
+  PetscCall(KINSOLCompareSetFromOptions(&kinsolcompare));
   dp.l1 = dp.l2 = dp.g / (omega0 * omega0); /* the paper prints g/omega0; see ../shared/seeds/README.md */
   PetscCheck(monitorevery > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-monitor_every must be positive");
 
@@ -546,6 +555,7 @@ int main(int argc, char **argv)
   }
   for (PetscInt s = 0; s < nmethods; s++) PetscCall(PetscFree(methods[s]));
   if (table) PetscCall(PetscFClose(PETSC_COMM_SELF, table));
+  PetscCall(KINSOLCompareFinalize(&kinsolcompare));
   PetscCall(PetscFinalize());
   return 0;
 }
@@ -573,5 +583,13 @@ int main(int argc, char **argv)
     suffix: jacobian
     args: -methods simpson,lobatto,theta -T 0.2 -dts 0.04 -p1 0.5 -p2 -0.3 -snes_test_jacobian
     filter: awk '$4 == "=" && $3 ~ /^Jfd/ {n++; if ($5 + 0 > 1e-6) bad++} END {print "-snes_test_jacobian ran:", (n > 0 ? "yes" : "no"); print "||J - Jfd||/||J|| below 1e-6 everywhere:", (bad ? "no" : "yes")}'
+
+  # SNES against KINSOL Newton and fixed point with Anderson depth 3 on the same runs (examples/kinsolcompare.h); the
+  # TS lives on PETSC_COMM_SELF, so on 2 processes each runs the comparison and the differences are reduced over both
+  test:
+    suffix: kinsol
+    requires: kinsol
+    nsize: {{1 2}}
+    args: -methods midpoint,simpson,lobatto -T 1 -dts 0.04,0.02 -compare_kinsol -compare_kinsol_strategies newton,fp
 
 TEST*/

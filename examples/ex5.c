@@ -4,7 +4,8 @@ static char help[] = "The reduced Lagrange top (Rojas-Quintero, Dubois, Jourdan 
                      "RK4 with fixed steps (options prefix -reduced_). Prints Table 6 (paper, ours, ratio) and the sup over the steps of\n"
                      "|theta_SIM - theta_RK4| with the orders of Figure 14, and of each against the exact nutation (Jacobi sn, GSL).\n"
                      "The complete system runs under any PETSc integrator too: -ts_type theta -ts_theta_theta 0.5 -ts_adapt_type none.\n"
-                     "Options: -T <1> (seconds) -steps 10,20,40,80 (steps per second) -g <9.81> (does not change the results)\n\n";
+                     "Options: -T <1> (seconds) -steps 10,20,40,80 (steps per second) -g <9.81> (does not change the results)\n"
+                     "-compare_kinsol: repeat each TSSIMPVI run of the complete top with SUNDIALS KINSOL and compare (examples/kinsolcompare.h)\n\n";
 
 /*
    Table 6: m = 1, I = 1, I3 = 2, l = 4 pi^2 / g (so m g l / I = A = 4 pi^2), q0 = (0, pi/6, 0), q0' = (0, 0, 2 pi).
@@ -17,6 +18,7 @@ static char help[] = "The reduced Lagrange top (Rojas-Quintero, Dubois, Jourdan 
    The mechanics and the exact solution below are those of ex4.c.
 */
 #include <simpvi.h>
+#include "kinsolcompare.h"
 #include <gsl/gsl_sf_elljac.h>
 #include <gsl/gsl_sf_ellint.h>
 #include <gsl/gsl_poly.h>
@@ -269,6 +271,8 @@ static PetscErrorCode MonitorRecord(TS ts, PetscInt step, PetscReal t, Vec U, vo
   PetscFunctionReturn(0);
 }
 
+static KINSOLCompare kinsolcompare; /* -compare_kinsol */
+
 /* The complete top, U = (q, p), by the TS of the default prefix (simpvi simpson unless -ts_type/-ts_simpvi_type) */
 static PetscErrorCode RunComplete(Top *top, PetscReal h, PetscInt nsteps, Record *rec, char label[], size_t len, PetscInt *order)
 {
@@ -319,7 +323,12 @@ static PetscErrorCode RunComplete(Top *top, PetscReal h, PetscInt nsteps, Record
     PetscCall(PetscStrncpy(label, type, len));
     *order = 0;
   }
-  PetscCall(TSSolve(ts, U));
+  {
+    char run[64];
+
+    PetscCall(PetscSNPrintf(run, sizeof(run), "%s, h = %g", label, (double)h));
+    PetscCall(KINSOLCompareSolve(&kinsolcompare, ts, U, run));
+  }
   PetscCall(VecDestroy(&U));
   for (PetscInt i = 0; i < 4; i++) PetscCall(MatDestroy(&A[i]));
   PetscCall(TSDestroy(&ts));
@@ -398,6 +407,7 @@ int main(int argc, char **argv)
   if (!flg) nh = 4;
   PetscCall(PetscOptionsReal("-g", "Gravity; l = 4 pi^2 / g keeps m g l = 4 pi^2", NULL, top.g, &top.g, NULL));
   PetscOptionsEnd();
+  PetscCall(KINSOLCompareSetFromOptions(&kinsolcompare));
   top.l = 4 * PETSC_PI * PETSC_PI / top.g;
   PetscCall(TopSetUp(&top));
   red.top  = &top;
@@ -481,6 +491,7 @@ int main(int argc, char **argv)
     else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s (reduced) against the exact nutation: observed order %d\n", rklabel, (int)PetscFloorReal(orr + 0.5)));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: p_phi and p_psi conserved to 1e-12 relative: %s (largest drift %.1e)\n", simlabel, dp < 1e-12 ? "yes" : "no", (double)dp));
+  PetscCall(KINSOLCompareFinalize(&kinsolcompare));
   PetscCall(PetscFinalize());
   return 0;
 }
@@ -501,5 +512,11 @@ int main(int argc, char **argv)
   test:
     suffix: theta
     args: -ts_type theta -ts_theta_theta 0.5 -ts_adapt_type none
+
+  # SNES against KINSOL Newton and fixed point with Anderson depth 3 on the complete top (examples/kinsolcompare.h)
+  test:
+    suffix: kinsol
+    requires: kinsol
+    args: -compare_kinsol -compare_kinsol_strategies newton,fp
 
 TEST*/

@@ -727,7 +727,7 @@ static PetscErrorCode FlipCheckJacobian(Sweep *sw, Model *m, PetscInt task, Pets
 {
   Run         run;
   TS          ts;
-  Vec         U, Y, Yp;
+  Vec         U, Y, Yp, Y0 = NULL;
   SNES        snes;
   Mat         J, Jd, Jfd;
   PetscInt    nmax, n;
@@ -741,6 +741,11 @@ static PetscErrorCode FlipCheckJacobian(Sweep *sw, Model *m, PetscInt task, Pets
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SNESGetSolution(snes, &Y));
   PetscCall(SNESGetJacobian(snes, &J, NULL, NULL, NULL));
+  if (!Y) { /* -ts_simpvi_nonlinear_solver kinsol: the SNES solved nothing; check at the step's start (all nodes at q0), perturbed alike */
+    PetscCall(MatCreateVecs(J, &Y0, NULL));
+    PetscCall(VecZeroEntries(Y0));
+    Y = Y0;
+  }
   PetscCall(VecDuplicate(Y, &Yp));
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rand));
   PetscCall(PetscRandomSetInterval(rand, -0.3, 0.3));
@@ -759,6 +764,7 @@ static PetscErrorCode FlipCheckJacobian(Sweep *sw, Model *m, PetscInt task, Pets
   PetscCall(VecDestroy(&Yp));
   PetscCall(MatDestroy(&Jd));
   PetscCall(MatDestroy(&Jfd));
+  PetscCall(VecDestroy(&Y0));
   PetscCall(VecDestroy(&U));
   PetscCall(TSDestroy(&ts));
   PetscFunctionReturn(0);
@@ -1025,6 +1031,14 @@ finalize:
     suffix: flip_static
     nsize: 2
     args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_schedule static -sweep_check_serial -flip_check_jacobian -sweep_csv sweep_flip.csv
+    output_file: output/sweep_flip.out
+
+  # the flip map with KINSOL (fixed point, Anderson depth 3) on each process: the same flips as with SNES
+  test:
+    suffix: flip_kinsol
+    requires: kinsol
+    nsize: 2
+    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -flip_check_jacobian -sweep_csv sweep_flip.csv -ts_simpvi_nonlinear_solver kinsol -ts_simpvi_kinsol_strategy fp -ts_simpvi_kinsol_maa 3
     output_file: output/sweep_flip.out
 
   test:

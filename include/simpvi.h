@@ -38,6 +38,23 @@ typedef enum {
 } TSSimpVIQuadrature;
 PETSC_EXTERN const char *const TSSimpVIQuadratures[];
 
+/*E
+   TSSimpVINonlinearSolverType - the solver of the per-step nonlinear system of `TSSIMPVI`
+
+   Values:
++  `TSSIMPVI_NLS_SNES`   - PETSc's `SNES` (default), options `-snes_*`, `-ksp_*`, `-pc_*`
+-  `TSSIMPVI_NLS_KINSOL` - SUNDIALS KINSOL (when simpvi is built with it), options `-ts_simpvi_kinsol_*`
+
+   Level: intermediate
+
+.seealso: `TSSIMPVI`, `TSSimpVISetNonlinearSolverType()`
+E*/
+typedef enum {
+  TSSIMPVI_NLS_SNES,
+  TSSIMPVI_NLS_KINSOL
+} TSSimpVINonlinearSolverType;
+PETSC_EXTERN const char *const TSSimpVINonlinearSolverTypes[];
+
 /* Lagrangian door: L(t, x, v) with its gradient and Hessian blocks.
    TSSimpVILagrangianFn(ts, t, x, v, &L, Lx, Lv, ctx):   L(t,x,v), Lx = dL/dx, Lv = dL/dv
    TSSimpVILagrangianHessianFn(ts, t, x, v, Lxx, Lvx, Lvv, ctx): Lxx = d2L/dx2, Lvx(i,j) = d2L/dv_i dx_j (Lxv = Lvx'), Lvv = d2L/dv2;
@@ -71,6 +88,8 @@ PETSC_EXTERN PetscErrorCode TSSimpVIGetType(TS, TSSimpVIType *);
 PETSC_EXTERN PetscErrorCode TSSimpVISetDegree(TS, PetscInt);
 PETSC_EXTERN PetscErrorCode TSSimpVIGetDegree(TS, PetscInt *);
 PETSC_EXTERN PetscErrorCode TSSimpVIGetOrder(TS, PetscInt *);
+PETSC_EXTERN PetscErrorCode TSSimpVISetNonlinearSolverType(TS, TSSimpVINonlinearSolverType);
+PETSC_EXTERN PetscErrorCode TSSimpVIGetNonlinearSolverType(TS, TSSimpVINonlinearSolverType *);
 
 PETSC_EXTERN PetscErrorCode TSSimpVISetLagrangian(TS, TSSimpVILagrangianFn, void *);
 PETSC_EXTERN PetscErrorCode TSSimpVISetLagrangianHessian(TS, Mat, Mat, Mat, TSSimpVILagrangianHessianFn, void *);

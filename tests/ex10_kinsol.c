@@ -480,6 +480,18 @@ int main(int argc, char **argv)
     args: -meshes 10 -strategies linesearch,fp -ts_view
     filter: grep -A6 "Step system solved by"
 
+  # -ts_monitor, -ts_view and -log_view under KINSOL: the view shows KINSOL and its iteration totals and no SNES (which
+  # KINSOL leaves unused), -log_view the SimpVIKINSOL event and no SNESSolve; SNES for contrast
+  testset:
+    requires: kinsol
+    args: -fail -dt 0.1 -steps 3 -ts_monitor -ts_view -log_view
+    filter: grep -E "TS dt|steps of|SNES Object|Step system solved by|total number of nonlinear solver iterations|^(TSStep|SimpVIKINSOL|SNESSolve|KSPSolve) " | sed -E "s/^([A-Za-z]+) +([0-9]+) .*$/-log_view: \1 called \2 times/"
+    test:
+      suffix: view_log_kinsol
+      args: -ts_simpvi_nonlinear_solver kinsol
+    test:
+      suffix: view_log_snes
+
   # a distributed chain of 8 coupled pendulums on 2 processes; PCREDUNDANT rather than the default MUMPS, which hangs
   # after a few hundred parallel factorizations with Debian's PETSc 3.18 / MUMPS 5.5 / Open MPI 4.1
   testset:

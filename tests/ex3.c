@@ -7,6 +7,7 @@ static char help[] = "Momentum conservation and the analytic step Jacobian of TS
                      "Options: -dt <0.05> -steps <1200> -ecc <1.2> (initial angular velocity; 1 is a circle)\n\n";
 
 #include <simpvi.h>
+#include <petscdmshell.h>
 
 typedef enum {
   DOOR_MECHANICAL,
@@ -170,6 +171,13 @@ static PetscErrorCode CheckJacobian(TS ts, PetscReal *relerr)
   PetscFunctionBeginUser;
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SNESGetSolution(snes, &Y));
+  if (!Y) { /* -ts_simpvi_nonlinear_solver kinsol: no SNESSolve(); the step vector is the template of the step DM (a DMShell) */
+    DM dm;
+
+    PetscCall(SNESGetDM(snes, &dm));
+    PetscCall(DMShellGetGlobalVector(dm, &Y));
+    PetscCheck(Y, PetscObjectComm((PetscObject)ts), PETSC_ERR_PLIB, "No step vector: neither SNES nor the step DM holds one");
+  }
   PetscCall(SNESGetJacobian(snes, &J, NULL, NULL, NULL));
   PetscCall(VecDuplicate(Y, &Yp));
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rand));
@@ -314,5 +322,11 @@ int main(int argc, char **argv)
   test:
     suffix: gauss3
     args: -ts_simpvi_type gauss -ts_simpvi_degree 3 -dt 0.25 -steps 600
+  # the same verdicts with KINSOL, whose step solution the Jacobian check takes from the step DM
+  test:
+    suffix: kinsol_simpson
+    requires: kinsol
+    args: -ts_simpvi_type simpson -ts_simpvi_nonlinear_solver kinsol
+    output_file: output/ex3_simpson.out
 
 TEST*/

@@ -11,6 +11,7 @@ static char help[] = "The doors of TSSIMPVI agree: one nonlinear problem given f
                      "Options: -dt <0.1> -steps <100> -damping <0>\n\n";
 
 #include <simpvi.h>
+#include <petscdmshell.h>
 
 #define N 2
 
@@ -244,6 +245,13 @@ static PetscErrorCode CheckJacobian(TS ts, PetscReal *relerr)
   PetscFunctionBeginUser;
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SNESGetSolution(snes, &Y));
+  if (!Y) { /* -ts_simpvi_nonlinear_solver kinsol: no SNESSolve(); the step vector is the template of the step DM (a DMShell) */
+    DM dm;
+
+    PetscCall(SNESGetDM(snes, &dm));
+    PetscCall(DMShellGetGlobalVector(dm, &Y));
+    PetscCheck(Y, PetscObjectComm((PetscObject)ts), PETSC_ERR_PLIB, "No step vector: neither SNES nor the step DM holds one");
+  }
   PetscCall(SNESGetJacobian(snes, &J, NULL, NULL, NULL));
   PetscCall(VecDuplicate(Y, &Yp));
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rand));
@@ -435,6 +443,12 @@ int main(int argc, char **argv)
   test:
     suffix: gauss2
     args: -ts_simpvi_type gauss -ts_simpvi_degree 2
+  # the same verdicts with KINSOL, whose step solution the Jacobian check takes from the step DM
+  test:
+    suffix: kinsol_lobatto3
+    requires: kinsol
+    args: -ts_simpvi_type lobatto -ts_simpvi_degree 3 -ts_simpvi_nonlinear_solver kinsol
+    output_file: output/ex4_lobatto3.out
 
   # a damping force: TSSimpVISetForce() for the native doors against C u' in the I2 function
   test:

@@ -4,7 +4,7 @@
 */
 #include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
 
-const char *const SimpVINonlinearSolvers[] = {"snes", "kinsol", "SimpVINonlinearSolver", "SIMPVI_NLS_", NULL};
+const char *const TSSimpVINonlinearSolverTypes[] = {"snes", "kinsol", "TSSimpVINonlinearSolverType", "TSSIMPVI_NLS_", NULL};
 
 static PetscBool  cited      = PETSC_FALSE;
 static const char citation[] = "@article{RojasQuintero2024,\n"
@@ -82,7 +82,7 @@ static PetscErrorCode SolveStep(TS ts, PetscInt *its, PetscInt *lits, PetscBool 
 
   PetscFunctionBegin;
 #if defined(SIMPVI_HAVE_KINSOL)
-  if (vi->nls == SIMPVI_NLS_KINSOL) {
+  if (vi->nls == TSSIMPVI_NLS_KINSOL) {
     PetscCall(SimpVIKINSOLSolve_Private(ts, vi->Y, its, lits, converged, reason));
     PetscFunctionReturn(0);
   }
@@ -305,6 +305,8 @@ static PetscErrorCode TSDestroy_SimpVI(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetType_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetDegree_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetDegree_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetNonlinearSolverType_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetNonlinearSolverType_C", NULL));
   PetscFunctionReturn(0);
 }
 
@@ -321,11 +323,11 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, PetscOptionItems *PetscOpti
   if (flg) PetscCall(TSSimpVISetType(ts, type));
   PetscCall(PetscOptionsInt("-ts_simpvi_degree", "Polynomial degree s of the step (order 2s)", "TSSimpVISetDegree", vi->degree, &degree, &flg));
   if (flg) PetscCall(TSSimpVISetDegree(ts, degree));
-  PetscCall(PetscOptionsEnum("-ts_simpvi_nonlinear_solver", "Solver of the step system", "TSSIMPVI", SimpVINonlinearSolvers, (PetscEnum)vi->nls, (PetscEnum *)&vi->nls, NULL));
+  PetscCall(PetscOptionsEnum("-ts_simpvi_nonlinear_solver", "Solver of the step system", "TSSIMPVI", TSSimpVINonlinearSolverTypes, (PetscEnum)vi->nls, (PetscEnum *)&vi->nls, NULL));
 #if defined(SIMPVI_HAVE_KINSOL)
-  if (vi->nls == SIMPVI_NLS_KINSOL) PetscCall(SimpVIKINSOLSetFromOptions_Private(ts, PetscOptionsObject));
+  if (vi->nls == TSSIMPVI_NLS_KINSOL) PetscCall(SimpVIKINSOLSetFromOptions_Private(ts, PetscOptionsObject));
 #else
-  PetscCheck(vi->nls != SIMPVI_NLS_KINSOL, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "simpvi was built without SUNDIALS KINSOL");
+  PetscCheck(vi->nls != TSSIMPVI_NLS_KINSOL, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "simpvi was built without SUNDIALS KINSOL");
 #endif
   /* read where the linear solvers are made (SimpVIDefaultLinearSolver_Private); listed here for -help */
   PetscCall(PetscOptionsInt("-ts_simpvi_direct_limit", "Largest linear system (rows) given a direct solver by default; larger: GMRES (CG for the mass) with block Jacobi ILU(0)", "TSSIMPVI", limit, &limit, NULL));
@@ -341,14 +343,27 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
   PetscBool  iascii;
 
   PetscFunctionBegin;
+#if PETSC_VERSION_LT(3, 19, 0)
+  /* After this function TSView() shows ts->snes if ts->usessnes is set; under KINSOL that SNES is never used (a
+     misleading "SNES has not been set up" section). In PETSc 3.18 the flag is read by TSView() alone, so it is set
+     here, on every view, to the solver in use (3.19 also reads it elsewhere: TSIsImplicit(), TSMonitorCancel()). */
+  ts->usessnes = (PetscBool)(vi->nls == TSSIMPVI_NLS_SNES);
+#endif
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Variational integrator %s: degree %" PetscInt_FMT ", %" PetscInt_FMT "-point %s quadrature, order %" PetscInt_FMT "\n", vi->type, vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? vi->degree + 1 : vi->degree,
                                    vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? "Gauss-Lobatto" : "Gauss-Legendre", 2 * vi->degree));
 #if defined(SIMPVI_HAVE_KINSOL)
-  if (vi->nls == SIMPVI_NLS_KINSOL) PetscCall(SimpVIKINSOLView_Private(ts, viewer));
+  if (vi->nls == TSSIMPVI_NLS_KINSOL) PetscCall(SimpVIKINSOLView_Private(ts, viewer));
 #endif
   if (vi->door) PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->door->name, vi->degree, vi->qmap ? vi->qmap->N : 0));
+#if PETSC_VERSION_LT(3, 19, 0)
+  if (!ts->usessnes) { /* TSView() omits its totals without the flag (below): they are given here */
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  total number of nonlinear solver iterations=%" PetscInt_FMT "\n", ts->snes_its));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  total number of linear solver iterations=%" PetscInt_FMT "\n", ts->ksp_its));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  total number of nonlinear solve failures=%" PetscInt_FMT "\n", ts->num_snes_failures));
+  }
+#endif
   PetscFunctionReturn(0);
 }
 
@@ -385,6 +400,31 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
 {
   PetscFunctionBegin;
   *degree = ((TS_SimpVI *)ts->data)->degree;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSSimpVISetNonlinearSolverType_SimpVI(TS ts, TSSimpVINonlinearSolverType nls)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+#if defined(SIMPVI_HAVE_KINSOL)
+  if (nls == TSSIMPVI_NLS_KINSOL && vi->nls != nls) { /* its -ts_simpvi_kinsol_* options, unread if TSSetFromOptions() saw SNES */
+    PetscObjectOptionsBegin((PetscObject)ts);
+    PetscCall(SimpVIKINSOLSetFromOptions_Private(ts, PetscOptionsObject));
+    PetscOptionsEnd();
+  }
+#else
+  PetscCheck(nls != TSSIMPVI_NLS_KINSOL, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "simpvi was built without SUNDIALS KINSOL");
+#endif
+  vi->nls = nls;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSSimpVIGetNonlinearSolverType_SimpVI(TS ts, TSSimpVINonlinearSolverType *nls)
+{
+  PetscFunctionBegin;
+  *nls = ((TS_SimpVI *)ts->data)->nls;
   PetscFunctionReturn(0);
 }
 
@@ -447,6 +487,8 @@ PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetType_C", TSSimpVIGetType_SimpVI));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetDegree_C", TSSimpVISetDegree_SimpVI));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetDegree_C", TSSimpVIGetDegree_SimpVI));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetNonlinearSolverType_C", TSSimpVISetNonlinearSolverType_SimpVI));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetNonlinearSolverType_C", TSSimpVIGetNonlinearSolverType_SimpVI));
   PetscCall(TSSimpVISetType_SimpVI(ts, TSSIMPVISIMPSON));
 
   /* Defaults that options may override: a direct solve of the step system, and Newton run until its update is

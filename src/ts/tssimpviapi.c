@@ -104,6 +104,59 @@ PetscErrorCode TSSimpVIGetDegree(TS ts, PetscInt *degree)
 }
 
 /*@
+  TSSimpVISetNonlinearSolverType - Chooses the solver of the per-step nonlinear system of a `TSSIMPVI`
+
+  Logically Collective
+
+  Input Parameters:
++ ts  - the `TS` context
+- nls - `TSSIMPVI_NLS_SNES` (default) or `TSSIMPVI_NLS_KINSOL` (SUNDIALS; an error if simpvi was built without it)
+
+  Options Database Key:
+. -ts_simpvi_nonlinear_solver <snes,kinsol> - the solver
+
+  Level: intermediate
+
+  Note:
+  Both solve the same step system with the same analytic Jacobian; KINSOL's strategy, tolerances and linear solver
+  are set with the options `-ts_simpvi_kinsol_*`.
+
+.seealso: `TSSIMPVI`, `TSSimpVIGetNonlinearSolverType()`, `TSSimpVINonlinearSolverType`
+@*/
+PetscErrorCode TSSimpVISetNonlinearSolverType(TS ts, TSSimpVINonlinearSolverType nls)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(ts, nls, 2);
+  PetscTryMethod(ts, "TSSimpVISetNonlinearSolverType_C", (TS, TSSimpVINonlinearSolverType), (ts, nls));
+  PetscFunctionReturn(0);
+}
+
+/*@
+  TSSimpVIGetNonlinearSolverType - Gets the solver of the per-step nonlinear system of a `TSSIMPVI`
+
+  Not Collective
+
+  Input Parameter:
+. ts - the `TS` context
+
+  Output Parameter:
+. nls - `TSSIMPVI_NLS_SNES` or `TSSIMPVI_NLS_KINSOL`
+
+  Level: intermediate
+
+.seealso: `TSSIMPVI`, `TSSimpVISetNonlinearSolverType()`
+@*/
+PetscErrorCode TSSimpVIGetNonlinearSolverType(TS ts, TSSimpVINonlinearSolverType *nls)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscValidPointer(nls, 2);
+  PetscUseMethod(ts, "TSSimpVIGetNonlinearSolverType_C", (TS, TSSimpVINonlinearSolverType *), (ts, nls));
+  PetscFunctionReturn(0);
+}
+
+/*@
   TSSimpVIGetOrder - Gets the order of accuracy 2s of a `TSSIMPVI` scheme
 
   Not Collective

@@ -105,13 +105,6 @@ PETSC_INTERN PetscErrorCode SimpVIForceTerms_Private(TS, SimpVIProblem *, PetscR
 
 PETSC_INTERN const SimpVIDoor SimpVIDoorLagrangian, SimpVIDoorMechanical, SimpVIDoorI2;
 
-/* Solvers of the step system */
-typedef enum {
-  SIMPVI_NLS_SNES,
-  SIMPVI_NLS_KINSOL
-} SimpVINonlinearSolver;
-PETSC_INTERN const char *const SimpVINonlinearSolvers[];
-
 typedef struct {
   /* scheme */
   char               *type;
@@ -153,7 +146,7 @@ typedef struct {
   PetscReal  Jh; /* step size of the assembled Jacobian (kept for TS_LINEAR problems) */
 
   /* step solver: SNES (ts->snes) or KINSOL (src/nls/kinsol.c, its own data in kinsol) */
-  SimpVINonlinearSolver nls;
+  TSSimpVINonlinearSolverType nls;
   void                 *kinsol;
   char                  reason[256];
 
