@@ -237,6 +237,13 @@ static void TermCoefficients(const SimpVIScheme *sc, PetscInt k, PetscReal h, co
   }
 }
 
+static PetscBool AllZero(PetscInt n, const PetscScalar c[])
+{
+  for (PetscInt j = 0; j < n; j++)
+    if (c[j] != 0) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
 /*
   d2Ld/dQ_i dQ_l = sum_k w_k [D_ki B_kl Px + (1/h) D_ki D_kl Pv + h B_ki B_kl Gx + B_ki D_kl Gv] into Jac. Terms the
   door marks constant (a constant mass) have their coefficients summed over k and are inserted once.
@@ -255,11 +262,18 @@ static PetscErrorCode AssembleInto(TS ts, Mat Jac)
   PetscCall(PetscCalloc1(SIMPVI_MAX_TERMS * s * s, &constcoef));
   for (PetscInt k = 0; k < sc->nq; k++) {
     SimpVITerm terms[SIMPVI_MAX_TERMS];
-    PetscInt   nterms = 0;
+    PetscInt   nterms = 0, need = 0;
 
-    PetscCall(vi->door->terms(ts, vi->prob, vi->stage_time + sc->tau[k] * vi->h, vi->X[k], vi->V[k], &nterms, terms));
+    for (PetscInt b = SIMPVI_BLOCK_PX; b <= SIMPVI_BLOCK_GV; b++) {
+      SimpVITerm probe = {NULL, 1, (SimpVIBlock)b, PETSC_FALSE, PETSC_FALSE};
+
+      TermCoefficients(sc, k, vi->h, &probe, coef);
+      if (!AllZero(s * s, coef)) need |= SIMPVI_NEED(b);
+    }
+    PetscCall(vi->door->terms(ts, vi->prob, vi->stage_time + sc->tau[k] * vi->h, vi->X[k], vi->V[k], need, &nterms, terms));
     for (PetscInt t = 0; t < nterms; t++) {
       TermCoefficients(sc, k, vi->h, &terms[t], coef);
+      if (AllZero(s * s, coef)) continue; /* e.g. the Hessian at a Lobatto scheme's first node */
       if (terms[t].constant) {
         PetscInt c = 0;
 

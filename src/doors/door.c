@@ -96,7 +96,7 @@ PetscErrorCode SimpVILegendreInverse_Private(TS ts, SimpVIProblem *prob, PetscRe
     PetscCall(VecNorm(prob->work, NORM_INFINITY, &rnorm));
     PetscCheck(!PetscIsInfOrNanReal(rnorm), PetscObjectComm((PetscObject)ts), PETSC_ERR_FP, "Legendre transform gives %g: Inf or NaN from the Lagrangian at t = %g", (double)rnorm, (double)t);
     if (rnorm <= 1e-14 * pnorm || rnorm == 0) break;
-    PetscCall(prob->door->terms(ts, prob, t, x, v, &nterms, terms));
+    PetscCall(prob->door->terms(ts, prob, t, x, v, SIMPVI_NEED(SIMPVI_BLOCK_PV), &nterms, terms));
     for (PetscInt k = 0; k < nterms; k++)
       if (terms[k].block == SIMPVI_BLOCK_PV) Pv = terms[k].A;
     PetscCheck(Pv, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "The Lagrangian has no L_vv block: cannot recover velocities");

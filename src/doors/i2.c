@@ -60,7 +60,7 @@ static PetscErrorCode PG_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec 
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Terms_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscInt *n, SimpVITerm terms[])
+static PetscErrorCode Terms_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscInt need, PetscInt *n, SimpVITerm terms[])
 {
 
   PetscFunctionBegin;

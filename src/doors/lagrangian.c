@@ -24,7 +24,7 @@ static PetscErrorCode PG_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, Vec
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Terms_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscInt *n, SimpVITerm terms[])
+static PetscErrorCode Terms_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscInt need, PetscInt *n, SimpVITerm terms[])
 {
 
   PetscFunctionBegin;

@@ -53,13 +53,13 @@ static PetscErrorCode PG_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, Vec
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Terms_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscInt *n, SimpVITerm terms[])
+static PetscErrorCode Terms_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscInt need, PetscInt *n, SimpVITerm terms[])
 {
 
   PetscFunctionBegin;
   PetscCall(Mass(ts, prob, x, v));
   terms[(*n)++] = (SimpVITerm){prob->M, 1, SIMPVI_BLOCK_PV, PETSC_FALSE, (PetscBool)!prob->massfn};
-  if (prob->potfn) {
+  if (prob->potfn && (need & SIMPVI_NEED(SIMPVI_BLOCK_GX))) { /* e.g. not at a Lobatto scheme's first node */
     PetscCallBack("TSSIMPVI potential Hessian", prob->pothessfn(ts, t, x, prob->K, prob->potctx));
     terms[(*n)++] = (SimpVITerm){prob->K, -1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE};
   }

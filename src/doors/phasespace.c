@@ -103,7 +103,7 @@ static PetscErrorCode Assemble(SimpVIPhaseSpace ps, PetscReal t, PetscReal a, Ma
   PetscInt   nterms = 0, lo, hi;
 
   PetscFunctionBegin;
-  PetscCall(ps->prob->door->terms(ps->ts, ps->prob, t, ps->q, ps->qdot, &nterms, terms));
+  PetscCall(ps->prob->door->terms(ps->ts, ps->prob, t, ps->q, ps->qdot, SIMPVI_NEED_ALL, &nterms, terms));
   for (PetscInt k = 0; k < nterms; k++) {
     const PetscBool onq   = (PetscBool)(terms[k].block == SIMPVI_BLOCK_PX || terms[k].block == SIMPVI_BLOCK_PV);
     const PetscBool byvel = (PetscBool)(terms[k].block == SIMPVI_BLOCK_PV || terms[k].block == SIMPVI_BLOCK_GV);

@@ -28,6 +28,9 @@ typedef enum {
   SIMPVI_BLOCK_GX,
   SIMPVI_BLOCK_GV
 } SimpVIBlock;
+/* A set of blocks, for a door to skip callbacks whose terms would all have zero coefficients */
+#define SIMPVI_NEED(block) (1 << (block))
+#define SIMPVI_NEED_ALL    (SIMPVI_NEED(SIMPVI_BLOCK_PX) | SIMPVI_NEED(SIMPVI_BLOCK_PV) | SIMPVI_NEED(SIMPVI_BLOCK_GX) | SIMPVI_NEED(SIMPVI_BLOCK_GV))
 
 typedef struct {
   Mat         A;
@@ -76,7 +79,7 @@ struct _SimpVIDoor {
   const char *name;
   PetscErrorCode (*setup)(TS, SimpVIProblem *, Vec);                                             /* Vec: positions */
   PetscErrorCode (*pg)(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec, Vec);                      /* P = L_v, G = L_x */
-  PetscErrorCode (*terms)(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscInt *, SimpVITerm[]); /* second derivatives */
+  PetscErrorCode (*terms)(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscInt, PetscInt *, SimpVITerm[]); /* second derivatives; PetscInt: the SIMPVI_NEED() blocks */
   PetscErrorCode (*lagrangian)(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscReal *);        /* L; may be NULL */
   PetscErrorCode (*reset)(SimpVIProblem *);
 };
