@@ -174,7 +174,10 @@ static PetscErrorCode AddBlock(TS_SimpVI *vi, Mat Jac, Mat A, PetscBool transpos
       vi->nbuf = ncols * s;
       PetscCall(PetscMalloc3(vi->nbuf, &vi->colowner, vi->nbuf, &vi->ibuf, vi->nbuf, &vi->vbuf));
     }
-    for (PetscInt j = 0; j < ncols; j++) PetscCall(PetscLayoutFindOwner(vi->qmap, cols[j], &vi->colowner[j]));
+    for (PetscInt j = 0; j < ncols; j++) {
+      if (cols[j] >= range[rank] && cols[j] < range[rank + 1]) vi->colowner[j] = rank; /* most columns: no search */
+      else PetscCall(PetscLayoutFindOwner(vi->qmap, cols[j], &vi->colowner[j]));
+    }
     for (PetscInt i = 0; i < s; i++) {
       if (!transpose) { /* row (i, r): all column nodes l in one call */
         PetscInt row = StepIndex(range, s, rank, i, r), n = 0;
