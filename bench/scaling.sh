@@ -66,11 +66,11 @@ bigL=$(awk "BEGIN{print 0.4*($big_n0+1)/2}")     # the big kink: dx = 0.4 on the
 nbig=$(((big_n0 + 1) * (1 << (big_levels - 1)) - 1)) # unknowns of its finest level
 
 # The step solvers compared, given alike to both TS types: the library's default above -ts_simpvi_direct_limit rows
-# (GMRES, block Jacobi/ILU(0), rtol 1e-12) and a direct solve (forced for simpvi by raising the limit; SuperLU_DIST in
-# parallel, added by run()); the memory table also has BiCGStab
-solver_krylov="-ksp_type gmres -pc_type bjacobi -ksp_rtol 1e-12"
+# (BiCGStab, block Jacobi/ILU(0), rtol 1e-12) and a direct solve (forced for simpvi by raising the limit; SuperLU_DIST
+# in parallel, added by run()); the memory table also has GMRES
+solver_krylov="-ksp_type bcgs -pc_type bjacobi -ksp_rtol 1e-12"
 solver_direct="-ts_simpvi_direct_limit 1000000000 -ksp_type preonly -pc_type lu"
-solver_bcgs="-ksp_type bcgs -pc_type bjacobi -ksp_rtol 1e-12"
+solver_gmres="-ksp_type gmres -pc_type bjacobi -ksp_rtol 1e-12"
 # The chain's energy (before and after the run, outside the timings) inverts the mass matrix: CG/Jacobi rather than the
 # library's default direct solver, whose MUMPS analysis (PORD ordering) of a diagonal matrix takes minutes at 10^5 rows
 velocity="-ts_simpvi_velocity_ksp_type cg -ts_simpvi_velocity_pc_type jacobi -ts_simpvi_velocity_ksp_rtol 1e-14"
@@ -129,10 +129,10 @@ if [ -z "$records" ]; then
 
   # 3. the 10^6-unknown kink on 2 ranks: refinement sweep dx = 0.4 ... 0.05 (h = dx/2) on [-L, L], L = 25000, to T = 1,
   #    Simpson and Lobatto (degree 3, order 6 in time; 4th-order differences in space); then the peak memory of the finest
-  #    level alone with the default (Krylov) solver, BiCGStab and, on a fifth of the grid, the direct solver
+  #    level alone with the default (Krylov) solver, GMRES and, on a fifth of the grid, the direct solver
   run "sweep/simpson/krylov" 2 "$kink" -n $big_n0 -L "$bigL" -levels $big_levels -T $big_T -cfl 0.5 $ts_simpson $solver_krylov
   run "sweep/lobatto/krylov" 2 "$kink" -n $big_n0 -L "$bigL" -levels $big_levels -T $big_T -cfl 0.5 -ts_type simpvi -ts_simpvi_type lobatto $solver_krylov
-  for solver in krylov bcgs; do
+  for solver in krylov gmres; do
     solopt=solver_$solver
     run "memory/simpson/$solver" 2 "$kink" -n $nbig -L "$bigL" -levels 1 -T $(awk "BEGIN{print 0.4*$dx*3}") -cfl 0.5 $ts_simpson ${!solopt}
   done
@@ -179,7 +179,7 @@ differences with dx = 0.05, h = dx/2, exact time-dependent Dirichlet data). Both
 * **krylov**: \`$solver_krylov\` (ILU(0) blocks), the library's default for step systems of more than 10^5 rows;
 * **direct**: \`-ksp_type preonly -pc_type lu\` (SuperLU_DIST in parallel, OMP_NUM_THREADS=$OMP_NUM_THREADS), the library's
   default below 10^5 rows, forced here with \`-ts_simpvi_direct_limit\`;
-* the memory table also has **bcgs**: \`$solver_bcgs\`.
+* the memory table also has **gmres**: \`$solver_gmres\`.
 
 Columns: the first step's wall-clock time (it includes the Jacobian's preallocation and, for the direct solver, the
 symbolic factorization) and the time per later step (the steady state, used for the ratios); Newton and Krylov iterations per step (with a direct solver a

@@ -663,7 +663,7 @@ int main(int argc, char **argv)
     args: -dim 2 -n 19 -L 10 -T 1 -levels 1 -serial -ksp_type gmres -pc_type bjacobi -ksp_rtol 1e-14
     output_file: output/ex7_2d_1.out
 
-  # above -ts_simpvi_direct_limit rows the default step solver is GMRES with block Jacobi/ILU(0): the same kink, the
+  # above -ts_simpvi_direct_limit rows the default step solver is BiCGStab with block Jacobi/ILU(0): the same kink, the
   # same error, and the parallel run still agrees with the serial one
   test:
     suffix: krylov_default
@@ -674,7 +674,7 @@ int main(int argc, char **argv)
   test:
     suffix: krylov_default_view
     args: -n 99 -T 0.4 -levels 1 -ts_simpvi_direct_limit 100 -ts_view
-    filter: grep -E "(KSP|PC) Object|type: (gmres|bjacobi|preonly|ilu)$|relative=1e-12|levels of fill"
+    filter: grep -E "(KSP|PC) Object|type: (bcgs|bjacobi|preonly|ilu)$|relative=1e-12|levels of fill"
 
   # SUNDIALS KINSOL (Newton, and the fixed point with Anderson acceleration) on 2 ranks: the same kink as SNES
   testset:

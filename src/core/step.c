@@ -378,8 +378,9 @@ PetscErrorCode SimpVIStepAccept_Private(TS ts)
 /*
   SimpVIDefaultLinearSolver_Private - the default solver of a linear system of N rows met by the TS (the step system,
   or the mass matrix when spd): a direct solve (SuperLU_DIST in parallel) up to -ts_simpvi_direct_limit rows, where a
-  factorization is cheap and blind to conditioning; above it a Krylov method (GMRES, or CG for the SPD mass matrix)
-  with block Jacobi/ILU(0), whose memory grows like the matrix's rather than like a factor's. N = 0: not yet known.
+  factorization is cheap and blind to conditioning; above it a Krylov method (BiCGStab, or CG for the SPD mass matrix)
+  with block Jacobi/ILU(0), whose memory grows like the matrix's rather than like a factor's (BiCGStab keeps a few
+  vectors where GMRES keeps its basis). N = 0: not yet known.
 */
 PetscErrorCode SimpVIDefaultLinearSolver_Private(TS ts, KSP ksp, PetscInt N, PetscBool spd)
 {
@@ -392,7 +393,7 @@ PetscErrorCode SimpVIDefaultLinearSolver_Private(TS ts, KSP ksp, PetscInt N, Pet
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ksp), &size));
   PetscCall(KSPGetPC(ksp, &pc));
   if (N > limit) {
-    PetscCall(KSPSetType(ksp, spd ? KSPCG : KSPGMRES));
+    PetscCall(KSPSetType(ksp, spd ? KSPCG : KSPBCGS));
     PetscCall(PCSetType(pc, PCBJACOBI));
     /* the Newton test is on the update (stol): linear solves must be accurate well below it */
     PetscCall(KSPSetTolerances(ksp, 1e-12, 1e-50, PETSC_DEFAULT, PETSC_DEFAULT));

@@ -330,7 +330,7 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, PetscOptionItems *PetscOpti
   PetscCheck(vi->nls != TSSIMPVI_NLS_KINSOL, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "simpvi was built without SUNDIALS KINSOL");
 #endif
   /* read where the linear solvers are made (SimpVIDefaultLinearSolver_Private); listed here for -help */
-  PetscCall(PetscOptionsInt("-ts_simpvi_direct_limit", "Largest linear system (rows) given a direct solver by default; larger: GMRES (CG for the mass) with block Jacobi ILU(0)", "TSSIMPVI", limit, &limit, NULL));
+  PetscCall(PetscOptionsInt("-ts_simpvi_direct_limit", "Largest linear system (rows) given a direct solver by default; larger: BiCGStab (CG for the mass) with block Jacobi ILU(0)", "TSSIMPVI", limit, &limit, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_monitor_energy", "Print the energy H and its relative drift after each step", "TSSimpVIMonitorEnergy", monitor, &monitor, &flg));
   if (flg && monitor) PetscCall(TSMonitorSet(ts, TSSimpVIMonitorEnergy, NULL, NULL));
   PetscOptionsHeadEnd();
