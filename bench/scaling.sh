@@ -58,7 +58,7 @@ if [ "$quick" = 1 ]; then
   chain_strong=8000; chain_weak=4000; kink_strong=7999; kink_weak=4000; steps=4
   big_n0=2499; big_levels=3; big_T=0.5
 else
-  chain_strong=200000; chain_weak=100000; kink_strong=199999; kink_weak=100000; steps=6
+  chain_strong=200000; chain_weak=100000; kink_strong=199999; kink_weak=100000; steps=12
   big_n0=124999; big_levels=4; big_T=1
 fi
 dx=0.05 # grid spacing of the kink's scaling runs: L = dx (n + 1) / 2, steps of cfl 0.5
@@ -96,6 +96,20 @@ run() {
   echo "scaling.sh:   $((SECONDS - t0)) s" >&2
 }
 
+# pair LABEL EXE ARGS...: two 1-rank runs at the same time, both records appended as "LABEL|1|record"
+pair() {
+  local label=$1 exe=$2 t0=$SECONDS
+  shift 2
+  echo "scaling.sh: [$label] two 1-rank runs at once: $(basename "$exe") $*" >&2
+  # two mpiexec would each bind their rank to the first core
+  timeout "$TIMEOUT" "$MPIEXEC" --bind-to none -n 1 "$exe" -bench "$@" > "$log.a" 2>&1 &
+  timeout "$TIMEOUT" "$MPIEXEC" --bind-to none -n 1 "$exe" -bench "$@" > "$log.b" 2>&1
+  wait
+  cat "$log.a" "$log.b" | grep '^BENCH ' | awk -v p="$label|1|" '{print p $0}' >> "$raw"
+  rm -f "$log.a" "$log.b"
+  echo "scaling.sh:   $((SECONDS - t0)) s" >&2
+}
+
 if [ -z "$records" ]; then
   load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
   start=$SECONDS
@@ -125,6 +139,15 @@ if [ -z "$records" ]; then
         run "weak/kink/$ts/$solver" "$np" "$kink" -n $n -L "$L" -levels 1 -T $(awk "BEGIN{print 0.5*$dx*$steps}") ${!tsopt} ${!solopt}
       done
     done
+  done
+
+  # 2b. the machine's own limit: the 1-rank weak runs, two at once (no MPI between them: they share only the cores'
+  #     memory system); their time per step against one alone is the best a 2-rank weak-scaling efficiency can be
+  for ts in simpson theta; do
+    tsopt=ts_$ts
+    L=$(awk "BEGIN{print $dx*$kink_weak/2}")
+    pair "pair/kink/$ts/krylov" "$kink" -n $((kink_weak - 1)) -L "$L" -levels 1 -T $(awk "BEGIN{print 0.5*$dx*$steps}") ${!tsopt} $solver_krylov
+    pair "pair/chain/$ts/krylov" "$chain" -n $chain_weak -modes 0 -dt 0.5 -final_time $(awk "BEGIN{print 0.5*$steps}") -serial 0 $velocity ${!tsopt} $solver_krylov
   done
 
   # 3. the 10^6-unknown kink on 2 ranks: refinement sweep dx = 0.4 ... 0.05 (h = dx/2) on [-L, L], L = 25000, to T = 1,
@@ -166,7 +189,7 @@ mkdir -p "$(dirname "$out")"
 # Scaling of TSSIMPVI against PETSc's implicit midpoint rule
 
 Written by \`bench/scaling.sh\`$([ "$quick" = 1 ] && echo ' --quick (small sizes: a smoke test, not a measurement)') on $(meta date); do not edit by hand.
-Machine: $(nproc) cores ($(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); PETSc $(pkg-config --modversion PETSc 2>/dev/null), Open MPI $(mpirun --version 2>/dev/null | head -1 | awk '{print $NF}').
+Machine: $(getconf _NPROCESSORS_ONLN) cores ($(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); PETSc $(pkg-config --modversion PETSc 2>/dev/null), Open MPI $(mpirun --version 2>/dev/null | head -1 | awk '{print $NF}').
 4 ranks are oversubscribed (2 per core). Load average (1, 5, 15 min) at the start: $load_start, at the end: $load_end
 (other jobs shared the machine when the load exceeds the ranks in use: times are then upper bounds). Total: $elapsed s.
 
@@ -232,6 +255,26 @@ EOF
       }
     }' "$raw"
 
+  echo "## The machine's limit: two 1-rank runs at once"
+  echo
+  echo "The 1-rank weak-scaling runs (krylov), started twice at the same time as independent processes: no MPI between"
+  echo "them, only the shared cores, caches and memory bus. t(alone) / t(two at once) bounds what any 2-rank run of twice"
+  echo "the problem can reach; the last column is the 2-rank weak-scaling efficiency measured above, for comparison."
+  echo
+  echo "| problem | TS | time/step alone [s] | time/step, two at once [s] | machine limit | 2-rank weak efficiency |"
+  echo "|---|---|---:|---:|---:|---:|"
+  awk -F'|' '
+    function get(rec, key) { if (match(rec, " " key "=[^ ]*")) return substr(rec, RSTART + length(key) + 2, RLENGTH - length(key) - 2); return "" }
+    { split($1, lab, "/") }
+    lab[1] == "pair" { k = lab[2] "/" lab[3]; sum[k] += get($3, "later_time_per_step"); cnt[k]++; order[k] = ++n }
+    lab[1] == "weak" && lab[4] == "krylov" && $3 !~ /^FAILED/ { w[lab[2] "/" lab[3] "/" $2] = get($3, "later_time_per_step") }
+    END {
+      for (k in cnt) {
+        split(k, kk, "/"); t1 = w[k "/1"]; t2 = w[k "/2"]; tp = sum[k] / cnt[k]
+        printf "| %s | %s | %.3g | %.3g | %s | %s |\n", kk[1], kk[2], t1, tp, (t1 > 0 && tp > 0 ? sprintf("%.2f", t1 / tp) : ""), (t1 > 0 && t2 > 0 ? sprintf("%.2f", t1 / t2) : "")
+      }
+    }' "$raw" | sort
+  echo
   echo "## The 10^6-unknown kink on 2 ranks"
   echo
   echo "Refinement sweep on [-L, L], L = $bigL, h = dx/2, to T = $big_T, error in max norm against the exact kink; the"

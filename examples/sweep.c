@@ -1027,6 +1027,13 @@ finalize:
     nsize: {{1 2 3}}
     args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -flip_check_jacobian -sweep_csv sweep_flip.csv
 
+  # each run on 2 ranks (its positions split over them); this once hung in the first step Jacobian's assembly, before
+  # the step DM's DMSNES was created eagerly
+  test:
+    suffix: flip_ranks_per_run
+    nsize: 2
+    args: -study flip -grid 4 -flip_tmax 10 -flip_skip_forbidden 0 -sweep_ranks_per_run 2 -sweep_progress 0
+
   test:
     suffix: flip_static
     nsize: 2

@@ -182,7 +182,7 @@ balance() { grep -E "^sweep: (group|wall|[0-9]+ runs)" "$OUT/$1.err" | sed 's/^/
   cat "$OUT/flip-$GRID-np$NP.txt"
   echo '```'
   echo
-  echo "Wall time $t_map s on $NP ranks ($(nproc) cores, shared with other jobs while this page was made). Load balance of"
+  echo "Wall time $t_map s on $NP ranks ($(getconf _NPROCESSORS_ONLN) cores). Load balance of"
   echo "the work queue (stderr; busy is wall time spent in runs):"
   echo
   balance "flip-$GRID-np$NP"
@@ -225,12 +225,10 @@ balance() { grep -E "^sweep: (group|wall|[0-9]+ runs)" "$OUT/$1.err" | sed 's/^/
   echo "## Several ranks per run"
   echo
   echo "\`-sweep_ranks_per_run k\` gives every run a communicator of k ranks (the positions are split over them, user matrices"
-  echo "are parallel dense, the step system is solved by MUMPS). It is meant for large systems; for these 1- and 2-degree-of-"
-  echo "freedom problems it only adds communication (a double pendulum step costs about 300 times more on 2 ranks). The test"
-  echo "\`examples-sweep_convergence_ranks_per_run\` runs the convergence sweep with k = 2. Known problem: the flip study with"
-  echo "k = 2 (\`mpiexec -n 2 $EXE -study flip -grid 4 -flip_tmax 0.3 -flip_skip_forbidden 0 -sweep_ranks_per_run 2\`) hangs"
-  echo "intermittently after a few runs, both ranks inside the first assembly of a run's step Jacobian (the MATPREALLOCATOR"
-  echo "pass of \`SimpVIStepJacobian_Private()\`, whose transposed mass-derivative entries go to the other rank); reported."
+  echo "are parallel dense, the step system is solved by SuperLU_DIST). It is meant for large systems; for these 1- and"
+  echo "2-degree-of-freedom problems it only adds communication. The tests \`examples-sweep_convergence_ranks_per_run\` and"
+  echo "\`examples-sweep_flip_ranks_per_run\` run both studies with k = 2 (the flip study used to hang in the first step"
+  echo "Jacobian's assembly of a run, before the library created the step DM's DMSNES eagerly)."
 } > docs/sweeps.md.tmp
 mv docs/sweeps.md.tmp docs/sweeps.md
 echo "wrote docs/sweeps.md and docs/img/flip-map.png; CSV files in $OUT/"
