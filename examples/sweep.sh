@@ -163,7 +163,7 @@ balance() { grep -E "^sweep: (group|wall|[0-9]+ runs)" "$OUT/$1.err" | sed 's/^/
   echo "\`examples-sweep_flip_snes_test_jacobian\` with \`-snes_test_jacobian\`). A flip is an angle passing ±π, detected after"
   echo "each step; its time is interpolated linearly between the two steps. Colour: flip time in units of √(l/g), log scale."
   echo
-  echo "Choices, for a run of about 20 minutes on 2 cores:"
+  echo "Choices, for a run of a quarter of an hour on 2 cores:"
   echo
   echo "- **Scheme and step**: Simpson (order 4) with h = $DT √(l/g). The step-size check below (h against h/2) shows that"
   echo "  the map is converged except in the chaotic pixels, where no finite step gives the true long flip time anyway."
