@@ -14,7 +14,7 @@ static char help[] = "FPU-beta chain in parallel by TSSIMPVI: n masses, alternat
 
 #include <simpvi.h>
 #include <petscdmda.h>
-#include <sys/resource.h>
+#include "benchmemory.h"
 
 typedef struct {
   PetscInt   n;
@@ -206,57 +206,10 @@ static PetscErrorCode Monitor(TS ts, PetscInt step, PetscReal t, Vec U, void *ct
 typedef struct {
   PetscInt       steps, snes_its, ksp_its;
   PetscLogDouble time;
-  PetscLogDouble mem[3];   /* peak resident memory of this process: set-up, first step, later steps */
-  PetscLogDouble tstep[2]; /* clock at the start and at the end of the first step */
+  BenchMemory    bm;       /* peak memory by phase, first-step time */
   PetscReal      drift;    /* |H(T) - H(0)|/|H(0)| */
   char           tstype[64];
 } RunStats;
-
-/* Peak resident memory of this process in bytes since the last reset (Linux VmHWM; getrusage's lifetime peak
-   elsewhere); reset starts a new peak (Linux: /proc/self/clear_refs) */
-static PetscLogDouble PeakRSS(PetscBool reset)
-{
-  PetscLogDouble peak = 0;
-  char           line[256];
-  FILE          *f = fopen("/proc/self/status", "r");
-
-  if (f) {
-    while (fgets(line, sizeof(line), f))
-      if (!strncmp(line, "VmHWM:", 6)) {
-        peak = 1024.0 * atof(line + 6);
-        break;
-      }
-    fclose(f);
-  }
-  if (peak == 0) {
-    struct rusage ru;
-
-    getrusage(RUSAGE_SELF, &ru);
-    peak = 1024.0 * (PetscLogDouble)ru.ru_maxrss;
-  }
-  if (reset && (f = fopen("/proc/self/clear_refs", "w"))) {
-    fputs("5", f);
-    fclose(f);
-  }
-  return peak;
-}
-
-/* Peaks of the set-up (before the first step), of the first step (Jacobian preallocation, first factorization) and of
-   the later steps; the time of the first step */
-static PetscErrorCode MonitorMemory(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
-{
-  RunStats *st = (RunStats *)ctx;
-
-  PetscFunctionBeginUser;
-  if (step == 0) {
-    st->mem[0] = PeakRSS(PETSC_TRUE);
-    PetscCall(PetscTime(&st->tstep[0]));
-  } else if (step == 1) {
-    st->mem[1] = PeakRSS(PETSC_TRUE);
-    PetscCall(PetscTime(&st->tstep[1]));
-  }
-  PetscFunctionReturn(0);
-}
 
 /* One run on comm; returns the final state gathered on rank 0 of comm (q then p) and the run's statistics. A benchmark
    run (bench) monitors memory instead of the energy and the first mode after each step. */
@@ -334,7 +287,7 @@ static PetscErrorCode Run(MPI_Comm comm, Params *par, PetscReal dt, PetscReal T,
   PetscCall(TSSetMaxTime(ts, T));
   PetscCall(TSSetMaxSteps(ts, (PetscInt)(T / dt + 0.5)));
   PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
-  if (bench) PetscCall(TSMonitorSet(ts, MonitorMemory, st, NULL));
+  if (bench) PetscCall(TSMonitorSet(ts, BenchMemoryMonitor, &st->bm, NULL));
   else PetscCall(TSMonitorSet(ts, Monitor, c, NULL));
   PetscCall(TSSetFromOptions(ts));
   PetscCall(TSSimpVISetUpPhaseSpace(ts)); /* for -ts_type theta, rk, ...: the same chain in phase space */
@@ -353,7 +306,7 @@ static PetscErrorCode Run(MPI_Comm comm, Params *par, PetscReal dt, PetscReal T,
 
     PetscCall(PetscTime(&t1));
     st->time   = t1 - st->time;
-    st->mem[2] = PeakRSS(PETSC_FALSE);
+    st->bm.mem[2] = PeakRSS(PETSC_FALSE);
   }
   PetscCall(TSSimpVIComputeEnergy(ts, T, U, &H1));
   st->drift = PetscAbsReal(H1 - H0) / PetscAbsReal(H0);
@@ -463,12 +416,12 @@ int main(int argc, char **argv)
     }
   }
   if (bench) {
-    PetscLogDouble loc[5] = {rss0, st.mem[0], st.mem[1], st.mem[2], PetscMax(st.mem[0], PetscMax(st.mem[1], st.mem[2]))}, sum[5];
+    PetscLogDouble loc[5] = {rss0, st.bm.mem[0], st.bm.mem[1], st.bm.mem[2], PetscMax(st.bm.mem[0], PetscMax(st.bm.mem[1], st.bm.mem[2]))}, sum[5];
 
     PetscCall(MPIU_Allreduce(loc, sum, 5, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH problem=chain ts=%s ranks=%d n=%" PetscInt_FMT " steps=%" PetscInt_FMT " time=%.6e time_per_step=%.6e newton_per_step=%.3f krylov_per_step=%.3f", st.tstype, size, par.n, st.steps, st.time, st.time / PetscMax(st.steps, 1),
                           (double)st.snes_its / PetscMax(st.steps, 1), (double)st.ksp_its / PetscMax(st.steps, 1)));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, " first_step_time=%.6e later_time_per_step=%.6e peak_bytes=%.6e base_bytes=%.6e bytes_per_unknown=%.1f net_bytes_per_unknown=%.1f setup_bytes_per_unknown=%.1f first_step_bytes_per_unknown=%.1f later_steps_bytes_per_unknown=%.1f drift=%.3e\n", st.tstep[1] - st.tstep[0], st.steps > 1 ? (st.time - (st.tstep[1] - st.tstep[0])) / (st.steps - 1) : st.time, sum[4], sum[0],
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, " first_step_time=%.6e later_time_per_step=%.6e peak_bytes=%.6e base_bytes=%.6e bytes_per_unknown=%.1f net_bytes_per_unknown=%.1f setup_bytes_per_unknown=%.1f first_step_bytes_per_unknown=%.1f later_steps_bytes_per_unknown=%.1f drift=%.3e\n", st.bm.tstep[1] - st.bm.tstep[0], st.steps > 1 ? (st.time - (st.bm.tstep[1] - st.bm.tstep[0])) / (st.steps - 1) : st.time, sum[4], sum[0],
                           sum[4] / par.n, (sum[4] - sum[0]) / par.n, sum[1] / par.n, sum[2] / par.n, sum[3] / par.n, (double)st.drift));
   }
   PetscCall(PetscFree(par.y1));

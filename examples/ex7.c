@@ -15,7 +15,7 @@ static char help[] = "Sine-Gordon u_tt = u_xx - sin u (or u_tt = u_xx + u_yy - s
 
 #include <simpvi.h>
 #include <petscdmda.h>
-#include <sys/resource.h>
+#include "benchmemory.h"
 
 typedef enum {
   SWEEP_SPACETIME,
@@ -50,8 +50,7 @@ typedef struct {
   PetscInt       steps, snes_its, ksp_its;
   PetscLogDouble time;
   PetscReal      err, drift, H0;
-  PetscLogDouble mem[3];   /* peak resident memory of this process: set-up, first step, later steps */
-  PetscLogDouble tstep[2]; /* clock at the start and at the end of the first step */
+  BenchMemory    bm;       /* peak memory by phase, first-step time */
   char           tstype[64];
 } RunStats;
 
@@ -234,52 +233,6 @@ static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *c
   PetscFunctionReturn(0);
 }
 
-/* Peak resident memory of this process in bytes since the last reset (Linux VmHWM; getrusage's lifetime peak
-   elsewhere); reset starts a new peak (Linux: /proc/self/clear_refs) */
-static PetscLogDouble PeakRSS(PetscBool reset)
-{
-  PetscLogDouble peak = 0;
-  char           line[256];
-  FILE          *f = fopen("/proc/self/status", "r");
-
-  if (f) {
-    while (fgets(line, sizeof(line), f))
-      if (!strncmp(line, "VmHWM:", 6)) {
-        peak = 1024.0 * atof(line + 6);
-        break;
-      }
-    fclose(f);
-  }
-  if (peak == 0) {
-    struct rusage ru;
-
-    getrusage(RUSAGE_SELF, &ru);
-    peak = 1024.0 * (PetscLogDouble)ru.ru_maxrss;
-  }
-  if (reset && (f = fopen("/proc/self/clear_refs", "w"))) {
-    fputs("5", f);
-    fclose(f);
-  }
-  return peak;
-}
-
-/* Peaks of the set-up (before the first step), of the first step (Jacobian preallocation, first factorization) and of
-   the later steps; the time of the first step */
-static PetscErrorCode MonitorMemory(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
-{
-  RunStats *st = (RunStats *)ctx;
-
-  PetscFunctionBeginUser;
-  if (step == 0) {
-    st->mem[0] = PeakRSS(PETSC_TRUE);
-    PetscCall(PetscTime(&st->tstep[0]));
-  } else if (step == 1) {
-    st->mem[1] = PeakRSS(PETSC_TRUE);
-    PetscCall(PetscTime(&st->tstep[1]));
-  }
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode MonitorEnergy(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
 {
   RunStats *st = (RunStats *)ctx;
@@ -380,7 +333,7 @@ static PetscErrorCode Run(MPI_Comm comm, Params *par, PetscInt n, PetscInt nstep
   PetscCall(TSSetMaxSteps(ts, nsteps));
   PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
   if (energy) PetscCall(TSMonitorSet(ts, MonitorEnergy, st, NULL));
-  if (memory) PetscCall(TSMonitorSet(ts, MonitorMemory, st, NULL));
+  if (memory) PetscCall(TSMonitorSet(ts, BenchMemoryMonitor, &st->bm, NULL));
   PetscCall(TSSetFromOptions(ts));
   if (par->kinsol) PetscCall(TSSimpVISetNonlinearSolverType(ts, TSSIMPVI_NLS_KINSOL));
   PetscCall(TSSimpVISetUpPhaseSpace(ts)); /* for -ts_type theta, rk, ...: the same semi-discrete sine-Gordon in phase space */
@@ -398,7 +351,7 @@ static PetscErrorCode Run(MPI_Comm comm, Params *par, PetscInt n, PetscInt nstep
 
     PetscCall(PetscTime(&t1));
     st->time   = t1 - st->time;
-    st->mem[2] = PeakRSS(PETSC_FALSE);
+    st->bm.mem[2] = PeakRSS(PETSC_FALSE);
   }
   PetscCall(TSGetStepNumber(ts, &st->steps));
   PetscCall(TSGetSNESIterations(ts, &st->snes_its));
@@ -590,12 +543,12 @@ int main(int argc, char **argv)
       if (energy && !bench) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  largest relative energy drift %.2e; below 1e-8: %s\n", (double)st.drift, st.drift < 1e-8 ? "yes" : "no"));
       PetscCall(VecDestroy(&qp));
       if (bench) {
-        PetscLogDouble loc[5] = {rss0, st.mem[0], st.mem[1], st.mem[2], PetscMax(st.mem[0], PetscMax(st.mem[1], st.mem[2]))}, sum[5];
+        PetscLogDouble loc[5] = {rss0, st.bm.mem[0], st.bm.mem[1], st.bm.mem[2], PetscMax(st.bm.mem[0], PetscMax(st.bm.mem[1], st.bm.mem[2]))}, sum[5];
 
         PetscCall(MPIU_Allreduce(loc, sum, 5, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD));
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH problem=sinegordon%" PetscInt_FMT "d ts=%s ranks=%d n=%" PetscInt_FMT " steps=%" PetscInt_FMT " dx=%.6e time=%.6e time_per_step=%.6e newton_per_step=%.3f krylov_per_step=%.3f", par.dim, st.tstype, size, N, st.steps,
                               (double)(2 * par.L / (n + 1)), st.time, st.time / PetscMax(st.steps, 1), (double)st.snes_its / PetscMax(st.steps, 1), (double)st.ksp_its / PetscMax(st.steps, 1)));
-        PetscCall(PetscPrintf(PETSC_COMM_WORLD, " first_step_time=%.6e later_time_per_step=%.6e peak_bytes=%.6e base_bytes=%.6e bytes_per_unknown=%.1f net_bytes_per_unknown=%.1f setup_bytes_per_unknown=%.1f first_step_bytes_per_unknown=%.1f later_steps_bytes_per_unknown=%.1f error=%.6e order=%.3f\n", st.tstep[1] - st.tstep[0], st.steps > 1 ? (st.time - (st.tstep[1] - st.tstep[0])) / (st.steps - 1) : st.time, sum[4], sum[0], sum[4] / N, (sum[4] - sum[0]) / N, sum[1] / N, sum[2] / N, sum[3] / N, (double)err[l], l ? (double)obs : 0.0));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, " first_step_time=%.6e later_time_per_step=%.6e peak_bytes=%.6e base_bytes=%.6e bytes_per_unknown=%.1f net_bytes_per_unknown=%.1f setup_bytes_per_unknown=%.1f first_step_bytes_per_unknown=%.1f later_steps_bytes_per_unknown=%.1f error=%.6e order=%.3f\n", st.bm.tstep[1] - st.bm.tstep[0], st.steps > 1 ? (st.time - (st.bm.tstep[1] - st.bm.tstep[0])) / (st.steps - 1) : st.time, sum[4], sum[0], sum[4] / N, (sum[4] - sum[0]) / N, sum[1] / N, sum[2] / N, sum[3] / N, (double)err[l], l ? (double)obs : 0.0));
       }
     }
     PetscCall(VecDestroy(&ref));
