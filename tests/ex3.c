@@ -7,7 +7,7 @@ static char help[] = "Momentum conservation and the analytic step Jacobian of TS
                      "Options: -dt <0.05> -steps <1200> -ecc <1.2> (initial angular velocity; 1 is a circle)\n\n";
 
 #include <simpvi.h>
-#include <petscdmshell.h>
+#include "stepjacobian.h"
 
 typedef enum {
   DOOR_MECHANICAL,
@@ -155,48 +155,6 @@ static PetscErrorCode Monitor(TS ts, PetscInt step, PetscReal t, Vec U, void *ct
   user->dptheta                    = PetscMax(user->dptheta, PetscAbsReal(PetscRealPart(u[3]) - user->ptheta0) / PetscAbsReal(user->ptheta0));
   user->dH[2 * step > user->steps] = PetscMax(user->dH[2 * step > user->steps], PetscAbsReal(Energy(user, u) - user->H0));
   PetscCall(VecRestoreArrayRead(U, &u));
-  PetscFunctionReturn(0);
-}
-
-/* ||J - Jfd||_F / ||J||_F for the step system of the last step, at its solution perturbed so that no entry is special */
-static PetscErrorCode CheckJacobian(TS ts, PetscReal *relerr)
-{
-  SNES        snes;
-  Vec         Y, Yp;
-  Mat         J, Jd, Jfd;
-  PetscInt    n;
-  PetscReal   nJ, nD;
-  PetscRandom rand;
-
-  PetscFunctionBeginUser;
-  PetscCall(TSGetSNES(ts, &snes));
-  PetscCall(SNESGetSolution(snes, &Y));
-  if (!Y) { /* -ts_simpvi_nonlinear_solver kinsol: no SNESSolve(); the step vector is the template of the step DM (a DMShell) */
-    DM dm;
-
-    PetscCall(SNESGetDM(snes, &dm));
-    PetscCall(DMShellGetGlobalVector(dm, &Y));
-    PetscCheck(Y, PetscObjectComm((PetscObject)ts), PETSC_ERR_PLIB, "No step vector: neither SNES nor the step DM holds one");
-  }
-  PetscCall(SNESGetJacobian(snes, &J, NULL, NULL, NULL));
-  PetscCall(VecDuplicate(Y, &Yp));
-  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rand));
-  PetscCall(PetscRandomSetInterval(rand, -0.05, 0.05));
-  PetscCall(VecSetRandom(Yp, rand));
-  PetscCall(VecAXPY(Yp, 1, Y));
-  PetscCall(SNESComputeJacobian(snes, Yp, J, J));
-  PetscCall(MatConvert(J, MATSEQDENSE, MAT_INITIAL_MATRIX, &Jd));
-  PetscCall(VecGetSize(Y, &n));
-  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, NULL, &Jfd));
-  PetscCall(SNESComputeJacobianDefault(snes, Yp, Jfd, Jfd, NULL));
-  PetscCall(MatNorm(Jd, NORM_FROBENIUS, &nJ));
-  PetscCall(MatAXPY(Jfd, -1, Jd, SAME_NONZERO_PATTERN));
-  PetscCall(MatNorm(Jfd, NORM_FROBENIUS, &nD));
-  *relerr = nD / nJ;
-  PetscCall(PetscRandomDestroy(&rand));
-  PetscCall(VecDestroy(&Yp));
-  PetscCall(MatDestroy(&Jd));
-  PetscCall(MatDestroy(&Jfd));
   PetscFunctionReturn(0);
 }
 

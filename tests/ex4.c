@@ -11,7 +11,7 @@ static char help[] = "The doors of TSSIMPVI agree: one nonlinear problem given f
                      "Options: -dt <0.1> -steps <100> -damping <0>\n\n";
 
 #include <simpvi.h>
-#include <petscdmshell.h>
+#include "stepjacobian.h"
 
 #define N 2
 
@@ -229,48 +229,6 @@ static PetscErrorCode IJacobian(TS ts, PetscReal t, Vec U, Vec A, PetscReal shif
 {
   PetscFunctionBeginUser;
   PetscCall(Tangent((AppCtx *)ctx, U, 0, shiftA, J, P));
-  PetscFunctionReturn(0);
-}
-
-/* ||J - Jfd||_F / ||J||_F for the step system of the last step, at its solution perturbed so that no entry is special */
-static PetscErrorCode CheckJacobian(TS ts, PetscReal *relerr)
-{
-  SNES        snes;
-  Vec         Y, Yp;
-  Mat         J, Jd, Jfd;
-  PetscInt    n;
-  PetscReal   nJ, nD;
-  PetscRandom rand;
-
-  PetscFunctionBeginUser;
-  PetscCall(TSGetSNES(ts, &snes));
-  PetscCall(SNESGetSolution(snes, &Y));
-  if (!Y) { /* -ts_simpvi_nonlinear_solver kinsol: no SNESSolve(); the step vector is the template of the step DM (a DMShell) */
-    DM dm;
-
-    PetscCall(SNESGetDM(snes, &dm));
-    PetscCall(DMShellGetGlobalVector(dm, &Y));
-    PetscCheck(Y, PetscObjectComm((PetscObject)ts), PETSC_ERR_PLIB, "No step vector: neither SNES nor the step DM holds one");
-  }
-  PetscCall(SNESGetJacobian(snes, &J, NULL, NULL, NULL));
-  PetscCall(VecDuplicate(Y, &Yp));
-  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rand));
-  PetscCall(PetscRandomSetInterval(rand, -0.05, 0.05));
-  PetscCall(VecSetRandom(Yp, rand));
-  PetscCall(VecAXPY(Yp, 1, Y));
-  PetscCall(SNESComputeJacobian(snes, Yp, J, J));
-  PetscCall(MatConvert(J, MATSEQDENSE, MAT_INITIAL_MATRIX, &Jd));
-  PetscCall(VecGetSize(Y, &n));
-  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, NULL, &Jfd));
-  PetscCall(SNESComputeJacobianDefault(snes, Yp, Jfd, Jfd, NULL));
-  PetscCall(MatNorm(Jd, NORM_FROBENIUS, &nJ));
-  PetscCall(MatAXPY(Jfd, -1, Jd, SAME_NONZERO_PATTERN));
-  PetscCall(MatNorm(Jfd, NORM_FROBENIUS, &nD));
-  *relerr = nD / nJ;
-  PetscCall(PetscRandomDestroy(&rand));
-  PetscCall(VecDestroy(&Yp));
-  PetscCall(MatDestroy(&Jd));
-  PetscCall(MatDestroy(&Jfd));
   PetscFunctionReturn(0);
 }
 
