@@ -10,6 +10,7 @@ static char help[] = "Linearised double pendulum M q'' + K q = 0 (Rojas-Quintero
                      "-compare_kinsol: repeat each TSSIMPVI run with SUNDIALS KINSOL and compare (examples/kinsolcompare.h)\n\n";
 
 #include <simpvi.h>
+#include "methods.h"
 #include "kinsolcompare.h"
 
 /* The linearised double pendulum, L = 1/2 v' M v - 1/2 x' K x, and its exact solution as a sum of two normal modes */
@@ -146,42 +147,6 @@ static PetscErrorCode MonitorErrors(TS ts, PetscInt step, PetscReal t, Vec U, vo
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, err->fp, "%s,%" PetscInt_FMT ",%.10e,%.15e,%.15e,%.15e,%.15e,%.15e,%.15e,%.15e,%.15e,%.6e\n", err->label, err->nsteps, (double)t, (double)PetscRealPart(u[0]), (double)PetscRealPart(u[1]), (double)PetscRealPart(u[2]), (double)PetscRealPart(u[3]), (double)qe[0], (double)qe[1], (double)pe[0], (double)pe[1],
                            (double)((H - err->H0) / PetscAbsReal(err->H0))));
   PetscCall(VecRestoreArrayRead(U, &u));
-  PetscFunctionReturn(0);
-}
-
-/* A method name: a TSSIMPVI scheme (midpoint = Newmark, trapezoid, simpson, lobatto, gauss), rk4 (PETSc's classical RK4),
-   theta (PETSc's implicit midpoint, theta = 1/2), or "default" (the TS type and scheme the options choose) */
-static PetscErrorCode SetMethod(TS ts, const char method[])
-{
-  PetscBool isrk4, istheta, isdefault;
-  TSAdapt   adapt;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscStrcmp(method, "rk4", &isrk4));
-  PetscCall(PetscStrcmp(method, "theta", &istheta));
-  PetscCall(PetscStrcmp(method, "default", &isdefault));
-  if (isrk4) {
-    PetscCall(TSSetType(ts, TSRK));
-    PetscCall(TSRKSetType(ts, TSRK4));
-  } else if (istheta) {
-    SNES snes;
-    KSP  ksp;
-    PC   pc;
-
-    PetscCall(TSSetType(ts, TSTHETA));
-    PetscCall(TSThetaSetTheta(ts, 0.5));
-    PetscCall(TSGetSNES(ts, &snes)); /* solve each step to round-off, as TSSIMPVI does by default */
-    PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, 1e-12, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
-    PetscCall(SNESGetKSP(snes, &ksp));
-    PetscCall(KSPSetType(ksp, KSPPREONLY));
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCLU));
-  } else {
-    PetscCall(TSSetType(ts, TSSIMPVI));
-    if (!isdefault) PetscCall(TSSimpVISetType(ts, method));
-  }
-  PetscCall(TSGetAdapt(ts, &adapt));
-  PetscCall(TSAdaptSetType(adapt, TSADAPTNONE)); /* fixed steps for every method */
   PetscFunctionReturn(0);
 }
 

@@ -12,6 +12,7 @@ static char help[] = "Nonlinear double pendulum (Rojas-Quintero, Dubois, Jourdan
                      "-compare_kinsol: repeat each TSSIMPVI run with SUNDIALS KINSOL and compare (examples/kinsolcompare.h)\n\n";
 
 #include <simpvi.h>
+#include "methods.h"
 #include "kinsolcompare.h"
 
 typedef struct {
@@ -151,42 +152,6 @@ static PetscErrorCode MonitorEnergy(TS ts, PetscInt step, PetscReal t, Vec U, vo
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, err->fp, "%s,%g,%.10e,%.15e,%.15e,%.15e,%.15e,%.6e\n", err->label, (double)err->dt, (double)t, (double)uu[0], (double)uu[1], (double)uu[2], (double)uu[3], (double)err->winmax));
     err->winmax = 0;
   }
-  PetscFunctionReturn(0);
-}
-
-/* A method: a TSSIMPVI scheme (midpoint = the paper's implicit midpoint, appendix B; simpson; lobatto; ...), rk4 (PETSc's
-   classical RK4), theta (PETSc's implicit midpoint rule on the phase-space form, theta = 1/2), or "default" */
-static PetscErrorCode SetMethod(TS ts, const char method[])
-{
-  PetscBool isrk4, istheta, isdefault;
-  TSAdapt   adapt;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscStrcmp(method, "rk4", &isrk4));
-  PetscCall(PetscStrcmp(method, "theta", &istheta));
-  PetscCall(PetscStrcmp(method, "default", &isdefault));
-  if (isrk4) {
-    PetscCall(TSSetType(ts, TSRK));
-    PetscCall(TSRKSetType(ts, TSRK4));
-  } else if (istheta) {
-    SNES snes;
-    KSP  ksp;
-    PC   pc;
-
-    PetscCall(TSSetType(ts, TSTHETA));
-    PetscCall(TSThetaSetTheta(ts, 0.5));
-    PetscCall(TSGetSNES(ts, &snes)); /* solve each step to round-off, as TSSIMPVI does by default */
-    PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, 1e-12, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
-    PetscCall(SNESGetKSP(snes, &ksp));
-    PetscCall(KSPSetType(ksp, KSPPREONLY));
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCLU));
-  } else {
-    PetscCall(TSSetType(ts, TSSIMPVI));
-    if (!isdefault) PetscCall(TSSimpVISetType(ts, method));
-  }
-  PetscCall(TSGetAdapt(ts, &adapt));
-  PetscCall(TSAdaptSetType(adapt, TSADAPTNONE));
   PetscFunctionReturn(0);
 }
 

@@ -8,6 +8,7 @@ static char help[] = "Damped and driven oscillator m q'' + c q' + k q = F0 cos(O
                      "-m <1> -omega <2 pi> -c <0.5> -F0 <2> -Omega <3> -q0 <1> -p0 <0> -monitor_file <csv> -table_file <csv>\n\n";
 
 #include <simpvi.h>
+#include "methods.h"
 
 typedef struct {
   PetscReal m, k, c, F0, Omega, q0, p0;
@@ -117,42 +118,6 @@ static PetscErrorCode MonitorErrors(TS ts, PetscInt step, PetscReal t, Vec U, vo
   err->ep = PetscMax(err->ep, PetscAbsReal(PetscRealPart(u[1]) - pe));
   if (err->fp) PetscCall(PetscFPrintf(PETSC_COMM_SELF, err->fp, "%s,%" PetscInt_FMT ",%.10e,%.15e,%.15e,%.15e,%.15e\n", err->label, err->nsteps, (double)t, (double)PetscRealPart(u[0]), (double)PetscRealPart(u[1]), (double)qe, (double)pe));
   PetscCall(VecRestoreArrayRead(U, &u));
-  PetscFunctionReturn(0);
-}
-
-/* A method: a TSSIMPVI scheme (midpoint, trapezoid, simpson, lobatto, gauss), rk4 (PETSc's classical RK4), theta (PETSc's
-   implicit midpoint rule, theta = 1/2), or "default" (the TS type and scheme the options choose) */
-static PetscErrorCode SetMethod(TS ts, const char method[])
-{
-  PetscBool isrk4, istheta, isdefault;
-  TSAdapt   adapt;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscStrcmp(method, "rk4", &isrk4));
-  PetscCall(PetscStrcmp(method, "theta", &istheta));
-  PetscCall(PetscStrcmp(method, "default", &isdefault));
-  if (isrk4) {
-    PetscCall(TSSetType(ts, TSRK));
-    PetscCall(TSRKSetType(ts, TSRK4));
-  } else if (istheta) {
-    SNES snes;
-    KSP  ksp;
-    PC   pc;
-
-    PetscCall(TSSetType(ts, TSTHETA));
-    PetscCall(TSThetaSetTheta(ts, 0.5));
-    PetscCall(TSGetSNES(ts, &snes)); /* solve each step to round-off, as TSSIMPVI does by default */
-    PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, 1e-12, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
-    PetscCall(SNESGetKSP(snes, &ksp));
-    PetscCall(KSPSetType(ksp, KSPPREONLY));
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCLU));
-  } else {
-    PetscCall(TSSetType(ts, TSSIMPVI));
-    if (!isdefault) PetscCall(TSSimpVISetType(ts, method));
-  }
-  PetscCall(TSGetAdapt(ts, &adapt));
-  PetscCall(TSAdaptSetType(adapt, TSADAPTNONE));
   PetscFunctionReturn(0);
 }
 
