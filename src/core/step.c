@@ -142,75 +142,6 @@ PetscErrorCode SimpVIStepMomentum_Private(TS ts, Vec p1)
   PetscFunctionReturn(0);
 }
 
-/* Index of (stage a, global position g) in the step vector, on the process that owns g */
-static inline PetscInt StepIndex(const PetscInt range[], PetscInt s, PetscInt owner, PetscInt a, PetscInt g)
-{
-  return s * range[owner] + a * (range[owner + 1] - range[owner]) + (g - range[owner]);
-}
-
-/*
-  Adds coef[i*s + l-1] * A (or A') into the block (row stage i, column node l) of the step Jacobian, for i = 0..s-1 and
-  l = 1..s. Reads A by local rows, so it works for any parallel AIJ/dense user matrix; transposed entries are sent to
-  their owners by MatSetValues.
-*/
-static PetscErrorCode AddBlock(TS_SimpVI *vi, Mat Jac, Mat A, PetscBool transpose, const PetscScalar coef[])
-{
-  const PetscInt s = vi->scheme->degree, *range;
-  PetscInt       rstart, rend;
-  PetscMPIInt    rank;
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)A), &rank));
-  PetscCall(PetscLayoutGetRanges(vi->qmap, &range));
-  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
-  for (PetscInt r = rstart; r < rend; r++) {
-    PetscInt           ncols;
-    const PetscInt    *cols;
-    const PetscScalar *vals;
-
-    PetscCall(MatGetRow(A, r, &ncols, &cols, &vals));
-    if (ncols * s > vi->nbuf) {
-      PetscCall(PetscFree3(vi->colowner, vi->ibuf, vi->vbuf));
-      vi->nbuf = ncols * s;
-      PetscCall(PetscMalloc3(vi->nbuf, &vi->colowner, vi->nbuf, &vi->ibuf, vi->nbuf, &vi->vbuf));
-    }
-    for (PetscInt j = 0; j < ncols; j++) {
-      if (cols[j] >= range[rank] && cols[j] < range[rank + 1]) vi->colowner[j] = rank; /* most columns: no search */
-      else PetscCall(PetscLayoutFindOwner(vi->qmap, cols[j], &vi->colowner[j]));
-    }
-    for (PetscInt i = 0; i < s; i++) {
-      if (!transpose) { /* row (i, r): all column nodes l in one call */
-        PetscInt row = StepIndex(range, s, rank, i, r), n = 0;
-
-        for (PetscInt l = 1; l <= s; l++) {
-          const PetscScalar c = coef[i * s + l - 1];
-
-          if (c == 0) continue;
-          for (PetscInt j = 0; j < ncols; j++, n++) {
-            vi->ibuf[n] = StepIndex(range, s, vi->colowner[j], l - 1, cols[j]);
-            vi->vbuf[n] = c * vals[j];
-          }
-        }
-        if (n) PetscCall(MatSetValues(Jac, 1, &row, n, vi->ibuf, vi->vbuf, ADD_VALUES));
-      } else { /* A' : entry A(r, c) goes to row (i, c), column (l, r) */
-        for (PetscInt l = 1; l <= s; l++) {
-          const PetscScalar c   = coef[i * s + l - 1];
-          PetscInt          col = StepIndex(range, s, rank, l - 1, r);
-
-          if (c == 0) continue;
-          for (PetscInt j = 0; j < ncols; j++) {
-            vi->ibuf[j] = StepIndex(range, s, vi->colowner[j], i, cols[j]);
-            vi->vbuf[j] = c * vals[j];
-          }
-          PetscCall(MatSetValues(Jac, ncols, vi->ibuf, 1, &col, vi->vbuf, ADD_VALUES));
-        }
-      }
-    }
-    PetscCall(MatRestoreRow(A, r, &ncols, &cols, &vals));
-  }
-  PetscFunctionReturn(0);
-}
-
 /* The coefficient of a term's matrix in block (i, l), at quadrature point k */
 static void TermCoefficients(const SimpVIScheme *sc, PetscInt k, PetscReal h, const SimpVITerm *term, PetscScalar coef[])
 {
@@ -283,10 +214,10 @@ static PetscErrorCode AssembleInto(TS ts, Mat Jac)
         while (c < nconstant && !(constant[c].A == terms[t].A && constant[c].block == terms[t].block && constant[c].transpose == terms[t].transpose)) c++;
         if (c == nconstant) constant[nconstant++] = terms[t];
         for (PetscInt j = 0; j < s * s; j++) constcoef[c * s * s + j] += coef[j];
-      } else PetscCall(AddBlock(vi, Jac, terms[t].A, terms[t].transpose, coef));
+      } else PetscCall(SimpVIMatAddBlocks_Private(Jac, vi->qmap, terms[t].A, terms[t].transpose, s, coef));
     }
   }
-  for (PetscInt c = 0; c < nconstant; c++) PetscCall(AddBlock(vi, Jac, constant[c].A, constant[c].transpose, &constcoef[c * s * s]));
+  for (PetscInt c = 0; c < nconstant; c++) PetscCall(SimpVIMatAddBlocks_Private(Jac, vi->qmap, constant[c].A, constant[c].transpose, s, &constcoef[c * s * s]));
   PetscCall(PetscFree(coef));
   PetscCall(PetscFree(constcoef));
   PetscCall(MatAssemblyBegin(Jac, MAT_FINAL_ASSEMBLY));
@@ -534,8 +465,6 @@ PetscErrorCode SimpVIStepReset_Private(TS ts)
   PetscCall(MatDestroy(&vi->J));
   PetscCall(DMDestroy(&vi->dmstep));
   PetscCall(PetscLayoutDestroy(&vi->qmap));
-  PetscCall(PetscFree3(vi->colowner, vi->ibuf, vi->vbuf));
-  vi->nbuf     = 0;
   vi->havepoly = PETSC_FALSE;
   vi->vvalid   = PETSC_FALSE;
   vi->evalid   = 0;

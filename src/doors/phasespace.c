@@ -96,25 +96,58 @@ static PetscErrorCode AddBlock(Mat J, Mat A, PetscBool transpose, PetscScalar sc
   PetscFunctionReturn(0);
 }
 
+/* Whether U = (q, p) is split as the local q block followed by the local p block on every process (the default) */
+static PetscErrorCode IsBlockMajor(Vec U, IS isq, IS isp, PetscBool *blockmajor)
+{
+  PetscBool stride[2];
+  PetscInt  lo, nloc, first[2], step[2], n[2];
+  IS        is[2] = {isq, isp};
+
+  PetscFunctionBegin;
+  PetscCall(VecGetOwnershipRange(U, &lo, NULL));
+  PetscCall(VecGetLocalSize(U, &nloc));
+  for (PetscInt b = 0; b < 2; b++) {
+    PetscCall(PetscObjectTypeCompare((PetscObject)is[b], ISSTRIDE, &stride[b]));
+    if (stride[b]) PetscCall(ISStrideGetInfo(is[b], &first[b], &step[b]));
+    PetscCall(ISGetLocalSize(is[b], &n[b]));
+  }
+  *blockmajor = (PetscBool)(stride[0] && stride[1] && 2 * n[0] == nloc && n[1] == n[0] && first[0] == lo && step[0] == 1 && first[1] == lo + n[0] && step[1] == 1);
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, blockmajor, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)U)));
+  PetscFunctionReturn(0);
+}
+
 /* dF/dU + a dF/dU' = [ L_vx + a L_vv , -I ; -L_xx - a L_xv , a I ] */
 static PetscErrorCode Assemble(SimpVIPhaseSpace ps, PetscReal t, PetscReal a, Mat J)
 {
-  SimpVITerm terms[SIMPVI_MAX_TERMS];
-  PetscInt   nterms = 0, lo, hi;
+  SimpVITerm  terms[SIMPVI_MAX_TERMS];
+  PetscInt    nterms = 0, lo, hi;
+  PetscLayout map;
 
   PetscFunctionBegin;
+  PetscCall(VecGetLayout(ps->q, &map));
   PetscCall(ps->prob->door->terms(ps->ts, ps->prob, t, ps->q, ps->qdot, SIMPVI_NEED_ALL, &nterms, terms));
   for (PetscInt k = 0; k < nterms; k++) {
     const PetscBool onq   = (PetscBool)(terms[k].block == SIMPVI_BLOCK_PX || terms[k].block == SIMPVI_BLOCK_PV);
     const PetscBool byvel = (PetscBool)(terms[k].block == SIMPVI_BLOCK_PV || terms[k].block == SIMPVI_BLOCK_GV);
     PetscScalar     scale = terms[k].scale * (onq ? 1 : -1) * (byvel ? a : 1);
 
-    PetscCall(AddBlock(J, terms[k].A, terms[k].transpose, scale, onq ? ps->qidx : ps->pidx, ps->qidx));
+    if (ps->blockmajor) { /* U = (q, p) is the 2-block layout of the positions: the shared block assembly */
+      PetscScalar coef[4] = {0, 0, 0, 0};
+
+      coef[onq ? 0 : 2] = scale; /* rows q or p, columns q */
+      PetscCall(SimpVIMatAddBlocks_Private(J, map, terms[k].A, terms[k].transpose, 2, coef));
+    } else PetscCall(AddBlock(J, terms[k].A, terms[k].transpose, scale, onq ? ps->qidx : ps->pidx, ps->qidx));
   }
-  PetscCall(VecGetOwnershipRange(ps->q, &lo, &hi));
-  for (PetscInt i = lo; i < hi; i++) {
-    PetscCall(MatSetValue(J, ps->qidx[i], ps->pidx[i], -1, ADD_VALUES));
-    PetscCall(MatSetValue(J, ps->pidx[i], ps->pidx[i], a, ADD_VALUES));
+  if (ps->blockmajor) {
+    const PetscScalar coef[4] = {0, -1, 0, a};
+
+    PetscCall(SimpVIMatAddBlocks_Private(J, map, NULL, PETSC_FALSE, 2, coef));
+  } else {
+    PetscCall(VecGetOwnershipRange(ps->q, &lo, &hi));
+    for (PetscInt i = lo; i < hi; i++) {
+      PetscCall(MatSetValue(J, ps->qidx[i], ps->pidx[i], -1, ADD_VALUES));
+      PetscCall(MatSetValue(J, ps->pidx[i], ps->pidx[i], a, ADD_VALUES));
+    }
   }
   PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
@@ -253,12 +286,15 @@ PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts)
     PetscCall(TSRHSSplitSetRHSFunction(ts, "momentum", NULL, MomentumRate, ps));
   } else if (!ts->usessnes) PetscCall(TSSetRHSFunction(ts, NULL, RHSFunction_PhaseSpace, ps));
   else {
-    PetscCall(ISAllGather(ps->isq, &ps->allq));
-    PetscCall(ISAllGather(ps->isp, &ps->allp));
-    PetscCall(ISGetIndices(ps->allq, &ps->qidx));
-    PetscCall(ISGetIndices(ps->allp, &ps->pidx));
     PetscCall(VecGetLocalSize(U, &nloc));
     PetscCall(VecGetSize(U, &N));
+    PetscCall(IsBlockMajor(U, ps->isq, ps->isp, &ps->blockmajor));
+    if (!ps->blockmajor) { /* any other split: the U index of every position, gathered */
+      PetscCall(ISAllGather(ps->isq, &ps->allq));
+      PetscCall(ISAllGather(ps->isp, &ps->allp));
+      PetscCall(ISGetIndices(ps->allq, &ps->qidx));
+      PetscCall(ISGetIndices(ps->allp, &ps->pidx));
+    }
     PetscCall(MatCreate(PetscObjectComm((PetscObject)ts), &ps->J));
     PetscCall(MatSetSizes(ps->J, nloc, nloc, N, N));
     PetscCall(MatSetType(ps->J, MATAIJ));

@@ -90,7 +90,8 @@ struct _SimpVIPhaseSpace {
   SimpVIProblem  *prob;
   IS              isq, isp;
   Vec             q, p, qdot, pdot, v, P, G;
-  const PetscInt *qidx, *pidx; /* U index of every position and momentum, all processes (gathered) */
+  PetscBool       blockmajor;  /* U = (q_local, p_local) on every process: J by SimpVIMatAddBlocks_Private() */
+  const PetscInt *qidx, *pidx; /* otherwise the U index of every position and momentum, all processes (gathered) */
   IS              allq, allp;
   Mat             J;
   PetscBool       Jpreallocated;
@@ -138,9 +139,6 @@ typedef struct {
   Vec        Y, R, *Yv, *Rv; /* Yv/Rv: views of the stage blocks of Y/R */
   Mat        J;
   PetscBool  Jpreallocated;
-  PetscInt   nbuf; /* row buffers of the Jacobian assembly */
-  PetscInt  *colowner, *ibuf;
-  PetscScalar *vbuf;
   PetscObjectId    evalid; /* the step vector (id, state, h, t, q0 state) at which P and G were last evaluated */
   PetscObjectState evalstate, evalq0;
   PetscReal        evalh, evalt;
@@ -159,6 +157,7 @@ typedef struct {
   PetscBool H0set;
 } TS_SimpVI;
 
+PETSC_INTERN PetscErrorCode SimpVIMatAddBlocks_Private(Mat, PetscLayout, Mat, PetscBool, PetscInt, const PetscScalar[]);
 PETSC_INTERN PetscErrorCode SimpVIStepResidual_Private(TS, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStepJacobian_Private(TS, Vec, Mat);
 PETSC_INTERN PetscErrorCode SimpVIStepMomentum_Private(TS, Vec);
