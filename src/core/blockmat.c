@@ -251,3 +251,29 @@ PetscErrorCode SimpVIMatAddBlocks_Private(Mat J, PetscLayout map, Mat A, PetscBo
   else PetscCall(AddBlocksByRow(J, map, A, transpose, nb, coef));
   PetscFunctionReturn(0);
 }
+
+/*
+  SimpVIMatAssemble_Private - assembles J filled by SimpVIMatAddBlocks_Private(). On the first assembly of a new pattern
+  (first) it finds whether any process stashed entries of another's rows (only transposed terms do); if none did, J
+  gets MAT_NO_OFF_PROC_ENTRIES, which spares every later assembly a round of messages.
+*/
+PetscErrorCode SimpVIMatAssemble_Private(Mat J, PetscBool first)
+{
+  PetscBool offproc = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (first) {
+    PetscInt nstash, reallocs, bnstash, breallocs;
+
+    PetscCall(MatStashGetInfo(J, &nstash, &reallocs, &bnstash, &breallocs));
+    offproc = (PetscBool)(nstash + bnstash > 0);
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &offproc, 1, MPIU_BOOL, MPI_LOR, PetscObjectComm((PetscObject)J)));
+  }
+  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  if (first) {
+    PetscCall(PetscInfo(J, "%s\n", offproc ? "Entries in other processes' rows: assembly with messages" : "No entries in other processes' rows: MAT_NO_OFF_PROC_ENTRIES"));
+    PetscCall(MatSetOption(J, MAT_NO_OFF_PROC_ENTRIES, (PetscBool)!offproc));
+  }
+  PetscFunctionReturn(0);
+}

@@ -220,8 +220,6 @@ static PetscErrorCode AssembleInto(TS ts, Mat Jac)
   for (PetscInt c = 0; c < nconstant; c++) PetscCall(SimpVIMatAddBlocks_Private(Jac, vi->qmap, constant[c].A, constant[c].transpose, s, &constcoef[c * s * s]));
   PetscCall(PetscFree(coef));
   PetscCall(PetscFree(constcoef));
-  PetscCall(MatAssemblyBegin(Jac, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(Jac, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(0);
 }
 
@@ -231,7 +229,8 @@ static PetscErrorCode AssembleInto(TS ts, Mat Jac)
 */
 PetscErrorCode SimpVIStepJacobian_Private(TS ts, Vec Y, Mat Jac)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  TS_SimpVI *vi    = (TS_SimpVI *)ts->data;
+  PetscBool  first = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SIMPVI_Jacobian, ts, Y, Jac, 0));
@@ -247,12 +246,16 @@ PetscErrorCode SimpVIStepJacobian_Private(TS ts, Vec Y, Mat Jac)
     PetscCall(MatSetSizes(pre, m, m, M, M));
     PetscCall(MatSetUp(pre));
     PetscCall(AssembleInto(ts, pre));
+    PetscCall(MatAssemblyBegin(pre, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(pre, MAT_FINAL_ASSEMBLY));
     PetscCall(MatPreallocatorPreallocate(pre, PETSC_TRUE, Jac));
     PetscCall(MatDestroy(&pre));
     PetscCall(MatSetOption(Jac, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
     vi->Jpreallocated = PETSC_TRUE;
+    first             = PETSC_TRUE;
   } else PetscCall(MatZeroEntries(Jac));
   PetscCall(AssembleInto(ts, Jac));
+  PetscCall(SimpVIMatAssemble_Private(Jac, first));
   PetscCall(PetscLogEventEnd(SIMPVI_Jacobian, ts, Y, Jac, 0));
   PetscFunctionReturn(0);
 }

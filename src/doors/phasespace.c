@@ -149,14 +149,13 @@ static PetscErrorCode Assemble(SimpVIPhaseSpace ps, PetscReal t, PetscReal a, Ma
       PetscCall(MatSetValue(J, ps->pidx[i], ps->pidx[i], a, ADD_VALUES));
     }
   }
-  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode IJacobian_PhaseSpace(TS ts, PetscReal t, Vec U, Vec Udot, PetscReal a, Mat A, Mat B, void *ctx)
 {
-  SimpVIPhaseSpace ps = (SimpVIPhaseSpace)ctx;
+  SimpVIPhaseSpace ps    = (SimpVIPhaseSpace)ctx;
+  PetscBool        first = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(Split(U, ps->isq, ps->isp, ps->q, ps->p));
@@ -172,12 +171,16 @@ static PetscErrorCode IJacobian_PhaseSpace(TS ts, PetscReal t, Vec U, Vec Udot, 
     PetscCall(MatSetSizes(pre, m, m, M, M));
     PetscCall(MatSetUp(pre));
     PetscCall(Assemble(ps, t, a, pre));
+    PetscCall(MatAssemblyBegin(pre, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(pre, MAT_FINAL_ASSEMBLY));
     PetscCall(MatPreallocatorPreallocate(pre, PETSC_TRUE, B));
     PetscCall(MatDestroy(&pre));
     PetscCall(MatSetOption(B, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
     ps->Jpreallocated = PETSC_TRUE;
+    first             = PETSC_TRUE;
   } else PetscCall(MatZeroEntries(B));
   PetscCall(Assemble(ps, t, a, B));
+  PetscCall(SimpVIMatAssemble_Private(B, first));
   if (A != B) {
     PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));

@@ -158,6 +158,7 @@ typedef struct {
 } TS_SimpVI;
 
 PETSC_INTERN PetscErrorCode SimpVIMatAddBlocks_Private(Mat, PetscLayout, Mat, PetscBool, PetscInt, const PetscScalar[]);
+PETSC_INTERN PetscErrorCode SimpVIMatAssemble_Private(Mat, PetscBool);
 PETSC_INTERN PetscErrorCode SimpVIStepResidual_Private(TS, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStepJacobian_Private(TS, Vec, Mat);
 PETSC_INTERN PetscErrorCode SimpVIStepMomentum_Private(TS, Vec);
