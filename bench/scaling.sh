@@ -9,7 +9,8 @@
 #
 # --quick runs every case on small sizes (a smoke test of the script, a few minutes). --records FILE runs nothing and
 # rewrites the report from the records of an earlier report (its "Raw records" block) or of a file of such lines.
-# TIMEOUT (seconds, default 900) bounds each run. Each program prints one "BENCH key=value ..." record per run (see
+# TIMEOUT (seconds, default 900) bounds each run; REPS (default 5, 2 with --quick) is the number of rounds of the
+# repeated 1- to 2-rank weak-scaling measurement. Each program prints one "BENCH key=value ..." record per run (see
 # the -bench option of examples/ex6.c and ex7.c); the raw records are kept at the end of the report. Timings are wall-clock times of TSSolve(); memory is the peak resident set size (Linux
 # VmHWM) summed over ranks, per spatial unknown, gross and net of the processes' size right after PetscInitialize().
 set -uo pipefail
@@ -56,10 +57,10 @@ fi
 # Sizes: per-rank size of the weak runs, total size of the strong runs, steps
 if [ "$quick" = 1 ]; then
   chain_strong=8000; chain_weak=4000; kink_strong=7999; kink_weak=4000; steps=4
-  big_n0=2499; big_levels=3; big_T=0.5
+  big_n0=2499; big_levels=3; big_T=0.5; reps=${REPS:-2}
 else
   chain_strong=200000; chain_weak=100000; kink_strong=199999; kink_weak=100000; steps=12
-  big_n0=124999; big_levels=4; big_T=1
+  big_n0=124999; big_levels=4; big_T=1; reps=${REPS:-5}
 fi
 dx=0.05 # grid spacing of the kink's scaling runs: L = dx (n + 1) / 2, steps of cfl 0.5
 bigL=$(awk "BEGIN{print 0.4*($big_n0+1)/2}")     # the big kink: dx = 0.4 on the coarsest level
@@ -141,13 +142,23 @@ if [ -z "$records" ]; then
     done
   done
 
-  # 2b. the machine's own limit: the 1-rank weak runs, two at once (no MPI between them: they share only the cores'
-  #     memory system); their time per step against one alone is the best a 2-rank weak-scaling efficiency can be
-  for ts in simpson theta; do
-    tsopt=ts_$ts
-    L=$(awk "BEGIN{print $dx*$kink_weak/2}")
-    pair "pair/kink/$ts/krylov" "$kink" -n $((kink_weak - 1)) -L "$L" -levels 1 -T $(awk "BEGIN{print 0.5*$dx*$steps}") ${!tsopt} $solver_krylov
-    pair "pair/chain/$ts/krylov" "$chain" -n $chain_weak -modes 0 -dt 0.5 -final_time $(awk "BEGIN{print 0.5*$steps}") -serial 0 $velocity ${!tsopt} $solver_krylov
+  # 2b. weak scaling from 1 to 2 ranks, repeated: $reps rounds of a 1-rank run, a 2-rank run of twice the problem and
+  #     two 1-rank runs at once (no MPI between them: they share only the cores and the memory system, so their time
+  #     against one alone is the best a 2-rank run can reach), interleaved so that the host's slow and fast spells hit
+  #     all three alike; the report takes the best and the median of each
+  for rep in $(seq "$reps"); do
+    for ts in simpson theta; do
+      tsopt=ts_$ts
+      for np in 1 2; do
+        run "rep/chain/$ts" "$np" "$chain" -n $((chain_weak * np)) -modes 0 -dt 0.5 -final_time $(awk "BEGIN{print 0.5*$steps}") -serial 0 $velocity ${!tsopt} $solver_krylov
+      done
+      pair "reppair/chain/$ts" "$chain" -n $chain_weak -modes 0 -dt 0.5 -final_time $(awk "BEGIN{print 0.5*$steps}") -serial 0 $velocity ${!tsopt} $solver_krylov
+      for np in 1 2; do
+        n=$((kink_weak * np - 1))
+        run "rep/kink/$ts" "$np" "$kink" -n $n -L $(awk "BEGIN{print $dx*($n+1)/2}") -levels 1 -T $(awk "BEGIN{print 0.5*$dx*$steps}") ${!tsopt} $solver_krylov
+      done
+      pair "reppair/kink/$ts" "$kink" -n $((kink_weak - 1)) -L $(awk "BEGIN{print $dx*$kink_weak/2}") -levels 1 -T $(awk "BEGIN{print 0.5*$dx*$steps}") ${!tsopt} $solver_krylov
+    done
   done
 
   # 3. the 10^6-unknown kink on 2 ranks: refinement sweep dx = 0.4 ... 0.05 (h = dx/2) on [-L, L], L = 25000, to T = 1,
@@ -173,6 +184,7 @@ if [ -z "$records" ]; then
     echo "#meta|load_end|$load_end"
     echo "#meta|elapsed|$elapsed"
     echo "#meta|quick|$quick"
+    echo "#meta|reps|$reps"
     echo "#meta|date|$(date -u +%Y-%m-%dT%H:%MZ)"
   } >> "$raw"
 fi
@@ -181,6 +193,7 @@ load_start=$(meta load_start)
 load_end=$(meta load_end)
 elapsed=$(meta elapsed)
 quick=$(meta quick)
+reps=$(meta reps)
 
 # ---------------------------------------------------------------- report
 mkdir -p "$(dirname "$out")"
@@ -255,23 +268,33 @@ EOF
       }
     }' "$raw"
 
-  echo "## The machine's limit: two 1-rank runs at once"
+  echo "## Weak scaling from 1 to 2 ranks, repeated"
   echo
-  echo "The 1-rank weak-scaling runs (krylov), started twice at the same time as independent processes: no MPI between"
-  echo "them, only the shared cores, caches and memory bus. t(alone) / t(two at once) bounds what any 2-rank run of twice"
-  echo "the problem can reach; the last column is the 2-rank weak-scaling efficiency measured above, for comparison."
+  echo "The weak-scaling runs above are single samples, and this host's speed wanders (the same serial run varies by 20-50 %"
+  echo "within minutes). Here, $reps rounds of: the 1-rank run, the 2-rank run of twice the problem, and the 1-rank run started twice"
+  echo "at once as independent processes (no MPI between them, only the shared cores, caches and memory system: t(alone) /"
+  echo "t(two at once) is the best any 2-rank run of twice the problem can reach on this machine). The rounds are interleaved,"
+  echo "so slow spells of the host hit all three alike. Time per later step, best and median over the rounds (two samples per"
+  echo "round for the runs at once); efficiency = t(1 rank) / t(2 ranks), machine limit = t(1 rank) / t(two at once), from the best"
+  echo "times and, in brackets, from the medians. Solver: krylov."
   echo
-  echo "| problem | TS | time/step alone [s] | time/step, two at once [s] | machine limit | 2-rank weak efficiency |"
-  echo "|---|---|---:|---:|---:|---:|"
+  echo "| problem | TS | 1 rank [s] best (median) | 2 ranks [s] best (median) | two at once [s] best (median) | weak efficiency best (median) | machine limit best (median) | Newton/step 1, 2 ranks | Krylov/step 1, 2 ranks |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
   awk -F'|' '
     function get(rec, key) { if (match(rec, " " key "=[^ ]*")) return substr(rec, RSTART + length(key) + 2, RLENGTH - length(key) - 2); return "" }
+    function stats(list, out,   n, a, i, j, x) { n = split(list, a, " "); for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > x + 0; j--) a[j + 1] = a[j]; a[j + 1] = x }
+      out["min"] = a[1]; out["med"] = (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2); out["n"] = n }
     { split($1, lab, "/") }
-    lab[1] == "pair" { k = lab[2] "/" lab[3]; sum[k] += get($3, "later_time_per_step"); cnt[k]++; order[k] = ++n }
-    lab[1] == "weak" && lab[4] == "krylov" && $3 !~ /^FAILED/ { w[lab[2] "/" lab[3] "/" $2] = get($3, "later_time_per_step") }
+    (lab[1] == "rep" || lab[1] == "reppair") && $3 !~ /^FAILED/ {
+      k = lab[2] "/" lab[3]; c = (lab[1] == "reppair" ? "pair" : $2)
+      t[k, c] = t[k, c] " " get($3, "later_time_per_step"); keys[k] = 1
+      if (c != "pair") { newton[k, c] = get($3, "newton_per_step"); krylov[k, c] = get($3, "krylov_per_step") }
+    }
     END {
-      for (k in cnt) {
-        split(k, kk, "/"); t1 = w[k "/1"]; t2 = w[k "/2"]; tp = sum[k] / cnt[k]
-        printf "| %s | %s | %.3g | %.3g | %s | %s |\n", kk[1], kk[2], t1, tp, (t1 > 0 && tp > 0 ? sprintf("%.2f", t1 / tp) : ""), (t1 > 0 && t2 > 0 ? sprintf("%.2f", t1 / t2) : "")
+      for (k in keys) {
+        split(k, kk, "/")
+        stats(t[k, 1], a); stats(t[k, 2], b); stats(t[k, "pair"], p)
+        printf "| %s | %s | %.3g (%.3g) | %.3g (%.3g) | %.3g (%.3g) | %.2f (%.2f) | %.2f (%.2f) | %.2f, %.2f | %.2f, %.2f |\n", kk[1], kk[2], a["min"], a["med"], b["min"], b["med"], p["min"], p["med"], a["min"] / b["min"], a["med"] / b["med"], a["min"] / p["min"], a["med"] / p["med"], newton[k, 1], newton[k, 2], krylov[k, 1], krylov[k, 2]
       }
     }' "$raw" | sort
   echo
