@@ -9,7 +9,7 @@
 #
 # --quick runs every case on small sizes (a smoke test of the script, a few minutes). --records FILE runs nothing and
 # rewrites the report from the records of an earlier report (its "Raw records" block) or of a file of such lines.
-# TIMEOUT (seconds, default 900) bounds each run; REPS (default 5, 2 with --quick) is the number of rounds of the
+# TIMEOUT (seconds, default 900) bounds each run; REPS (default 7, 2 with --quick) is the number of rounds of the
 # repeated 1- to 2-rank weak-scaling measurement. Each program prints one "BENCH key=value ..." record per run (see
 # the -bench option of examples/ex6.c and ex7.c); the raw records are kept at the end of the report. Timings are wall-clock times of TSSolve(); memory is the peak resident set size (Linux
 # VmHWM) summed over ranks, per spatial unknown, gross and net of the processes' size right after PetscInitialize().
@@ -60,7 +60,7 @@ if [ "$quick" = 1 ]; then
   big_n0=2499; big_levels=3; big_T=0.5; reps=${REPS:-2}
 else
   chain_strong=200000; chain_weak=100000; kink_strong=199999; kink_weak=100000; steps=12
-  big_n0=124999; big_levels=4; big_T=1; reps=${REPS:-5}
+  big_n0=124999; big_levels=4; big_T=1; reps=${REPS:-7}
 fi
 dx=0.05 # grid spacing of the kink's scaling runs: L = dx (n + 1) / 2, steps of cfl 0.5
 bigL=$(awk "BEGIN{print 0.4*($big_n0+1)/2}")     # the big kink: dx = 0.4 on the coarsest level
