@@ -7,7 +7,8 @@
    When J and A are assembled AIJ matrices, the entries of A's diagonal block are added straight into the value array
    of J's diagonal block (a forward scan of each sorted row of J finds them); only the entries coupling to other
    processes go through MatSetValues. Otherwise (a MATPREALLOCATOR pass, dense or other user matrices, A'), every
-   row goes through MatGetRow and MatSetValues.
+   row goes through MatGetRow and MatSetValues. SimpVIMatFill_Private() preallocates such a J from the same fill and
+   assembles it.
 */
 #include <simpvi/private/tssimpviimpl.h>
 
@@ -252,12 +253,10 @@ PetscErrorCode SimpVIMatAddBlocks_Private(Mat J, PetscLayout map, Mat A, PetscBo
   PetscFunctionReturn(0);
 }
 
-/*
-  SimpVIMatAssemble_Private - assembles J filled by SimpVIMatAddBlocks_Private(). On the first assembly of a new pattern
-  (first) it finds whether any process stashed entries of another's rows (only transposed terms do); if none did, J
-  gets MAT_NO_OFF_PROC_ENTRIES, which spares every later assembly a round of messages.
-*/
-PetscErrorCode SimpVIMatAssemble_Private(Mat J, PetscBool first)
+/* Assembles J. On the first assembly of a new pattern it finds whether any process stashed entries of another's rows
+   (only transposed terms do); if none did, J gets MAT_NO_OFF_PROC_ENTRIES, which spares every later assembly a round
+   of messages. */
+static PetscErrorCode Assemble(Mat J, PetscBool first)
 {
   PetscBool offproc = PETSC_FALSE;
 
@@ -275,5 +274,38 @@ PetscErrorCode SimpVIMatAssemble_Private(Mat J, PetscBool first)
     PetscCall(PetscInfo(J, "%s\n", offproc ? "Entries in other processes' rows: assembly with messages" : "No entries in other processes' rows: MAT_NO_OFF_PROC_ENTRIES"));
     PetscCall(MatSetOption(J, MAT_NO_OFF_PROC_ENTRIES, (PetscBool)!offproc));
   }
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIMatFill_Private - J = what fill(ctx, J) adds (with SimpVIMatAddBlocks_Private()), assembled. The first time
+  (*preallocated false) J is preallocated from a MATPREALLOCATOR pass of the same fill, so its sparsity is exactly that
+  of the user's matrices; later fills start from MatZeroEntries() and may still add nonzeros.
+*/
+PetscErrorCode SimpVIMatFill_Private(Mat J, PetscBool *preallocated, PetscErrorCode (*fill)(void *, Mat), void *ctx)
+{
+  const PetscBool first = (PetscBool)!*preallocated;
+
+  PetscFunctionBegin;
+  if (first) {
+    Mat      pre;
+    PetscInt m, n, M, N;
+
+    PetscCall(MatGetLocalSize(J, &m, &n));
+    PetscCall(MatGetSize(J, &M, &N));
+    PetscCall(MatCreate(PetscObjectComm((PetscObject)J), &pre));
+    PetscCall(MatSetType(pre, MATPREALLOCATOR));
+    PetscCall(MatSetSizes(pre, m, n, M, N));
+    PetscCall(MatSetUp(pre));
+    PetscCall(fill(ctx, pre));
+    PetscCall(MatAssemblyBegin(pre, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(pre, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatPreallocatorPreallocate(pre, PETSC_TRUE, J));
+    PetscCall(MatDestroy(&pre));
+    PetscCall(MatSetOption(J, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+    *preallocated = PETSC_TRUE;
+  } else PetscCall(MatZeroEntries(J));
+  PetscCall(fill(ctx, J));
+  PetscCall(Assemble(J, first));
   PetscFunctionReturn(0);
 }

@@ -182,8 +182,9 @@ static PetscBool AllZero(PetscInt n, const PetscScalar c[])
   d2Ld/dQ_i dQ_l = sum_k w_k [D_ki B_kl Px + (1/h) D_ki D_kl Pv + h B_ki B_kl Gx + B_ki D_kl Gv] into Jac. Terms the
   door marks constant (a constant mass) have their coefficients summed over k and are inserted once.
 */
-static PetscErrorCode AssembleInto(TS ts, Mat Jac)
+static PetscErrorCode AssembleInto(void *ctx, Mat Jac)
 {
+  TS                  ts = (TS)ctx;
   TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
   const SimpVIScheme *sc = vi->scheme;
   const PetscInt      s  = sc->degree;
@@ -229,33 +230,12 @@ static PetscErrorCode AssembleInto(TS ts, Mat Jac)
 */
 PetscErrorCode SimpVIStepJacobian_Private(TS ts, Vec Y, Mat Jac)
 {
-  TS_SimpVI *vi    = (TS_SimpVI *)ts->data;
-  PetscBool  first = PETSC_FALSE;
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SIMPVI_Jacobian, ts, Y, Jac, 0));
   PetscCall(EvaluateDoor(ts, Y));
-  if (!vi->Jpreallocated) {
-    Mat      pre;
-    PetscInt m, M;
-
-    PetscCall(MatGetLocalSize(Jac, &m, NULL));
-    PetscCall(MatGetSize(Jac, &M, NULL));
-    PetscCall(MatCreate(PetscObjectComm((PetscObject)Jac), &pre));
-    PetscCall(MatSetType(pre, MATPREALLOCATOR));
-    PetscCall(MatSetSizes(pre, m, m, M, M));
-    PetscCall(MatSetUp(pre));
-    PetscCall(AssembleInto(ts, pre));
-    PetscCall(MatAssemblyBegin(pre, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatAssemblyEnd(pre, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatPreallocatorPreallocate(pre, PETSC_TRUE, Jac));
-    PetscCall(MatDestroy(&pre));
-    PetscCall(MatSetOption(Jac, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
-    vi->Jpreallocated = PETSC_TRUE;
-    first             = PETSC_TRUE;
-  } else PetscCall(MatZeroEntries(Jac));
-  PetscCall(AssembleInto(ts, Jac));
-  PetscCall(SimpVIMatAssemble_Private(Jac, first));
+  PetscCall(SimpVIMatFill_Private(Jac, &vi->Jpreallocated, AssembleInto, ts));
   PetscCall(PetscLogEventEnd(SIMPVI_Jacobian, ts, Y, Jac, 0));
   PetscFunctionReturn(0);
 }

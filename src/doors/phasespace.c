@@ -116,9 +116,11 @@ static PetscErrorCode IsBlockMajor(Vec U, IS isq, IS isp, PetscBool *blockmajor)
   PetscFunctionReturn(0);
 }
 
-/* dF/dU + a dF/dU' = [ L_vx + a L_vv , -I ; -L_xx - a L_xv , a I ] */
-static PetscErrorCode Assemble(SimpVIPhaseSpace ps, PetscReal t, PetscReal a, Mat J)
+/* dF/dU + a dF/dU' = [ L_vx + a L_vv , -I ; -L_xx - a L_xv , a I ] at (t, a) = (ps->t, ps->shift) */
+static PetscErrorCode Assemble(void *ctx, Mat J)
 {
+  SimpVIPhaseSpace ps = (SimpVIPhaseSpace)ctx;
+  const PetscReal  t = ps->t, a = ps->shift;
   SimpVITerm  terms[SIMPVI_MAX_TERMS];
   PetscInt    nterms = 0, lo, hi;
   PetscLayout map;
@@ -154,33 +156,14 @@ static PetscErrorCode Assemble(SimpVIPhaseSpace ps, PetscReal t, PetscReal a, Ma
 
 static PetscErrorCode IJacobian_PhaseSpace(TS ts, PetscReal t, Vec U, Vec Udot, PetscReal a, Mat A, Mat B, void *ctx)
 {
-  SimpVIPhaseSpace ps    = (SimpVIPhaseSpace)ctx;
-  PetscBool        first = PETSC_FALSE;
+  SimpVIPhaseSpace ps = (SimpVIPhaseSpace)ctx;
 
   PetscFunctionBegin;
   PetscCall(Split(U, ps->isq, ps->isp, ps->q, ps->p));
   PetscCall(Split(Udot, ps->isq, ps->isp, ps->qdot, ps->pdot));
-  if (!ps->Jpreallocated) { /* the pattern of the door's matrices, as for the step Jacobian */
-    Mat      pre;
-    PetscInt m, M;
-
-    PetscCall(MatGetLocalSize(B, &m, NULL));
-    PetscCall(MatGetSize(B, &M, NULL));
-    PetscCall(MatCreate(PetscObjectComm((PetscObject)B), &pre));
-    PetscCall(MatSetType(pre, MATPREALLOCATOR));
-    PetscCall(MatSetSizes(pre, m, m, M, M));
-    PetscCall(MatSetUp(pre));
-    PetscCall(Assemble(ps, t, a, pre));
-    PetscCall(MatAssemblyBegin(pre, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatAssemblyEnd(pre, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatPreallocatorPreallocate(pre, PETSC_TRUE, B));
-    PetscCall(MatDestroy(&pre));
-    PetscCall(MatSetOption(B, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
-    ps->Jpreallocated = PETSC_TRUE;
-    first             = PETSC_TRUE;
-  } else PetscCall(MatZeroEntries(B));
-  PetscCall(Assemble(ps, t, a, B));
-  PetscCall(SimpVIMatAssemble_Private(B, first));
+  ps->t     = t;
+  ps->shift = a;
+  PetscCall(SimpVIMatFill_Private(B, &ps->Jpreallocated, Assemble, ps));
   if (A != B) {
     PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));

@@ -95,6 +95,7 @@ struct _SimpVIPhaseSpace {
   IS              allq, allp;
   Mat             J;
   PetscBool       Jpreallocated;
+  PetscReal       t, shift; /* of the IJacobian being assembled */
 };
 
 PETSC_INTERN PetscErrorCode SimpVIGetProblem_Private(TS, PetscBool, SimpVIProblem **);
@@ -158,7 +159,7 @@ typedef struct {
 } TS_SimpVI;
 
 PETSC_INTERN PetscErrorCode SimpVIMatAddBlocks_Private(Mat, PetscLayout, Mat, PetscBool, PetscInt, const PetscScalar[]);
-PETSC_INTERN PetscErrorCode SimpVIMatAssemble_Private(Mat, PetscBool);
+PETSC_INTERN PetscErrorCode SimpVIMatFill_Private(Mat, PetscBool *, PetscErrorCode (*)(void *, Mat), void *);
 PETSC_INTERN PetscErrorCode SimpVIStepResidual_Private(TS, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStepJacobian_Private(TS, Vec, Mat);
 PETSC_INTERN PetscErrorCode SimpVIStepMomentum_Private(TS, Vec);
