@@ -196,6 +196,8 @@ quick=$(meta quick)
 reps=$(meta reps)
 
 # ---------------------------------------------------------------- report
+# the value of key=value in a BENCH record, for the awk programs below
+awk_get='function get(rec, key) { if (match(rec, " " key "=[^ ]*")) return substr(rec, RSTART + length(key) + 2, RLENGTH - length(key) - 2); return "" }'
 mkdir -p "$(dirname "$out")"
 {
   cat <<EOF
@@ -225,8 +227,7 @@ max-norm error at the final time. The ratio column is simpson / theta for the sa
 Weak-scaling efficiency is t(1 rank) / t(p ranks) for p times the problem.
 
 EOF
-  awk -F'|' -v ranks="$ranks" '
-    function get(rec, key,   m) { if (match(rec, " " key "=[^ ]*")) return substr(rec, RSTART + length(key) + 2, RLENGTH - length(key) - 2); return "" }
+  awk -F'|' -v ranks="$ranks" "$awk_get"'
     {
       split($1, lab, "/")
       if (lab[1] != "strong" && lab[1] != "weak") next
@@ -280,8 +281,7 @@ EOF
   echo
   echo "| problem | TS | 1 rank [s] best (median) | 2 ranks [s] best (median) | two at once [s] best (median) | weak efficiency best (median) | machine limit best (median) | Newton/step 1, 2 ranks | Krylov/step 1, 2 ranks |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
-  awk -F'|' '
-    function get(rec, key) { if (match(rec, " " key "=[^ ]*")) return substr(rec, RSTART + length(key) + 2, RLENGTH - length(key) - 2); return "" }
+  awk -F'|' "$awk_get"'
     function stats(list, out,   n, a, i, j, x) { n = split(list, a, " "); for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > x + 0; j--) a[j + 1] = a[j]; a[j + 1] = x }
       out["min"] = a[1]; out["med"] = (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2); out["n"] = n }
     { split($1, lab, "/") }
@@ -306,8 +306,7 @@ EOF
   echo
   echo "| scheme | unknowns | dx | steps | error | observed order | first step [s] | time/step [s] | Newton/step | Krylov/step | bytes/unknown (net) |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-  awk -F'|' '
-    function get(rec, key) { if (match(rec, " " key "=[^ ]*")) return substr(rec, RSTART + length(key) + 2, RLENGTH - length(key) - 2); return "" }
+  awk -F'|' "$awk_get"'
     $1 ~ /^sweep\// {
       split($1, lab, "/"); r = $3
       if (r ~ /^FAILED/) { printf "| %s | %s |\n", lab[2], r; next }
@@ -321,8 +320,7 @@ EOF
   echo
   echo "| scheme | solver | unknowns | peak bytes/unknown | net | set-up | first step | later steps | first step [s] | time/step [s] | Krylov/step |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-  awk -F'|' '
-    function get(rec, key) { if (match(rec, " " key "=[^ ]*")) return substr(rec, RSTART + length(key) + 2, RLENGTH - length(key) - 2); return "" }
+  awk -F'|' "$awk_get"'
     $1 ~ /^memory\// {
       split($1, lab, "/"); r = $3
       if (r ~ /^FAILED/) { printf "| %s | %s | %s |\n", lab[2], lab[3], r; next }
