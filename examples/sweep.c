@@ -15,6 +15,7 @@ static char help[] = "MPI-parallel parameter studies with TSSIMPVI: PETSC_COMM_W
                      "        -flip_skip_forbidden <bool> -flip_energy_tol <2e-2> -flip_check_jacobian; the scheme is -ts_simpvi_type (default simpson)\n\n";
 
 #include <simpvi.h>
+#include "stepjacobian.h"
 #include <gsl/gsl_sf_elljac.h>
 #include <gsl/gsl_sf_ellint.h>
 #include <sys/resource.h>
@@ -725,14 +726,12 @@ static PetscErrorCode FlipReport(Sweep *sw, const PetscReal *rec, PetscReal tol)
 /* ||J - Jfd||_F / ||J||_F of the step system of a task's first step, at a perturbed point (serial) */
 static PetscErrorCode FlipCheckJacobian(Sweep *sw, Model *m, PetscInt task, PetscReal *relerr)
 {
-  Run         run;
-  TS          ts;
-  Vec         U, Y, Yp, Y0 = NULL;
-  SNES        snes;
-  Mat         J, Jd, Jfd;
-  PetscInt    nmax, n;
-  PetscReal   nJ, nD;
-  PetscRandom rand;
+  Run      run;
+  TS       ts;
+  Vec      U, Y, Y0 = NULL;
+  SNES     snes;
+  Mat      J;
+  PetscInt nmax;
 
   PetscFunctionBeginUser;
   PetscCall(FlipSetUp(sw, m, &run, task, &ts, &U, &nmax));
@@ -740,30 +739,13 @@ static PetscErrorCode FlipCheckJacobian(Sweep *sw, Model *m, PetscInt task, Pets
   PetscCall(TSSolve(ts, U));
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SNESGetSolution(snes, &Y));
-  PetscCall(SNESGetJacobian(snes, &J, NULL, NULL, NULL));
   if (!Y) { /* -ts_simpvi_nonlinear_solver kinsol: the SNES solved nothing; check at the step's start (all nodes at q0), perturbed alike */
+    PetscCall(SNESGetJacobian(snes, &J, NULL, NULL, NULL));
     PetscCall(MatCreateVecs(J, &Y0, NULL));
     PetscCall(VecZeroEntries(Y0));
     Y = Y0;
   }
-  PetscCall(VecDuplicate(Y, &Yp));
-  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rand));
-  PetscCall(PetscRandomSetInterval(rand, -0.3, 0.3));
-  PetscCall(VecSetRandom(Yp, rand));
-  PetscCall(VecAXPY(Yp, 1, Y));
-  PetscCall(SNESComputeJacobian(snes, Yp, J, J));
-  PetscCall(MatConvert(J, MATSEQDENSE, MAT_INITIAL_MATRIX, &Jd));
-  PetscCall(VecGetSize(Y, &n));
-  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, NULL, &Jfd));
-  PetscCall(SNESComputeJacobianDefault(snes, Yp, Jfd, Jfd, NULL));
-  PetscCall(MatNorm(Jd, NORM_FROBENIUS, &nJ));
-  PetscCall(MatAXPY(Jfd, -1, Jd, SAME_NONZERO_PATTERN));
-  PetscCall(MatNorm(Jfd, NORM_FROBENIUS, &nD));
-  *relerr = nD / nJ;
-  PetscCall(PetscRandomDestroy(&rand));
-  PetscCall(VecDestroy(&Yp));
-  PetscCall(MatDestroy(&Jd));
-  PetscCall(MatDestroy(&Jfd));
+  PetscCall(StepJacobianError(snes, Y, 0.3, relerr));
   PetscCall(VecDestroy(&Y0));
   PetscCall(VecDestroy(&U));
   PetscCall(TSDestroy(&ts));

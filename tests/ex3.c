@@ -7,7 +7,7 @@ static char help[] = "Momentum conservation and the analytic step Jacobian of TS
                      "Options: -dt <0.05> -steps <1200> -ecc <1.2> (initial angular velocity; 1 is a circle)\n\n";
 
 #include <simpvi.h>
-#include "stepjacobian.h"
+#include "../examples/stepjacobian.h"
 
 typedef enum {
   DOOR_MECHANICAL,

@@ -11,7 +11,7 @@ static char help[] = "The doors of TSSIMPVI agree: one nonlinear problem given f
                      "Options: -dt <0.1> -steps <100> -damping <0>\n\n";
 
 #include <simpvi.h>
-#include "stepjacobian.h"
+#include "../examples/stepjacobian.h"
 
 #define N 2
 
