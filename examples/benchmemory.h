@@ -13,7 +13,7 @@ typedef struct {
 
 /* Peak resident memory of this process in bytes since the last reset (Linux VmHWM; getrusage's lifetime peak
    elsewhere); reset starts a new peak (Linux: /proc/self/clear_refs) */
-static PetscLogDouble PeakRSS(PetscBool reset)
+static inline PetscLogDouble PeakRSS(PetscBool reset)
 {
   PetscLogDouble peak = 0;
   char           line[256];
@@ -42,7 +42,7 @@ static PetscLogDouble PeakRSS(PetscBool reset)
 
 /* Peaks of the set-up (before the first step), of the first step (Jacobian preallocation, first factorization) and of
    the later steps; the time of the first step */
-static PetscErrorCode BenchMemoryMonitor(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
+static inline PetscErrorCode BenchMemoryMonitor(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
 {
   BenchMemory *st = (BenchMemory *)ctx;
 

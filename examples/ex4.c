@@ -668,7 +668,7 @@ int main(int argc, char **argv)
     for (PetscInt t = 0; t < nT; t++) {
       for (PetscInt m = 0; m < nmethods; m++) {
         const PetscReal *e = tab ? eH[m][t] : eth[m][t];
-        PetscInt         mrow, prow = usepaper ? PaperRow(periods[t], mnames[m], &mrow) : -1;
+        PetscInt         mrow = -1, prow = usepaper ? PaperRow(periods[t], mnames[m], &mrow) : -1;
 
         if (replaced[m]) prow = -1;
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-6g %-20s", (double)periods[t], labels[m]));

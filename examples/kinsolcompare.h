@@ -47,7 +47,7 @@ typedef struct {
   PetscBool  mismatch;
 } KINSOLCompare;
 
-static PetscErrorCode KINSOLCompareSetFromOptions(KINSOLCompare *cmp)
+static inline PetscErrorCode KINSOLCompareSetFromOptions(KINSOLCompare *cmp)
 {
   PetscBool flg;
 
@@ -75,7 +75,7 @@ static PetscErrorCode KINSOLCompareSetFromOptions(KINSOLCompare *cmp)
 }
 
 /* The reference run stores U(t_j) and max_j |U(t_j)| componentwise; a rerun accumulates max_j |U(t_j) - U_ref(t_j)| */
-static PetscErrorCode KINSOLCompareMonitor(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
+static inline PetscErrorCode KINSOLCompareMonitor(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
 {
   KINSOLCompare *cmp = (KINSOLCompare *)ctx;
 
@@ -111,7 +111,7 @@ static PetscErrorCode KINSOLCompareMonitor(TS ts, PetscInt step, PetscReal t, Ve
 
 /* Over all processes of PETSC_COMM_WORLD: rel[0] = max_i dmax_i / scale_i (a component that stays 0 in the reference
    is measured against max |U|), rel[1] = max_i dmax_i / max |U| (the measure of tests/ex10_kinsol.c) */
-static PetscErrorCode KINSOLCompareRelativeDifference(KINSOLCompare *cmp, PetscReal rel[2])
+static inline PetscErrorCode KINSOLCompareRelativeDifference(KINSOLCompare *cmp, PetscReal rel[2])
 {
   const PetscScalar *d, *s;
   PetscReal          smax, dnrm, r[2] = {0, 0};
@@ -136,7 +136,7 @@ static PetscErrorCode KINSOLCompareRelativeDifference(KINSOLCompare *cmp, PetscR
 }
 
 /* Sets (value) or clears (NULL) an option of the TS's prefix */
-static PetscErrorCode KINSOLCompareSetOption(TS ts, const char name[], const char value[])
+static inline PetscErrorCode KINSOLCompareSetOption(TS ts, const char name[], const char value[])
 {
   const char *prefix;
   char        opt[256];
@@ -152,7 +152,7 @@ static PetscErrorCode KINSOLCompareSetOption(TS ts, const char name[], const cha
 /* The rerun's solver through the options database; the options the example was given are saved in old[] first */
 static const char *const KINSOLCompareOptions[] = {"ts_simpvi_nonlinear_solver", "ts_simpvi_kinsol_strategy", "ts_simpvi_kinsol_maa"};
 
-static PetscErrorCode KINSOLCompareUseSolver(KINSOLCompare *cmp, TS ts, const char strategy[])
+static inline PetscErrorCode KINSOLCompareUseSolver(KINSOLCompare *cmp, TS ts, const char strategy[])
 {
   PetscBool issnes, isfp, ispicard;
   char      maa[32];
@@ -168,7 +168,7 @@ static PetscErrorCode KINSOLCompareUseSolver(KINSOLCompare *cmp, TS ts, const ch
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode KINSOLCompareSolve(KINSOLCompare *cmp, TS ts, Vec U, const char label[])
+static inline PetscErrorCode KINSOLCompareSolve(KINSOLCompare *cmp, TS ts, Vec U, const char label[])
 {
   PetscBool   issimpvi, has[3];
   char        old[3][64], row[1024], col[64];
@@ -278,7 +278,7 @@ static PetscErrorCode KINSOLCompareSolve(KINSOLCompare *cmp, TS ts, Vec U, const
 }
 
 /* The verdicts, then frees the options */
-static PetscErrorCode KINSOLCompareFinalize(KINSOLCompare *cmp)
+static inline PetscErrorCode KINSOLCompareFinalize(KINSOLCompare *cmp)
 {
   PetscFunctionBeginUser;
   if (cmp->active && !cmp->nruns) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "-compare_kinsol: no TSSIMPVI run to compare\n"));

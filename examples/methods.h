@@ -7,7 +7,7 @@
 #define METHODS_H
 #include <simpvi.h>
 
-static PetscErrorCode SetMethod(TS ts, const char method[])
+static inline PetscErrorCode SetMethod(TS ts, const char method[])
 {
   PetscBool isrk4, istheta, isdefault;
   TSAdapt   adapt;

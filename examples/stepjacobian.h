@@ -8,7 +8,7 @@
 
 /* ||J - Jfd||_F / ||J||_F for the step system of snes at Y perturbed by uniform noise in [-amp, amp], so that no entry
    is special (serial: both Jacobians are made dense) */
-static PetscErrorCode StepJacobianError(SNES snes, Vec Y, PetscReal amp, PetscReal *relerr)
+static inline PetscErrorCode StepJacobianError(SNES snes, Vec Y, PetscReal amp, PetscReal *relerr)
 {
   Vec         Yp;
   Mat         J, Jd, Jfd;
@@ -40,7 +40,7 @@ static PetscErrorCode StepJacobianError(SNES snes, Vec Y, PetscReal amp, PetscRe
 }
 
 /* The error of the step Jacobian of the last step, at its solution perturbed by up to 0.05 */
-static PetscErrorCode CheckJacobian(TS ts, PetscReal *relerr)
+static inline PetscErrorCode CheckJacobian(TS ts, PetscReal *relerr)
 {
   SNES snes;
   Vec  Y;

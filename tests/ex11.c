@@ -262,7 +262,7 @@ static PetscErrorCode CompareJacobians(TS a, TS b, PetscReal *relerr)
 int main(int argc, char **argv)
 {
   AppCtx      user = {DOOR_MECHANICAL, 0.3, NULL, NULL, 0, 24, 2.0, 0.5, 0.35, PETSC_FALSE, NULL, NULL};
-  PetscReal   dt = 0.1, nnz[3][2], jacerr, diff[2], nrm;
+  PetscReal   dt = 0.1, nnz[3][2], jacerr = 0, diff[2], nrm;
   PetscInt    steps = 10;
   Vec         U[3], x;
   TS          ts[3];

@@ -209,7 +209,7 @@ int main(int argc, char **argv)
     1.0, 1.0, 0, 0, 0, {0, 0},
          1200
   };
-  PetscReal          dt = 0.05, thetadot = 1.2, jacerr, diff = 0, size = 0;
+  PetscReal          dt = 0.05, thetadot = 1.2, jacerr = 0, diff = 0, size = 0;
   PetscInt           degree;
   Vec                U[2];
   TS                 ts;

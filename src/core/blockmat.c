@@ -266,7 +266,7 @@ static PetscErrorCode Assemble(Mat J, PetscBool first)
 
     PetscCall(MatStashGetInfo(J, &nstash, &reallocs, &bnstash, &breallocs));
     offproc = (PetscBool)(nstash + bnstash > 0);
-    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &offproc, 1, MPIU_BOOL, MPI_LOR, PetscObjectComm((PetscObject)J)));
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &offproc, 1, SIMPVI_MPI_BOOL, MPI_LOR, PetscObjectComm((PetscObject)J)));
   }
   PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));

@@ -112,7 +112,7 @@ static PetscErrorCode IsBlockMajor(Vec U, IS isq, IS isp, PetscBool *blockmajor)
     PetscCall(ISGetLocalSize(is[b], &n[b]));
   }
   *blockmajor = (PetscBool)(stride[0] && stride[1] && 2 * n[0] == nloc && n[1] == n[0] && first[0] == lo && step[0] == 1 && first[1] == lo + n[0] && step[1] == 1);
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, blockmajor, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)U)));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, blockmajor, 1, SIMPVI_MPI_BOOL, MPI_LAND, PetscObjectComm((PetscObject)U)));
   PetscFunctionReturn(0);
 }
 

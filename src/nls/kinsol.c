@@ -507,7 +507,7 @@ static PetscErrorCode KINSOLResidualScale(TS ts, PetscReal *fs)
   SimpVIKINSOLSetFromOptions_Private - the -ts_simpvi_kinsol_* options, read inside TSSetFromOptions_SimpVI(); the KSP
   reads its own (-ts_simpvi_kinsol_ksp_type, -ts_simpvi_kinsol_pc_type, ...) before the next solve
 */
-PetscErrorCode SimpVIKINSOLSetFromOptions_Private(TS ts, PetscOptionItems *PetscOptionsObject)
+PetscErrorCode SimpVIKINSOLSetFromOptions_Private(TS ts, SimpVIOptionItems PetscOptionsObject)
 {
   SimpVI_KINSOL *kin;
 

@@ -32,7 +32,7 @@ PetscErrorCode TSSimpVIComputeEnergy(TS ts, PetscReal t, Vec U, PetscReal *H)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
   PetscValidHeaderSpecific(U, VEC_CLASSID, 3);
-  PetscValidRealPointer(H, 4);
+  PetscAssertPointer(H, 4);
   PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &issimpvi));
   if (issimpvi) {
     TS_SimpVI *vi = (TS_SimpVI *)ts->data;

@@ -4,9 +4,9 @@
 */
 #include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
 
-static PetscErrorCode ProblemDestroy(void *ptr)
+static PetscErrorCode ProblemDestroy(SimpVICtxDestroyArg arg)
 {
-  SimpVIProblem *prob = (SimpVIProblem *)ptr;
+  SimpVIProblem *prob = (SimpVIProblem *)SIMPVI_CTX(arg);
 
   PetscFunctionBegin;
   PetscCall(SimpVIPhaseSpaceDestroy_Private(&prob->ps));
@@ -38,7 +38,7 @@ PetscErrorCode SimpVIGetProblem_Private(TS ts, PetscBool create, SimpVIProblem *
     PetscCall(PetscNew(prob));
     PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)ts), &container));
     PetscCall(PetscContainerSetPointer(container, *prob));
-    PetscCall(PetscContainerSetUserDestroy(container, ProblemDestroy));
+    PetscCall(PetscContainerSetCtxDestroy(container, ProblemDestroy));
     PetscCall(PetscObjectCompose((PetscObject)ts, "SimpVIProblem", (PetscObject)container));
     PetscCall(PetscContainerDestroy(&container));
   }

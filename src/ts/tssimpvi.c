@@ -111,7 +111,7 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
   TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
   PetscInt     its = 0, lits = 0;
   PetscReal    next_time_step;
-  PetscBool    accept, converged;
+  PetscBool    accept, converged = PETSC_FALSE;
   const char  *reason;
   PetscScalar *y;
 
@@ -310,7 +310,7 @@ static PetscErrorCode TSDestroy_SimpVI(TS ts)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, PetscOptionItems *PetscOptionsObject)
+static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, SimpVIOptionItems PetscOptionsObject)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
   char       type[256];

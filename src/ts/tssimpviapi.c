@@ -24,7 +24,7 @@ PetscErrorCode TSSimpVISetType(TS ts, TSSimpVIType type)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
-  PetscValidCharPointer(type, 2);
+  PetscAssertPointer(type, 2);
   PetscCall(SimpVIInitializePackage());
   PetscTryMethod(ts, "TSSimpVISetType_C", (TS, TSSimpVIType), (ts, type));
   PetscFunctionReturn(0);
@@ -49,7 +49,7 @@ PetscErrorCode TSSimpVIGetType(TS ts, TSSimpVIType *type)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
-  PetscValidPointer(type, 2);
+  PetscAssertPointer(type, 2);
   PetscUseMethod(ts, "TSSimpVIGetType_C", (TS, TSSimpVIType *), (ts, type));
   PetscFunctionReturn(0);
 }
@@ -98,7 +98,7 @@ PetscErrorCode TSSimpVIGetDegree(TS ts, PetscInt *degree)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
-  PetscValidIntPointer(degree, 2);
+  PetscAssertPointer(degree, 2);
   PetscUseMethod(ts, "TSSimpVIGetDegree_C", (TS, PetscInt *), (ts, degree));
   PetscFunctionReturn(0);
 }
@@ -151,7 +151,7 @@ PetscErrorCode TSSimpVIGetNonlinearSolverType(TS ts, TSSimpVINonlinearSolverType
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
-  PetscValidPointer(nls, 2);
+  PetscAssertPointer(nls, 2);
   PetscUseMethod(ts, "TSSimpVIGetNonlinearSolverType_C", (TS, TSSimpVINonlinearSolverType *), (ts, nls));
   PetscFunctionReturn(0);
 }

@@ -7,6 +7,7 @@
 #include <petsc/private/tsimpl.h>
 #include <petscdmshell.h>
 #include <simpvi.h>
+#include <simpvi/private/compat.h>
 
 /* A scheme: a degree-s polynomial through Gauss-Lobatto nodes c_0..c_s and a quadrature (tau_k, w_k), k < nq.
    B[k*(s+1)+i] = phi_i(tau_k), D[k*(s+1)+i] = phi_i'(tau_k) on [0,1]. */
@@ -173,7 +174,7 @@ PETSC_INTERN PetscErrorCode SimpVIDefaultLinearSolver_Private(TS, KSP, PetscInt,
 PETSC_INTERN PetscLogEvent  SIMPVI_Residual, SIMPVI_Jacobian;
 
 #if defined(SIMPVI_HAVE_KINSOL)
-PETSC_INTERN PetscErrorCode SimpVIKINSOLSetFromOptions_Private(TS, PetscOptionItems *);
+PETSC_INTERN PetscErrorCode SimpVIKINSOLSetFromOptions_Private(TS, SimpVIOptionItems);
 PETSC_INTERN PetscErrorCode SimpVIKINSOLView_Private(TS, PetscViewer);
 PETSC_INTERN PetscErrorCode SimpVIKINSOLSolve_Private(TS, Vec, PetscInt *, PetscInt *, PetscBool *, const char **);
 PETSC_INTERN PetscErrorCode SimpVIKINSOLDestroy_Private(TS);
