@@ -306,7 +306,8 @@ PetscErrorCode SimpVIDefaultLinearSolver_Private(TS ts, KSP ksp, PetscInt N, Pet
   PetscCall(PetscOptionsGetInt(((PetscObject)ts)->options, ((PetscObject)ts)->prefix, "-ts_simpvi_direct_limit", &limit, NULL));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ksp), &size));
   PetscCall(KSPGetPC(ksp, &pc));
-  if (N > limit) {
+  if (size > 1 && !SIMPVI_HAVE_PARALLEL_LU && N <= limit) PetscCall(PetscInfo(ts, "This PETSc has no parallel LU (SuperLU_DIST or MUMPS): the %s system of %" PetscInt_FMT " rows gets the Krylov default\n", spd ? "mass" : "step", N));
+  if (N > limit || (size > 1 && !SIMPVI_HAVE_PARALLEL_LU)) {
     PetscCall(KSPSetType(ksp, spd ? KSPCG : KSPBCGS));
     PetscCall(PCSetType(pc, PCBJACOBI));
     /* the Newton test is on the update (stol): linear solves must be accurate well below it */

@@ -357,6 +357,12 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
   if (vi->nls == TSSIMPVI_NLS_KINSOL) PetscCall(SimpVIKINSOLView_Private(ts, viewer));
 #endif
   if (vi->door) PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->door->name, vi->degree, vi->qmap ? vi->qmap->N : 0));
+  if (!SIMPVI_HAVE_PARALLEL_LU) {
+    PetscMPIInt size;
+
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ts), &size));
+    if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  This PETSc has no parallel LU (SuperLU_DIST, MUMPS): the step's default linear solver is Krylov at every size\n"));
+  }
 #if PETSC_VERSION_LT(3, 19, 0)
   if (!ts->usessnes) { /* TSView() omits its totals without the flag (below): they are given here */
     PetscCall(PetscViewerASCIIPrintf(viewer, "  total number of nonlinear solver iterations=%" PetscInt_FMT "\n", ts->snes_its));

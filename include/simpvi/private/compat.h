@@ -41,4 +41,11 @@ typedef void *SimpVICtxDestroyArg;
   #define PetscContainerSetCtxDestroy(c, f) PetscContainerSetUserDestroy(c, f)
 #endif
 
+/* A parallel direct solver simpvi knows how to choose (PETSc built without one falls back to Krylov in parallel) */
+#if defined(PETSC_HAVE_SUPERLU_DIST) || defined(PETSC_HAVE_MUMPS)
+  #define SIMPVI_HAVE_PARALLEL_LU 1
+#else
+  #define SIMPVI_HAVE_PARALLEL_LU 0
+#endif
+
 #endif
