@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Install the build tree into a scratch prefix, then build consumer.c against it twice
 # (find_package(SimpVI) and pkg-config) and check that both print "simpvi".
-# Usage: run.sh <project build dir> <scratch dir> [C compiler]
+# Usage: run.sh <project build dir> <scratch dir> <C compiler> <directory of the PETSc.pc simpvi was built with>
 # Everything is printed: ctest shows it only when the test fails.
 set -euo pipefail
-build=$1 work=$2 cc=${3:-cc}
+build=$1 work=$2 cc=$3 petscpc=$4
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work" && mkdir -p "$work"
 prefix=$work/prefix
@@ -16,11 +16,13 @@ cmake --build "$work/cmake"
 
 # the libdir is lib/ or lib/<multiarch>/ depending on how the build was configured
 libdir=$(dirname "$(dirname "$(find "$prefix" -name simpvi.pc)")")
-export PKG_CONFIG_PATH=$libdir/pkgconfig
+# prepended: simpvi.pc requires PETSc.pc, which must be the one simpvi was built with
+export PKG_CONFIG_PATH=$libdir/pkgconfig:$petscpc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 # shellcheck disable=SC2046 # word splitting of the flags is intended
-"$cc" -o "$work/consumer-pc" "$here/consumer.c" $(pkg-config --cflags --libs simpvi)
+# pkg-config gives no rpath: a consumer adds one for simpvi's and PETSc's libdir (README, "Loading simpvi")
+"$cc" -o "$work/consumer-pc" "$here/consumer.c" $(pkg-config --cflags --libs simpvi) \
+  -Wl,-rpath,"$(pkg-config --variable=libdir simpvi)" -Wl,-rpath,"$(pkg-config --variable=libdir PETSc)"
 
-export LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 status=0
 for exe in "$work/cmake/consumer" "$work/consumer-pc"; do
   out=$("$exe")
