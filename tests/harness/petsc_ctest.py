@@ -151,8 +151,12 @@ def skip_reason(build, runs, petsc, project):
   return None
 
 
+DEBUG_FACTOR = 4  # a debug build of PETSc (PETSC_USE_DEBUG: every argument checked, memory tracked) runs this much slower
+timeout_scale = 1
+
+
 def timeout_of(conf):
-  return int(TIMEOUT * float(conf.get('timeoutfactor', '1')))
+  return int(TIMEOUT * timeout_scale * float(conf.get('timeoutfactor', '1')))
 
 
 def cmd_list(opts, testparse, petsc, project):
@@ -345,6 +349,8 @@ def main():
 
   testparse = import_testparse(opts.petsc_dir)
   petsc = read_defines(os.path.join(opts.petsc_dir, 'include', 'petscconf.h'))
+  global timeout_scale
+  timeout_scale = DEBUG_FACTOR if 'PETSC_USE_DEBUG' in petsc else 1
   project = {}
   for path in opts.conf:
     project.update(read_defines(path))
