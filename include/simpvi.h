@@ -25,8 +25,9 @@ typedef const char *TSSimpVIType;
 /*E
    TSSimpVIQuadrature - Quadrature family used on each step by a `TSSIMPVI` scheme
 
-$  TSSIMPVI_QUADRATURE_LOBATTO - degree+1 Gauss-Lobatto points (nodes and quadrature points coincide)
-$  TSSIMPVI_QUADRATURE_GAUSS   - degree Gauss-Legendre points (the interpolation nodes stay Gauss-Lobatto)
+   Values:
++  `TSSIMPVI_QUADRATURE_LOBATTO` - degree+1 Gauss-Lobatto points (nodes and quadrature points coincide)
+-  `TSSIMPVI_QUADRATURE_GAUSS`   - degree Gauss-Legendre points (the interpolation nodes stay Gauss-Lobatto)
 
    Level: intermediate
 
@@ -39,7 +40,7 @@ typedef enum {
 PETSC_EXTERN const char *const TSSimpVIQuadratures[];
 
 /*E
-   TSSimpVINonlinearSolverType - the solver of the per-step nonlinear system of `TSSIMPVI`
+   TSSimpVINonlinearSolverType - The solver of the per-step nonlinear system of `TSSIMPVI`
 
    Values:
 +  `TSSIMPVI_NLS_SNES`   - PETSc's `SNES` (default), options `-snes_*`, `-ksp_*`, `-pc_*`
