@@ -20,11 +20,11 @@ static char help[] = "Spherical pendulum by TSSIMPVI through the mechanical door
 #include <simpvi.h>
 
 typedef struct {
-  PetscReal m, l, g;      /* mass, length, gravity */
+  PetscReal m, l, g; /* mass, length, gravity */
   PetscReal theta0, phidot0;
-  PetscReal H0, pphi0;    /* initial energy and cyclic momentum */
-  PetscReal dH, dpphi;    /* max over the steps of |H - H0| and |p_phi - p_phi0| / |p_phi0| */
-  PetscReal dHhalf[2];    /* max of |H - H0| over the first and the second half of the run */
+  PetscReal H0, pphi0; /* initial energy and cyclic momentum */
+  PetscReal dH, dpphi; /* max over the steps of |H - H0| and |p_phi - p_phi0| / |p_phi0| */
+  PetscReal dHhalf[2]; /* max of |H - H0| over the first and the second half of the run */
   PetscInt  nsteps;
 } Pendulum;
 
@@ -111,9 +111,9 @@ static PetscErrorCode Monitor(TS ts, PetscInt step, PetscReal t, Vec U, void *ct
 
   PetscFunctionBeginUser;
   PetscCall(VecGetArrayRead(U, &u));
-  pe->dH                             = PetscMax(pe->dH, PetscAbsReal(Energy(pe, u) - pe->H0));
+  pe->dH                            = PetscMax(pe->dH, PetscAbsReal(Energy(pe, u) - pe->H0));
   pe->dHhalf[2 * step > pe->nsteps] = PetscMax(pe->dHhalf[2 * step > pe->nsteps], PetscAbsReal(Energy(pe, u) - pe->H0));
-  pe->dpphi = PetscMax(pe->dpphi, PetscAbsReal(PetscRealPart(u[3]) - pe->pphi0) / PetscAbsReal(pe->pphi0));
+  pe->dpphi                         = PetscMax(pe->dpphi, PetscAbsReal(PetscRealPart(u[3]) - pe->pphi0) / PetscAbsReal(pe->pphi0));
   PetscCall(VecRestoreArrayRead(U, &u));
   PetscFunctionReturn(0);
 }
@@ -136,15 +136,15 @@ static PetscErrorCode Run(Pendulum *pe, PetscReal T, PetscInt nsteps, const char
 
   /* U = (theta, phi, p_theta, p_phi): at rest in theta, turning in phi */
   PetscCall(VecGetArrayWrite(U, &u));
-  u[0] = pe->theta0;
-  u[1] = 0;
-  u[2] = 0;
-  u[3] = ml2 * s * s * pe->phidot0;
+  u[0]      = pe->theta0;
+  u[1]      = 0;
+  u[2]      = 0;
+  u[3]      = ml2 * s * s * pe->phidot0;
   pe->H0    = Energy(pe, u);
   pe->pphi0 = PetscRealPart(u[3]);
   PetscCall(VecRestoreArrayWrite(U, &u));
   pe->dH = pe->dpphi = pe->dHhalf[0] = pe->dHhalf[1] = 0;
-  pe->nsteps                                          = nsteps;
+  pe->nsteps                                         = nsteps;
 
   PetscCall(TSSetSolution(ts, U));
   PetscCall(TSSetTimeStep(ts, T / nsteps));
