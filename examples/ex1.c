@@ -270,7 +270,7 @@ static PetscReal Order(const PetscReal e[], PetscInt n)
 }
 
 /* Axioms 2024, Table 2: meshes 10, 20, 40 per tbar; e_p then e_q for Newmark, RK4, Simpson; a misprint is flagged with
-   the value it should read (0 if it is not reproducible at all) -- see ../shared/seeds/README.md */
+   the value it should read (0 if it is not reproducible at all) -- see docs/papers.md */
 typedef struct {
   PetscReal   T;
   const char *method, *label;
@@ -375,7 +375,7 @@ static PetscErrorCode PaperAxioms(DoublePendulum *dp, const PetscReal periods[],
       }
   }
   if (misprints) {
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n* misprints in the paper (../shared/seeds/README.md): at T = 10 tbar, N = 400, Newmark p printed 7.82e-1 reads 7.82e-2\n"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n* misprints in the paper (docs/papers.md): at T = 10 tbar, N = 400, Newmark p printed 7.82e-1 reads 7.82e-2\n"));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  (ratio against 7.82e-2 shown); the RK4 p and q entries printed 1.37e-2 and 1.57e-2 are not reproducible (and so the orders)\n"));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "order column: ours, then paper, then ours minus paper\n"));

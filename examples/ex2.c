@@ -287,7 +287,7 @@ static PetscReal Order(const PetscReal e[], PetscInt n)
 }
 
 /* Table 2 of the Lagrange-top paper: h = 0.04, 0.02, 0.01 s. The T = 1000 RK4 row is a copy of the T = 1 row
-   (../shared/seeds/README.md: computed about 7.4e-2, 3.2e-3, 1.0e-4) */
+   (docs/papers.md: computed about 7.4e-2, 3.2e-3, 1.0e-4) */
 typedef struct {
   PetscReal   T;
   const char *method;
@@ -382,7 +382,7 @@ static PetscErrorCode PaperLagrangeTop(DoublePendulum *dp, const PetscReal Ts[],
     }
   }
   if (misprint) {
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n* misprint in the paper (../shared/seeds/README.md): the T = 1000 RK4 row is a copy of the T = 1 row; the ratios are\n"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n* misprint in the paper (docs/papers.md): the T = 1000 RK4 row is a copy of the T = 1 row; the ratios are\n"));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  against the values computed there, about 7.4e-2, 3.2e-3, 1.0e-4; the printed order 4.75 is that of these values\n"));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "order column: ours, then paper, then ours minus paper\n"));
@@ -439,7 +439,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-table_file", "CSV file for every run: method,T,h,eH,first,last", NULL, tablefile, tablefile, sizeof(tablefile), NULL));
   PetscOptionsEnd();
   PetscCall(KINSOLCompareSetFromOptions(&kinsolcompare));
-  dp.l1 = dp.l2 = dp.g / (omega0 * omega0); /* the paper prints g/omega0; see ../shared/seeds/README.md */
+  dp.l1 = dp.l2 = dp.g / (omega0 * omega0); /* the paper prints g/omega0; see docs/papers.md */
   PetscCheck(monitorevery > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-monitor_every must be positive");
 
   if (monitorfile[0]) {

@@ -512,7 +512,7 @@ static PetscErrorCode Run(Top *top, const Options *opt, const char method[], Pet
 
 /* ---------------------------------------------------------------------------------------------------------- */
 /* The paper's Tables 4 and 5: meshes 50, 100, 200 per nutation period (printed "h = 0.05", 0.01, 0.005: the first
-   is h = 0.02 tbar, see ../shared/seeds/README.md), T = 1, 10, 100, 1000 periods, rows midpoint, RK4, Simpson   */
+   is h = 0.02 tbar, see docs/papers.md), T = 1, 10, 100, 1000 periods, rows midpoint, RK4, Simpson   */
 
 static const PetscReal paperT[4]       = {1, 10, 100, 1000};
 static const PetscReal table4[4][3][3] = {

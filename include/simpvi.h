@@ -25,8 +25,9 @@ typedef const char *TSSimpVIType;
 /*E
    TSSimpVIQuadrature - Quadrature family used on each step by a `TSSIMPVI` scheme
 
-$  TSSIMPVI_QUADRATURE_LOBATTO - degree+1 Gauss-Lobatto points (nodes and quadrature points coincide)
-$  TSSIMPVI_QUADRATURE_GAUSS   - degree Gauss-Legendre points (the interpolation nodes stay Gauss-Lobatto)
+   Values:
++  `TSSIMPVI_QUADRATURE_LOBATTO` - degree+1 Gauss-Lobatto points (nodes and quadrature points coincide)
+-  `TSSIMPVI_QUADRATURE_GAUSS`   - degree Gauss-Legendre points (the interpolation nodes stay Gauss-Lobatto)
 
    Level: intermediate
 
@@ -39,7 +40,7 @@ typedef enum {
 PETSC_EXTERN const char *const TSSimpVIQuadratures[];
 
 /*E
-   TSSimpVINonlinearSolverType - the solver of the per-step nonlinear system of `TSSIMPVI`
+   TSSimpVINonlinearSolverType - The solver of the per-step nonlinear system of `TSSIMPVI`
 
    Values:
 +  `TSSIMPVI_NLS_SNES`   - PETSc's `SNES` (default), options `-snes_*`, `-ksp_*`, `-pc_*`
@@ -55,51 +56,167 @@ typedef enum {
 } TSSimpVINonlinearSolverType;
 PETSC_EXTERN const char *const TSSimpVINonlinearSolverTypes[];
 
-/* Lagrangian door: L(t, x, v) with its gradient and Hessian blocks.
-   TSSimpVILagrangianFn(ts, t, x, v, &L, Lx, Lv, ctx):   L(t,x,v), Lx = dL/dx, Lv = dL/dv
-   TSSimpVILagrangianHessianFn(ts, t, x, v, Lxx, Lvx, Lvv, ctx): Lxx = d2L/dx2, Lvx(i,j) = d2L/dv_i dx_j (Lxv = Lvx'), Lvv = d2L/dv2;
-   Lvx is NULL when the user declared it identically zero */
-typedef PetscErrorCode (*TSSimpVILagrangianFn)(TS, PetscReal, Vec, Vec, PetscReal *, Vec, Vec, void *);
-typedef PetscErrorCode (*TSSimpVILagrangianHessianFn)(TS, PetscReal, Vec, Vec, Mat, Mat, Mat, void *);
+/*S
+   TSSimpVILagrangianFn - A function that computes the Lagrangian L(t, x, v) of a `TSSIMPVI` problem and its gradient
 
-/* Mechanical door: L = 1/2 v' M(x) v - V(t, x).
-   TSSimpVIPotentialFn(ts, t, x, &V, gradV, ctx);  TSSimpVIPotentialHessianFn(ts, t, x, H = d2V/dx2, ctx)
-   TSSimpVIMassFn(ts, x, v, M, Mx, g, Mxx, ctx): M = M(x); Mx(i,j) = d(M(x) v)_i/dx_j; g_j = 1/2 v' (dM/dx_j) v;
-   Mxx(j,k) = 1/2 v' (d2M/dx_j dx_k) v; only for configuration-dependent mass */
-typedef PetscErrorCode (*TSSimpVIPotentialFn)(TS, PetscReal, Vec, PetscReal *, Vec, void *);
-typedef PetscErrorCode (*TSSimpVIPotentialHessianFn)(TS, PetscReal, Vec, Mat, void *);
-typedef PetscErrorCode (*TSSimpVIMassFn)(TS, Vec, Vec, Mat, Mat, Vec, Mat, void *);
+   Calling Sequence:
++  ts  - the `TS` context
+.  t   - the time
+.  x   - the position
+.  v   - the velocity
+.  L   - on output, L(t, x, v)
+.  Lx  - on output, dL/dx
+.  Lv  - on output, dL/dv
+-  ctx - the user context given to `TSSimpVISetLagrangian()`
 
-/* Forces beyond the Lagrangian (discrete Lagrange-d'Alembert): f(t, x, v) with Fx = df/dx, Fv = df/dv */
-typedef PetscErrorCode (*TSSimpVIForceFn)(TS, PetscReal, Vec, Vec, Vec, void *);
-typedef PetscErrorCode (*TSSimpVIForceJacobianFn)(TS, PetscReal, Vec, Vec, Mat, Mat, void *);
+   Level: beginner
+
+.seealso: `TSSIMPVI`, `TSSimpVISetLagrangian()`, `TSSimpVILagrangianHessianFn`
+S*/
+typedef PetscErrorCode (*TSSimpVILagrangianFn)(TS ts, PetscReal t, Vec x, Vec v, PetscReal *L, Vec Lx, Vec Lv, void *ctx);
+
+/*S
+   TSSimpVILagrangianHessianFn - A function that fills the second derivatives of the Lagrangian of a `TSSIMPVI` problem
+
+   Calling Sequence:
++  ts  - the `TS` context
+.  t   - the time
+.  x   - the position
+.  v   - the velocity
+.  Lxx - on output, d2L/dx2
+.  Lvx - on output, entry (i,j) = d2L/dv_i dx_j (L_xv is its transpose); NULL when it was declared identically zero
+.  Lvv - on output, d2L/dv2
+-  ctx - the user context given to `TSSimpVISetLagrangianHessian()`
+
+   Note:
+   The function assembles the matrices it fills.
+
+   Level: beginner
+
+.seealso: `TSSIMPVI`, `TSSimpVISetLagrangianHessian()`, `TSSimpVILagrangianFn`
+S*/
+typedef PetscErrorCode (*TSSimpVILagrangianHessianFn)(TS ts, PetscReal t, Vec x, Vec v, Mat Lxx, Mat Lvx, Mat Lvv, void *ctx);
+
+/*S
+   TSSimpVIPotentialFn - A function that computes the potential V(t, x) of a mechanical `TSSIMPVI` problem,
+   L = 1/2 v' M(x) v - V(t, x), and its gradient
+
+   Calling Sequence:
++  ts    - the `TS` context
+.  t     - the time
+.  x     - the position
+.  V     - on output, V(t, x)
+.  gradV - on output, dV/dx
+-  ctx   - the user context given to `TSSimpVISetPotential()`
+
+   Level: beginner
+
+.seealso: `TSSIMPVI`, `TSSimpVISetPotential()`, `TSSimpVIPotentialHessianFn`, `TSSimpVIMassFn`
+S*/
+typedef PetscErrorCode (*TSSimpVIPotentialFn)(TS ts, PetscReal t, Vec x, PetscReal *V, Vec gradV, void *ctx);
+
+/*S
+   TSSimpVIPotentialHessianFn - A function that fills the Hessian of the potential of a mechanical `TSSIMPVI` problem
+
+   Calling Sequence:
++  ts  - the `TS` context
+.  t   - the time
+.  x   - the position
+.  H   - on output, d2V/dx2, assembled
+-  ctx - the user context given to `TSSimpVISetPotential()`
+
+   Level: beginner
+
+.seealso: `TSSIMPVI`, `TSSimpVISetPotential()`, `TSSimpVIPotentialFn`
+S*/
+typedef PetscErrorCode (*TSSimpVIPotentialHessianFn)(TS ts, PetscReal t, Vec x, Mat H, void *ctx);
+
+/*S
+   TSSimpVIMassFn - A function that fills a configuration-dependent mass matrix M(x) of a mechanical `TSSIMPVI` problem,
+   L = 1/2 v' M(x) v - V(t, x), and the derivative terms the step needs
+
+   Calling Sequence:
++  ts  - the `TS` context
+.  x   - the position
+.  v   - the velocity
+.  M   - on output, M(x), assembled
+.  Mx  - on output, entry (i,j) = d(M(x) v)_i/dx_j = sum_l dM_il/dx_j v_l, assembled
+.  g   - on output, g_j = 1/2 v' (dM/dx_j) v
+.  Mxx - on output, entry (j,k) = 1/2 v' (d2M/dx_j dx_k) v, assembled
+-  ctx - the user context given to `TSSimpVISetMass()`
+
+   Note:
+   Only for a mass that depends on x: a constant mass is given assembled to `TSSimpVISetMass()` with no function.
+   Then L_v = M v, L_x = g - grad V, L_vv = M, L_vx = Mx and L_xx = Mxx - d2V/dx2.
+
+   Level: intermediate
+
+.seealso: `TSSIMPVI`, `TSSimpVISetMass()`, `TSSimpVIPotentialFn`
+S*/
+typedef PetscErrorCode (*TSSimpVIMassFn)(TS ts, Vec x, Vec v, Mat M, Mat Mx, Vec g, Mat Mxx, void *ctx);
+
+/*S
+   TSSimpVIForceFn - A function that computes a force f(t, x, v) beyond the Lagrangian (damping, driving) of a
+   `TSSIMPVI` problem: the equations of motion become d/dt L_v - L_x = f
+
+   Calling Sequence:
++  ts  - the `TS` context
+.  t   - the time
+.  x   - the position
+.  v   - the velocity
+.  f   - on output, the generalized force
+-  ctx - the user context given to `TSSimpVISetForce()`
+
+   Level: intermediate
+
+.seealso: `TSSIMPVI`, `TSSimpVISetForce()`, `TSSimpVIForceJacobianFn`
+S*/
+typedef PetscErrorCode (*TSSimpVIForceFn)(TS ts, PetscReal t, Vec x, Vec v, Vec f, void *ctx);
+
+/*S
+   TSSimpVIForceJacobianFn - A function that fills the derivatives of a `TSSIMPVI` force f(t, x, v)
+
+   Calling Sequence:
++  ts  - the `TS` context
+.  t   - the time
+.  x   - the position
+.  v   - the velocity
+.  Fx  - on output, df/dx, assembled; NULL when it was not given to `TSSimpVISetForce()`
+.  Fv  - on output, df/dv, assembled; NULL when it was not given to `TSSimpVISetForce()`
+-  ctx - the user context given to `TSSimpVISetForce()`
+
+   Level: intermediate
+
+.seealso: `TSSIMPVI`, `TSSimpVISetForce()`, `TSSimpVIForceFn`
+S*/
+typedef PetscErrorCode (*TSSimpVIForceJacobianFn)(TS ts, PetscReal t, Vec x, Vec v, Mat Fx, Mat Fv, void *ctx);
 
 PETSC_EXTERN PetscErrorCode SimpVIInitializePackage(void);
 PETSC_EXTERN PetscErrorCode SimpVIFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_simpvi(void);
-PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS);
+PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS ts);
 
-PETSC_EXTERN PetscErrorCode TSSimpVIRegister(const char[], TSSimpVIQuadrature, PetscInt, PetscBool);
+PETSC_EXTERN PetscErrorCode TSSimpVIRegister(const char name[], TSSimpVIQuadrature quadrature, PetscInt degree, PetscBool degreefixed);
 PETSC_EXTERN PetscErrorCode TSSimpVIRegisterAll(void);
 PETSC_EXTERN PetscErrorCode TSSimpVIRegisterDestroy(void);
 
-PETSC_EXTERN PetscErrorCode TSSimpVISetType(TS, TSSimpVIType);
-PETSC_EXTERN PetscErrorCode TSSimpVIGetType(TS, TSSimpVIType *);
-PETSC_EXTERN PetscErrorCode TSSimpVISetDegree(TS, PetscInt);
-PETSC_EXTERN PetscErrorCode TSSimpVIGetDegree(TS, PetscInt *);
-PETSC_EXTERN PetscErrorCode TSSimpVIGetOrder(TS, PetscInt *);
-PETSC_EXTERN PetscErrorCode TSSimpVISetNonlinearSolverType(TS, TSSimpVINonlinearSolverType);
-PETSC_EXTERN PetscErrorCode TSSimpVIGetNonlinearSolverType(TS, TSSimpVINonlinearSolverType *);
+PETSC_EXTERN PetscErrorCode TSSimpVISetType(TS ts, TSSimpVIType type);
+PETSC_EXTERN PetscErrorCode TSSimpVIGetType(TS ts, TSSimpVIType *type);
+PETSC_EXTERN PetscErrorCode TSSimpVISetDegree(TS ts, PetscInt degree);
+PETSC_EXTERN PetscErrorCode TSSimpVIGetDegree(TS ts, PetscInt *degree);
+PETSC_EXTERN PetscErrorCode TSSimpVIGetOrder(TS ts, PetscInt *order);
+PETSC_EXTERN PetscErrorCode TSSimpVISetNonlinearSolverType(TS ts, TSSimpVINonlinearSolverType nls);
+PETSC_EXTERN PetscErrorCode TSSimpVIGetNonlinearSolverType(TS ts, TSSimpVINonlinearSolverType *nls);
 
-PETSC_EXTERN PetscErrorCode TSSimpVISetLagrangian(TS, TSSimpVILagrangianFn, void *);
-PETSC_EXTERN PetscErrorCode TSSimpVISetLagrangianHessian(TS, Mat, Mat, Mat, TSSimpVILagrangianHessianFn, void *);
-PETSC_EXTERN PetscErrorCode TSSimpVISetPotential(TS, Mat, TSSimpVIPotentialFn, TSSimpVIPotentialHessianFn, void *);
-PETSC_EXTERN PetscErrorCode TSSimpVISetMass(TS, Mat, Mat, Mat, TSSimpVIMassFn, void *);
-PETSC_EXTERN PetscErrorCode TSSimpVISetForce(TS, Mat, Mat, TSSimpVIForceFn, TSSimpVIForceJacobianFn, void *);
+PETSC_EXTERN PetscErrorCode TSSimpVISetLagrangian(TS ts, TSSimpVILagrangianFn f, void *ctx);
+PETSC_EXTERN PetscErrorCode TSSimpVISetLagrangianHessian(TS ts, Mat Lxx, Mat Lvx, Mat Lvv, TSSimpVILagrangianHessianFn f, void *ctx);
+PETSC_EXTERN PetscErrorCode TSSimpVISetPotential(TS ts, Mat H, TSSimpVIPotentialFn V, TSSimpVIPotentialHessianFn hess, void *ctx);
+PETSC_EXTERN PetscErrorCode TSSimpVISetMass(TS ts, Mat M, Mat Mx, Mat Mxx, TSSimpVIMassFn f, void *ctx);
+PETSC_EXTERN PetscErrorCode TSSimpVISetForce(TS ts, Mat Fx, Mat Fv, TSSimpVIForceFn f, TSSimpVIForceJacobianFn jac, void *ctx);
 
-PETSC_EXTERN PetscErrorCode TSSimpVIGetPhaseSpaceIS(TS, IS *, IS *);
-PETSC_EXTERN PetscErrorCode TSSimpVISetUpPhaseSpace(TS);
-PETSC_EXTERN PetscErrorCode TSSimpVIComputeEnergy(TS, PetscReal, Vec, PetscReal *);
-PETSC_EXTERN PetscErrorCode TSSimpVIMonitorEnergy(TS, PetscInt, PetscReal, Vec, void *);
+PETSC_EXTERN PetscErrorCode TSSimpVIGetPhaseSpaceIS(TS ts, IS *isq, IS *isp);
+PETSC_EXTERN PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts);
+PETSC_EXTERN PetscErrorCode TSSimpVIComputeEnergy(TS ts, PetscReal t, Vec U, PetscReal *H);
+PETSC_EXTERN PetscErrorCode TSSimpVIMonitorEnergy(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx);
 
 #endif

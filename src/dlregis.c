@@ -8,6 +8,8 @@ static PetscBool SimpVIPackageInitialized = PETSC_FALSE;
 /*@C
   SimpVIFinalizePackage - Frees what `SimpVIInitializePackage()` made; called by `PetscFinalize()`
 
+  Not Collective
+
   Level: developer
 
 .seealso: `SimpVIInitializePackage()`
@@ -23,12 +25,14 @@ PetscErrorCode SimpVIFinalizePackage(void)
 /*@C
   SimpVIInitializePackage - Registers `TSSIMPVI` and its schemes; programs that link simpvi call it after `PetscInitialize()`
 
+  Not Collective
+
   Level: beginner
 
   Note:
   Programs that load the library with -dll_append <prefix>/lib/libsimpvi.so need not call it.
 
-.seealso: `TSSIMPVI`, `PetscDLLibraryRegister_simpvi()`
+.seealso: `TSSIMPVI`, `PetscDLLibraryRegister_simpvi()`, `SimpVIFinalizePackage()`
 @*/
 PetscErrorCode SimpVIInitializePackage(void)
 {
@@ -47,6 +51,11 @@ PetscErrorCode SimpVIInitializePackage(void)
 #if defined(PETSC_HAVE_DYNAMIC_LIBRARIES)
 /*@C
   PetscDLLibraryRegister_simpvi - The hook PETSc calls when it loads libsimpvi.so through -dll_append
+
+  Not Collective
+
+  Options Database Key:
+. -dll_append <prefix>/lib/libsimpvi.so - load simpvi into any PETSc program, which can then use -ts_type simpvi
 
   Level: developer
 

@@ -125,7 +125,7 @@ int main(int argc, char **argv)
   PetscInt    n = 10, levels = 3, order;
   Errors      err[8];
   PetscBool   paper = PETSC_FALSE;
-  /* Lobatto slides (2025) p. 27: one period, meshes 10, 20, 40, absolute energy error (see ../shared/seeds/README.md) */
+  /* Lobatto slides (2025) p. 27: one period, meshes 10, 20, 40, absolute energy error (see docs/papers.md) */
   const PetscReal slides[3][3] = {
     {8.952e-6, 1.393e-7, 2.170e-9  },
     {7.640e-7, 1.194e-8, 1.876e-10 },

@@ -138,7 +138,7 @@ static PetscErrorCode Run(Pendulum *pen, const char scheme[], PetscReal T, Petsc
   PetscFunctionReturn(0);
 }
 
-/* The seeds' printed values, meshes 50, 100, 200 over one period (see ../shared/seeds/README.md for the conventions) */
+/* The seeds' printed values, meshes 50, 100, 200 over one period (see docs/papers.md for the conventions) */
 typedef struct {
   const char *paper, *scheme, *label;
   PetscReal   p[3], q[3], H[3];

@@ -13,7 +13,7 @@ echo "## Linearised double pendulum, Axioms 2024 Table 2 (Newmark = midpoint, RK
 echo
 echo "\`examples/ex1.c\`: constant mass and stiffness through the mechanical door, exact modal solution; errors are maxima over"
 echo "the steps of the Euclidean norm of the (p1, p2) or (q1, q2) error; RK4 is PETSc's \`rk 4\` on the phase-space form."
-echo "Entries marked \`*\` are the misprints listed in \`../shared/seeds/README.md\`. Two more RK4 entries look rounded in the"
+echo "Entries marked \`*\` are the misprints listed in \`docs/papers.md\`. Two more RK4 entries look rounded in the"
 echo "paper (T = 1, N = 20 p: 8.00e-4 printed, 8.77e-4 here; N = 40 q: 2.00e-4 printed, 2.15e-4 here; an independent RK4 gives ours)."
 echo '```'
 "$b/ex1" -paper axioms2024 -paper_periods 1,10,100,1000

@@ -74,7 +74,7 @@ $ PetscErrorCode f(TS ts, PetscReal t, Vec x, Vec v, PetscReal *L, Vec Lx, Vec L
 
   Level: beginner
 
-.seealso: `TSSIMPVI`, `TSSimpVISetLagrangianHessian()`, `TSSimpVISetMass()`, `TSSimpVISetPotential()`
+.seealso: `TSSIMPVI`, `TSSimpVILagrangianFn`, `TSSimpVISetLagrangianHessian()`, `TSSimpVISetMass()`, `TSSimpVISetPotential()`
 @*/
 PetscErrorCode TSSimpVISetLagrangian(TS ts, TSSimpVILagrangianFn f, void *ctx)
 {
@@ -109,7 +109,7 @@ $ PetscErrorCode f(TS ts, PetscReal t, Vec x, Vec v, Mat Lxx, Mat Lvx, Mat Lvv, 
 
   Level: beginner
 
-.seealso: `TSSIMPVI`, `TSSimpVISetLagrangian()`
+.seealso: `TSSIMPVI`, `TSSimpVILagrangianHessianFn`, `TSSimpVISetLagrangian()`
 @*/
 PetscErrorCode TSSimpVISetLagrangianHessian(TS ts, Mat Lxx, Mat Lvx, Mat Lvv, TSSimpVILagrangianHessianFn f, void *ctx)
 {
@@ -145,9 +145,12 @@ PetscErrorCode TSSimpVISetLagrangianHessian(TS ts, Mat Lxx, Mat Lvx, Mat Lvv, TS
 $ PetscErrorCode V(TS ts, PetscReal t, Vec x, PetscReal *V, Vec gradV, void *ctx)
 $ PetscErrorCode hess(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
 
+  Note:
+  Without a potential (V = 0) give only the mass. See tutorials/ex1.c (constant mass) and tutorials/ex4.c (M(x)).
+
   Level: beginner
 
-.seealso: `TSSIMPVI`, `TSSimpVISetMass()`, `TSSimpVISetLagrangian()`
+.seealso: `TSSIMPVI`, `TSSimpVIPotentialFn`, `TSSimpVIPotentialHessianFn`, `TSSimpVISetMass()`, `TSSimpVISetLagrangian()`
 @*/
 PetscErrorCode TSSimpVISetPotential(TS ts, Mat H, TSSimpVIPotentialFn V, TSSimpVIPotentialHessianFn hess, void *ctx)
 {
@@ -180,9 +183,14 @@ PetscErrorCode TSSimpVISetPotential(TS ts, Mat H, TSSimpVIPotentialFn V, TSSimpV
   Calling sequence of f:
 $ PetscErrorCode f(TS ts, Vec x, Vec v, Mat M, Mat Mx, Vec g, Mat Mxx, void *ctx)
 
+  Notes:
+  A constant mass: `TSSimpVISetMass(ts, M, NULL, NULL, NULL, NULL)` with M assembled (tutorials/ex1.c).
+  A configuration-dependent mass M(x): f fills M, Mx, g and Mxx at each (x, v) the step evaluates, and the step
+  needs them all, g for its residual and Mx, Mxx for its Jacobian (tutorials/ex4.c, the spherical pendulum).
+
   Level: beginner
 
-.seealso: `TSSIMPVI`, `TSSimpVISetPotential()`
+.seealso: `TSSIMPVI`, `TSSimpVIMassFn`, `TSSimpVISetPotential()`
 @*/
 PetscErrorCode TSSimpVISetMass(TS ts, Mat M, Mat Mx, Mat Mxx, TSSimpVIMassFn f, void *ctx)
 {
@@ -225,7 +233,7 @@ $ PetscErrorCode jac(TS ts, PetscReal t, Vec x, Vec v, Mat Fx, Mat Fv, void *ctx
 
   Level: intermediate
 
-.seealso: `TSSIMPVI`, `TSSimpVISetLagrangian()`, `TSSimpVISetPotential()`
+.seealso: `TSSIMPVI`, `TSSimpVIForceFn`, `TSSimpVIForceJacobianFn`, `TSSimpVISetLagrangian()`, `TSSimpVISetPotential()`
 @*/
 PetscErrorCode TSSimpVISetForce(TS ts, Mat Fx, Mat Fv, TSSimpVIForceFn f, TSSimpVIForceJacobianFn jac, void *ctx)
 {

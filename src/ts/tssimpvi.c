@@ -442,6 +442,10 @@ static PetscErrorCode TSSimpVIGetNonlinearSolverType_SimpVI(TS ts, TSSimpVINonli
 + -ts_simpvi_type <simpson> - midpoint (order 2, the Newmark scheme), trapezoid (order 2), simpson (order 4),
                               lobatto (order 2s, default s = 3) or gauss (order 2s with s Gauss points)
 . -ts_simpvi_degree <s> - the degree of lobatto or gauss schemes
+. -ts_simpvi_nonlinear_solver <snes> - snes, or kinsol (SUNDIALS, when simpvi is built with it; its options under -ts_simpvi_kinsol_)
+. -ts_simpvi_direct_limit <100000> - step systems with at most this many rows get a direct solve by default, larger ones
+                              BiCGStab with block Jacobi/ILU(0); the mass solves behind velocities take -ts_simpvi_velocity_ksp_*
+. -ts_simpvi_mat_type <aij> - the type of the step matrix
 - -ts_simpvi_monitor_energy - print the energy H and its relative drift after each step
 
   Notes:
@@ -466,8 +470,25 @@ static PetscErrorCode TSSimpVIGetNonlinearSolverType_SimpVI(TS ts, TSSimpVINonli
 
   Level: beginner
 
-.seealso: `TSCreate()`, `TS`, `TSSetType()`, `TSSimpVISetType()`, `TSSimpVISetLagrangian()`, `TSSimpVISetMass()`, `TSALPHA2`, `TSBASICSYMPLECTIC`
+.seealso: `TSCreate()`, `TS`, `TSSetType()`, `TSSimpVISetType()`, `TSSimpVISetLagrangian()`, `TSSimpVISetMass()`, `TSSimpVISetNonlinearSolverType()`,
+          `TSSimpVISetUpPhaseSpace()`, `TSALPHA2`, `TSBASICSYMPLECTIC`
 M*/
+
+/*@C
+  TSCreate_SimpVI - Makes a `TS` of type `TSSIMPVI`: called by `TSSetType()`, not by users
+
+  Collective
+
+  Input Parameter:
+. ts - the `TS` context
+
+  Note:
+  `TSSetType()` finds it once `SimpVIInitializePackage()` (or -dll_append of the library) has registered `TSSIMPVI`.
+
+  Level: developer
+
+.seealso: `TSSIMPVI`, `TSSetType()`, `SimpVIInitializePackage()`
+@*/
 PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS ts)
 {
   TS_SimpVI *vi;

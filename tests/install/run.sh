@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Install the build tree into a scratch prefix, then build consumer.c against it twice
-# (find_package(SimpVI) and pkg-config) and check that both print "simpvi".
+# Install the build tree into a scratch prefix, check that only the public headers went in (no
+# include/simpvi/private/), then build consumer.c against it twice (find_package(SimpVI), and pkg-config
+# with the rpath README gives) and check that both run, with no LD_LIBRARY_PATH, and print "simpvi".
 # Usage: run.sh <project build dir> <scratch dir> <C compiler> <directory of the PETSc.pc simpvi was built with>
 # Everything is printed: ctest shows it only when the test fails.
 set -euo pipefail
@@ -10,6 +11,14 @@ rm -rf "$work" && mkdir -p "$work"
 prefix=$work/prefix
 
 cmake --install "$build" --prefix "$prefix"
+
+status=0
+# the private headers (the TS_SimpVI struct, _Private prototypes, compat.h) are not part of the API: not installed
+private=$(find "$prefix" -path '*private*')
+if [ -n "$private" ]; then echo "FAIL: installed private files: $private"; status=1; else echo "ok: no private header installed"; fi
+for h in simpvi.h simpviconf.h; do
+  if [ -n "$(find "$prefix" -name "$h")" ]; then echo "ok: $h installed"; else echo "FAIL: $h not installed"; status=1; fi
+done
 
 cmake -S "$here" -B "$work/cmake" -DCMAKE_C_COMPILER="$cc" -DCMAKE_PREFIX_PATH="$prefix"
 cmake --build "$work/cmake"
@@ -23,7 +32,8 @@ export PKG_CONFIG_PATH=$libdir/pkgconfig:$petscpc${PKG_CONFIG_PATH:+:$PKG_CONFIG
 "$cc" -o "$work/consumer-pc" "$here/consumer.c" $(pkg-config --cflags --libs simpvi) \
   -Wl,-rpath,"$(pkg-config --variable=libdir simpvi)" -Wl,-rpath,"$(pkg-config --variable=libdir PETSc)"
 
-status=0
+# both consumers find libsimpvi through their rpath alone (CMake sets it for imported targets)
+unset LD_LIBRARY_PATH
 for exe in "$work/cmake/consumer" "$work/consumer-pc"; do
   out=$("$exe")
   if [ "$out" = simpvi ]; then echo "ok: $(basename "$exe") printed $out"; else echo "FAIL: $exe printed '$out'"; status=1; fi
