@@ -73,7 +73,7 @@ function(simpvi_add_petsc_examples)
     endforeach()
     if(buildable AND arg_PYTHON)
       # mpiexec runs the launcher, so the harness's -petsc_ci and the test's args reach the script's sys.argv
-      file(GENERATE OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/${base}" CONTENT "#!/bin/sh\nexec '${SIMPVI_PYTHON3}' '${src}' \"$@\"\n"
+      file(GENERATE OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/${base}" CONTENT "#!/bin/sh\nexec '${SIMPVI_PYTHON3}' -B '${src}' \"$@\"\n"
         FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
       set(exe_args --exe "${CMAKE_CURRENT_BINARY_DIR}/${base}")
     elseif(buildable)
