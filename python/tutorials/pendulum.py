@@ -6,8 +6,8 @@ period, and the observed orders of Simpson (4) and Lobatto (6), as tutorials/ex2
 The n pendulums are independent and spread over the MPI processes, each starting at rest from its own angle (the
 first from pi/2, as in tutorials/ex2.c); U = (q, p) holds on each process its pendulums' angles, then their momenta.
 
-  PYTHONPATH=python python3 python/tutorials/pendulum.py                   # after bash ci/build.sh
-  PYTHONPATH=python mpiexec -n 2 python3 python/tutorials/pendulum.py -n 4
+  PYTHONPATH=python /usr/bin/python3 python/tutorials/pendulum.py          # after bash ci/build.sh
+  PYTHONPATH=python mpiexec -n 2 /usr/bin/python3 python/tutorials/pendulum.py -n 4
 
 Options: -n <2> pendulums, -omega <2 pi>, -schemes <simpson,lobatto>, -meshes <50,100,200> steps per period,
 -doors <lagrangian,mechanical>, and any TS/SNES option (-ts_view, -snes_monitor, ...).
