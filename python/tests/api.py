@@ -57,62 +57,62 @@ def mass_of(x):
   return 1 + x * x / 2
 
 
-def lagrangian(ts, t, x, v, Lx, Lv, sys_):
+def lagrangian(ts, t, x, v, Lx, Lv, particles):
   q, w = x.array_r, v.array_r
   Lx.array = 0.5 * q * w * w - q
   Lv.array = mass_of(q) * w
-  return sys_.sum((0.5 * mass_of(q) * w * w - 0.5 * q * q).sum())
+  return particles.sum((0.5 * mass_of(q) * w * w - 0.5 * q * q).sum())
 
 
-def lagrangian_hessian(ts, t, x, v, Lxx, Lvx, Lvv, sys_):
+def lagrangian_hessian(ts, t, x, v, Lxx, Lvx, Lvv, particles):
   q, w = x.array_r, v.array_r
-  sys_.diagonal(Lxx, 0.5 * w * w - 1)
-  sys_.diagonal(Lvx, q * w)
-  sys_.diagonal(Lvv, mass_of(q))
+  particles.diagonal(Lxx, 0.5 * w * w - 1)
+  particles.diagonal(Lvx, q * w)
+  particles.diagonal(Lvv, mass_of(q))
 
 
-def mass(ts, x, v, M, Mx, g, Mxx, sys_):
+def mass(ts, x, v, M, Mx, g, Mxx, particles):
   q, w = x.array_r, v.array_r
-  sys_.diagonal(M, mass_of(q))
-  sys_.diagonal(Mx, q * w)  # d(M(x) v)_i / dx_i = m'(x_i) v_i
+  particles.diagonal(M, mass_of(q))
+  particles.diagonal(Mx, q * w)  # d(M(x) v)_i / dx_i = m'(x_i) v_i
   g.array = 0.5 * q * w * w  # 1/2 v' dM/dx_j v
-  sys_.diagonal(Mxx, 0.5 * w * w)  # 1/2 v' d2M/dx_j^2 v
+  particles.diagonal(Mxx, 0.5 * w * w)  # 1/2 v' d2M/dx_j^2 v
 
 
-def potential(ts, t, x, gradV, sys_):
+def potential(ts, t, x, gradV, particles):
   q = x.array_r
   gradV.array = q
-  return sys_.sum(0.5 * q @ q)
+  return particles.sum(0.5 * q @ q)
 
 
-def potential_hessian(ts, t, x, H, sys_):
-  sys_.diagonal(H, np.ones(sys_.nlocal))
+def potential_hessian(ts, t, x, H, particles):
+  particles.diagonal(H, np.ones(particles.nlocal))
 
 
-def damping(ts, t, x, v, f, c, sys_):
+def damping(ts, t, x, v, f, c, particles):
   f.array = -c * v.array_r
 
 
-def damping_jacobian(ts, t, x, v, Fx, Fv, c, sys_):
+def damping_jacobian(ts, t, x, v, Fx, Fv, c, particles):
   assert Fx is None
-  sys_.diagonal(Fv, -c * np.ones(sys_.nlocal))
+  particles.diagonal(Fv, -c * np.ones(particles.nlocal))
 
 
-def new_ts(sys_, door, keep, scheme='simpson'):
+def new_ts(particles, door, keep, scheme='simpson'):
   """A simpvi TS of the particles through the given door; its matrices are appended to keep."""
   ts = PETSc.TS().create()
   ts.setType(simpvi.TSSIMPVI)
   simpvi.setType(ts, scheme)
-  A = [sys_.matrix() for _ in range(3)]
+  A = [particles.matrix() for _ in range(3)]
   keep += A
   if door == 'lagrangian':
-    simpvi.setLagrangian(ts, lagrangian, args=(sys_,))
-    simpvi.setLagrangianHessian(ts, A[0], A[1], A[2], lagrangian_hessian, args=(sys_,))
+    simpvi.setLagrangian(ts, lagrangian, args=(particles,))
+    simpvi.setLagrangianHessian(ts, A[0], A[1], A[2], lagrangian_hessian, args=(particles,))
   else:
-    simpvi.setMass(ts, A[0], A[1], A[2], mass, args=(sys_,))
-    H = sys_.matrix()
+    simpvi.setMass(ts, A[0], A[1], A[2], mass, args=(particles,))
+    H = particles.matrix()
     keep.append(H)
-    simpvi.setPotential(ts, H, potential, potential_hessian, args=(sys_,))
+    simpvi.setPotential(ts, H, potential, potential_hessian, args=(particles,))
   return ts
 
 
@@ -151,13 +151,13 @@ def test_schemes():
   ts.destroy()
 
 
-def test_mass(sys_, nls):
+def test_mass(particles, nls):
   """The configuration-dependent mass through both doors: the same steps to round-off (and KINSOL with -nls kinsol)."""
   keep, finals, newton = [], [], []
   for door in ('lagrangian', 'mechanical'):
-    ts = new_ts(sys_, door, keep)
+    ts = new_ts(particles, door, keep)
     simpvi.setNonlinearSolverType(ts, nls)
-    U = sys_.state()
+    U = particles.state()
     solve(ts, U, 0.05, 40)
     newton.append(ts.getSNESIterations())
     if door == 'mechanical':
@@ -166,7 +166,7 @@ def test_mass(sys_, nls):
       lo, hi = U.getOwnershipRange()
       half = (hi - lo) // 2
       split = list(isq.indices) == list(range(lo, lo + half)) and list(isp.indices) == list(range(lo + half, hi))
-      out('phase-space index sets: positions first on each process: %s' % verdict(sys_.sum(0.0 if split else 1.0) == 0))
+      out('phase-space index sets: positions first on each process: %s' % verdict(particles.sum(0.0 if split else 1.0) == 0))
       destroy(isq, isp)
     finals.append(U)
     ts.destroy()
@@ -178,19 +178,19 @@ def test_mass(sys_, nls):
   destroy(d, *finals, *keep)
 
 
-def test_force(sys_):
+def test_force(particles):
   """Damping f = -c v under simpvi (Lobatto) and PETSc's RK4 on the phase-space form: the same motion, energy lost."""
   keep, finals, energies = [], [], []
   c = 0.5
   for tstype in ('simpvi', 'rk'):
-    ts = new_ts(sys_, 'lagrangian', keep, 'lobatto')
-    Fv = sys_.matrix()
+    ts = new_ts(particles, 'lagrangian', keep, 'lobatto')
+    Fv = particles.matrix()
     keep.append(Fv)
-    simpvi.setForce(ts, None, Fv, damping, damping_jacobian, args=(c, sys_))
+    simpvi.setForce(ts, None, Fv, damping, damping_jacobian, args=(c, particles))
     if tstype == 'rk':
       ts.setType(PETSc.TS.Type.RK)
       ts.setRKType('4')
-    U = sys_.state()
+    U = particles.state()
     ts.setSolution(U)
     H0 = simpvi.computeEnergy(ts, 0, U) if tstype == 'simpvi' else None
     solve(ts, U, 0.05 if tstype == 'simpvi' else 0.005, 40 if tstype == 'simpvi' else 400)
@@ -208,25 +208,25 @@ def test_force(sys_):
   destroy(d, *finals, *keep)
 
 
-def test_monitor(sys_):
+def test_monitor(particles):
   keep = []
-  ts = new_ts(sys_, 'mechanical', keep)
+  ts = new_ts(particles, 'mechanical', keep)
   simpvi.monitorEnergy(ts)
-  U = sys_.state()
+  U = particles.state()
   solve(ts, U, 0.1, 2)
   destroy(U, ts, *keep)
 
 
-def test_errors(sys_):
+def test_errors(particles):
   """Python exceptions in callbacks, reaching petsc4py's ts.solve() and simpvi's own calls."""
   keep = []
 
   def bad_lagrangian(ts, t, x, v, Lx, Lv):
     raise ValueError('no Lagrangian at 100% here')
 
-  ts = new_ts(sys_, 'lagrangian', keep)
+  ts = new_ts(particles, 'lagrangian', keep)
   simpvi.setLagrangian(ts, bad_lagrangian)
-  U = sys_.state()
+  U = particles.state()
   try:
     solve(ts, U, 0.1, 2)
     out('exception in a callback stops ts.solve(): no')
@@ -250,14 +250,14 @@ def test_errors(sys_):
 
 def main():
   opts = PETSc.Options()
-  sys_ = Particles(opts.getInt('n', 2))
+  particles = Particles(opts.getInt('n', 2))
   simpvi.register('lobatto5', simpvi.Quadrature.LOBATTO, 5, True)
   test_schemes()
-  test_mass(sys_, opts.getString('nls', 'snes'))
-  test_force(sys_)
-  test_monitor(sys_)
-  test_errors(sys_)
-  sys_.reduce.destroy()
+  test_mass(particles, opts.getString('nls', 'snes'))
+  test_force(particles)
+  test_monitor(particles)
+  test_errors(particles)
+  particles.reduce.destroy()
 
 
 if __name__ == '__main__':
