@@ -1,0 +1,206 @@
+"""simpvi from Python: the TS type ``simpvi`` (Simpson, Lobatto and Galerkin variational integrators) for petsc4py.
+
+Import petsc4py first (``petsc4py.init(sys.argv)`` for command-line options), then this module, which loads libsimpvi
+(``$SIMPVI_LIBRARY``, else the installed library, else the source tree's ``build/src/libsimpvi.so``) and registers
+the type. Every function takes petsc4py objects and mirrors a C function of simpvi.h (``setType`` is
+``TSSimpVISetType()``, ...); a C error raises ``PETSc.Error``.
+
+Callbacks receive petsc4py objects, like petsc4py's own: ``lagrangian(ts, t, x, v, Lx, Lv, *args, **kargs)`` returns
+L and fills the gradients Lx, Lv. Positions and velocities are the first half of each process's entries of
+U = (q, p) unless the TS names its splits "position" and "momentum". An exception raised in a callback becomes a
+PETSc error naming it (and is chained to the ``PETSc.Error`` raised by this module's functions).
+
+    import sys, petsc4py; petsc4py.init(sys.argv)
+    from petsc4py import PETSc
+    import simpvi
+
+    ts = PETSc.TS().create()
+    ts.setType(simpvi.TSSIMPVI)
+    simpvi.setType(ts, simpvi.Type.LOBATTO)
+    simpvi.setLagrangian(ts, lagrangian)
+    simpvi.setLagrangianHessian(ts, Lxx, None, Lvv, hessian)
+"""
+import ctypes
+
+from petsc4py import PETSc
+
+from . import _callbacks as _cb
+from . import _library as _C
+
+__all__ = ['TSSIMPVI', 'Type', 'Quadrature', 'NonlinearSolverType', 'initialize', 'register', 'setType', 'getType',
+           'setDegree', 'getDegree', 'getOrder', 'setNonlinearSolverType', 'getNonlinearSolverType', 'setLagrangian',
+           'setLagrangianHessian', 'setMass', 'setPotential', 'setForce', 'getPhaseSpaceIS', 'setUpPhaseSpace',
+           'computeEnergy', 'monitorEnergy', 'library']
+
+TSSIMPVI = 'simpvi'
+library = _C.path  # the libsimpvi loaded
+
+
+class Type:
+  """The schemes of TSSimpVISetType() (TSSimpVIType)."""
+  MIDPOINT = 'midpoint'
+  TRAPEZOID = 'trapezoid'
+  SIMPSON = 'simpson'
+  LOBATTO = 'lobatto'
+  GAUSS = 'gauss'
+
+
+class Quadrature:
+  """TSSimpVIQuadrature, for register()."""
+  LOBATTO = 0
+  GAUSS = 1
+
+
+class NonlinearSolverType:
+  """TSSimpVINonlinearSolverType."""
+  SNES = 0
+  KINSOL = 1
+
+
+_NLS_NAMES = {'snes': NonlinearSolverType.SNES, 'kinsol': NonlinearSolverType.KINSOL}
+
+
+def _check(ierr):
+  """Raise PETSc.Error for a nonzero PetscErrorCode, chained to the Python exception of a callback behind it."""
+  exc, _cb.pending.exception = _cb.pending.exception, None
+  if ierr:
+    raise PETSc.Error(ierr) from exc
+
+
+def _call(fn, *args):
+  _cb.pending.exception = None  # an exception left by an earlier error (e.g. inside ts.solve()) is not this one's cause
+  _check(fn(*args))
+
+
+def _h(obj):
+  """The C handle of a petsc4py object, None (NULL) for None."""
+  return None if obj is None else obj.handle
+
+
+def initialize():
+  """SimpVIInitializePackage(): registers the TS type simpvi (done on import; calling again does nothing)."""
+  _call(_C.SimpVIInitializePackage)
+
+
+def register(name, quadrature, degree, degreefixed=False):
+  """TSSimpVIRegister(): a new scheme name for a quadrature family (Quadrature.LOBATTO or GAUSS) and degree."""
+  _call(_C.TSSimpVIRegister, name.encode(), int(quadrature), int(degree), bool(degreefixed))
+
+
+def setType(ts, scheme):
+  """TSSimpVISetType(): 'midpoint', 'trapezoid', 'simpson', 'lobatto', 'gauss' or a registered name."""
+  _call(_C.TSSimpVISetType, ts.handle, str(scheme).encode())
+
+
+def getType(ts):
+  """TSSimpVIGetType(): the scheme's name."""
+  out = ctypes.c_char_p()
+  _call(_C.TSSimpVIGetType, ts.handle, ctypes.byref(out))
+  return out.value.decode()
+
+
+def setDegree(ts, degree):
+  """TSSimpVISetDegree(): the degree s of lobatto or gauss (order 2s)."""
+  _call(_C.TSSimpVISetDegree, ts.handle, int(degree))
+
+
+def getDegree(ts):
+  """TSSimpVIGetDegree()."""
+  out = _C.PetscInt()
+  _call(_C.TSSimpVIGetDegree, ts.handle, ctypes.byref(out))
+  return out.value
+
+
+def getOrder(ts):
+  """TSSimpVIGetOrder(): the order of accuracy of the scheme."""
+  out = _C.PetscInt()
+  _call(_C.TSSimpVIGetOrder, ts.handle, ctypes.byref(out))
+  return out.value
+
+
+def setNonlinearSolverType(ts, nls):
+  """TSSimpVISetNonlinearSolverType(): NonlinearSolverType.SNES or KINSOL, or the names 'snes' and 'kinsol'."""
+  _call(_C.TSSimpVISetNonlinearSolverType, ts.handle, _NLS_NAMES[nls.lower()] if isinstance(nls, str) else int(nls))
+
+
+def getNonlinearSolverType(ts):
+  """TSSimpVIGetNonlinearSolverType(): 'snes' or 'kinsol'."""
+  out = ctypes.c_int()
+  _call(_C.TSSimpVIGetNonlinearSolverType, ts.handle, ctypes.byref(out))
+  return {v: k for k, v in _NLS_NAMES.items()}[out.value]
+
+
+def setLagrangian(ts, lagrangian, args=None, kargs=None):
+  """TSSimpVISetLagrangian(): L(t, x, v) and its gradient. The TS state is U = (q, p).
+
+  ``L = lagrangian(ts, t, x, v, Lx, Lv, *args, **kargs)`` returns L and fills Lx = dL/dx and Lv = dL/dv."""
+  fn = _cb.store(ts, _cb.lagrangian, '__simpvi_lagrangian__', lagrangian, args, kargs)
+  _call(_C.TSSimpVISetLagrangian, ts.handle, fn, None)
+
+
+def setLagrangianHessian(ts, Lxx, Lvx, Lvv, hessian, args=None, kargs=None):
+  """TSSimpVISetLagrangianHessian(): matrices for d2L/dx2, d2L/dv dx (None if it vanishes) and d2L/dv2.
+
+  ``hessian(ts, t, x, v, Lxx, Lvx, Lvv, *args, **kargs)`` fills and assembles them (Lvx is None when not given);
+  Lvx(i, j) = d2L/dv_i dx_j."""
+  fn = _cb.store(ts, _cb.lagrangian_hessian, '__simpvi_lagrangian_hessian__', hessian, args, kargs)
+  _call(_C.TSSimpVISetLagrangianHessian, ts.handle, _h(Lxx), _h(Lvx), _h(Lvv), fn, None)
+
+
+def setPotential(ts, H, potential, hessian, args=None, kargs=None):
+  """TSSimpVISetPotential(): the mechanical door's L = 1/2 v'M(x)v - V(t, x).
+
+  ``V = potential(ts, t, x, gradV, *args, **kargs)`` returns V and fills its gradient;
+  ``hessian(ts, t, x, H, *args, **kargs)`` fills and assembles H = d2V/dx2."""
+  fn = _cb.store(ts, _cb.potential, '__simpvi_potential__', potential, args, kargs)
+  fh = _cb.store(ts, _cb.potential_hessian, '__simpvi_potential_hessian__', hessian, args, kargs)
+  _call(_C.TSSimpVISetPotential, ts.handle, _h(H), fn, fh, None)
+
+
+def setMass(ts, M, Mx=None, Mxx=None, mass=None, args=None, kargs=None):
+  """TSSimpVISetMass(): the mass matrix M, assembled by the caller when constant (mass None).
+
+  For a configuration-dependent mass, ``mass(ts, x, v, M, Mx, g, Mxx, *args, **kargs)`` fills M = M(x),
+  Mx(i, j) = d(M(x) v)_i/dx_j, g_j = 1/2 v'(dM/dx_j)v and Mxx(j, k) = 1/2 v'(d2M/dx_j dx_k)v."""
+  fn = _cb.store(ts, _cb.mass, '__simpvi_mass__', mass, args, kargs)
+  _call(_C.TSSimpVISetMass, ts.handle, _h(M), _h(Mx), _h(Mxx), fn, None)
+
+
+def setForce(ts, Fx, Fv, force, jacobian=None, args=None, kargs=None):
+  """TSSimpVISetForce(): a force f(t, x, v) beyond the Lagrangian (discrete Lagrange-d'Alembert).
+
+  ``force(ts, t, x, v, f, *args, **kargs)`` fills f; ``jacobian(ts, t, x, v, Fx, Fv, *args, **kargs)`` fills and
+  assembles Fx = df/dx and Fv = df/dv (None when not given)."""
+  fn = _cb.store(ts, _cb.force, '__simpvi_force__', force, args, kargs)
+  fj = _cb.store(ts, _cb.force_jacobian, '__simpvi_force_jacobian__', jacobian, args, kargs)
+  _call(_C.TSSimpVISetForce, ts.handle, _h(Fx), _h(Fv), fn, fj, None)
+
+
+def getPhaseSpaceIS(ts):
+  """TSSimpVIGetPhaseSpaceIS(): the index sets (isq, isp) of the positions and momenta in U."""
+  isq, isp = _C.handle(), _C.handle()
+  _call(_C.TSSimpVIGetPhaseSpaceIS, ts.handle, ctypes.byref(isq), ctypes.byref(isp))
+  return _cb.wrap('IS', isq.value), _cb.wrap('IS', isp.value)
+
+
+def setUpPhaseSpace(ts):
+  """TSSimpVISetUpPhaseSpace(): after ts.setFromOptions(), gives the Lagrangian or mechanical problem to PETSc's own
+  TS types (rk, theta, bdf, basicsymplectic, ...) in phase space; nothing to do for simpvi."""
+  _call(_C.TSSimpVISetUpPhaseSpace, ts.handle)
+
+
+def computeEnergy(ts, t, U):
+  """TSSimpVIComputeEnergy(): H = p.v - L(t, q, v) of the state U = (q, p)."""
+  out = _C.PetscReal()
+  _call(_C.TSSimpVIComputeEnergy, ts.handle, float(t), U.handle, ctypes.byref(out))
+  return out.value
+
+
+def monitorEnergy(ts):
+  """Adds TSSimpVIMonitorEnergy() to the monitors of a TS of type simpvi (as -ts_simpvi_monitor_energy does)."""
+  if ts.getType() != TSSIMPVI:  # the C monitor reads the simpvi type's data
+    raise ValueError('simpvi.monitorEnergy() needs a TS of type %s, not %s' % (TSSIMPVI, ts.getType()))
+  _call(_C.TSMonitorSet, ts.handle, _C.TSSimpVIMonitorEnergy, None, None)
+
+
+initialize()

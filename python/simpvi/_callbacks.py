@@ -1,0 +1,102 @@
+"""The C side of Python callbacks: C handles wrapped as petsc4py objects, one C trampoline per callback kind, and a
+Python exception turned into a PETSc error.
+
+The Python functions live in the TS's own attribute dictionary (petsc4py's TS.setAttr()), which PETSc releases when
+the TS is destroyed; so the C trampolines need no context pointer and nothing outlives the TS. The trampolines are
+module-level ctypes objects, alive as long as the module."""
+import ctypes
+import os
+import traceback
+
+from petsc4py import PETSc
+
+from . import _library as C
+
+# petsc4py's C API (its __pyx_capi__ capsules): PyObject *PyPetscVec_New(Vec) etc. wrap a C handle in a new
+# petsc4py object holding its own reference (PetscObjectReference), released when Python collects the object.
+_capsule_name = ctypes.pythonapi.PyCapsule_GetName
+_capsule_name.restype, _capsule_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.restype, _capsule_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+
+
+def _capi(name, restype, *argtypes):
+  capsule = PETSc.__pyx_capi__[name]
+  return ctypes.PYFUNCTYPE(restype, *argtypes)(_capsule_pointer(capsule, _capsule_name(capsule)))
+
+
+_new = {kind: _capi('PyPetsc%s_New' % kind, ctypes.py_object, ctypes.c_void_p) for kind in ('TS', 'Vec', 'Mat', 'IS')}
+_comm_self = _capi('PyPetscComm_Get', ctypes.c_void_p, ctypes.py_object)(PETSc.COMM_SELF)  # MPI_Comm, for PetscError()
+
+
+def wrap(kind, ptr):
+  """The petsc4py object (kind 'TS', 'Vec', 'Mat' or 'IS') of a C handle; None for NULL."""
+  return _new[kind](ptr) if ptr else None
+
+
+class _Pending:
+  """The last exception a callback raised, so that simpvi's own calls can chain it to the PETSc.Error they raise."""
+  exception = None
+
+
+pending = _Pending()
+
+
+def _fail(what, fn, exc):
+  """Report exc, raised by the Python callback fn, as an initial PETSc error and return its code."""
+  pending.exception = exc
+  frames = traceback.extract_tb(exc.__traceback__)
+  where = frames[-1] if frames else None
+  name = getattr(fn, '__qualname__', repr(fn))
+  text = 'Python %s callback %s() raised %s' % (what, name, ''.join(traceback.format_exception_only(type(exc), exc)).strip())
+  line, file = (where.lineno, os.path.basename(where.filename)) if where else (0, '<python>')
+  # the message is a format: keep any % of the exception's text literal
+  return C.PetscError(_comm_self, line, name.encode(), file.encode(), 76, 0, text.replace('%', '%%').encode())  # PETSC_ERR_LIB, PETSC_ERROR_INITIAL
+
+
+def _trampoline(prototype, key, what, kinds):
+  """A C function of type prototype calling the Python function stored on the TS under key.
+
+  kinds names the C arguments after the TS, without the final ctx: 'real' (passed as a float), 'Vec' or 'Mat'
+  (wrapped), 'out' (a PetscReal * that receives the Python function's return value)."""
+  def call(ts, *cargs):
+    fn = None
+    try:
+      tsobj = wrap('TS', ts)
+      fn, args, kargs = tsobj.getAttr(key)
+      pyargs, out = [tsobj], None
+      for kind, value in zip(kinds, cargs):
+        if kind == 'real':
+          pyargs.append(value)
+        elif kind == 'out':
+          out = value
+        else:
+          pyargs.append(wrap(kind, value))
+      result = fn(*pyargs, *args, **kargs)
+      if out:
+        out[0] = float(result)  # e.g. a Lagrangian that forgot to return L fails here, with a TypeError
+      return 0
+    except BaseException as exc:  # noqa: B036 -- whatever it is, C must see an error code, not an exception
+      return _fail(what, fn, exc)
+  return prototype(call)
+
+
+# one per callback of simpvi.h, stored on the TS under these keys
+lagrangian = _trampoline(C.LagrangianFn, '__simpvi_lagrangian__', 'Lagrangian', ('real', 'Vec', 'Vec', 'out', 'Vec', 'Vec'))
+lagrangian_hessian = _trampoline(C.LagrangianHessianFn, '__simpvi_lagrangian_hessian__', 'Lagrangian Hessian', ('real', 'Vec', 'Vec', 'Mat', 'Mat', 'Mat'))
+potential = _trampoline(C.PotentialFn, '__simpvi_potential__', 'potential', ('real', 'Vec', 'out', 'Vec'))
+potential_hessian = _trampoline(C.PotentialHessianFn, '__simpvi_potential_hessian__', 'potential Hessian', ('real', 'Vec', 'Mat'))
+mass = _trampoline(C.MassFn, '__simpvi_mass__', 'mass', ('Vec', 'Vec', 'Mat', 'Mat', 'Vec', 'Mat'))
+force = _trampoline(C.ForceFn, '__simpvi_force__', 'force', ('real', 'Vec', 'Vec', 'Vec'))
+force_jacobian = _trampoline(C.ForceJacobianFn, '__simpvi_force_jacobian__', 'force Jacobian', ('real', 'Vec', 'Vec', 'Mat', 'Mat'))
+
+
+def store(ts, trampoline, key, fn, args, kargs):
+  """Keeps (fn, args, kargs) on the TS under key; returns the C function pointer to hand to simpvi (NULL for None)."""
+  if fn is None:
+    ts.setAttr(key, None)
+    return type(trampoline)()  # a NULL function pointer of the same C type
+  if not callable(fn):
+    raise TypeError('simpvi: %r is not callable' % (fn,))
+  ts.setAttr(key, (fn, tuple(args or ()), dict(kargs or {})))
+  return trampoline

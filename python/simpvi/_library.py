@@ -1,0 +1,81 @@
+"""Finds libsimpvi, loads it with ctypes next to petsc4py's PETSc, and declares the C functions simpvi calls."""
+import ctypes
+import os
+
+from petsc4py import PETSc
+
+# PETSc's scalar types as petsc4py was built with them (simpvi's API passes PetscInt and PetscReal by value)
+PetscInt = {4: ctypes.c_int32, 8: ctypes.c_int64}[PETSc.IntType(0).itemsize]
+PetscReal = {4: ctypes.c_float, 8: ctypes.c_double}[PETSc.RealType(0).itemsize]
+PetscErrorCode = ctypes.c_int
+handle = ctypes.c_void_p  # TS, Vec, Mat, IS: pointers to PETSc objects
+
+
+def candidates():
+  """Where libsimpvi may be, in the order tried: $SIMPVI_LIBRARY, the install next to this module, the build tree."""
+  here = os.path.dirname(os.path.abspath(__file__))
+  if os.environ.get('SIMPVI_LIBRARY'):
+    return [os.environ['SIMPVI_LIBRARY']]  # set explicitly: nothing else is tried
+  paths = []
+  try:
+    from . import _install  # written by `cmake --install`: the library's path relative to this directory
+    paths.append(os.path.normpath(os.path.join(here, _install.LIBRARY)))
+  except ImportError:
+    pass
+  paths.append(os.path.normpath(os.path.join(here, '..', '..', 'build', 'src', 'libsimpvi.so')))  # source tree, ci/build.sh's build/
+  return paths
+
+
+def load():
+  tried = candidates()
+  path = next((p for p in tried if os.path.isfile(p)), None)
+  if path is None:
+    raise ImportError('simpvi: libsimpvi.so not found (tried %s); set SIMPVI_LIBRARY to its path' % ', '.join(tried))
+  lib = ctypes.CDLL(path)
+  # PETSc is initialised by now (petsc4py was imported above). If libsimpvi links another PETSc than petsc4py,
+  # the PETSc this lookup finds first, libsimpvi's, has never been initialised.
+  if not ctypes.c_int.in_dll(lib, 'PetscInitializeCalled').value:
+    raise ImportError('simpvi: %s was built against another PETSc than petsc4py\'s (%s)' % (path, PETSc.__file__))
+  return lib, path
+
+
+lib, path = load()
+
+
+def declare(name, restype, *argtypes):
+  fn = getattr(lib, name)
+  fn.restype, fn.argtypes = restype, list(argtypes)
+  return fn
+
+
+# the callbacks' C types, as in simpvi.h; each ends with the unused void *ctx
+LagrangianFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscReal, handle, handle, ctypes.POINTER(PetscReal), handle, handle, ctypes.c_void_p)
+LagrangianHessianFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscReal, handle, handle, handle, handle, handle, ctypes.c_void_p)
+PotentialFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscReal, handle, ctypes.POINTER(PetscReal), handle, ctypes.c_void_p)
+PotentialHessianFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscReal, handle, handle, ctypes.c_void_p)
+MassFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, handle, handle, handle, handle, handle, handle, ctypes.c_void_p)
+ForceFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscReal, handle, handle, handle, ctypes.c_void_p)
+ForceJacobianFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscReal, handle, handle, handle, handle, ctypes.c_void_p)
+
+E = PetscErrorCode
+SimpVIInitializePackage = declare('SimpVIInitializePackage', E)
+TSSimpVIRegister = declare('TSSimpVIRegister', E, ctypes.c_char_p, ctypes.c_int, PetscInt, ctypes.c_int)
+TSSimpVISetType = declare('TSSimpVISetType', E, handle, ctypes.c_char_p)
+TSSimpVIGetType = declare('TSSimpVIGetType', E, handle, ctypes.POINTER(ctypes.c_char_p))
+TSSimpVISetDegree = declare('TSSimpVISetDegree', E, handle, PetscInt)
+TSSimpVIGetDegree = declare('TSSimpVIGetDegree', E, handle, ctypes.POINTER(PetscInt))
+TSSimpVIGetOrder = declare('TSSimpVIGetOrder', E, handle, ctypes.POINTER(PetscInt))
+TSSimpVISetNonlinearSolverType = declare('TSSimpVISetNonlinearSolverType', E, handle, ctypes.c_int)
+TSSimpVIGetNonlinearSolverType = declare('TSSimpVIGetNonlinearSolverType', E, handle, ctypes.POINTER(ctypes.c_int))
+TSSimpVISetLagrangian = declare('TSSimpVISetLagrangian', E, handle, LagrangianFn, ctypes.c_void_p)
+TSSimpVISetLagrangianHessian = declare('TSSimpVISetLagrangianHessian', E, handle, handle, handle, handle, LagrangianHessianFn, ctypes.c_void_p)
+TSSimpVISetPotential = declare('TSSimpVISetPotential', E, handle, handle, PotentialFn, PotentialHessianFn, ctypes.c_void_p)
+TSSimpVISetMass = declare('TSSimpVISetMass', E, handle, handle, handle, handle, MassFn, ctypes.c_void_p)
+TSSimpVISetForce = declare('TSSimpVISetForce', E, handle, handle, handle, ForceFn, ForceJacobianFn, ctypes.c_void_p)
+TSSimpVIGetPhaseSpaceIS = declare('TSSimpVIGetPhaseSpaceIS', E, handle, ctypes.POINTER(handle), ctypes.POINTER(handle))
+TSSimpVISetUpPhaseSpace = declare('TSSimpVISetUpPhaseSpace', E, handle)
+TSSimpVIComputeEnergy = declare('TSSimpVIComputeEnergy', E, handle, PetscReal, handle, ctypes.POINTER(PetscReal))
+TSSimpVIMonitorEnergy = ctypes.cast(lib.TSSimpVIMonitorEnergy, ctypes.c_void_p)  # only its address, for TSMonitorSet()
+# from PETSc itself (found through libsimpvi's dependencies): the monitor, and errors raised by Python callbacks
+TSMonitorSet = declare('TSMonitorSet', E, handle, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+PetscError = declare('PetscError', E, ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, E, ctypes.c_int, ctypes.c_char_p)
