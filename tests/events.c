@@ -1,0 +1,273 @@
+static char help[] = "Events with TSSIMPVI: TSSetEventHandler() on the pendulum q'' = -sin q released at rest from q0 = 2.\n"
+                     "PETSc locates an event by rolling the step back (TSRollBack()) and retaking it shorter until the event\n"
+                     "function vanishes. The zero crossings of q must be found at (2j + 1) K(sin(q0/2)), to 1e-10; the state at\n"
+                     "the final time, reached through the rolled-back and shortened steps, must be as accurate as that of a run\n"
+                     "without events (both against the exact solution). The problem comes through the mechanical door, U = (q, p),\n"
+                     "or the PETSc second-order door (TSSetI2Function(), whose velocity the rollback must restore too).\n"
+                     "Options: -door mechanical|i2 -dt <0.01> -periods <2> -direction <0> -terminate\n\n";
+
+#include <simpvi.h>
+#include "pendulumexact.h"
+
+typedef enum {
+  DOOR_MECHANICAL,
+  DOOR_I2
+} Door;
+static const char *const Doors[] = {"mechanical", "i2", "Door", "DOOR_", NULL};
+
+#define MAXEVENTS 64
+
+typedef struct {
+  Door      door;
+  PetscReal q0;
+  PetscInt  nevents;
+  PetscReal tevent[MAXEVENTS], qevent[MAXEVENTS];
+} AppCtx;
+
+/* V = -cos q */
+static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
+{
+  const PetscScalar *xx;
+  PetscScalar       *gg;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(x, &xx));
+  PetscCall(VecGetArrayWrite(g, &gg));
+  *V    = -PetscCosReal(PetscRealPart(xx[0]));
+  gg[0] = PetscSinReal(PetscRealPart(xx[0]));
+  PetscCall(VecRestoreArrayRead(x, &xx));
+  PetscCall(VecRestoreArrayWrite(g, &gg));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
+{
+  const PetscScalar *xx;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(x, &xx));
+  PetscCall(MatSetValue(H, 0, 0, PetscCosReal(PetscRealPart(xx[0])), INSERT_VALUES));
+  PetscCall(VecRestoreArrayRead(x, &xx));
+  PetscCall(MatAssemblyBegin(H, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(H, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* F = a + sin u */
+static PetscErrorCode I2Function(TS ts, PetscReal t, Vec U, Vec V, Vec A, Vec F, void *ctx)
+{
+  const PetscScalar *u, *a;
+  PetscScalar       *f;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(U, &u));
+  PetscCall(VecGetArrayRead(A, &a));
+  PetscCall(VecGetArrayWrite(F, &f));
+  f[0] = a[0] + PetscSinReal(PetscRealPart(u[0]));
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscCall(VecRestoreArrayRead(A, &a));
+  PetscCall(VecRestoreArrayWrite(F, &f));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec U, Vec V, Vec A, PetscReal shiftV, PetscReal shiftA, Mat J, Mat P, void *ctx)
+{
+  const PetscScalar *u;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(U, &u));
+  PetscCall(MatSetValue(P, 0, 0, shiftA + PetscCosReal(PetscRealPart(u[0])), INSERT_VALUES));
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscCall(MatAssemblyBegin(P, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(P, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* the event function is q, the first entry of the state in both doors */
+static PetscErrorCode EventFunction(TS ts, PetscReal t, Vec U, PetscScalar fvalue[], void *ctx)
+{
+  const PetscScalar *u;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(U, &u));
+  fvalue[0] = u[0];
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PostEvent(TS ts, PetscInt nzero, PetscInt zero[], PetscReal t, Vec U, PetscBool forward, void *ctx)
+{
+  AppCtx            *user = (AppCtx *)ctx;
+  const PetscScalar *u;
+
+  PetscFunctionBeginUser;
+  PetscCheck(user->nevents < MAXEVENTS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "More than %d events", MAXEVENTS);
+  PetscCall(VecGetArrayRead(U, &u));
+  user->tevent[user->nevents]   = t;
+  user->qevent[user->nevents++] = PetscRealPart(u[0]);
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscFunctionReturn(0);
+}
+
+/* From rest at q0 to T with steps dt, with events (direction, terminate) or without (direction > 1); (q, p) and the
+   time at the end */
+static PetscErrorCode Run(AppCtx *user, PetscReal dt, PetscReal T, PetscInt direction, PetscBool terminate, PetscReal *q, PetscReal *p, PetscReal *tend, TSConvergedReason *reason)
+{
+  TS                 ts;
+  SNES               snes;
+  Mat                M, H;
+  Vec                U, V = NULL, R;
+  PetscScalar       *u;
+  const PetscScalar *uu, *vv;
+
+  PetscFunctionBeginUser;
+  PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
+  PetscCall(TSSetType(ts, TSSIMPVI));
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 1, 1, NULL, &M));
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 1, 1, NULL, &H));
+  if (user->door == DOOR_MECHANICAL) { /* U = (q, p) */
+    PetscCall(MatSetValue(M, 0, 0, 1.0, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
+    PetscCall(TSSimpVISetMass(ts, M, NULL, NULL, NULL, NULL));
+    PetscCall(TSSimpVISetPotential(ts, H, Potential, PotentialHessian, user));
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2, &U));
+    PetscCall(VecGetArrayWrite(U, &u));
+    u[0] = user->q0;
+    u[1] = 0;
+    PetscCall(VecRestoreArrayWrite(U, &u));
+    PetscCall(TSSetSolution(ts, U));
+  } else { /* u = q, v = q' */
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 1, &R));
+    PetscCall(TSSetI2Function(ts, R, I2Function, user));
+    PetscCall(TSSetI2Jacobian(ts, M, M, I2Jacobian, user));
+    PetscCall(VecDestroy(&R));
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 1, &U));
+    PetscCall(VecDuplicate(U, &V));
+    PetscCall(VecSet(U, user->q0));
+    PetscCall(VecSet(V, 0));
+    PetscCall(TS2SetSolution(ts, U, V));
+  }
+  PetscCall(TSSetTimeStep(ts, dt));
+  PetscCall(TSSetMaxSteps(ts, 100000));
+  PetscCall(TSSetMaxTime(ts, T));
+  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+  PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SNESSetTolerances(snes, 1e-14, 1e-14, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+  if (direction <= 1) {
+    PetscReal vtol = 1e-12; /* |q| at the located event: a time error of vtol / |p|, p = 2 sin(q0/2) */
+
+    PetscCall(TSSetEventHandler(ts, 1, &direction, &terminate, EventFunction, PostEvent, user));
+    PetscCall(TSSetEventTolerances(ts, PETSC_DEFAULT, &vtol));
+  }
+  PetscCall(TSSetFromOptions(ts));
+  PetscCall(TSSolve(ts, NULL));
+  PetscCall(TSGetConvergedReason(ts, reason));
+  PetscCall(TSGetTime(ts, tend));
+  if (user->door == DOOR_MECHANICAL) {
+    PetscCall(VecGetArrayRead(U, &uu));
+    *q = PetscRealPart(uu[0]);
+    *p = PetscRealPart(uu[1]);
+    PetscCall(VecRestoreArrayRead(U, &uu));
+  } else {
+    Vec X, Xdot;
+
+    PetscCall(TS2GetSolution(ts, &X, &Xdot));
+    PetscCall(VecGetArrayRead(X, &uu));
+    PetscCall(VecGetArrayRead(Xdot, &vv));
+    *q = PetscRealPart(uu[0]);
+    *p = PetscRealPart(vv[0]);
+    PetscCall(VecRestoreArrayRead(X, &uu));
+    PetscCall(VecRestoreArrayRead(Xdot, &vv));
+  }
+  PetscCall(VecDestroy(&U));
+  PetscCall(VecDestroy(&V));
+  PetscCall(MatDestroy(&M));
+  PetscCall(MatDestroy(&H));
+  PetscCall(TSDestroy(&ts));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  AppCtx            user      = {DOOR_MECHANICAL, 2.0, 0};
+  PetscReal         dt        = 0.01, periods = 2, K, T, terr = 0, qerr = 0, q, p, qe, pe, tend, err, err0;
+  PetscInt          direction = 0, expected = 0;
+  PetscBool         terminate = PETSC_FALSE;
+  TSConvergedReason reason;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SimpVIInitializePackage());
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Event test options", NULL);
+  PetscCall(PetscOptionsEnum("-door", "How the pendulum is given", NULL, Doors, (PetscEnum)user.door, (PetscEnum *)&user.door, NULL));
+  PetscCall(PetscOptionsReal("-dt", "Time step", NULL, dt, &dt, NULL));
+  PetscCall(PetscOptionsReal("-periods", "Integration time in periods", NULL, periods, &periods, NULL));
+  PetscCall(PetscOptionsRangeInt("-direction", "Crossings to locate: -1 downward, 1 upward, 0 both", NULL, direction, &direction, NULL, -1, 1));
+  PetscCall(PetscOptionsBool("-terminate", "Stop at the first event", NULL, terminate, &terminate, NULL));
+  PetscOptionsEnd();
+
+  K = EllipticK(PetscSinReal(user.q0 / 2));
+  T = periods * 4 * K;
+  PetscCall(Run(&user, dt, T, direction, terminate, &q, &p, &tend, &reason));
+
+  /* the crossings (2j + 1) K before T: downward for even j (q starts positive), upward for odd j */
+  for (PetscInt j = 0; (2 * j + 1) * K < T; j++) {
+    PetscReal te = (2 * j + 1) * K;
+
+    if (direction == (j % 2 ? -1 : 1)) continue;
+    if (expected < user.nevents) {
+      terr = PetscMax(terr, PetscAbsReal(user.tevent[expected] - te));
+      qerr = PetscMax(qerr, PetscAbsReal(user.qevent[expected]));
+    }
+    expected++;
+    if (terminate) break;
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "door %s, direction %" PetscInt_FMT ": %" PetscInt_FMT " events located, %" PetscInt_FMT " expected\n", Doors[user.door], direction, user.nevents, expected));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "event times within 1e-10 of (2j+1) K: %s (%.1e)\n", terr < 1e-10 ? "yes" : "no", (double)terr));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "|q| at the events below 1e-11: %s\n", qerr < 1e-11 ? "yes" : "no"));
+  PendulumExact(user.q0, tend, &qe, &pe);
+  err = PetscMax(PetscAbsReal(q - qe), PetscAbsReal(p - pe));
+  if (terminate) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "stopped by the event (%s) at the first crossing: %s\n", TSConvergedReasons[reason], reason == TS_CONVERGED_EVENT && PetscAbsReal(tend - K) < 1e-10 ? "yes" : "no"));
+  } else {
+    PetscReal q0, p0, tend0;
+
+    /* the same run without events: the rolled-back and shortened steps must not spoil the trajectory */
+    PetscCall(Run(&user, dt, T, 2, PETSC_FALSE, &q0, &p0, &tend0, &reason));
+    PendulumExact(user.q0, tend0, &qe, &pe);
+    err0 = PetscMax(PetscAbsReal(q0 - qe), PetscAbsReal(p0 - pe));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "final time reached with and without events: %s\n", PetscAbsReal(tend - T) < 1e-12 && PetscAbsReal(tend0 - T) < 1e-12 ? "yes" : "no"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "final state with events as accurate as without (error %.1e, without %.1e, below 1e-9): %s\n", (double)err, (double)err0, err <= 2 * err0 + 1e-12 && err < 1e-9 ? "yes" : "no"));
+  }
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+  # Simpson with dt = 0.01 and Lobatto (order 6) with dt = 0.05 keep the global error below 1e-10 over two periods
+  testset:
+    test:
+      suffix: simpson
+      args: -ts_simpvi_type simpson
+    test:
+      suffix: lobatto
+      args: -ts_simpvi_type lobatto -dt 0.05
+    test:
+      suffix: simpson_down
+      args: -ts_simpvi_type simpson -direction -1
+    test:
+      suffix: lobatto_up
+      args: -ts_simpvi_type lobatto -dt 0.05 -direction 1
+    test:
+      suffix: simpson_i2
+      args: -ts_simpvi_type simpson -door i2
+    test:
+      suffix: lobatto_i2
+      args: -ts_simpvi_type lobatto -dt 0.05 -door i2
+    test:
+      suffix: lobatto_terminate
+      args: -ts_simpvi_type lobatto -dt 0.05 -terminate
+
+TEST*/
