@@ -281,7 +281,7 @@ int main(int argc, char **argv)
     args: -problem pendulum -ts_simpvi_type lobatto
   test:
     suffix: pendulum_lobatto4
-    args: -problem pendulum -ts_simpvi_type lobatto -ts_simpvi_degree 4 -dt 0.4
+    args: -problem pendulum -ts_simpvi_type lobatto -ts_simpvi_degree 4 -dt 0.8
   test:
     suffix: pendulum_gauss
     args: -problem pendulum -ts_simpvi_type gauss -ts_simpvi_degree 2
