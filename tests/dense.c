@@ -291,5 +291,11 @@ int main(int argc, char **argv)
   test:
     suffix: spherical_lobatto
     args: -problem spherical -ts_simpvi_type lobatto -dt 0.1 -T 10
+  # the partial steps of the dense output solved by KINSOL
+  test:
+    suffix: spherical_lobatto_kinsol
+    requires: kinsol
+    args: -problem spherical -ts_simpvi_type lobatto -dt 0.1 -T 10 -ts_simpvi_nonlinear_solver kinsol
+    output_file: output/dense_spherical_lobatto.out
 
 TEST*/

@@ -259,6 +259,11 @@ int main(int argc, char **argv)
     suffix: lobatto_i2
     args: -ts_simpvi_type lobatto -dt 0.05 -door i2
   test:
+    suffix: simpson_kinsol
+    requires: kinsol
+    args: -ts_simpvi_type simpson -ts_simpvi_nonlinear_solver kinsol
+    output_file: output/events_simpson.out
+  test:
     suffix: lobatto_terminate
     args: -ts_simpvi_type lobatto -dt 0.05 -terminate
 

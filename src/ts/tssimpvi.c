@@ -445,6 +445,17 @@ static PetscErrorCode TSSimpVIGetNonlinearSolverType_SimpVI(TS ts, TSSimpVINonli
   with Gauss-Lobatto nodes, B_ki and D_ki the Lagrange basis and its derivative at the quadrature points.
   The step size stays fixed: `TSADAPTNONE` only.
 
+  Dense output (`TSInterpolate()`, `-ts_exact_final_time interpolate`): the state at a time t inside the last step
+  [t_j, t_j + h] is the scheme's own step of length t - t_j from (q_j, p_j), with p(t) = dLd/dQ_s of that partial step.
+  Positions and momenta so keep the scheme's order 2s, and the momentum of every symmetry of the Lagrangian (a cyclic
+  coordinate's momentum) is conserved exactly at interpolated times, as at the steps (tests/dense.c). The step
+  polynomial only predicts the partial step; its nonlinear solve (-info shows its iterations, which the TS's totals
+  leave out) is the price of dense output: the polynomial alone, with momenta as L_v of its derivative, loses orders.
+
+  Events (`TSSetEventHandler()`): PETSc locates an event by rolling the step back (`TSRollBack()` restores its start)
+  and retaking it shorter until the event function is below its tolerance (`TSSetEventTolerances()`); after the event
+  the steps go on with the step size PETSc chooses. Each step, shortened or not, is a full variational step.
+
   References:
 + * - J. A. Rojas-Quintero, F. Dubois, J. G. Cabrera-Diaz, Simpson's variational integrator for systems with quadratic Lagrangians, Axioms 13(4):255, 2024.
 - * - F. Dubois, J. A. Rojas-Quintero, Simpson's quadrature for a nonlinear variational symplectic scheme, FVCA X, 2023.
