@@ -1,15 +1,16 @@
 static char help[] = "Dense output of TSSIMPVI (TSInterpolate(), -ts_exact_final_time interpolate) at times inside a step.\n"
                      "  -problem pendulum:  q'' = -sin q from rest at q0 = 2, against its exact solution (Jacobi elliptic functions):\n"
-                     "                      the interpolated q and p at off-grid final times must converge at the scheme's order.\n"
+                     "                      the interpolated q and p at off-grid final times must converge at the scheme's order;\n"
+                     "                      with -i2 through TSSetI2Function() (the interpolated state is then q alone).\n"
                      "  -problem spherical: the spherical pendulum, x = (theta, phi), M(x) = diag(1, sin^2 theta) through\n"
                      "                      TSSimpVISetMass(), V = -cos theta; phi is cyclic, so p_phi must stay at its initial value\n"
                      "                      to round-off at every interpolated time (three per step, and the off-grid final time),\n"
                      "                      the energy there no worse than at the steps, and the interpolations must not change\n"
                      "                      the steps.\n"
-                     "Options: -dt <0.2> -T <3> -levels <3>\n\n";
+                     "Options: -dt <0.2> -T <3> -levels <3> -i2\n\n";
 
 #include <simpvi.h>
-#include "pendulumexact.h"
+#include "pendulum.h"
 
 typedef enum {
   PROBLEM_PENDULUM,
@@ -23,44 +24,12 @@ static const PetscReal Thetas[NTHETA] = {0.25, 0.5, 0.8}; /* where in a step the
 typedef struct {
   Problem   problem;
   PetscReal q0;
+  PetscBool i2;                    /* pendulum: through TSSetI2Function(), U = u */
   PetscBool interpolate_steps;     /* spherical: interpolate inside every step (post-step hook) */
   PetscReal pphi0, H0;             /* spherical: initial p_phi and energy */
   PetscReal dpphi, dHstep, dHinterp; /* max |p_phi - p_phi0| at interpolated times, max |H - H0| at steps and interpolated times */
   Vec       W;
 } AppCtx;
-
-/* pendulum: V = -cos q; spherical: V = -cos theta */
-static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
-{
-  const PetscScalar *xx;
-  PetscScalar       *gg;
-  PetscInt           n;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetSize(x, &n));
-  PetscCall(VecGetArrayRead(x, &xx));
-  PetscCall(VecGetArrayWrite(g, &gg));
-  *V    = -PetscCosReal(PetscRealPart(xx[0]));
-  gg[0] = PetscSinReal(PetscRealPart(xx[0]));
-  if (n > 1) gg[1] = 0;
-  PetscCall(VecRestoreArrayRead(x, &xx));
-  PetscCall(VecRestoreArrayWrite(g, &gg));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
-{
-  const PetscScalar *xx;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(x, &xx));
-  PetscCall(MatZeroEntries(H));
-  PetscCall(MatSetValue(H, 0, 0, PetscCosReal(PetscRealPart(xx[0])), INSERT_VALUES));
-  PetscCall(VecRestoreArrayRead(x, &xx));
-  PetscCall(MatAssemblyBegin(H, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(H, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
 
 /* spherical: M = diag(1, s^2), s = sin theta; Mx(phi, theta) = d(s^2 v_phi)/dtheta = sin(2 theta) v_phi;
    g = (sin(2 theta) v_phi^2 / 2, 0); Mxx(theta, theta) = cos(2 theta) v_phi^2 */
@@ -144,11 +113,11 @@ static PetscErrorCode PostStep(TS ts)
 /* Steps of dt up to T, then interpolated to T + theta dt; the state there in u[] */
 static PetscErrorCode Solve(AppCtx *user, PetscReal dt, PetscReal T, PetscReal theta, PetscReal u[])
 {
-  const PetscInt     n = user->problem == PROBLEM_PENDULUM ? 1 : 2;
+  const PetscInt     n = user->problem == PROBLEM_PENDULUM ? 1 : 2, nu = user->i2 ? 1 : 2 * n;
   TS                 ts;
   SNES               snes;
   Mat                A[4];
-  Vec                U;
+  Vec                U, V = NULL, R;
   PetscScalar       *uu;
   const PetscScalar *ur;
   PetscReal          tsolve;
@@ -158,18 +127,25 @@ static PetscErrorCode Solve(AppCtx *user, PetscReal dt, PetscReal T, PetscReal t
   PetscCall(TSSetType(ts, TSSIMPVI));
   PetscCall(TSSetApplicationContext(ts, user));
   for (PetscInt i = 0; i < 4; i++) PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, NULL, &A[i]));
-  if (user->problem == PROBLEM_PENDULUM) {
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, nu, &U));
+  if (user->i2) { /* u = q, v = q' */
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 1, &R));
+    PetscCall(TSSetI2Function(ts, R, I2Function, user));
+    PetscCall(TSSetI2Jacobian(ts, A[0], A[0], I2Jacobian, user));
+    PetscCall(VecDestroy(&R));
+    PetscCall(VecDuplicate(U, &V));
+    PetscCall(VecSet(V, 0));
+  } else if (user->problem == PROBLEM_PENDULUM) {
     PetscCall(MatSetValue(A[0], 0, 0, 1.0, INSERT_VALUES));
     PetscCall(MatAssemblyBegin(A[0], MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(A[0], MAT_FINAL_ASSEMBLY));
     PetscCall(TSSimpVISetMass(ts, A[0], NULL, NULL, NULL, NULL));
   } else PetscCall(TSSimpVISetMass(ts, A[0], A[1], A[2], Mass, user));
-  PetscCall(TSSimpVISetPotential(ts, A[3], Potential, PotentialHessian, user));
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2 * n, &U));
+  if (!user->i2) PetscCall(TSSimpVISetPotential(ts, A[3], Potential, PotentialHessian, user));
   PetscCall(VecGetArrayWrite(U, &uu));
   if (user->problem == PROBLEM_PENDULUM) {
     uu[0] = user->q0;
-    uu[1] = 0;
+    if (!user->i2) uu[1] = 0;
   } else { /* theta = 1, phi = 0, theta' = 0, phi' = 1.2 */
     uu[0]       = 1;
     uu[1]       = 0;
@@ -182,7 +158,8 @@ static PetscErrorCode Solve(AppCtx *user, PetscReal dt, PetscReal T, PetscReal t
     PetscCall(TSSetPostStep(ts, PostStep));
   }
   PetscCall(VecRestoreArrayWrite(U, &uu));
-  PetscCall(TSSetSolution(ts, U));
+  if (user->i2) PetscCall(TS2SetSolution(ts, U, V));
+  else PetscCall(TSSetSolution(ts, U));
   PetscCall(TSSetTimeStep(ts, dt));
   PetscCall(TSSetMaxSteps(ts, 1000000));
   PetscCall(TSSetMaxTime(ts, T + theta * dt));
@@ -196,10 +173,11 @@ static PetscErrorCode Solve(AppCtx *user, PetscReal dt, PetscReal T, PetscReal t
   PetscCheck(PetscAbsReal(tsolve - (T + theta * dt)) < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "TSSolve ended at %g, not %g", (double)tsolve, (double)(T + theta * dt));
   if (user->problem == PROBLEM_SPHERICAL) PetscCall(Record(user, U, PETSC_TRUE));
   PetscCall(VecGetArrayRead(U, &ur));
-  for (PetscInt i = 0; i < 2 * n; i++) u[i] = PetscRealPart(ur[i]);
+  for (PetscInt i = 0; i < nu; i++) u[i] = PetscRealPart(ur[i]);
   PetscCall(VecRestoreArrayRead(U, &ur));
   PetscCall(VecDestroy(&user->W));
   PetscCall(VecDestroy(&U));
+  PetscCall(VecDestroy(&V));
   for (PetscInt i = 0; i < 4; i++) PetscCall(MatDestroy(&A[i]));
   PetscCall(TSDestroy(&ts));
   PetscFunctionReturn(0);
@@ -207,7 +185,7 @@ static PetscErrorCode Solve(AppCtx *user, PetscReal dt, PetscReal T, PetscReal t
 
 int main(int argc, char **argv)
 {
-  AppCtx      user = {PROBLEM_PENDULUM, 2.0, PETSC_FALSE};
+  AppCtx      user = {PROBLEM_PENDULUM, 2.0, PETSC_FALSE, PETSC_FALSE};
   PetscReal   dt = 0.2, T = 3;
   PetscInt    levels = 3, order;
   TS          ts;
@@ -221,6 +199,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEnum("-problem", "The problem", NULL, Problems, (PetscEnum)user.problem, (PetscEnum *)&user.problem, NULL));
   PetscCall(PetscOptionsReal("-dt", "Time step (of the coarsest mesh)", NULL, dt, &dt, NULL));
   PetscCall(PetscOptionsReal("-T", "Time of the last step before the interpolated final time", NULL, T, &T, NULL));
+  PetscCall(PetscOptionsBool("-i2", "Pendulum through TSSetI2Function()", NULL, user.i2, &user.i2, NULL));
   PetscCall(PetscOptionsRangeInt("-levels", "Meshes dt, dt/2, ...", NULL, levels, &levels, NULL, 2, 8));
   PetscOptionsEnd();
 
@@ -238,23 +217,29 @@ int main(int argc, char **argv)
 
     /* on each mesh the largest error over final times a fraction theta of a step past T, where steps end */
     for (PetscInt l = 0; l < levels; l++) {
-      PetscReal h = dt / PetscPowReal(2.0, (PetscReal)l), u[2], qe, pe;
+      PetscReal h = dt / PetscPowReal(2.0, (PetscReal)l), u[2] = {0, 0}, qe, pe;
 
       eq[l] = ep[l] = 0;
       for (PetscInt i = 0; i < NTHETA; i++) {
         PetscCall(Solve(&user, h, T, Thetas[i], u));
         PendulumExact(user.q0, T + Thetas[i] * h, &qe, &pe);
         eq[l] = PetscMax(eq[l], PetscAbsReal(u[0] - qe));
-        ep[l] = PetscMax(ep[l], PetscAbsReal(u[1] - pe));
+        if (!user.i2) ep[l] = PetscMax(ep[l], PetscAbsReal(u[1] - pe));
       }
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "dt/%d: interpolated errors q %.2e p %.2e\n", 1 << l, (double)eq[l], (double)ep[l]));
+      if (user.i2) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "dt/%d: interpolated error q %.2e\n", 1 << l, (double)eq[l]));
+      else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "dt/%d: interpolated errors q %.2e p %.2e\n", 1 << l, (double)eq[l], (double)ep[l]));
       if (l) {
         oq = PetscMin(oq, PetscLog2Real(eq[l - 1] / eq[l]));
-        op = PetscMin(op, PetscLog2Real(ep[l - 1] / ep[l]));
+        if (!user.i2) op = PetscMin(op, PetscLog2Real(ep[l - 1] / ep[l]));
       }
     }
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "scheme %s order %" PetscInt_FMT ": lowest observed orders of interpolated q %.2f, p %.2f\n", type, order, (double)oq, (double)op));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "interpolated q and p converge at the scheme's order: %s\n", oq > order - 0.4 && op > order - 0.4 ? "yes" : "no"));
+    if (user.i2) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "scheme %s order %" PetscInt_FMT ", I2 door: lowest observed order of interpolated q %.2f\n", type, order, (double)oq));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "interpolated q converges at the scheme's order: %s\n", oq > order - 0.4 ? "yes" : "no"));
+    } else {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "scheme %s order %" PetscInt_FMT ": lowest observed orders of interpolated q %.2f, p %.2f\n", type, order, (double)oq, (double)op));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "interpolated q and p converge at the scheme's order: %s\n", oq > order - 0.4 && op > order - 0.4 ? "yes" : "no"));
+    }
   } else {
     PetscReal u0[4], u1[4], dstep = 0, dHstep;
 
@@ -285,6 +270,9 @@ int main(int argc, char **argv)
   test:
     suffix: pendulum_gauss
     args: -problem pendulum -ts_simpvi_type gauss -ts_simpvi_degree 2
+  test:
+    suffix: pendulum_lobatto_i2
+    args: -problem pendulum -ts_simpvi_type lobatto -i2
   test:
     suffix: spherical_simpson
     args: -problem spherical -ts_simpvi_type simpson -dt 0.1 -T 10

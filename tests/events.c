@@ -7,7 +7,7 @@ static char help[] = "Events with TSSIMPVI: TSSetEventHandler() on the pendulum 
                      "Options: -door mechanical|i2 -dt <0.01> -periods <2> -terminate\n\n";
 
 #include <simpvi.h>
-#include "pendulumexact.h"
+#include "pendulum.h"
 
 typedef enum {
   DOOR_MECHANICAL,
@@ -23,65 +23,6 @@ typedef struct {
   PetscInt  nevents;
   PetscReal tevent[MAXEVENTS], qevent[MAXEVENTS];
 } AppCtx;
-
-/* V = -cos q */
-static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
-{
-  const PetscScalar *xx;
-  PetscScalar       *gg;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(x, &xx));
-  PetscCall(VecGetArrayWrite(g, &gg));
-  *V    = -PetscCosReal(PetscRealPart(xx[0]));
-  gg[0] = PetscSinReal(PetscRealPart(xx[0]));
-  PetscCall(VecRestoreArrayRead(x, &xx));
-  PetscCall(VecRestoreArrayWrite(g, &gg));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
-{
-  const PetscScalar *xx;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(x, &xx));
-  PetscCall(MatSetValue(H, 0, 0, PetscCosReal(PetscRealPart(xx[0])), INSERT_VALUES));
-  PetscCall(VecRestoreArrayRead(x, &xx));
-  PetscCall(MatAssemblyBegin(H, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(H, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
-
-/* F = a + sin u */
-static PetscErrorCode I2Function(TS ts, PetscReal t, Vec U, Vec V, Vec A, Vec F, void *ctx)
-{
-  const PetscScalar *u, *a;
-  PetscScalar       *f;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(U, &u));
-  PetscCall(VecGetArrayRead(A, &a));
-  PetscCall(VecGetArrayWrite(F, &f));
-  f[0] = a[0] + PetscSinReal(PetscRealPart(u[0]));
-  PetscCall(VecRestoreArrayRead(U, &u));
-  PetscCall(VecRestoreArrayRead(A, &a));
-  PetscCall(VecRestoreArrayWrite(F, &f));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec U, Vec V, Vec A, PetscReal shiftV, PetscReal shiftA, Mat J, Mat P, void *ctx)
-{
-  const PetscScalar *u;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(U, &u));
-  PetscCall(MatSetValue(P, 0, 0, shiftA + PetscCosReal(PetscRealPart(u[0])), INSERT_VALUES));
-  PetscCall(VecRestoreArrayRead(U, &u));
-  PetscCall(MatAssemblyBegin(P, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(P, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
 
 /* the event function is q, the first entry of the state in both doors */
 static PetscErrorCode EventFunction(TS ts, PetscReal t, Vec U, PetscScalar fvalue[], void *ctx)
