@@ -253,6 +253,8 @@ PetscErrorCode SimpVIStepPredict_Private(TS ts)
   PetscScalar        *y;
   PetscReal           phi[33], tol = 1e-12 * PetscMax(1, PetscAbsReal(vi->stage_time));
   PetscBool           poly = (PetscBool)(vi->havepoly && vi->stage_time >= vi->tprev - tol && vi->stage_time <= vi->tprev + vi->hprev + tol);
+  /* where the new step starts on the polynomial's [0, 1]: its end, unless a step is retaken or interpolated */
+  PetscReal           start = PetscAbsReal(vi->tprev + vi->hprev - vi->stage_time) <= tol ? 1 : (vi->stage_time - vi->tprev) / vi->hprev;
 
   PetscFunctionBegin;
   PetscCall(StageViewsPlace(vi, vi->Y, vi->Yv, PETSC_TRUE, &y));
@@ -260,7 +262,7 @@ PetscErrorCode SimpVIStepPredict_Private(TS ts)
     const PetscReal c = sc->c[a + 1];
 
     if (poly) {
-      PetscCall(SimpVISchemeBasis_Private(sc, (vi->stage_time - vi->tprev + c * vi->h) / vi->hprev, phi, NULL));
+      PetscCall(SimpVISchemeBasis_Private(sc, start + c * vi->h / vi->hprev, phi, NULL));
       PetscCall(VecSet(vi->Yv[a], 0));
       PetscCall(VecMAXPY(vi->Yv[a], s + 1, phi, vi->Qprev));
       PetscCall(VecAXPY(vi->Yv[a], -1, vi->q0));
