@@ -4,7 +4,9 @@ static char help[] = "Events with TSSIMPVI: TSSetEventHandler() on the pendulum 
                      "the final time, reached through the rolled-back and shortened steps, must be as accurate as that of a run\n"
                      "without events (both against the exact solution). The problem comes through the mechanical door, U = (q, p),\n"
                      "or the PETSc second-order door (TSSetI2Function(), whose velocity the rollback must restore too).\n"
-                     "Options: -door mechanical|i2 -dt <0.01> -periods <2> -terminate\n\n";
+                     "With -bounce a wall at q = 0 reflects the pendulum (the post-event hook reverses its momentum): the motion is\n"
+                     "then |q| of the free one, and the steps after each bounce must follow it.\n"
+                     "Options: -door mechanical|i2 -dt <0.01> -periods <2> -terminate -bounce\n\n";
 
 #include <simpvi.h>
 #include "pendulum.h"
@@ -20,6 +22,7 @@ static const char *const Doors[] = {"mechanical", "i2", "Door", "DOOR_", NULL};
 typedef struct {
   Door      door;
   PetscReal q0;
+  PetscBool bounce;
   PetscInt  nevents;
   PetscReal tevent[MAXEVENTS], qevent[MAXEVENTS];
 } AppCtx;
@@ -47,6 +50,20 @@ static PetscErrorCode PostEvent(TS ts, PetscInt nzero, PetscInt zero[], PetscRea
   user->tevent[user->nevents]   = t;
   user->qevent[user->nevents++] = PetscRealPart(u[0]);
   PetscCall(VecRestoreArrayRead(U, &u));
+  if (user->bounce) { /* an elastic wall: p (or v) changes sign */
+    if (user->door == DOOR_MECHANICAL) {
+      PetscScalar *uw;
+
+      PetscCall(VecGetArray(U, &uw));
+      uw[1] = -uw[1];
+      PetscCall(VecRestoreArray(U, &uw));
+    } else {
+      Vec X, V;
+
+      PetscCall(TS2GetSolution(ts, &X, &V));
+      PetscCall(VecScale(V, -1));
+    }
+  }
   PetscFunctionReturn(0);
 }
 
@@ -132,7 +149,7 @@ static PetscErrorCode Run(AppCtx *user, PetscReal dt, PetscReal T, PetscBool eve
 
 int main(int argc, char **argv)
 {
-  AppCtx            user      = {DOOR_MECHANICAL, 2.0, 0};
+  AppCtx            user      = {DOOR_MECHANICAL, 2.0, PETSC_FALSE, 0};
   PetscReal         dt        = 0.01, periods = 2, K, T, terr = 0, qerr = 0, q, p, qe, pe, tend, err, err0;
   PetscInt          expected  = 0;
   PetscBool         terminate = PETSC_FALSE;
@@ -146,6 +163,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-dt", "Time step", NULL, dt, &dt, NULL));
   PetscCall(PetscOptionsReal("-periods", "Integration time in periods", NULL, periods, &periods, NULL));
   PetscCall(PetscOptionsBool("-terminate", "Stop at the first event", NULL, terminate, &terminate, NULL));
+  PetscCall(PetscOptionsBool("-bounce", "Reflect the pendulum at q = 0", NULL, user.bounce, &user.bounce, NULL));
   PetscOptionsEnd();
 
   K = EllipticK(PetscSinReal(user.q0 / 2));
@@ -163,10 +181,14 @@ int main(int argc, char **argv)
     expected++;
     if (terminate) break;
   }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "door %s: %" PetscInt_FMT " events located, %" PetscInt_FMT " expected\n", Doors[user.door], user.nevents, expected));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "door %s%s: %" PetscInt_FMT " events located, %" PetscInt_FMT " expected\n", Doors[user.door], user.bounce ? ", bouncing" : "", user.nevents, expected));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "event times within 1e-10 of (2j+1) K: %s (%.1e)\n", terr < 1e-10 ? "yes" : "no", (double)terr));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "|q| at the events below 1e-11: %s\n", qerr < 1e-11 ? "yes" : "no"));
   PendulumExact(user.q0, tend, &qe, &pe);
+  if (user.bounce && qe < 0) { /* the reflected motion is the free one mirrored */
+    qe = -qe;
+    pe = -pe;
+  }
   err = PetscMax(PetscAbsReal(q - qe), PetscAbsReal(p - pe));
   if (terminate) {
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "stopped by the event (%s) at the first crossing: %s\n", TSConvergedReasons[reason], reason == TS_CONVERGED_EVENT && PetscAbsReal(tend - K) < 1e-10 ? "yes" : "no"));
@@ -174,6 +196,7 @@ int main(int argc, char **argv)
     PetscReal q0, p0, tend0;
 
     /* the same run without events: the rolled-back and shortened steps must not spoil the trajectory */
+    user.bounce = PETSC_FALSE;
     PetscCall(Run(&user, dt, T, PETSC_FALSE, PETSC_FALSE, &q0, &p0, &tend0, &reason));
     PendulumExact(user.q0, tend0, &qe, &pe);
     err0 = PetscMax(PetscAbsReal(q0 - qe), PetscAbsReal(p0 - pe));
@@ -204,6 +227,13 @@ int main(int argc, char **argv)
     requires: kinsol
     args: -ts_simpvi_type simpson -ts_simpvi_nonlinear_solver kinsol
     output_file: output/events_simpson.out
+  # T = 6.5 K, where the free pendulum has q < 0 and the reflected one q > 0
+  test:
+    suffix: simpson_bounce
+    args: -ts_simpvi_type simpson -bounce -periods 1.625
+  test:
+    suffix: lobatto_bounce_i2
+    args: -ts_simpvi_type lobatto -dt 0.05 -bounce -periods 1.625 -door i2
   test:
     suffix: lobatto_terminate
     args: -ts_simpvi_type lobatto -dt 0.05 -terminate
