@@ -1,10 +1,10 @@
 /*
    Dense output of TSSIMPVI. The state at a time t inside the last step [t_j, t_j + h] is the scheme's own step of
    length t - t_j from (q_j, p_j): a partial step, solved like any other. Its q(t) and p(t) = D2 Ld(q_j, Q, q(t)) have
-   the scheme's order 2s (the step polynomial alone gives q to order s + 1 and, through L_v of its derivative, p to
-   order s), and since it is a variational step it conserves the momentum of every symmetry of the Lagrangian, so a
-   cyclic momentum keeps its value to round-off at any interpolated time. The last step's polynomial is the predictor,
-   so Newton needs few iterations. The step's own state (its start, polynomial and time) is left as it was.
+   the scheme's order 2s (the step polynomial alone, with p as L_v of its derivative, has a lower order), and since it
+   is a variational step it conserves the momentum of every symmetry of the Lagrangian, so a cyclic momentum keeps its
+   value to round-off at any interpolated time. The last step's polynomial is the predictor, so Newton needs few
+   iterations. The last step's own record (its start, polynomial and time) is left as it was.
 */
 #include <simpvi/private/tssimpviimpl.h>
 
