@@ -451,6 +451,12 @@ int main(int argc, char **argv)
     args: -final_time 20 -recurrence 0
     output_file: output/ex6_par_1.out
 
+  # dense output on 2 ranks: the final time inside the 41st step, reached by TSInterpolate()
+  test:
+    suffix: par_2_interp
+    nsize: 2
+    args: -final_time 20.3 -recurrence 0 -ts_exact_final_time interpolate
+
   # 4 ranks on fewer cores: a Krylov step solver, since the default parallel LU (SuperLU_DIST) spins OpenMP threads
   test:
     suffix: par_4

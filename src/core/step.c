@@ -241,7 +241,9 @@ PetscErrorCode SimpVIStepJacobian_Private(TS ts, Vec Y, Mat Jac)
 }
 
 /*
-  SimpVIStepPredict_Private - initial guess for the increments: the previous step's polynomial extrapolated, or c h v0
+  SimpVIStepPredict_Private - initial guess for the increments: the previous step's polynomial at the new nodes, or c h v0.
+  The polynomial is extrapolated for the next step, and evaluated inside its own step for a step retaken shorter after
+  TSRollBack() or for the partial step of TSInterpolate().
 */
 PetscErrorCode SimpVIStepPredict_Private(TS ts)
 {
@@ -249,15 +251,18 @@ PetscErrorCode SimpVIStepPredict_Private(TS ts)
   const SimpVIScheme *sc = vi->scheme;
   const PetscInt      s  = sc->degree;
   PetscScalar        *y;
-  PetscReal           phi[33];
+  PetscReal           phi[33], tol = 1e-12 * PetscMax(1, PetscAbsReal(vi->stage_time));
+  PetscBool           poly = (PetscBool)(vi->havepoly && vi->stage_time >= vi->tprev - tol && vi->stage_time <= vi->tprev + vi->hprev + tol);
+  /* where the new step starts on the polynomial's [0, 1]: its end, unless a step is retaken or interpolated */
+  PetscReal           start = PetscAbsReal(vi->tprev + vi->hprev - vi->stage_time) <= tol ? 1 : (vi->stage_time - vi->tprev) / vi->hprev;
 
   PetscFunctionBegin;
   PetscCall(StageViewsPlace(vi, vi->Y, vi->Yv, PETSC_TRUE, &y));
   for (PetscInt a = 0; a < s; a++) {
     const PetscReal c = sc->c[a + 1];
 
-    if (vi->havepoly && PetscAbsReal(vi->tprev + vi->hprev - vi->stage_time) <= 1e-12 * PetscMax(1, PetscAbsReal(vi->stage_time))) {
-      PetscCall(SimpVISchemeBasis_Private(sc, 1 + c * vi->h / vi->hprev, phi, NULL));
+    if (poly) {
+      PetscCall(SimpVISchemeBasis_Private(sc, start + c * vi->h / vi->hprev, phi, NULL));
       PetscCall(VecSet(vi->Yv[a], 0));
       PetscCall(VecMAXPY(vi->Yv[a], s + 1, phi, vi->Qprev));
       PetscCall(VecAXPY(vi->Yv[a], -1, vi->q0));
@@ -271,7 +276,9 @@ PetscErrorCode SimpVIStepPredict_Private(TS ts)
 }
 
 /*
-  SimpVIStepAccept_Private - keeps the nodes of the solved step as the polynomial for dense output and the predictor
+  SimpVIStepAccept_Private - keeps the nodes of the solved step as the polynomial for dense output and the predictor, and
+  its start (q0 is the first node; p0, and for the I2 door the velocity still in vec_dot) for TSInterpolate() and
+  TSRollBack(); called before the end of the step is stored in the TS
 */
 PetscErrorCode SimpVIStepAccept_Private(TS ts)
 {
@@ -283,6 +290,8 @@ PetscErrorCode SimpVIStepAccept_Private(TS ts)
   PetscCall(VecCopy(vi->q0, vi->Qprev[0]));
   for (PetscInt a = 0; a < vi->scheme->degree; a++) PetscCall(VecWAXPY(vi->Qprev[a + 1], 1, vi->q0, vi->Yv[a]));
   PetscCall(StageViewsReset(vi, vi->Y, vi->Yv, PETSC_FALSE, &y));
+  PetscCall(VecCopy(vi->p0, vi->pprev));
+  if (!vi->native) PetscCall(VecCopy(ts->vec_dot, vi->vprev));
   vi->tprev    = vi->stage_time;
   vi->hprev    = vi->h;
   vi->havepoly = PETSC_TRUE;
@@ -356,6 +365,8 @@ PetscErrorCode SimpVIStepSetUp_Private(TS ts)
   PetscCall(VecDuplicateVecs(vi->q0, nq, &vi->P));
   PetscCall(VecDuplicateVecs(vi->q0, nq, &vi->G));
   PetscCall(VecDuplicate(vi->q0, &vi->p0));
+  PetscCall(VecDuplicate(vi->q0, &vi->pprev));
+  if (!vi->native) PetscCall(VecDuplicate(vi->q0, &vi->vprev));
   PetscCall(VecDuplicate(vi->q0, &vi->q1));
   PetscCall(VecDuplicate(vi->q0, &vi->p1));
   PetscCall(VecDuplicate(vi->q0, &vi->v));
@@ -437,6 +448,8 @@ PetscErrorCode SimpVIStepReset_Private(TS ts)
   PetscCall(PetscFree2(vi->Yv, vi->Rv));
   PetscCall(VecDestroy(&vi->q0));
   PetscCall(VecDestroy(&vi->p0));
+  PetscCall(VecDestroy(&vi->pprev));
+  PetscCall(VecDestroy(&vi->vprev));
   PetscCall(VecDestroy(&vi->q1));
   PetscCall(VecDestroy(&vi->p1));
   PetscCall(VecDestroy(&vi->v));

@@ -75,7 +75,7 @@ static PetscErrorCode StoreState(TS ts, PetscReal t1)
 }
 
 /* Solves the step system for vi->Y with SNES or KINSOL; reason names the failure */
-static PetscErrorCode SolveStep(TS ts, PetscInt *its, PetscInt *lits, PetscBool *converged, const char **reason)
+PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, PetscBool *converged, const char **reason)
 {
   TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
   SNESConvergedReason snesreason;
@@ -124,7 +124,7 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
   PetscCall(SimpVIStepPredict_Private(ts));
 
   PetscCall(TSPreStage(ts, vi->stage_time));
-  PetscCall(SolveStep(ts, &its, &lits, &converged, &reason));
+  PetscCall(SimpVIStepSolve_Private(ts, &its, &lits, &converged, &reason));
   ts->snes_its += its;
   ts->ksp_its += lits;
   if (!converged) {
@@ -178,45 +178,30 @@ static PetscErrorCode SNESTSFormJacobian_SimpVI(SNES snes, Vec Y, Mat A, Mat B, 
   PetscFunctionReturn(0);
 }
 
-/* Dense output from the last step's polynomial; momenta are L_v on it, corrected linearly to hit p_j and p_{j+1} */
+/* Dense output: the scheme's own step from the start of the last step to t (src/ts/interpolate.c) */
 static PetscErrorCode TSInterpolate_SimpVI(TS ts, PetscReal t, Vec U)
 {
-  TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
-  const SimpVIScheme *sc = vi->scheme;
-  const PetscInt      s  = sc->degree;
-  const PetscReal     theta = (t - vi->tprev) / vi->hprev, at[3] = {theta, 0, 1};
-  PetscReal           phi[33], dphi[33];
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCheck(vi->havepoly, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI can interpolate only after a step");
-  if (!vi->native) {
-    PetscCall(SimpVISchemeBasis_Private(sc, theta, phi, NULL));
-    PetscCall(VecSet(U, 0));
-    PetscCall(VecMAXPY(U, s + 1, phi, vi->Qprev));
-    PetscFunctionReturn(0);
-  }
-  for (PetscInt a = 0; a < 3; a++) { /* work2 accumulates p(theta) */
-    PetscCall(SimpVISchemeBasis_Private(sc, at[a], phi, dphi));
-    PetscCall(VecSet(vi->q1, 0));
-    PetscCall(VecMAXPY(vi->q1, s + 1, phi, vi->Qprev));
-    for (PetscInt i = 0; i <= s; i++) dphi[i] /= vi->hprev;
-    PetscCall(VecSet(vi->v, 0));
-    PetscCall(VecMAXPY(vi->v, s + 1, dphi, vi->Qprev));
-    if (a == 0) {
-      PetscCall(VecCopy(vi->q1, vi->eq));
-      PetscCall(vi->door->pg(ts, vi->prob, t, vi->q1, vi->v, vi->work2, vi->work));
-    } else {
-      PetscReal wgt = a == 1 ? 1 - theta : theta;
+  PetscCall(SimpVIInterpolate_Private(ts, t, vi->eq, vi->ep));
+  if (vi->native) PetscCall(SetPhaseSpace(ts, vi->eq, vi->ep, U));
+  else PetscCall(VecCopy(vi->eq, U));
+  PetscFunctionReturn(0);
+}
 
-      PetscCall(vi->door->pg(ts, vi->prob, vi->tprev + at[a] * vi->hprev, vi->q1, vi->v, vi->ep, vi->work));
-      PetscCall(VecAXPBYPCZ(vi->work2, wgt, -wgt, 1, a == 1 ? vi->p0 : vi->p1, vi->ep));
-    }
+/* Back to the start of the last step (events retake it shorter); its polynomial stays, to predict the shorter step */
+static PetscErrorCode TSRollBack_SimpVI(TS ts)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCheck(vi->havepoly && vi->tprev + vi->hprev == ts->ptime, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI can roll back only the step it has just taken");
+  if (vi->native) PetscCall(SetPhaseSpace(ts, vi->Qprev[0], vi->pprev, ts->vec_sol));
+  else {
+    PetscCall(VecCopy(vi->Qprev[0], ts->vec_sol));
+    PetscCall(VecCopy(vi->vprev, ts->vec_dot));
   }
-  /* q1 was used as scratch: restore the end of the step */
-  PetscCall(SimpVISchemeBasis_Private(sc, 1, phi, NULL));
-  PetscCall(VecSet(vi->q1, 0));
-  PetscCall(VecMAXPY(vi->q1, s + 1, phi, vi->Qprev));
-  PetscCall(SetPhaseSpace(ts, vi->eq, vi->work2, U));
   PetscFunctionReturn(0);
 }
 
@@ -464,6 +449,17 @@ static PetscErrorCode TSSimpVIGetNonlinearSolverType_SimpVI(TS ts, TSSimpVINonli
   with Gauss-Lobatto nodes, B_ki and D_ki the Lagrange basis and its derivative at the quadrature points.
   The step size stays fixed: `TSADAPTNONE` only.
 
+  Dense output (`TSInterpolate()`, `-ts_exact_final_time interpolate`): the state at a time t inside the last step
+  [t_j, t_j + h] is the scheme's own step of length t - t_j from (q_j, p_j), with p(t) = dLd/dQ_s of that partial step.
+  Positions and momenta so keep the scheme's order 2s, and the momentum of every symmetry of the Lagrangian (a cyclic
+  coordinate's momentum) is conserved exactly at interpolated times, as at the steps (tests/dense.c). The step
+  polynomial only predicts the partial step; its nonlinear solve (-info shows its iterations, which the TS's totals
+  leave out) is the price of dense output: the polynomial alone, with momenta as L_v of its derivative, loses orders.
+
+  Events (`TSSetEventHandler()`): PETSc locates an event by rolling the step back (`TSRollBack()` restores its start)
+  and retaking it shorter until the event function is below its tolerance (`TSSetEventTolerances()`); after the event
+  the steps go on with the step size PETSc chooses. Each step, shortened or not, is a full variational step.
+
   References:
 + * - J. A. Rojas-Quintero, F. Dubois, J. G. Cabrera-Diaz, Simpson's variational integrator for systems with quadratic Lagrangians, Axioms 13(4):255, 2024.
 - * - F. Dubois, J. A. Rojas-Quintero, Simpson's quadrature for a nonlinear variational symplectic scheme, FVCA X, 2023.
@@ -502,6 +498,7 @@ PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS ts)
   ts->ops->setup          = TSSetUp_SimpVI;
   ts->ops->step           = TSStep_SimpVI;
   ts->ops->interpolate    = TSInterpolate_SimpVI;
+  ts->ops->rollback       = TSRollBack_SimpVI;
   ts->ops->setfromoptions = TSSetFromOptions_SimpVI;
   ts->ops->snesfunction   = SNESTSFormFunction_SimpVI;
   ts->ops->snesjacobian   = SNESTSFormJacobian_SimpVI;

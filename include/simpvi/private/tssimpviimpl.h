@@ -129,6 +129,7 @@ typedef struct {
   Vec        q0, p0, q1, p1; /* start and end of the step (n) */
   Vec        v;              /* a velocity for the Legendre inversion and the I2 door */
   Vec       *Qprev;          /* the previous step's nodes, for the predictor and TSInterpolate */
+  Vec        pprev, vprev;   /* its start momentum (and velocity, I2 door): for TSInterpolate and TSRollBack */
   PetscReal  tprev, hprev;
   PetscBool  havepoly;
   Vec       *X, *V, *P, *G; /* quadrature point values (nq each) */
@@ -168,6 +169,8 @@ PETSC_INTERN PetscErrorCode SimpVIStepSetUp_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVIStepReset_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVIStepPredict_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVIStepAccept_Private(TS);
+PETSC_INTERN PetscErrorCode SimpVIStepSolve_Private(TS, PetscInt *, PetscInt *, PetscBool *, const char **);
+PETSC_INTERN PetscErrorCode SimpVIInterpolate_Private(TS, PetscReal, Vec, Vec);
 /* step systems (and mass matrices) with more rows than this get a Krylov solver by default, fewer a direct one */
 #define SIMPVI_DIRECT_LIMIT 100000
 PETSC_INTERN PetscErrorCode SimpVIDefaultLinearSolver_Private(TS, KSP, PetscInt, PetscBool);
