@@ -270,19 +270,17 @@ if __name__ == '__main__':
     requires: petsc4py
 
   test:
-    args: -ts_simpvi_velocity_ksp_type cg -ts_simpvi_velocity_pc_type jacobi
 
   test:
     suffix: 2
     nsize: 2
-    args: -ts_simpvi_velocity_ksp_type cg -ts_simpvi_velocity_pc_type jacobi
     output_file: output/api_1.out
 
   test:
     suffix: kinsol
     requires: kinsol
     nsize: 2
-    args: -nls kinsol -ts_simpvi_velocity_ksp_type cg -ts_simpvi_velocity_pc_type jacobi
+    args: -nls kinsol
 
 TEST*/
 """

@@ -166,12 +166,6 @@ def run(pen, door, scheme, nsteps):
 
 def main():
   opts = PETSc.Options()
-  # The mass of the Legendre transform behind simpvi.computeEnergy() is the identity: CG with Jacobi solves it at once.
-  # (The default, a direct solve, is SuperLU_DIST in parallel, whose second factorization alive on a communicator
-  # breaks PETSc 3.18's next one: test orders_velocity_lu below.)
-  for key, value in (('ts_simpvi_velocity_ksp_type', 'cg'), ('ts_simpvi_velocity_pc_type', 'jacobi')):
-    if not opts.hasName(key):
-      opts[key] = value
   pen = Pendulums(opts.getInt('n', 2), opts.getReal('omega', 2 * math.pi))
   schemes = opts.getString('schemes', 'simpson,lobatto').split(',')
   meshes = [int(m) for m in opts.getString('meshes', '50,100,200').split(',')]
@@ -227,13 +221,6 @@ if __name__ == '__main__':
   test:
     suffix: orders_2
     nsize: 2
-    output_file: output/pendulum_orders.out
-
-  test:
-    suffix: orders_velocity_lu
-    TODO: PETSc 3.18 SuperLU_DIST crashes in the second TS (SEGV in pdgsequ) when two factorizations shared a communicator
-    nsize: 2
-    args: -ts_simpvi_velocity_ksp_type preonly -ts_simpvi_velocity_pc_type lu
     output_file: output/pendulum_orders.out
 
 TEST*/

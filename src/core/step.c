@@ -300,7 +300,7 @@ PetscErrorCode SimpVIStepAccept_Private(TS ts)
 
 /*
   SimpVIDefaultLinearSolver_Private - the default solver of a linear system of N rows met by the TS (the step system,
-  or the mass matrix when spd): a direct solve (SuperLU_DIST in parallel) up to -ts_simpvi_direct_limit rows, where a
+  or the mass matrix when spd): a direct solve (SuperLU_DIST in parallel, not for the mass) up to -ts_simpvi_direct_limit rows, where a
   factorization is cheap and blind to conditioning; above it a Krylov method (BiCGStab, or CG for the SPD mass matrix)
   with block Jacobi/ILU(0), whose memory grows like the matrix's rather than like a factor's (BiCGStab keeps a few
   vectors where GMRES keeps its basis). N = 0: not yet known.
@@ -316,7 +316,9 @@ PetscErrorCode SimpVIDefaultLinearSolver_Private(TS ts, KSP ksp, PetscInt N, Pet
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ksp), &size));
   PetscCall(KSPGetPC(ksp, &pc));
   if (size > 1 && !SIMPVI_HAVE_PARALLEL_LU && N <= limit) PetscCall(PetscInfo(ts, "This PETSc has no parallel LU (SuperLU_DIST or MUMPS): the %s system of %" PetscInt_FMT " rows gets the Krylov default\n", spd ? "mass" : "step", N));
-  if (N > limit || (size > 1 && !SIMPVI_HAVE_PARALLEL_LU)) {
+  /* In parallel the SPD mass goes to CG whatever its size: two SuperLU_DIST factors alive on one communicator (mass and
+     step) make PETSc 3.18's next factorization crash (SEGV in pdgsequ; python/tutorials/pendulum.py on 2 ranks) */
+  if (N > limit || (size > 1 && (spd || !SIMPVI_HAVE_PARALLEL_LU))) {
     PetscCall(KSPSetType(ksp, spd ? KSPCG : KSPBCGS));
     PetscCall(PCSetType(pc, PCBJACOBI));
     /* the Newton test is on the update (stol): linear solves must be accurate well below it */
