@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the library, tutorials, examples and tests (build-asan/,
-# Debian's PETSc), then the whole suite but for valgrind (which cannot run sanitized programs) and the install test
-# (its consumer is not built with the sanitizers).
+# Debian's PETSc), then the whole suite but for valgrind (which cannot run sanitized programs), the install test (its
+# consumer is not built with the sanitizers) and Python (an unsanitized interpreter cannot load the sanitized library;
+# the C tests cover the same library code). Timeouts are scaled for the sanitizers' slowdown.
 # Any report fails the run: UBSan aborts on the first finding, ASan on the first error. Leaks are -malloc_dump's job
 # (the harness adds it): LeakSanitizer would report OpenMPI's own allocations. Extra arguments go to ctest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+export SIMPVI_TIMEOUT_SCALE=3 # read by the harness when listing (CTest's TIMEOUT) and when running (MPIEXEC_TIMEOUT)
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DSIMPVI_WERROR=ON -DCMAKE_C_FLAGS="$flags" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined"
 cmake --build build-asan -j2
@@ -23,4 +25,4 @@ for t in oob ovf; do
 done
 rm -rf "$canary"
 
-bash ci/test.sh --test-dir build-asan -LE 'valgrind|install' "$@"
+bash ci/test.sh --test-dir build-asan -LE 'valgrind|install|python' "$@"

@@ -350,7 +350,7 @@ def main():
   testparse = import_testparse(opts.petsc_dir)
   petsc = read_defines(os.path.join(opts.petsc_dir, 'include', 'petscconf.h'))
   global timeout_scale
-  timeout_scale = DEBUG_FACTOR if 'PETSC_USE_DEBUG' in petsc else 1
+  timeout_scale = (DEBUG_FACTOR if 'PETSC_USE_DEBUG' in petsc else 1) * float(os.environ.get('SIMPVI_TIMEOUT_SCALE', '1'))
   project = {}
   for path in opts.conf:
     project.update(read_defines(path))
