@@ -298,42 +298,88 @@ PetscErrorCode SimpVIStepAccept_Private(TS ts)
   PetscFunctionReturn(0);
 }
 
+/* -ts_simpvi_direct_limit, checked */
+PetscErrorCode SimpVIDirectLimit_Private(TS ts, PetscInt *limit)
+{
+  PetscFunctionBegin;
+  *limit = SIMPVI_DIRECT_LIMIT;
+  PetscCall(PetscOptionsGetInt(((PetscObject)ts)->options, ((PetscObject)ts)->prefix, "-ts_simpvi_direct_limit", limit, NULL));
+  PetscCheck(*limit >= 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_simpvi_direct_limit %" PetscInt_FMT " must be 0 or more (rows)", *limit);
+  PetscFunctionReturn(0);
+}
+
+/* Whether the user left the type of a KSP or PC (obj) to simpvi: none set and no option given, or still simpvi's
+   placeholder (placeholder != NULL, the type TSCreate_SimpVI() put on the step KSP) */
+static PetscErrorCode TypeUnchosen(PetscObject obj, const char option[], const char placeholder[], PetscBool *unchosen)
+{
+  PetscBool given, same = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsHasName(obj->options, obj->prefix, option, &given));
+  if (obj->type_name && placeholder) PetscCall(PetscObjectTypeCompare(obj, placeholder, &same));
+  *unchosen = (PetscBool)(!given && (!obj->type_name || same));
+  PetscFunctionReturn(0);
+}
+
 /*
   SimpVIDefaultLinearSolver_Private - the default solver of a linear system of N rows met by the TS (the step system,
   or the mass matrix when spd): a direct solve (SuperLU_DIST in parallel, not for the mass) up to -ts_simpvi_direct_limit rows, where a
   factorization is cheap and blind to conditioning; above it a Krylov method (BiCGStab, or CG for the SPD mass matrix)
   with block Jacobi/ILU(0), whose memory grows like the matrix's rather than like a factor's (BiCGStab keeps a few
-  vectors where GMRES keeps its basis). N = 0: not yet known.
+  vectors where GMRES keeps its basis). Only the types the user left unchosen (TypeUnchosen) are set; placeholder:
+  the KSP carries the step placeholders of SimpVIStepPlaceholderSolver_Private().
 */
-PetscErrorCode SimpVIDefaultLinearSolver_Private(TS ts, KSP ksp, PetscInt N, PetscBool spd)
+PetscErrorCode SimpVIDefaultLinearSolver_Private(TS ts, KSP ksp, PetscInt N, PetscBool spd, PetscBool placeholder)
 {
   PC          pc;
   PetscMPIInt size;
   PetscInt    limit = SIMPVI_DIRECT_LIMIT;
+  PetscBool   kspfree, pcfree, direct;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsGetInt(((PetscObject)ts)->options, ((PetscObject)ts)->prefix, "-ts_simpvi_direct_limit", &limit, NULL));
+  PetscCall(SimpVIDirectLimit_Private(ts, &limit));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ksp), &size));
   PetscCall(KSPGetPC(ksp, &pc));
-  if (size > 1 && !SIMPVI_HAVE_PARALLEL_LU && N <= limit) PetscCall(PetscInfo(ts, "This PETSc has no parallel LU (SuperLU_DIST or MUMPS): the %s system of %" PetscInt_FMT " rows gets the Krylov default\n", spd ? "mass" : "step", N));
+  PetscCall(TypeUnchosen((PetscObject)ksp, "-ksp_type", placeholder ? KSPPREONLY : NULL, &kspfree));
+  PetscCall(TypeUnchosen((PetscObject)pc, "-pc_type", placeholder ? PCNONE : NULL, &pcfree));
+  if (pcfree && size > 1 && !SIMPVI_HAVE_PARALLEL_LU && N <= limit) PetscCall(PetscInfo(ts, "This PETSc has no parallel LU (SuperLU_DIST or MUMPS): the %s system of %" PetscInt_FMT " rows gets the Krylov default\n", spd ? "mass" : "step", N));
   /* In parallel the SPD mass goes to CG whatever its size: two SuperLU_DIST factors alive on one communicator (mass and
      step) make PETSc 3.18's next factorization crash (SEGV in pdgsequ; python/tutorials/pendulum.py on 2 ranks) */
-  if (N > limit || (size > 1 && (spd || !SIMPVI_HAVE_PARALLEL_LU))) {
+  if (pcfree && (N > limit || (size > 1 && (spd || !SIMPVI_HAVE_PARALLEL_LU)))) PetscCall(PCSetType(pc, PCBJACOBI));
+  else if (pcfree) {
+    PetscCall(PCSetType(pc, PCLU));
+    /* SuperLU_DIST first: with Debian's PETSc 3.18, MUMPS, OpenMPI 4.1, a second TS after a MUMPS solve was seen to
+       hang in its first scatter (tests/ex5.c -fresh_ts) */
+#if defined(PETSC_HAVE_SUPERLU_DIST)
+    if (size > 1) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERSUPERLU_DIST));
+#elif defined(PETSC_HAVE_MUMPS)
+    if (size > 1) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+#endif
+  }
+  if (!kspfree) PetscFunctionReturn(0);
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &direct, PCLU, PCCHOLESKY, PCQR, ""));
+  if (direct) PetscCall(KSPSetType(ksp, KSPPREONLY));
+  else {
     PetscCall(KSPSetType(ksp, spd ? KSPCG : KSPBCGS));
-    PetscCall(PCSetType(pc, PCBJACOBI));
     /* the Newton test is on the update (stol): linear solves must be accurate well below it */
     PetscCall(KSPSetTolerances(ksp, 1e-12, 1e-50, PETSC_DEFAULT, PETSC_DEFAULT));
-    PetscFunctionReturn(0);
   }
-  PetscCall(KSPSetType(ksp, KSPPREONLY));
-  PetscCall(PCSetType(pc, PCLU));
-  /* SuperLU_DIST first: with Debian's PETSc 3.18, MUMPS, OpenMPI 4.1, a second TS after a MUMPS solve was seen to
-     hang in its first scatter (tests/ex5.c -fresh_ts) */
-#if defined(PETSC_HAVE_SUPERLU_DIST)
-  if (size > 1) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERSUPERLU_DIST));
-#elif defined(PETSC_HAVE_MUMPS)
-  if (size > 1) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
-#endif
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStepPlaceholderSolver_Private - types for the step KSP before set-up that build nothing: options processing
+  hands the SNES's matrix (the user's I2 Jacobian) to its KSP, and a factorization PC would factor it there (with
+  SuperLU_DIST, an unused factor that cannot even be destroyed). Kept where the user already chose a type.
+*/
+PetscErrorCode SimpVIStepPlaceholderSolver_Private(KSP ksp)
+{
+  PC pc;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetPC(ksp, &pc));
+  if (!((PetscObject)ksp)->type_name) PetscCall(KSPSetType(ksp, KSPPREONLY));
+  if (!((PetscObject)pc)->type_name) PetscCall(PCSetType(pc, PCNONE));
   PetscFunctionReturn(0);
 }
 
@@ -409,22 +455,21 @@ PetscErrorCode SimpVIStepSetUp_Private(TS ts)
   PetscCall(SNESSetDM(snes, vi->dmstep));
   PetscCall(SNESSetFunction(snes, vi->R, SNESTSFormFunction, ts));
   PetscCall(SNESSetJacobian(snes, vi->J, vi->J, SNESTSFormJacobian, ts));
-  /* options processing may already have built a factor for the user's own (I2) Jacobian in the SNES's KSP: give the
-     SNES a fresh KSP, set from the same options, for the step system */
+  /* the SNES's own KSP, with the user's choices: options processing may have given it the user's (I2) Jacobian,
+     and a factorization PC may have factored it; drop both (types and options stay) */
+  PetscCall(SNESGetKSP(snes, &ksp));
   {
-    KSP         old;
-    const char *prefix;
+    PetscBool set, pset;
+    Mat       A, P;
 
-    PetscCall(SNESGetKSP(snes, &old));
-    PetscCall(KSPGetOptionsPrefix(old, &prefix));
-    PetscCall(KSPCreate(comm, &ksp));
-    PetscCall(PetscObjectIncrementTabLevel((PetscObject)ksp, (PetscObject)snes, 1));
-    PetscCall(KSPSetOptionsPrefix(ksp, prefix));
-    PetscCall(SimpVIDefaultLinearSolver_Private(ts, ksp, s * N, PETSC_FALSE));
-    PetscCall(KSPSetFromOptions(ksp));
-    PetscCall(SNESSetKSP(snes, ksp));
-    PetscCall(KSPDestroy(&ksp));
+    PetscCall(KSPGetOperatorsSet(ksp, &set, &pset));
+    if (set || pset) {
+      PetscCall(KSPGetOperators(ksp, &A, &P));
+      if (A != vi->J || P != vi->J) PetscCall(KSPReset(ksp));
+    }
   }
+  PetscCall(SimpVIDefaultLinearSolver_Private(ts, ksp, s * N, PETSC_FALSE, PETSC_TRUE));
+  PetscCall(KSPSetFromOptions(ksp));
   PetscFunctionReturn(0);
 }
 

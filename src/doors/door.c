@@ -107,7 +107,7 @@ PetscErrorCode SimpVILegendreInverse_Private(TS ts, SimpVIProblem *prob, PetscRe
       PetscCall(KSPSetOptionsPrefix(prob->kspv, ((PetscObject)ts)->prefix));
       PetscCall(KSPAppendOptionsPrefix(prob->kspv, "ts_simpvi_velocity_"));
       PetscCall(MatGetSize(Pv, &N, NULL));
-      PetscCall(SimpVIDefaultLinearSolver_Private(ts, prob->kspv, N, PETSC_TRUE));
+      PetscCall(SimpVIDefaultLinearSolver_Private(ts, prob->kspv, N, PETSC_TRUE, PETSC_FALSE));
       PetscCall(KSPSetFromOptions(prob->kspv));
     }
     PetscCall(KSPSetOperators(prob->kspv, Pv, Pv));

@@ -590,7 +590,7 @@ PetscErrorCode SimpVIKINSOLSolve_Private(TS ts, Vec Y, PetscInt *its, PetscInt *
   PetscCall(PetscObjectGetId((PetscObject)Y, &id));
   if (!kin->mem || id != kin->Yid || maa != kin->memmaa) PetscCall(KINSOLCreateMemory(ts, kin, Y, maa));
   if (kin->kspsetfromoptions) {
-    PetscCall(SimpVIDefaultLinearSolver_Private(ts, kin->ksp, N, PETSC_FALSE));
+    PetscCall(SimpVIDefaultLinearSolver_Private(ts, kin->ksp, N, PETSC_FALSE, PETSC_FALSE));
     PetscCall(KSPSetFromOptions(kin->ksp));
     kin->kspsetfromoptions = PETSC_FALSE;
   }

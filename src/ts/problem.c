@@ -12,6 +12,7 @@ static PetscErrorCode ProblemDestroy(SimpVICtxDestroyArg arg)
   PetscCall(SimpVIPhaseSpaceDestroy_Private(&prob->ps));
   PetscCall(SimpVIProblemReset_Private(prob));
   PetscCall(MatDestroy(&prob->I2P));
+  PetscCall(MatDestroy(&prob->I2A));
   PetscCall(MatDestroy(&prob->Lxx));
   PetscCall(MatDestroy(&prob->Lvx));
   PetscCall(MatDestroy(&prob->Lvv));

@@ -3,6 +3,7 @@
    Each step is the stationary point of a discrete action; the core (src/core/step.c) gives its residual and Jacobian.
 */
 #include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
+#include <petsc/private/snesimpl.h>
 
 const char *const TSSimpVINonlinearSolverTypes[] = {"snes", "kinsol", "TSSimpVINonlinearSolverType", "TSSIMPVI_NLS_", NULL};
 
@@ -205,6 +206,52 @@ static PetscErrorCode TSRollBack_SimpVI(TS ts)
   PetscFunctionReturn(0);
 }
 
+/* The SNES of the TS solves the step system: the user's I2 (or I) Jacobian matrix, which TSSetI2Jacobian() put in it,
+   moves to the problem before options processing hands it to the SNES's KSP (where a factorization PC would factor
+   it, and a SuperLU_DIST factor never used cannot even be destroyed) */
+static PetscErrorCode TakeUserJacobian(TS ts)
+{
+  TS_SimpVI     *vi = (TS_SimpVI *)ts->data;
+  SimpVIProblem *prob;
+  SNES           snes;
+
+  PetscFunctionBegin;
+  PetscCall(TSGetSNES(ts, &snes));
+  if (!snes->jacobian_pre || snes->jacobian_pre == vi->J) PetscFunctionReturn(0);
+  PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
+  PetscCall(PetscObjectReference((PetscObject)snes->jacobian_pre));
+  PetscCall(MatDestroy(&prob->I2P));
+  prob->I2P = snes->jacobian_pre;
+  if (snes->jacobian) PetscCall(PetscObjectReference((PetscObject)snes->jacobian));
+  PetscCall(MatDestroy(&prob->I2A));
+  prob->I2A = snes->jacobian;
+  PetscCall(MatDestroy(&snes->jacobian));
+  PetscCall(MatDestroy(&snes->jacobian_pre));
+  PetscFunctionReturn(0);
+}
+
+/* When the TS changes type: the user's matrices go back to the SNES, and the step placeholders become the default
+   direct solve if the user chose nothing */
+static PetscErrorCode ReturnUserSolver(TS ts)
+{
+  TS_SimpVI     *vi = (TS_SimpVI *)ts->data;
+  SimpVIProblem *prob;
+  SNES           snes;
+  KSP            ksp;
+
+  PetscFunctionBegin;
+  PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
+  if (prob && prob->I2P && (!snes->jacobian_pre || snes->jacobian_pre == vi->J)) {
+    PetscCall(MatDestroy(&snes->jacobian));
+    PetscCall(MatDestroy(&snes->jacobian_pre));
+    PetscCall(SNESSetJacobian(snes, prob->I2A ? prob->I2A : prob->I2P, prob->I2P, NULL, NULL));
+  }
+  PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(SimpVIDefaultLinearSolver_Private(ts, ksp, 0, PETSC_FALSE, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
 /* Picks the door and the state layout, builds the scheme table and the step work space */
 static PetscErrorCode TSSetUp_SimpVI(TS ts)
 {
@@ -238,13 +285,7 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
     PetscCall(VecDuplicate(sub, &vi->q0));
     PetscCall(VecRestoreSubVector(ts->vec_sol, vi->isq, &sub));
   } else {
-    if (!vi->prob->I2P) { /* the user's I2/I Jacobian matrix sits in the SNES, which the step system takes over below */
-      Mat J = NULL;
-
-      PetscCall(TSGetI2Jacobian(ts, &J, &vi->prob->I2P, NULL, NULL));
-      if (!vi->prob->I2P) PetscCall(TSGetIJacobian(ts, &J, &vi->prob->I2P, NULL, NULL));
-      if (vi->prob->I2P) PetscCall(PetscObjectReference((PetscObject)vi->prob->I2P));
-    }
+    PetscCall(TakeUserJacobian(ts));
     if (!ts->vec_dot) { /* TSSetSolution() alone: start at rest, as TSALPHA2 does */
       PetscCall(VecDuplicate(ts->vec_sol, &ts->vec_dot));
       PetscCall(VecSet(ts->vec_dot, 0));
@@ -280,6 +321,7 @@ static PetscErrorCode TSDestroy_SimpVI(TS ts)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
+  PetscCall(ReturnUserSolver(ts));
   PetscCall(TSReset_SimpVI(ts));
 #if defined(SIMPVI_HAVE_KINSOL)
   PetscCall(SimpVIKINSOLDestroy_Private(ts));
@@ -303,6 +345,7 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, SimpVIOptionItems PetscOpti
   PetscBool  flg, monitor = PETSC_FALSE;
 
   PetscFunctionBegin;
+  PetscCall(TakeUserJacobian(ts));
   PetscOptionsHeadBegin(PetscOptionsObject, "Variational integrator (TSSIMPVI) options");
   PetscCall(PetscOptionsString("-ts_simpvi_type", "Scheme: midpoint, trapezoid, simpson, lobatto, gauss", "TSSimpVISetType", vi->type, type, sizeof(type), &flg));
   if (flg) PetscCall(TSSimpVISetType(ts, type));
@@ -316,6 +359,7 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, SimpVIOptionItems PetscOpti
 #endif
   /* read where the linear solvers are made (SimpVIDefaultLinearSolver_Private); listed here for -help */
   PetscCall(PetscOptionsInt("-ts_simpvi_direct_limit", "Largest linear system (rows) given a direct solver by default; larger: BiCGStab (CG for the mass) with block Jacobi ILU(0)", "TSSIMPVI", limit, &limit, NULL));
+  PetscCheck(limit >= 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_simpvi_direct_limit %" PetscInt_FMT " must be 0 or more (rows)", limit);
   PetscCall(PetscOptionsBool("-ts_simpvi_monitor_energy", "Print the energy H and its relative drift after each step", "TSSimpVIMonitorEnergy", monitor, &monitor, &flg));
   if (flg && monitor) PetscCall(TSMonitorSet(ts, TSSimpVIMonitorEnergy, NULL, NULL));
   PetscOptionsHeadEnd();
@@ -515,11 +559,12 @@ PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetNonlinearSolverType_C", TSSimpVIGetNonlinearSolverType_SimpVI));
   PetscCall(TSSimpVISetType_SimpVI(ts, TSSIMPVISIMPSON));
 
-  /* Defaults that options may override: a direct solve of the step system, and Newton run until its update is
-     negligible (the stol test) rather than stopped at 1e-8 of the first residual, which would cap high orders */
+  /* Defaults that options may override: Newton run until its update is negligible (the stol test) rather than
+     stopped at 1e-8 of the first residual, which would cap high orders; the step's linear solver is chosen at set-up
+     (SimpVIDefaultLinearSolver_Private) where the user left it unchosen, placeholders until then */
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, 1e-14, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
   PetscCall(SNESGetKSP(snes, &ksp));
-  PetscCall(SimpVIDefaultLinearSolver_Private(ts, ksp, 0, PETSC_FALSE));
+  PetscCall(SimpVIStepPlaceholderSolver_Private(ksp));
   PetscFunctionReturn(0);
 }

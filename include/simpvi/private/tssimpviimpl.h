@@ -69,7 +69,7 @@ typedef struct {
   Vec               work, work2, zero, force; /* position-shaped */
   Vec               massg;            /* 1/2 v' dM/dx v */
   KSP               kspv;             /* L_vv solves of the Legendre inversion */
-  Mat               I2P;              /* I2 door: the user's I2 (or I) Jacobian matrix */
+  Mat               I2P, I2A;         /* I2 door: the user's I2 (or I) Jacobian matrices (preconditioning, operator) */
   Mat               I2J[3];           /* I2 door: K = dF/dU, M = dF/dA, C = dF/dV */
   PetscBool         damped;
   SimpVIPhaseSpace  ps; /* the phase-space form given to other TS types */
@@ -173,7 +173,9 @@ PETSC_INTERN PetscErrorCode SimpVIStepSolve_Private(TS, PetscInt *, PetscInt *, 
 PETSC_INTERN PetscErrorCode SimpVIInterpolate_Private(TS, PetscReal, Vec, Vec);
 /* step systems (and mass matrices) with more rows than this get a Krylov solver by default, fewer a direct one */
 #define SIMPVI_DIRECT_LIMIT 100000
-PETSC_INTERN PetscErrorCode SimpVIDefaultLinearSolver_Private(TS, KSP, PetscInt, PetscBool);
+PETSC_INTERN PetscErrorCode SimpVIDefaultLinearSolver_Private(TS, KSP, PetscInt, PetscBool, PetscBool);
+PETSC_INTERN PetscErrorCode SimpVIStepPlaceholderSolver_Private(KSP);
+PETSC_INTERN PetscErrorCode SimpVIDirectLimit_Private(TS, PetscInt *);
 PETSC_INTERN PetscLogEvent  SIMPVI_Residual, SIMPVI_Jacobian;
 
 #if defined(SIMPVI_HAVE_KINSOL)
