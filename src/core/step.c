@@ -241,6 +241,29 @@ PetscErrorCode SimpVIStepJacobian_Private(TS ts, Vec Y, Mat Jac)
 }
 
 /*
+  SimpVIStepJacobianUpdate_Private - the step Jacobian at Y into J, for the solvers. A linear problem (TS_LINEAR) has
+  a Jacobian independent of Y: it is kept within a step, and at a new step (the door's matrices may depend on t) it is
+  assembled into a second matrix and copied into J only if it differs, so that an unchanged J keeps its factorization
+*/
+PetscErrorCode SimpVIStepJacobianUpdate_Private(TS ts, Vec Y, Mat J)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  PetscBool  same;
+
+  PetscFunctionBegin;
+  if (ts->problem_type == TS_LINEAR && vi->Jpreallocated) {
+    if (vi->Jh == vi->h && vi->Jt == vi->stage_time) PetscFunctionReturn(0);
+    if (!vi->Jlinear) PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &vi->Jlinear));
+    PetscCall(SimpVIStepJacobian_Private(ts, Y, vi->Jlinear));
+    PetscCall(MatEqual(vi->Jlinear, J, &same));
+    if (!same) PetscCall(MatCopy(vi->Jlinear, J, DIFFERENT_NONZERO_PATTERN));
+  } else PetscCall(SimpVIStepJacobian_Private(ts, Y, J));
+  vi->Jh = vi->h;
+  vi->Jt = vi->stage_time;
+  PetscFunctionReturn(0);
+}
+
+/*
   SimpVIStepPredict_Private - initial guess for the increments: the previous step's polynomial at the new nodes, or c h v0.
   The polynomial is extrapolated for the next step, and evaluated inside its own step for a step retaken shorter after
   TSRollBack() or for the partial step of TSInterpolate().
@@ -507,6 +530,7 @@ PetscErrorCode SimpVIStepReset_Private(TS ts)
   PetscCall(VecDestroy(&vi->Y));
   PetscCall(VecDestroy(&vi->R));
   PetscCall(MatDestroy(&vi->J));
+  PetscCall(MatDestroy(&vi->Jlinear));
   PetscCall(DMDestroy(&vi->dmstep));
   PetscCall(PetscLayoutDestroy(&vi->qmap));
   vi->havepoly = PETSC_FALSE;

@@ -211,17 +211,14 @@ static int KINSOLFixedPoint(N_Vector y, N_Vector g, void *ctx)
   return kin->nonfinite || failed ? -1 : 0;
 }
 
-/* The Jacobian of the step at u into vi->J; a quadratic Lagrangian (TS_LINEAR) keeps it, and its factorization, while h
-   is fixed, as the SNES path does */
+/* The Jacobian of the step at u into vi->J; a linear problem keeps it, and its factorization, while it is unchanged */
 static PetscErrorCode KINSOLJacobian_Petsc(SimpVI_KINSOL *kin, Vec u)
 {
   TS         ts = kin->ts;
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  if (ts->problem_type == TS_LINEAR && vi->Jpreallocated && PetscIsCloseAtTol(vi->Jh, vi->h, 1e-12, 0)) PetscFunctionReturn(0);
-  PetscCall(SimpVIStepJacobian_Private(ts, u, vi->J));
-  vi->Jh = vi->h;
+  PetscCall(SimpVIStepJacobianUpdate_Private(ts, u, vi->J));
   PetscFunctionReturn(0);
 }
 

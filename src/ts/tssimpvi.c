@@ -165,13 +165,8 @@ static PetscErrorCode SNESTSFormFunction_SimpVI(SNES snes, Vec Y, Vec R, TS ts)
 
 static PetscErrorCode SNESTSFormJacobian_SimpVI(SNES snes, Vec Y, Mat A, Mat B, TS ts)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-
   PetscFunctionBegin;
-  /* a quadratic Lagrangian (TS_LINEAR) has a constant step Jacobian: keep it, and its factorization, while h is fixed */
-  if (ts->problem_type == TS_LINEAR && vi->Jpreallocated && PetscIsCloseAtTol(vi->Jh, vi->h, 1e-12, 0)) PetscFunctionReturn(0);
-  PetscCall(SimpVIStepJacobian_Private(ts, Y, B));
-  vi->Jh = vi->h;
+  PetscCall(SimpVIStepJacobianUpdate_Private(ts, Y, B));
   if (A != B) {
     PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
@@ -298,7 +293,13 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   PetscCall(SimpVISchemeCreate_Private(vi->quadrature, vi->degree, &vi->scheme));
   PetscCall(SimpVIStepSetUp_Private(ts));
   PetscCall(SimpVIProblemSetUp_Private(ts, vi->prob, vi->door, vi->q0));
-  if (ts->problem_type == TS_LINEAR) PetscCall(SNESSetType(ts->snes, SNESKSPONLY));
+  if (ts->problem_type == TS_LINEAR) { /* one linear solve per step, unless the user chose a SNES type other than the default */
+    PetscBool given, newton = PETSC_FALSE;
+
+    PetscCall(PetscOptionsHasName(((PetscObject)ts->snes)->options, ((PetscObject)ts->snes)->prefix, "-snes_type", &given));
+    if (((PetscObject)ts->snes)->type_name) PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESNEWTONLS, &newton));
+    if (!given && (newton || !((PetscObject)ts->snes)->type_name)) PetscCall(SNESSetType(ts->snes, SNESKSPONLY));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -503,6 +504,10 @@ static PetscErrorCode TSSimpVIGetNonlinearSolverType_SimpVI(TS ts, TSSimpVINonli
   Events (`TSSetEventHandler()`): PETSc locates an event by rolling the step back (`TSRollBack()` restores its start)
   and retaking it shorter until the event function is below its tolerance (`TSSetEventTolerances()`); after the event
   the steps go on with the step size PETSc chooses. Each step, shortened or not, is a full variational step.
+
+  A quadratic Lagrangian may be declared with `TSSetProblemType`(ts, `TS_LINEAR`): each step is then one linear solve
+  (`SNESKSPONLY`, unless -snes_type chooses another), and the step Jacobian, assembled again at each step (it may
+  depend on t), keeps its factorization while it does not change. This costs a second copy of the step matrix.
 
   References:
 + * - J. A. Rojas-Quintero, F. Dubois, J. G. Cabrera-Diaz, Simpson's variational integrator for systems with quadratic Lagrangians, Axioms 13(4):255, 2024.

@@ -147,7 +147,8 @@ typedef struct {
   PetscReal        evalh, evalt;
   DM         dmstep;
   PetscReal  stage_time, h;
-  PetscReal  Jh; /* step size of the assembled Jacobian (kept for TS_LINEAR problems) */
+  PetscReal  Jh, Jt;  /* step size and start of the step of the assembled Jacobian (TS_LINEAR) */
+  Mat        Jlinear; /* TS_LINEAR: the next step's Jacobian, compared with J before J is replaced */
 
   /* step solver: SNES (ts->snes) or KINSOL (src/nls/kinsol.c, its own data in kinsol) */
   TSSimpVINonlinearSolverType nls;
@@ -164,6 +165,7 @@ PETSC_INTERN PetscErrorCode SimpVIMatAddBlocks_Private(Mat, PetscLayout, Mat, Pe
 PETSC_INTERN PetscErrorCode SimpVIMatFill_Private(Mat, PetscBool *, PetscErrorCode (*)(void *, Mat), void *);
 PETSC_INTERN PetscErrorCode SimpVIStepResidual_Private(TS, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStepJacobian_Private(TS, Vec, Mat);
+PETSC_INTERN PetscErrorCode SimpVIStepJacobianUpdate_Private(TS, Vec, Mat);
 PETSC_INTERN PetscErrorCode SimpVIStepMomentum_Private(TS, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStepSetUp_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVIStepReset_Private(TS);
