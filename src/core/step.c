@@ -367,7 +367,8 @@ PetscErrorCode SimpVIDefaultLinearSolver_Private(TS ts, KSP ksp, PetscInt N, Pet
   PetscCall(TypeUnchosen((PetscObject)pc, "-pc_type", placeholder ? PCNONE : NULL, &pcfree));
   if (pcfree && size > 1 && !SIMPVI_HAVE_PARALLEL_LU && N <= limit) PetscCall(PetscInfo(ts, "This PETSc has no parallel LU (SuperLU_DIST or MUMPS): the %s system of %" PetscInt_FMT " rows gets the Krylov default\n", spd ? "mass" : "step", N));
   /* In parallel the SPD mass goes to CG whatever its size: two SuperLU_DIST factors alive on one communicator (mass and
-     step) make PETSc 3.18's next factorization crash (SEGV in pdgsequ; python/tutorials/pendulum.py on 2 ranks) */
+     step) make PETSc 3.18's next factorization crash (SEGV in pdgsequ; python/tutorials/pendulum.py on 2 ranks;
+     a TS set up anew, tests/ex33.c) */
   if (pcfree && (N > limit || (size > 1 && (spd || !SIMPVI_HAVE_PARALLEL_LU)))) PetscCall(PCSetType(pc, PCBJACOBI));
   else if (pcfree) {
     PetscCall(PCSetType(pc, PCLU));

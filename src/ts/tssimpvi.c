@@ -403,6 +403,20 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
   PetscFunctionReturn(0);
 }
 
+/* A scheme changed after set-up: the step work space is rebuilt now, as TSRKSetType() does for its tableau */
+static PetscErrorCode SchemeChanged(TS ts)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  if (!ts->setupcalled || !vi->scheme) PetscFunctionReturn(0);
+  if (vi->scheme->degree == vi->degree && vi->scheme->nq == (vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? vi->degree + 1 : vi->degree)) PetscFunctionReturn(0);
+  PetscCall(SNESReset(ts->snes)); /* its matrices and factorization have the old step's size */
+  PetscCall(TSReset_SimpVI(ts));
+  PetscCall(TSSetUp_SimpVI(ts));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode TSSimpVISetType_SimpVI(TS ts, TSSimpVIType type)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
@@ -411,6 +425,7 @@ static PetscErrorCode TSSimpVISetType_SimpVI(TS ts, TSSimpVIType type)
   PetscCall(SimpVISchemeFind_Private(type, &vi->quadrature, &vi->degree, &vi->degreefixed));
   PetscCall(PetscFree(vi->type));
   PetscCall(PetscStrallocpy(type, &vi->type));
+  PetscCall(SchemeChanged(ts));
   PetscFunctionReturn(0);
 }
 
@@ -429,6 +444,7 @@ static PetscErrorCode TSSimpVISetDegree_SimpVI(TS ts, PetscInt degree)
   PetscCheck(degree >= 1 && degree <= 32, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI degree %" PetscInt_FMT " is out of range: use 1 to 32", degree);
   PetscCheck(!vi->degreefixed || degree == vi->degree, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_INCOMP, "Scheme %s has degree %" PetscInt_FMT "; for degree %" PetscInt_FMT " use -ts_simpvi_type lobatto or gauss", vi->type, vi->degree, degree);
   vi->degree = degree;
+  PetscCall(SchemeChanged(ts));
   PetscFunctionReturn(0);
 }
 
