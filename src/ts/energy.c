@@ -73,7 +73,7 @@ PetscErrorCode TSSimpVIComputeEnergy(TS ts, PetscReal t, Vec U, PetscReal *H)
   Collective
 
   Input Parameters:
-+ ts   - the `TSSIMPVI` context
++ ts   - a `TSSIMPVI`, or any `TS` given the phase-space form by `TSSimpVISetUpPhaseSpace()`
 . step - the step number
 . t    - the time
 . U    - the state
@@ -88,16 +88,17 @@ PetscErrorCode TSSimpVIComputeEnergy(TS ts, PetscReal t, Vec U, PetscReal *H)
 @*/
 PetscErrorCode TSSimpVIMonitorEnergy(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-  PetscReal  H;
+  SimpVIProblem *prob;
+  PetscReal      H;
 
   PetscFunctionBegin;
   PetscCall(TSSimpVIComputeEnergy(ts, t, U, &H));
-  if (!vi->H0set) {
-    vi->H0    = H;
-    vi->H0set = PETSC_TRUE;
+  PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob)); /* there is one: the energy was computed */
+  if (!prob->H0set) {
+    prob->H0    = H;
+    prob->H0set = PETSC_TRUE;
   }
-  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)ts), "%" PetscInt_FMT " TS time %g energy %.12e relative drift %.3e\n", step, (double)t, (double)H, (double)(vi->H0 != 0 ? PetscAbsReal(H - vi->H0) / PetscAbsReal(vi->H0) : PetscAbsReal(H - vi->H0))));
+  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)ts), "%" PetscInt_FMT " TS time %g energy %.12e relative drift %.3e\n", step, (double)t, (double)H, (double)(prob->H0 != 0 ? PetscAbsReal(H - prob->H0) / PetscAbsReal(prob->H0) : PetscAbsReal(H - prob->H0))));
   PetscFunctionReturn(0);
 }
 
@@ -107,7 +108,8 @@ PetscErrorCode TSSimpVIMonitorEnergy(TS ts, PetscInt step, PetscReal t, Vec U, v
   Not Collective
 
   Input Parameter:
-. ts - the `TSSIMPVI` context, set up, with a Lagrangian or mechanical problem
+. ts - a `TSSIMPVI` with a Lagrangian or mechanical problem (it is set up if need be), or a `TS` of any type given the
+       phase-space form by `TSSimpVISetUpPhaseSpace()`
 
   Output Parameters:
 + isq - positions
@@ -115,17 +117,23 @@ PetscErrorCode TSSimpVIMonitorEnergy(TS ts, PetscInt step, PetscReal t, Vec U, v
 
   Level: intermediate
 
-.seealso: `TSSIMPVI`, `TSRHSSplitSetIS()`
+.seealso: `TSSIMPVI`, `TSRHSSplitSetIS()`, `TSSimpVISetUpPhaseSpace()`
 @*/
 PetscErrorCode TSSimpVIGetPhaseSpaceIS(TS ts, IS *isq, IS *isp)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  PetscErrorCode (*f)(TS, IS *, IS *) = NULL;
+  SimpVIProblem *prob;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
-  PetscCall(TSSetUp(ts));
-  PetscCheck(vi->native, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "An I2 problem carries positions only");
-  if (isq) *isq = vi->isq;
-  if (isp) *isp = vi->isp;
+  PetscCall(PetscObjectQueryFunction((PetscObject)ts, "TSSimpVIGetPhaseSpaceIS_C", &f));
+  if (f) {
+    PetscCall((*f)(ts, isq, isp));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
+  PetscCheck(prob && prob->ps, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "A TS of type %s has phase-space index sets only after TSSimpVISetUpPhaseSpace()", ((PetscObject)ts)->type_name ? ((PetscObject)ts)->type_name : "(not set)");
+  if (isq) *isq = prob->ps->isq;
+  if (isp) *isp = prob->ps->isp;
   PetscFunctionReturn(0);
 }

@@ -308,12 +308,14 @@ static PetscErrorCode TSReset_SimpVI(TS ts)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  if (vi->prob) PetscCall(SimpVIProblemReset_Private(vi->prob));
+  if (vi->prob) {
+    PetscCall(SimpVIProblemReset_Private(vi->prob));
+    vi->prob->H0set = PETSC_FALSE;
+  }
   PetscCall(SimpVIStepReset_Private(ts));
   PetscCall(SimpVISchemeDestroy_Private(&vi->scheme));
   PetscCall(ISDestroy(&vi->isq));
   PetscCall(ISDestroy(&vi->isp));
-  vi->H0set = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -335,6 +337,7 @@ static PetscErrorCode TSDestroy_SimpVI(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetDegree_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetNonlinearSolverType_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetNonlinearSolverType_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetPhaseSpaceIS_C", NULL));
   PetscFunctionReturn(0);
 }
 
@@ -426,6 +429,18 @@ static PetscErrorCode TSSimpVISetType_SimpVI(TS ts, TSSimpVIType type)
   PetscCall(PetscFree(vi->type));
   PetscCall(PetscStrallocpy(type, &vi->type));
   PetscCall(SchemeChanged(ts));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSSimpVIGetPhaseSpaceIS_SimpVI(TS ts, IS *isq, IS *isp)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(TSSetUp(ts));
+  PetscCheck(vi->native, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "An I2 problem carries positions only");
+  if (isq) *isq = vi->isq;
+  if (isp) *isp = vi->isp;
   PetscFunctionReturn(0);
 }
 
@@ -578,6 +593,7 @@ PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetDegree_C", TSSimpVIGetDegree_SimpVI));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetNonlinearSolverType_C", TSSimpVISetNonlinearSolverType_SimpVI));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetNonlinearSolverType_C", TSSimpVIGetNonlinearSolverType_SimpVI));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetPhaseSpaceIS_C", TSSimpVIGetPhaseSpaceIS_SimpVI));
   PetscCall(TSSimpVISetType_SimpVI(ts, TSSIMPVISIMPSON));
 
   /* Defaults that options may override: Newton run until its update is negligible (the stol test) rather than

@@ -73,6 +73,8 @@ typedef struct {
   Mat               I2J[3];           /* I2 door: K = dF/dU, M = dF/dA, C = dF/dV */
   PetscBool         damped;
   SimpVIPhaseSpace  ps; /* the phase-space form given to other TS types */
+  PetscReal         H0;    /* TSSimpVIMonitorEnergy(): the first energy seen (any TS type) */
+  PetscBool         H0set;
 } SimpVIProblem;
 
 /* A door turns the user's callbacks into the core's two needs: P, G at a point, and the terms of their derivatives */
@@ -155,10 +157,6 @@ typedef struct {
   void                 *kinsol;
   char                  reason[256];
 
-  /* energy monitor */
-  PetscBool monitor_energy;
-  PetscReal H0;
-  PetscBool H0set;
 } TS_SimpVI;
 
 PETSC_INTERN PetscErrorCode SimpVIMatAddBlocks_Private(Mat, PetscLayout, Mat, PetscBool, PetscInt, const PetscScalar[]);
