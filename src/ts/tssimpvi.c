@@ -138,7 +138,6 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
     PetscCall(PetscInfo(ts, "Step %" PetscInt_FMT " at t = %g failed: %s\n", ts->steps, (double)ts->ptime, reason));
     PetscFunctionReturn(0);
   }
-  PetscCall(TSPostStage(ts, vi->stage_time, 0, &vi->Y));
 
   /* end of the step: q1 = q0 + Z_s, p1 = dLd/dQ_s */
   PetscCall(VecGetArrayRead(vi->Y, (const PetscScalar **)&y));
@@ -147,6 +146,12 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
   PetscCall(VecResetArray(vi->Yv[vi->scheme->degree - 1]));
   PetscCall(VecRestoreArrayRead(vi->Y, (const PetscScalar **)&y));
   PetscCall(SimpVIStepMomentum_Private(ts, vi->p1));
+  if (ts->poststage) { /* the one stage, the step solve, shown as the state it gives: a copy, shaped like U */
+    if (!vi->Ustage) PetscCall(VecDuplicate(ts->vec_sol, &vi->Ustage));
+    if (vi->native) PetscCall(SetPhaseSpace(ts, vi->q1, vi->p1, vi->Ustage));
+    else PetscCall(VecCopy(vi->q1, vi->Ustage));
+    PetscCall(TSPostStage(ts, ts->ptime + vi->h, 0, &vi->Ustage));
+  }
   PetscCall(SimpVIStepAccept_Private(ts));
   PetscCall(StoreState(ts, ts->ptime + vi->h));
 
@@ -313,6 +318,7 @@ static PetscErrorCode TSReset_SimpVI(TS ts)
     vi->prob->H0set = PETSC_FALSE;
   }
   PetscCall(SimpVIStepReset_Private(ts));
+  PetscCall(VecDestroy(&vi->Ustage));
   PetscCall(SimpVISchemeDestroy_Private(&vi->scheme));
   PetscCall(ISDestroy(&vi->isq));
   PetscCall(ISDestroy(&vi->isp));
@@ -535,6 +541,10 @@ static PetscErrorCode TSSimpVIGetNonlinearSolverType_SimpVI(TS ts, TSSimpVINonli
   Events (`TSSetEventHandler()`): PETSc locates an event by rolling the step back (`TSRollBack()` restores its start)
   and retaking it shorter until the event function is below its tolerance (`TSSetEventTolerances()`); after the event
   the steps go on with the step size PETSc chooses. Each step, shortened or not, is a full variational step.
+
+  The step is one stage for `TSSetPreStage()` and `TSSetPostStage()`: the pre-stage hook gets the start time of the
+  step, the post-stage hook the end time and a copy, shaped like the state, of the state the step gives (U = (q, p),
+  or u for the I2 door); changes the hook makes to that copy are ignored.
 
   A quadratic Lagrangian may be declared with `TSSetProblemType`(ts, `TS_LINEAR`): each step is then one linear solve
   (`SNESKSPONLY`, unless -snes_type chooses another), and the step Jacobian, assembled again at each step (it may

@@ -137,6 +137,7 @@ typedef struct {
   Vec       *X, *V, *P, *G; /* quadrature point values (nq each) */
   Vec        work, work2;
   Vec        eq, ep; /* state split for the energy */
+  Vec        Ustage; /* for TSPostStage(): the end of the step, shaped like the state */
   PetscBool  vvalid;   /* v holds a velocity consistent with q0 (for the first predictor) */
   PetscLayout qmap;    /* layout of the positions */
 
