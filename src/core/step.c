@@ -327,7 +327,7 @@ PetscErrorCode SimpVIDirectLimit_Private(TS ts, PetscInt *limit)
   PetscFunctionBegin;
   *limit = SIMPVI_DIRECT_LIMIT;
   PetscCall(PetscOptionsGetInt(((PetscObject)ts)->options, ((PetscObject)ts)->prefix, "-ts_simpvi_direct_limit", limit, NULL));
-  PetscCheck(*limit >= 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_simpvi_direct_limit %" PetscInt_FMT " must be 0 or more (rows)", *limit);
+  PetscCheck(*limit >= 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "The option -ts_simpvi_direct_limit %" PetscInt_FMT " must be 0 or more (rows)", *limit);
   PetscFunctionReturn(0);
 }
 

@@ -4,17 +4,37 @@
 */
 #include <simpvi/private/tssimpviimpl.h>
 
-/* A user matrix must be n x n with the row layout of the positions q */
+/* A user matrix must be n x n with the row layout of the positions q; checked on all processes together */
 PetscErrorCode SimpVICheckMatSize_Private(TS ts, Vec q, Mat A, const char name[])
 {
-  PetscInt m, n, M, N, nq, Nq;
+  PetscInt  m, n, M, N, nq, Nq;
+  PetscBool ok;
 
   PetscFunctionBegin;
   PetscCall(VecGetSize(q, &Nq));
   PetscCall(VecGetLocalSize(q, &nq));
   PetscCall(MatGetSize(A, &M, &N));
   PetscCall(MatGetLocalSize(A, &m, &n));
-  PetscCheck(M == Nq && N == Nq && m == nq, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "TSSIMPVI %s is %" PetscInt_FMT " x %" PetscInt_FMT " (local rows %" PetscInt_FMT ") but the problem has %" PetscInt_FMT " positions (local %" PetscInt_FMT ")", name, M, N, m, Nq, nq);
+  ok = (PetscBool)(m == nq);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, SIMPVI_MPI_BOOL, MPI_LAND, PetscObjectComm((PetscObject)ts)));
+  PetscCheck(M == Nq && N == Nq, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_SIZ, "TSSIMPVI %s is %" PetscInt_FMT " x %" PetscInt_FMT " but the problem has %" PetscInt_FMT " positions", name, M, N, Nq);
+  PetscCheck(ok, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_SIZ, "TSSIMPVI %s has %" PetscInt_FMT " x %" PetscInt_FMT " entries as the problem has positions, but its rows are split over the processes unlike the positions", name, M, N);
+  PetscFunctionReturn(0);
+}
+
+/* A user vector must have n local and N global entries; checked on all processes together */
+PetscErrorCode SimpVICheckVecSize_Private(TS ts, Vec U, PetscInt n, PetscInt N, const char name[])
+{
+  PetscInt  nu, Nu;
+  PetscBool ok;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetSize(U, &Nu));
+  PetscCall(VecGetLocalSize(U, &nu));
+  ok = (PetscBool)(nu == n);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, SIMPVI_MPI_BOOL, MPI_LAND, PetscObjectComm((PetscObject)ts)));
+  PetscCheck(Nu == N, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_SIZ, "%s has %" PetscInt_FMT " entries but the phase-space state U = (q, p) has %" PetscInt_FMT, name, Nu, N);
+  PetscCheck(ok, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_SIZ, "%s has the %" PetscInt_FMT " entries of the phase-space state U = (q, p), split over the processes unlike it", name, Nu);
   PetscFunctionReturn(0);
 }
 

@@ -235,7 +235,7 @@ PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts)
   PetscInt         nloc, N;
 
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
   PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &issimpvi));
   if (issimpvi) PetscFunctionReturn(0);
   PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSBASICSYMPLECTIC, &isbsymp));

@@ -523,7 +523,10 @@ PetscErrorCode SimpVIKINSOLSetFromOptions_Private(TS ts, SimpVIOptionItems Petsc
   PetscCheck(kin->maa >= 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_simpvi_kinsol_maa %" PetscInt_FMT " must be nonnegative", kin->maa);
   PetscCheck(kin->maxits > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_simpvi_kinsol_max_iters %" PetscInt_FMT " must be positive", kin->maxits);
   PetscCheck(kin->msbset > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_simpvi_kinsol_max_setup_calls %" PetscInt_FMT " must be positive", kin->msbset);
-  PetscCheck(kin->fnormtol > 0 && kin->scsteptol > 0 && kin->maxnewtonstep > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "KINSOL tolerances and the maximum Newton step must be positive");
+  /* a tolerance of 1 or more accepts the initial guess as converged: no solve at all */
+  PetscCheck(kin->fnormtol > 0 && kin->fnormtol < 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "The option -ts_simpvi_kinsol_fnormtol %g must be in (0, 1)", (double)kin->fnormtol);
+  PetscCheck(kin->scsteptol > 0 && kin->scsteptol < 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "The option -ts_simpvi_kinsol_scsteptol %g must be in (0, 1)", (double)kin->scsteptol);
+  PetscCheck(kin->maxnewtonstep > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "The option -ts_simpvi_kinsol_max_newton_step %g must be positive", (double)kin->maxnewtonstep);
   kin->kspsetfromoptions = PETSC_TRUE;
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);

@@ -30,9 +30,9 @@ PetscErrorCode TSSimpVIComputeEnergy(TS ts, PetscReal t, Vec U, PetscReal *H)
   PetscScalar    pv;
 
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
-  PetscValidHeaderSpecific(U, VEC_CLASSID, 3);
-  PetscAssertPointer(H, 4);
+  SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
+  SimpVIValidHeaderSpecific(U, VEC_CLASSID, 3);
+  SimpVIAssertPointer(H, 4);
   PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &issimpvi));
   if (issimpvi) {
     TS_SimpVI *vi = (TS_SimpVI *)ts->data;
@@ -53,6 +53,24 @@ PetscErrorCode TSSimpVIComputeEnergy(TS ts, PetscReal t, Vec U, PetscReal *H)
     q   = prob->ps->q;
     p   = prob->ps->p;
     v   = prob->ps->v;
+  }
+  { /* U must be shaped like the state, or the scatter below fails with a message that names neither */
+    PetscInt n, N;
+
+    if (ts->vec_sol) {
+      PetscCall(VecGetLocalSize(ts->vec_sol, &n));
+      PetscCall(VecGetSize(ts->vec_sol, &N));
+    } else {
+      PetscInt nq, np, Nq, Np;
+
+      PetscCall(ISGetLocalSize(isq, &nq));
+      PetscCall(ISGetLocalSize(isp, &np));
+      PetscCall(ISGetSize(isq, &Nq));
+      PetscCall(ISGetSize(isp, &Np));
+      n = nq + np;
+      N = Nq + Np;
+    }
+    PetscCall(SimpVICheckVecSize_Private(ts, U, n, N, "The state U given to TSSimpVIComputeEnergy()"));
   }
   PetscCall(VecGetSubVector(U, isq, &sub));
   PetscCall(VecCopy(sub, q));
@@ -125,7 +143,7 @@ PetscErrorCode TSSimpVIGetPhaseSpaceIS(TS ts, IS *isq, IS *isp)
   SimpVIProblem *prob;
 
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
   PetscCall(PetscObjectQueryFunction((PetscObject)ts, "TSSimpVIGetPhaseSpaceIS_C", &f));
   if (f) {
     PetscCall((*f)(ts, isq, isp));

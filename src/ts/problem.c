@@ -82,7 +82,7 @@ PetscErrorCode TSSimpVISetLagrangian(TS ts, TSSimpVILagrangianFn f, void *ctx)
   SimpVIProblem *prob;
 
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
   prob->lagfn  = f;
   prob->lagctx = ctx;
@@ -117,10 +117,10 @@ PetscErrorCode TSSimpVISetLagrangianHessian(TS ts, Mat Lxx, Mat Lvx, Mat Lvv, TS
   SimpVIProblem *prob;
 
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
-  PetscValidHeaderSpecific(Lxx, MAT_CLASSID, 2);
-  if (Lvx) PetscValidHeaderSpecific(Lvx, MAT_CLASSID, 3);
-  PetscValidHeaderSpecific(Lvv, MAT_CLASSID, 4);
+  SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
+  SimpVIValidHeaderSpecific(Lxx, MAT_CLASSID, 2);
+  if (Lvx) SimpVIValidHeaderSpecific(Lvx, MAT_CLASSID, 3);
+  SimpVIValidHeaderSpecific(Lvv, MAT_CLASSID, 4);
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
   PetscCall(KeepMat(Lxx, &prob->Lxx));
   PetscCall(KeepMat(Lvx, &prob->Lvx));
@@ -158,8 +158,8 @@ PetscErrorCode TSSimpVISetPotential(TS ts, Mat H, TSSimpVIPotentialFn V, TSSimpV
   SimpVIProblem *prob;
 
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
-  PetscValidHeaderSpecific(H, MAT_CLASSID, 2);
+  SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
+  SimpVIValidHeaderSpecific(H, MAT_CLASSID, 2);
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
   PetscCall(KeepMat(H, &prob->K));
   prob->potfn     = V;
@@ -198,8 +198,10 @@ PetscErrorCode TSSimpVISetMass(TS ts, Mat M, Mat Mx, Mat Mxx, TSSimpVIMassFn f, 
   SimpVIProblem *prob;
 
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
-  PetscValidHeaderSpecific(M, MAT_CLASSID, 2);
+  SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
+  SimpVIValidHeaderSpecific(M, MAT_CLASSID, 2);
+  if (Mx) SimpVIValidHeaderSpecific(Mx, MAT_CLASSID, 3);
+  if (Mxx) SimpVIValidHeaderSpecific(Mxx, MAT_CLASSID, 4);
   PetscCheck(!f || (Mx && Mxx), PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_NULL, "A configuration-dependent mass needs the matrices Mx and Mxx");
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
   PetscCall(KeepMat(M, &prob->M));
@@ -241,9 +243,9 @@ PetscErrorCode TSSimpVISetForce(TS ts, Mat Fx, Mat Fv, TSSimpVIForceFn f, TSSimp
   SimpVIProblem *prob;
 
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
-  if (Fx) PetscValidHeaderSpecific(Fx, MAT_CLASSID, 2);
-  if (Fv) PetscValidHeaderSpecific(Fv, MAT_CLASSID, 3);
+  SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
+  if (Fx) SimpVIValidHeaderSpecific(Fx, MAT_CLASSID, 2);
+  if (Fv) SimpVIValidHeaderSpecific(Fv, MAT_CLASSID, 3);
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
   PetscCall(KeepMat(Fx, &prob->Fx));
   PetscCall(KeepMat(Fv, &prob->Fv));

@@ -23,8 +23,8 @@
 PetscErrorCode TSSimpVISetType(TS ts, TSSimpVIType type)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
-  PetscAssertPointer(type, 2);
+  SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
+  SimpVIAssertPointer(type, 2);
   PetscCall(SimpVIInitializePackage());
   PetscTryMethod(ts, "TSSimpVISetType_C", (TS, TSSimpVIType), (ts, type));
   PetscFunctionReturn(0);
@@ -48,8 +48,8 @@ PetscErrorCode TSSimpVISetType(TS ts, TSSimpVIType type)
 PetscErrorCode TSSimpVIGetType(TS ts, TSSimpVIType *type)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
-  PetscAssertPointer(type, 2);
+  SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
+  SimpVIAssertPointer(type, 2);
   PetscUseMethod(ts, "TSSimpVIGetType_C", (TS, TSSimpVIType *), (ts, type));
   PetscFunctionReturn(0);
 }
@@ -73,7 +73,7 @@ PetscErrorCode TSSimpVIGetType(TS ts, TSSimpVIType *type)
 PetscErrorCode TSSimpVISetDegree(TS ts, PetscInt degree)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
   PetscValidLogicalCollectiveInt(ts, degree, 2);
   PetscTryMethod(ts, "TSSimpVISetDegree_C", (TS, PetscInt), (ts, degree));
   PetscFunctionReturn(0);
@@ -97,8 +97,8 @@ PetscErrorCode TSSimpVISetDegree(TS ts, PetscInt degree)
 PetscErrorCode TSSimpVIGetDegree(TS ts, PetscInt *degree)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
-  PetscAssertPointer(degree, 2);
+  SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
+  SimpVIAssertPointer(degree, 2);
   PetscUseMethod(ts, "TSSimpVIGetDegree_C", (TS, PetscInt *), (ts, degree));
   PetscFunctionReturn(0);
 }
@@ -126,7 +126,7 @@ PetscErrorCode TSSimpVIGetDegree(TS ts, PetscInt *degree)
 PetscErrorCode TSSimpVISetNonlinearSolverType(TS ts, TSSimpVINonlinearSolverType nls)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(ts, nls, 2);
   PetscTryMethod(ts, "TSSimpVISetNonlinearSolverType_C", (TS, TSSimpVINonlinearSolverType), (ts, nls));
   PetscFunctionReturn(0);
@@ -150,8 +150,8 @@ PetscErrorCode TSSimpVISetNonlinearSolverType(TS ts, TSSimpVINonlinearSolverType
 PetscErrorCode TSSimpVIGetNonlinearSolverType(TS ts, TSSimpVINonlinearSolverType *nls)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
-  PetscAssertPointer(nls, 2);
+  SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
+  SimpVIAssertPointer(nls, 2);
   PetscUseMethod(ts, "TSSimpVIGetNonlinearSolverType_C", (TS, TSSimpVINonlinearSolverType *), (ts, nls));
   PetscFunctionReturn(0);
 }

@@ -108,6 +108,21 @@ PETSC_INTERN PetscErrorCode SimpVIPhaseSpaceDestroy_Private(SimpVIPhaseSpace *);
 PETSC_INTERN PetscErrorCode SimpVIProblemSplit_Private(TS, Vec, IS *, IS *);
 PETSC_INTERN PetscErrorCode SimpVILegendreInverse_Private(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVICheckMatSize_Private(TS, Vec, Mat, const char[]);
+PETSC_INTERN PetscErrorCode SimpVICheckVecSize_Private(TS, Vec, PetscInt, PetscInt, const char[]);
+
+/* The object checks of the public functions, made also where PETSc is built without debugging (Debian's), in which
+   PetscValidHeaderSpecific() does nothing: a NULL or wrong-class object stops with an error, not a crash later */
+#define SimpVIValidHeaderSpecific(h, ck, arg) \
+  do { \
+    PetscValidHeaderSpecific(h, ck, arg); \
+    PetscCheck((h) != NULL, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null object: Parameter # %d", (int)(arg)); \
+    PetscCheck(((PetscObject)(h))->classid == (ck), PetscObjectComm((PetscObject)(h)), PETSC_ERR_ARG_WRONG, "Wrong type of object: Parameter # %d is a %s", (int)(arg), ((PetscObject)(h))->class_name); \
+  } while (0)
+#define SimpVIAssertPointer(p, arg) \
+  do { \
+    PetscAssertPointer(p, arg); \
+    PetscCheck((p) != NULL, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null pointer: Parameter # %d", (int)(arg)); \
+  } while (0)
 PETSC_INTERN PetscErrorCode SimpVIForceAdd_Private(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVIForceTerms_Private(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscInt *, SimpVITerm[]);
 
