@@ -111,17 +111,18 @@ PETSC_INTERN PetscErrorCode SimpVICheckMatSize_Private(TS, Vec, Mat, const char[
 PETSC_INTERN PetscErrorCode SimpVICheckVecSize_Private(TS, Vec, PetscInt, PetscInt, const char[]);
 
 /* The object checks of the public functions, made also where PETSc is built without debugging (Debian's), in which
-   PetscValidHeaderSpecific() does nothing: a NULL or wrong-class object stops with an error, not a crash later */
+   PetscValidHeaderSpecific() does nothing: a NULL or wrong-class object stops with an error, not a crash later (the
+   messages are PETSc's, so that both builds say the same) */
 #define SimpVIValidHeaderSpecific(h, ck, arg) \
   do { \
     PetscValidHeaderSpecific(h, ck, arg); \
-    PetscCheck((h) != NULL, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null object: Parameter # %d", (int)(arg)); \
-    PetscCheck(((PetscObject)(h))->classid == (ck), PetscObjectComm((PetscObject)(h)), PETSC_ERR_ARG_WRONG, "Wrong type of object: Parameter # %d is a %s", (int)(arg), ((PetscObject)(h))->class_name); \
+    PetscCheck((h) != NULL, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null Object: Parameter # %d", (int)(arg)); \
+    PetscCheck(((PetscObject)(h))->classid == (ck), PetscObjectComm((PetscObject)(h)), PETSC_ERR_ARG_WRONG, "Wrong type of object: Parameter # %d", (int)(arg)); \
   } while (0)
 #define SimpVIAssertPointer(p, arg) \
   do { \
     PetscAssertPointer(p, arg); \
-    PetscCheck((p) != NULL, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null pointer: Parameter # %d", (int)(arg)); \
+    PetscCheck((p) != NULL, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null Pointer: Parameter # %d", (int)(arg)); \
   } while (0)
 PETSC_INTERN PetscErrorCode SimpVIForceAdd_Private(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVIForceTerms_Private(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscInt *, SimpVITerm[]);
