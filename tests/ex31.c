@@ -145,7 +145,8 @@ int main(int argc, char **argv)
   build:
     requires: !complex
 
-  # default options on 1 and 2 ranks, with and without a DMDA; the direct solve is kept (PC lu)
+  # default options on 1 and 2 ranks, with and without a DMDA: the direct solve (PC lu); a PETSc without a parallel LU
+  # gives BiCGStab with block Jacobi on 2 ranks (ex31_default_alt.out)
   test:
     suffix: default
     nsize: {{1 2}}
