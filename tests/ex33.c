@@ -212,5 +212,10 @@ int main(int argc, char **argv)
   test:
     suffix: mechanical
     args: -door mechanical -change {{api options degree}separate output}
+  test:
+    suffix: kinsol
+    requires: kinsol
+    args: -door {{i2 mechanical}} -change degree -ts_simpvi_nonlinear_solver kinsol
+    output_file: output/ex33_i2_change-degree.out
 
 TEST*/
