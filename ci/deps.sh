@@ -11,6 +11,7 @@ pkgs=(
   python3 python3-petsc4py python3-numpy gnuplot-nox python3-matplotlib valgrind
   libasan8 libubsan1          # the AddressSanitizer/UBSan build (ci/sanitize.sh)
   xz-utils                    # unpacks the prebuilt PETSc main (ci/petsc-main.sh)
+  clang-format git            # ci/format.sh
 )
 missing=()
 for p in "${pkgs[@]}"; do
