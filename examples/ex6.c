@@ -15,6 +15,7 @@ static char help[] = "FPU-beta chain in parallel by TSSIMPVI: n masses, alternat
 #include <simpvi.h>
 #include <petscdmda.h>
 #include "benchmemory.h"
+#include "phasesplit.h"
 
 typedef struct {
   PetscInt   n;
@@ -30,7 +31,7 @@ typedef struct {
   DM      da;       /* dof-1 DMDA of the positions, ghosted at the walls */
   Vec     xloc;     /* positions with ghosts; the walls stay 0 */
   Vec     wq, wp;   /* Q_1 = wq.q, P_1 = wp.p */
-  IS      isq, isp; /* the default split of U: positions then momenta on each process */
+  IS      isq, isp; /* the split of U: positions then momenta on each process (PhaseSplitLocalHalves()) */
   /* monitor */
   PetscInt  every;
   PetscReal E10, rmin, rmax_after, trec, H0, drift;
@@ -266,7 +267,7 @@ static PetscErrorCode Run(MPI_Comm comm, Params *par, PetscReal dt, PetscReal T,
   PetscCall(TSSimpVISetMass(ts, M, NULL, NULL, NULL, NULL));
   PetscCall(TSSimpVISetPotential(ts, K, Potential, PotentialHessian, c));
 
-  /* U = [q_local | p_local] on each process (the default split): q = Q_1 times the first mode's shape and p = 0; without
+  /* U = [q_local | p_local] on each process (named by PhaseSplitLocalHalves()): q = Q_1 times the first mode's shape and p = 0; without
      modes, a short wave of -wavelength masses, q = a sin(k i), p = (a/2) m cos(k i) (strains about a k: nonlinear) */
   PetscCall(VecCreateMPI(comm, 2 * xm, 2 * par->n, &U));
   {
@@ -284,6 +285,7 @@ static PetscErrorCode Run(MPI_Comm comm, Params *par, PetscReal dt, PetscReal T,
     u[xm + i - xs] = par->modes ? 0 : 0.5 * par->wamp * Mass(par, i) * PetscCosReal(k * i);
   }
   PetscCall(VecRestoreArrayWrite(U, &u));
+  PetscCall(PhaseSplitLocalHalves(ts, U));
   PetscCall(TSSetSolution(ts, U));
   PetscCall(TSSetTimeStep(ts, dt));
   PetscCall(TSSetMaxTime(ts, T));

@@ -16,6 +16,7 @@ static char help[] = "Sine-Gordon u_tt = u_xx - sin u (or u_tt = u_xx + u_yy - s
 #include <simpvi.h>
 #include <petscdmda.h>
 #include "benchmemory.h"
+#include "phasesplit.h"
 
 typedef enum {
   SWEEP_SPACETIME,
@@ -337,7 +338,7 @@ static PetscErrorCode Run(MPI_Comm comm, Params *par, PetscInt n, PetscInt nstep
   PetscCall(TSSimpVISetMass(ts, M, NULL, NULL, NULL, NULL));
   PetscCall(TSSimpVISetPotential(ts, K, Potential, PotentialHessian, &sg));
 
-  /* U = [q_local | p_local] on each process (the default split), q in the DMDA's global layout */
+  /* U = [q_local | p_local] on each process (named by PhaseSplitLocalHalves()), q in the DMDA's global layout */
   PetscCall(VecCreateMPI(comm, 2 * nloc, 2 * N, &U));
   PetscCall(VecGetArrayWrite(U, &u));
   for (PetscInt j = ys; j < ys + ym; j++)
@@ -349,6 +350,7 @@ static PetscErrorCode Run(MPI_Comm comm, Params *par, PetscInt n, PetscInt nstep
       u[nloc + (j - ys) * xm + i - xs] = sg.vol * ut0;
     }
   PetscCall(VecRestoreArrayWrite(U, &u));
+  PetscCall(PhaseSplitLocalHalves(ts, U));
   PetscCall(TSSetSolution(ts, U));
   PetscCall(TSSetTimeStep(ts, par->T / nsteps));
   PetscCall(TSSetMaxTime(ts, par->T));

@@ -16,6 +16,7 @@ static char help[] = "MPI-parallel parameter studies with TSSIMPVI: PETSC_COMM_W
 
 #include <simpvi.h>
 #include "stepjacobian.h"
+#include "phasesplit.h"
 #include <gsl/gsl_sf_elljac.h>
 #include <gsl/gsl_sf_ellint.h>
 #include <sys/resource.h>
@@ -406,6 +407,7 @@ static PetscErrorCode ConvergenceRun(Sweep *sw, Model *m, PetscInt task, PetscRe
   PetscCall(TSSimpVISetLagrangianHessian(ts, m->A[0], NULL, m->A[1], PendulumHessian, &run));
   PetscCall(VecDuplicate(m->U, &U));
   PetscCall(ModelSetState(m, U, &q0, &p0));
+  PetscCall(PhaseSplitLocalHalves(ts, U));
   PetscCall(TSSetSolution(ts, U));
   PetscCall(TSSetTimeStep(ts, run.h));
   PetscCall(TSSetMaxSteps(ts, n));
@@ -632,6 +634,7 @@ static PetscErrorCode FlipSetUp(Sweep *sw, Model *m, Run *run, PetscInt task, TS
   PetscCall(TSSimpVISetPotential(*ts, m->A[3], DPPotential, DPPotentialHessian, run));
   PetscCall(VecDuplicate(m->U, U));
   PetscCall(ModelSetState(m, *U, q, p));
+  PetscCall(PhaseSplitLocalHalves(*ts, *U));
   PetscCall(TSSetSolution(*ts, *U));
   PetscCall(TSSetTimeStep(*ts, run->h));
   PetscCall(TSSetMaxSteps(*ts, *nmax));

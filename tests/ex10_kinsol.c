@@ -4,7 +4,7 @@ static char help[] = "SUNDIALS KINSOL against SNES on the TSSIMPVI step system (
                      "of all solvers are printed side by side. Problems, through the Lagrangian door:\n"
                      "  pendulum: L = v^2/2 - omega^2 (1 - cos x), one period (Table 1 of FVCA 2023: theta0 = pi/2, omega = 2 pi);\n"
                      "  chain:    n coupled pendulums per process, L = sum v_i^2/2 - omega^2 (1 - cos x_i) - kappa/2 (x_{i+1} - x_i)^2,\n"
-                     "            distributed: on each process the first half of the local entries of U are positions.\n"
+                     "            distributed: on each process the first half of the local entries of U are positions (TSRHSSplitSetIS()).\n"
                      "With -fail the program makes one run with the solver chosen in the options database and lets a failed\n"
                      "step raise its error; with -resize one TS solves the chain, is reset and solves a larger one.\n"
                      "Options: -problem pendulum|chain -strategies newton,linesearch,fp -maa <3> -meshes 50,100,200 -tol <1e-12>\n"
@@ -12,6 +12,7 @@ static char help[] = "SUNDIALS KINSOL against SNES on the TSSIMPVI step system (
                      "         -error_after <calls> -verbose\n\n";
 
 #include <simpvi.h>
+#include "../examples/phasesplit.h"
 
 typedef enum {
   PROBLEM_PENDULUM,
@@ -251,6 +252,7 @@ static PetscErrorCode Run(AppCtx *user, PetscReal h, PetscInt nsteps, Trajectory
   PetscCall(CreateProblem(user, &U, &Lxx, &Lvv));
   PetscCall(TSSimpVISetLagrangian(ts, Lagrangian, user));
   PetscCall(TSSimpVISetLagrangianHessian(ts, Lxx, NULL, Lvv, LagrangianHessian, user));
+  PetscCall(PhaseSplitLocalHalves(ts, U));
   PetscCall(TSSetSolution(ts, U));
   PetscCall(TSSetTimeStep(ts, h));
   PetscCall(TSSetMaxSteps(ts, nsteps));
@@ -285,6 +287,7 @@ static PetscErrorCode Resize(AppCtx *user, PetscReal h, PetscInt nsteps, PetscRe
   PetscCall(CreateProblem(user, &U, &Lxx, &Lvv));
   PetscCall(TSSimpVISetLagrangian(ts, Lagrangian, user));
   PetscCall(TSSimpVISetLagrangianHessian(ts, Lxx, NULL, Lvv, LagrangianHessian, user));
+  PetscCall(PhaseSplitLocalHalves(ts, U));
   PetscCall(TSSetSolution(ts, U));
   PetscCall(TSSetTimeStep(ts, h));
   PetscCall(TSSetMaxSteps(ts, nsteps));
@@ -303,6 +306,7 @@ static PetscErrorCode Resize(AppCtx *user, PetscReal h, PetscInt nsteps, PetscRe
   PetscCall(SetUpChain(user));
   PetscCall(CreateProblem(user, &U, &Lxx, &Lvv));
   PetscCall(TSSimpVISetLagrangianHessian(ts, Lxx, NULL, Lvv, LagrangianHessian, user));
+  PetscCall(PhaseSplitLocalHalves(ts, U));
   PetscCall(TSSetSolution(ts, U));
   PetscCall(TSSetTime(ts, 0));
   PetscCall(TSSetStepNumber(ts, 0));

@@ -11,6 +11,7 @@ static char help[] = "The two assembly paths of the step Jacobian of TSSIMPVI gi
                      "Options: -door mechanical|lagrangian -g <0.3> -N <24> (pendulums) -dt <0.1> -steps <10> -t_on <0.35> -kappa <2> -eps <0.5>\n\n";
 
 #include <simpvi.h>
+#include "../examples/phasesplit.h"
 
 typedef enum {
   DOOR_MECHANICAL,
@@ -211,6 +212,7 @@ static PetscErrorCode Run(AppCtx *user, const char prefix[], PetscReal dt, Petsc
     PetscCall(TSSimpVISetLagrangianHessian(ts, H, Lvx, M, LagrangianHessian, user));
     PetscCall(MatDestroy(&Lvx));
   }
+  PetscCall(PhaseSplitLocalHalves(ts, U));
   PetscCall(TSSetSolution(ts, U));
   PetscCall(TSSetTimeStep(ts, dt));
   PetscCall(TSSetMaxSteps(ts, steps));

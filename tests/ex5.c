@@ -1,7 +1,7 @@
 static char help[] = "TSSIMPVI in parallel: a chain of n masses with FPU springs (cubic and quartic terms) between fixed ends.\n"
                      "The mass matrix and the potential Hessian are tridiagonal MPIAIJ matrices; the state U = (q, p) is split\n"
-                     "either by the library's default (on each process the first half of the local entries are positions) or,\n"
-                     "with -split interleaved, as (q_i, p_i) pairs named with TSRHSSplitSetIS(). The run on PETSC_COMM_WORLD is\n"
+                     "as [q_local | p_local] on each process (the library's default U = (q, p) on one process; named with\n"
+                     "TSRHSSplitSetIS() on more) or, with -split interleaved, as (q_i, p_i) pairs named with TSRHSSplitSetIS(). The run on PETSC_COMM_WORLD is\n"
                      "compared with a serial run of the same problem on rank 0, gathered with VecScatterCreateToZero(), for a final\n"
                      "time that is not a multiple of the step: once with TS_EXACTFINALTIME_MATCHSTEP (the last step is shortened)\n"
                      "and then, on the same TS from the same start, with TS_EXACTFINALTIME_INTERPOLATE (TSInterpolate() from the\n"
@@ -9,6 +9,7 @@ static char help[] = "TSSIMPVI in parallel: a chain of n masses with FPU springs
                      "Options: -n <40> -dt <0.1> -final_time <2.05> -split default|interleaved -fresh_ts\n\n";
 
 #include <simpvi.h>
+#include "../examples/phasesplit.h"
 
 typedef enum {
   SPLIT_DEFAULT,
@@ -154,8 +155,12 @@ static PetscErrorCode Setup(MPI_Comm comm, Chain *c, Split split, TSExactFinalTi
   /* U = (q, p): q_i = a mix of the two lowest modes, p = 0 */
   PetscCall(VecCreateMPI(comm, 2 * c->nloc, 2 * c->n, U));
   if (split == SPLIT_DEFAULT) {
+    PetscMPIInt size;
+
     PetscCall(ISCreateStride(comm, c->nloc, 2 * c->lo, 1, isq));
     PetscCall(ISCreateStride(comm, c->nloc, 2 * c->lo + c->nloc, 1, isp));
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    if (size > 1) PetscCall(PhaseSplitLocalHalves(*ts, *U)); /* the default halves of U are not each process's */
   } else {
     PetscCall(ISCreateStride(comm, c->nloc, 2 * c->lo, 2, isq));
     PetscCall(ISCreateStride(comm, c->nloc, 2 * c->lo + 1, 2, isp));

@@ -71,28 +71,40 @@ PetscErrorCode SimpVIProblemReset_Private(SimpVIProblem *prob)
   PetscFunctionReturn(0);
 }
 
-/* The positions and momenta inside U: TSRHSSplitSetIS() "position"/"momentum", else on each process the first half
-   of the local entries are positions and the second half momenta. New references. */
+/* The positions and momenta inside U: TSRHSSplitSetIS() "position"/"momentum"; on one process, by default, the first
+   half of U is q and the second p. On more processes U's layout says nothing about which entries are positions (the
+   halves of U are not each process's halves), so the split must be named: never guessed. New references. */
 PetscErrorCode SimpVIProblemSplit_Private(TS ts, Vec U, IS *isq, IS *isp)
 {
-  IS       q, p;
-  PetscInt nloc, lo;
+  IS          q, p;
+  PetscInt    N;
+  PetscMPIInt size;
 
   PetscFunctionBegin;
   PetscCall(TSRHSSplitGetIS(ts, "position", &q));
   PetscCall(TSRHSSplitGetIS(ts, "momentum", &p));
   if (q && p) {
+    PetscInt  nq, np;
+    PetscBool same;
+
+    /* the step keeps q and p in one layout */
+    PetscCall(ISGetLocalSize(q, &nq));
+    PetscCall(ISGetLocalSize(p, &np));
+    same = (PetscBool)(nq == np);
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)ts)));
+    PetscCheck(same, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_INCOMP, "TSSIMPVI needs as many positions as momenta on each process in the TSRHSSplitSetIS() index sets");
     PetscCall(PetscObjectReference((PetscObject)q));
     PetscCall(PetscObjectReference((PetscObject)p));
     *isq = q;
     *isp = p;
     PetscFunctionReturn(0);
   }
-  PetscCall(VecGetLocalSize(U, &nloc));
-  PetscCall(VecGetOwnershipRange(U, &lo, NULL));
-  PetscCheck(nloc % 2 == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "TSSIMPVI state U = (q, p) has odd local size %" PetscInt_FMT "; set the split with TSRHSSplitSetIS(ts, \"position\", ...) and \"momentum\"", nloc);
-  PetscCall(ISCreateStride(PetscObjectComm((PetscObject)ts), nloc / 2, lo, 1, isq));
-  PetscCall(ISCreateStride(PetscObjectComm((PetscObject)ts), nloc / 2, lo + nloc / 2, 1, isp));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ts), &size));
+  PetscCheck(size == 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI on %d processes needs to be told which entries of U = (q, p) are positions and momenta: call TSRHSSplitSetIS(ts, \"position\", isq) and TSRHSSplitSetIS(ts, \"momentum\", isp) (on one process the default is the first and second half of U)", (int)size);
+  PetscCall(VecGetSize(U, &N));
+  PetscCheck(N % 2 == 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_SIZ, "TSSIMPVI state U = (q, p) has odd size %" PetscInt_FMT "; set the split with TSRHSSplitSetIS(ts, \"position\", ...) and \"momentum\"", N);
+  PetscCall(ISCreateStride(PetscObjectComm((PetscObject)ts), N / 2, 0, 1, isq));
+  PetscCall(ISCreateStride(PetscObjectComm((PetscObject)ts), N / 2, N / 2, 1, isp));
   PetscFunctionReturn(0);
 }
 

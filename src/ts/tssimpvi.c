@@ -520,8 +520,8 @@ static PetscErrorCode TSSimpVIGetNonlinearSolverType_SimpVI(TS ts, TSSimpVINonli
   `TSSimpVISetLagrangianHessian()`; a mechanical system L = 1/2 v'M(x)v - V(t,x) with `TSSimpVISetMass()` and
   `TSSimpVISetPotential()`; or an unchanged second-order PETSc program (`TSSetI2Function()`/`TSSetI2Jacobian()`, or
   `TSSetIFunction()` on (U, A) with `TS2SetSolution()`), read as M a + f(t, u, v) = 0 with constant M. Native problems
-  carry the phase-space point U = (q, p): by default the first half of each process's entries are positions, else
-  name them with `TSRHSSplitSetIS()` "position" and "momentum".
+  carry the phase-space point U = (q, p), split with `TSRHSSplitSetIS()` "position" and "momentum"; on one process
+  the default is the first and second half of U, on more the split must be named.
 
   Each step solves, with SNES and the analytic Jacobian, for the nodes Q_1..Q_s of the step polynomial:
 .vb
