@@ -1,25 +1,43 @@
 /*
    PETSc second-order door: an unchanged TSSetI2Function()/TSSetI2Jacobian() program (or TSSetIFunction() on (U, A)),
    read as M a + f(t, u, v) = 0 with constant M. Then L_v = M v and the generalized force is G = -f(t, u, v), taken
-   through the quadrature (discrete Lagrange-d'Alembert); M = dF/dA, K = dF/dU and C = dF/dV come from the I2 Jacobian's
-   shifts.
+   through the quadrature (discrete Lagrange-d'Alembert): damping and time dependence in f are integrated as forces.
+   K = dF/dU, M = dF/dA and C = dF/dV come from the I2 Jacobian's shifts. M must stay constant (M(u) a + f is not a
+   Lagrangian system in general): it is checked at the end of every step, with an error that points to the mechanical
+   door, which handles M(x).
 */
 #include <simpvi/private/tssimpviimpl.h>
 
+/* relative change of M (Frobenius) beyond which the mass is taken as not constant; M itself is read to round-off */
+#define SIMPVI_I2_MASS_RTOL 1e-10
+
 /* J = dF/dU + shiftV dF/dV + shiftA dF/dA into A */
-static PetscErrorCode I2Jacobian(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscReal shiftV, PetscReal shiftA, Mat A)
+static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec x, Vec v, Vec zero, PetscReal shiftV, PetscReal shiftA, Mat A)
 {
+  PetscFunctionBegin;
+  PetscCall(TSComputeI2Jacobian(ts, t, x, v, zero, shiftV, shiftA, A, A));
+  PetscFunctionReturn(0);
+}
+
+/* D = (J(shift) - K)/s, with K = J(0, 0) already in prob->I2J[0]. The user's J = K + s D is rounded at the size of its
+   entries; with s a power of two far above ||K||/||M|| that rounding is a round-off of s D, not of K, and the division is
+   exact: D comes out to round-off (s = 1 would leave an error of eps ||K||/||M|| relative). */
+static PetscErrorCode ShiftDerivative(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscBool velocity, Mat D)
+{
+  const PetscReal s = prob->I2shift;
 
   PetscFunctionBegin;
-  PetscCall(TSComputeI2Jacobian(ts, t, x, v, prob->zero, shiftV, shiftA, A, A));
+  PetscCall(I2Jacobian(ts, t, x, v, prob->zero, velocity ? s : 0, velocity ? 0 : s, D));
+  PetscCall(MatAXPY(D, -1, prob->I2J[0], DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatScale(D, 1 / s));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
 {
-  Mat        P = prob->I2P;
-  DM         dm;
-  PetscReal  cnorm;
+  Mat          P = prob->I2P;
+  DM           dm;
+  PetscReal    knorm, mnorm;
   TSI2Function i2f;
 
   PetscFunctionBegin;
@@ -27,32 +45,33 @@ static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
   PetscCall(DMTSGetI2Function(dm, &i2f, NULL));
   PetscCheck(P, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs the Jacobian of the second-order problem: call TSSetI2Jacobian() or TSSetIJacobian()");
   PetscCall(SimpVICheckMatSize_Private(ts, q, P, "I2 Jacobian"));
-  for (PetscInt i = 0; i < 3; i++) PetscCall(MatDuplicate(P, MAT_DO_NOT_COPY_VALUES, &prob->I2J[i]));
-  /* constant mass M = J(0,1) - J(0,0) at the initial state */
-  PetscCall(I2Jacobian(ts, prob, ts->ptime, ts->vec_sol, ts->vec_dot, 0, 0, prob->I2J[0]));
-  PetscCall(I2Jacobian(ts, prob, ts->ptime, ts->vec_sol, ts->vec_dot, 0, 1, prob->I2J[1]));
+  for (PetscInt i = 0; i < 4; i++) PetscCall(MatDuplicate(P, MAT_DO_NOT_COPY_VALUES, &prob->I2J[i]));
+  /* a first M = J(0,1) - J(0,0) gives the scale of the shift, then M again without the cancellation */
+  PetscCall(I2Jacobian(ts, ts->ptime, ts->vec_sol, ts->vec_dot, prob->zero, 0, 0, prob->I2J[0]));
+  PetscCall(I2Jacobian(ts, ts->ptime, ts->vec_sol, ts->vec_dot, prob->zero, 0, 1, prob->I2J[1]));
   PetscCall(MatAXPY(prob->I2J[1], -1, prob->I2J[0], DIFFERENT_NONZERO_PATTERN));
-  prob->damped = PETSC_FALSE;
-  if (i2f) { /* damping C = J(1,0) - J(0,0); an IFunction on (U, A) has none */
-    PetscCall(I2Jacobian(ts, prob, ts->ptime, ts->vec_sol, ts->vec_dot, 1, 0, prob->I2J[2]));
-    PetscCall(MatAXPY(prob->I2J[2], -1, prob->I2J[0], DIFFERENT_NONZERO_PATTERN));
-    PetscCall(MatNorm(prob->I2J[2], NORM_FROBENIUS, &cnorm));
-    prob->damped = (PetscBool)(cnorm > 0);
-  }
+  PetscCall(MatNorm(prob->I2J[0], NORM_FROBENIUS, &knorm));
+  PetscCall(MatNorm(prob->I2J[1], NORM_FROBENIUS, &mnorm));
+  PetscCheck(mnorm > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI: the second-order problem has no mass (dF/dA = 0 in the I2 Jacobian's shiftA)");
+  prob->I2shift = PetscPowReal(2, PetscCeilReal(PetscLog2Real(PetscMax(knorm / mnorm, 1))) + 10);
+  PetscCall(ShiftDerivative(ts, prob, ts->ptime, ts->vec_sol, ts->vec_dot, PETSC_FALSE, prob->I2J[1]));
+  PetscCall(MatNorm(prob->I2J[1], NORM_FROBENIUS, &prob->I2Mnorm));
+  prob->I2Mtime = ts->ptime;
+  /* damping C = dF/dV, evaluated wherever the Jacobian is (it may vanish at the start: C(t), C(v)); an IFunction on
+     (U, A) has none */
+  prob->damped = (PetscBool)(i2f != NULL);
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode Reset_I2(SimpVIProblem *prob)
 {
-
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < 3; i++) PetscCall(MatDestroy(&prob->I2J[i]));
+  for (PetscInt i = 0; i < 4; i++) PetscCall(MatDestroy(&prob->I2J[i]));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode PG_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, Vec P, Vec G)
 {
-
   PetscFunctionBegin;
   PetscCall(MatMult(prob->I2J[1], v, P));
   PetscCall(TSComputeI2Function(ts, t, x, v, prob->zero, G));
@@ -62,17 +81,31 @@ static PetscErrorCode PG_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec 
 
 static PetscErrorCode Terms_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscInt need, PetscInt *n, SimpVITerm terms[])
 {
-
   PetscFunctionBegin;
-  PetscCall(I2Jacobian(ts, prob, t, x, v, 0, 0, prob->I2J[0]));
+  PetscCall(I2Jacobian(ts, t, x, v, prob->zero, 0, 0, prob->I2J[0]));
   terms[(*n)++] = (SimpVITerm){prob->I2J[1], 1, SIMPVI_BLOCK_PV, PETSC_FALSE, PETSC_TRUE};
   terms[(*n)++] = (SimpVITerm){prob->I2J[0], -1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE};
-  if (prob->damped) {
-    PetscCall(I2Jacobian(ts, prob, t, x, v, 1, 0, prob->I2J[2]));
-    PetscCall(MatAXPY(prob->I2J[2], -1, prob->I2J[0], DIFFERENT_NONZERO_PATTERN));
+  if (prob->damped && (need & SIMPVI_NEED(SIMPVI_BLOCK_GV))) {
+    PetscCall(ShiftDerivative(ts, prob, t, x, v, PETSC_TRUE, prob->I2J[2]));
     terms[(*n)++] = (SimpVITerm){prob->I2J[2], -1, SIMPVI_BLOCK_GV, PETSC_FALSE, PETSC_FALSE};
   }
   PetscFunctionReturn(0);
 }
 
-const SimpVIDoor SimpVIDoorI2 = {"second-order (I2)", SetUp_I2, PG_I2, Terms_I2, NULL, Reset_I2};
+/* At the end of a step: M read again at (t, x, v) must be the M of the start */
+static PetscErrorCode Check_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v)
+{
+  PetscReal dnorm;
+
+  PetscFunctionBegin;
+  PetscCall(I2Jacobian(ts, t, x, v, prob->zero, 0, 0, prob->I2J[0]));
+  PetscCall(ShiftDerivative(ts, prob, t, x, v, PETSC_FALSE, prob->I2J[3]));
+  PetscCall(MatAXPY(prob->I2J[3], -1, prob->I2J[1], DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatNorm(prob->I2J[3], NORM_FROBENIUS, &dnorm));
+  PetscCheck(dnorm <= SIMPVI_I2_MASS_RTOL * prob->I2Mnorm, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP,
+             "TSSIMPVI second-order door: the mass dF/dA changed by %g (relative) between t = %g and t = %g. M(u) a + f = 0 is not a Lagrangian system in general, and this door integrates constant M only: give a configuration-dependent mass M(x) with TSSimpVISetMass() (and the forces with TSSimpVISetPotential() or TSSimpVISetForce())",
+             (double)(dnorm / prob->I2Mnorm), (double)prob->I2Mtime, (double)t);
+  PetscFunctionReturn(0);
+}
+
+const SimpVIDoor SimpVIDoorI2 = {"second-order (I2)", SetUp_I2, PG_I2, Terms_I2, NULL, Reset_I2, Check_I2};

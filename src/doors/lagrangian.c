@@ -47,4 +47,4 @@ static PetscErrorCode L_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, Vec 
   PetscFunctionReturn(0);
 }
 
-const SimpVIDoor SimpVIDoorLagrangian = {"Lagrangian", SetUp_Lagrangian, PG_Lagrangian, Terms_Lagrangian, L_Lagrangian, NULL};
+const SimpVIDoor SimpVIDoorLagrangian = {"Lagrangian", SetUp_Lagrangian, PG_Lagrangian, Terms_Lagrangian, L_Lagrangian, NULL, NULL};

@@ -86,4 +86,4 @@ static PetscErrorCode L_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, Vec 
   PetscFunctionReturn(0);
 }
 
-const SimpVIDoor SimpVIDoorMechanical = {"mechanical", SetUp_Mechanical, PG_Mechanical, Terms_Mechanical, L_Mechanical, Reset_Mechanical};
+const SimpVIDoor SimpVIDoorMechanical = {"mechanical", SetUp_Mechanical, PG_Mechanical, Terms_Mechanical, L_Mechanical, Reset_Mechanical, NULL};

@@ -69,6 +69,7 @@ static PetscErrorCode StoreState(TS ts, PetscReal t1)
   else {
     /* keep the velocity of TS2GetSolution() current: v1 = L_v^{-1}(q1, p1) */
     PetscCall(SimpVILegendreInverse_Private(ts, vi->prob, t1, vi->q1, vi->p1, vi->v));
+    if (vi->door->check) PetscCall(vi->door->check(ts, vi->prob, t1, vi->q1, vi->v));
     PetscCall(VecCopy(vi->q1, ts->vec_sol));
     PetscCall(VecCopy(vi->v, ts->vec_dot));
   }

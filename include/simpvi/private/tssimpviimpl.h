@@ -70,7 +70,9 @@ typedef struct {
   Vec               massg;            /* 1/2 v' dM/dx v */
   KSP               kspv;             /* L_vv solves of the Legendre inversion */
   Mat               I2P, I2A;         /* I2 door: the user's I2 (or I) Jacobian matrices (preconditioning, operator) */
-  Mat               I2J[3];           /* I2 door: K = dF/dU, M = dF/dA, C = dF/dV */
+  Mat               I2J[4];           /* I2 door: K = dF/dU, M = dF/dA, C = dF/dV, work */
+  PetscReal         I2shift;          /* I2 door: the shift that reads M and C from the Jacobian without cancellation */
+  PetscReal         I2Mnorm, I2Mtime; /* I2 door: ||M|| and the time M was read */
   PetscBool         damped;
   SimpVIPhaseSpace  ps; /* the phase-space form given to other TS types */
   PetscReal         H0;    /* TSSimpVIMonitorEnergy(): the first energy seen (any TS type) */
@@ -85,6 +87,7 @@ struct _SimpVIDoor {
   PetscErrorCode (*terms)(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscInt, PetscInt *, SimpVITerm[]); /* second derivatives; PetscInt: the SIMPVI_NEED() blocks */
   PetscErrorCode (*lagrangian)(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscReal *);        /* L; may be NULL */
   PetscErrorCode (*reset)(SimpVIProblem *);
+  PetscErrorCode (*check)(TS, SimpVIProblem *, PetscReal, Vec, Vec); /* at the end of a step (t, x, v); may be NULL */
 };
 
 /* The phase-space form of a problem for other TS types (src/doors/phasespace.c) */
