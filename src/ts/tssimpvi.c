@@ -113,7 +113,7 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
   TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
   PetscInt     its = 0, lits = 0;
   PetscReal    next_time_step;
-  PetscBool    accept, converged = PETSC_FALSE;
+  PetscBool    accept, converged = PETSC_FALSE, stop;
   const char  *reason;
   PetscScalar *y;
 
@@ -123,6 +123,8 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
   vi->stage_time = ts->ptime;
   vi->h          = ts->time_step;
   PetscCall(LoadState(ts));
+  PetscCall(SimpVIStabilityCheckStep_Private(ts, vi->q0, vi->native ? vi->prob->zero : vi->v, &stop));
+  if (stop) PetscFunctionReturn(0);
   PetscCall(SimpVIStepPredict_Private(ts));
 
   PetscCall(TSPreStage(ts, vi->stage_time));
@@ -130,11 +132,11 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
   ts->snes_its += its;
   ts->ksp_its += lits;
   if (!converged) {
-    char bound[128] = "";
+    char bound[512];
 
     ts->num_snes_failures++;
     ts->reason = TS_DIVERGED_NONLINEAR_SOLVE;
-    if (vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO && vi->degree <= 3) PetscCall(PetscSNPrintf(bound, sizeof(bound), "; for a linear system this scheme is stable while h*omega_max < %g", (double)(vi->degree == 1 ? 2.0 : vi->degree == 2 ? 2 * PetscSqrtReal(2.0) : 3.11)));
+    PetscCall(SimpVIStabilityHint_Private(ts, reason, vi->q0, vi->native ? vi->prob->zero : vi->v, bound, sizeof(bound)));
     PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "TSSIMPVI step %" PetscInt_FMT " from t = %g with h = %g failed: %s after %" PetscInt_FMT " iterations%s", ts->steps, (double)ts->ptime, (double)vi->h, reason, its, bound);
     PetscCall(PetscInfo(ts, "Step %" PetscInt_FMT " at t = %g failed: %s\n", ts->steps, (double)ts->ptime, reason));
     PetscFunctionReturn(0);
@@ -147,6 +149,8 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
   PetscCall(VecResetArray(vi->Yv[vi->scheme->degree - 1]));
   PetscCall(VecRestoreArrayRead(vi->Y, (const PetscScalar **)&y));
   PetscCall(SimpVIStepMomentum_Private(ts, vi->p1));
+  PetscCall(SimpVIStabilityCheckGrowth_Private(ts, vi->q0, vi->p0, vi->q1, vi->p1, vi->native ? vi->prob->zero : vi->v, &stop));
+  if (stop) PetscFunctionReturn(0);
   if (ts->poststage) { /* the one stage, the step solve, shown as the state it gives: a copy, shaped like U */
     if (!vi->Ustage) PetscCall(VecDuplicate(ts->vec_sol, &vi->Ustage));
     if (vi->native) PetscCall(SetPhaseSpace(ts, vi->q1, vi->p1, vi->Ustage));
@@ -297,6 +301,7 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   PetscCall(VecDuplicate(vi->q0, &vi->ep));
   PetscCall(SimpVISchemeDestroy_Private(&vi->scheme));
   PetscCall(SimpVISchemeCreate_Private(vi->quadrature, vi->degree, &vi->scheme));
+  vi->stabilityready = PETSC_FALSE; /* the bound and omega_max of this scheme and problem, at the first step */
   PetscCall(SimpVIStepSetUp_Private(ts));
   PetscCall(SimpVIProblemSetUp_Private(ts, vi->prob, vi->door, vi->q0));
   if (ts->problem_type == TS_LINEAR) { /* one linear solve per step, unless the user chose a SNES type other than the default */
@@ -323,6 +328,10 @@ static PetscErrorCode TSReset_SimpVI(TS ts)
   PetscCall(SimpVISchemeDestroy_Private(&vi->scheme));
   PetscCall(ISDestroy(&vi->isq));
   PetscCall(ISDestroy(&vi->isp));
+  vi->stabilityready  = PETSC_FALSE;
+  vi->stabilitywarned = PETSC_FALSE;
+  vi->growthsteps     = 0;
+  vi->growth          = 1;
   PetscFunctionReturn(0);
 }
 
@@ -371,6 +380,8 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, SimpVIOptionItems PetscOpti
   /* read where the linear solvers are made (SimpVIDefaultLinearSolver_Private); listed here for -help */
   PetscCall(PetscOptionsInt("-ts_simpvi_direct_limit", "Largest linear system (rows) given a direct solver by default; larger: BiCGStab (CG for the mass) with block Jacobi ILU(0)", "TSSIMPVI", limit, &limit, NULL));
   PetscCheck(limit >= 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "The option -ts_simpvi_direct_limit %" PetscInt_FMT " must be 0 or more (rows)", limit);
+  PetscCall(PetscOptionsBool("-ts_simpvi_check_stability", "Stop when h*omega_max (estimated at the first step) is beyond the scheme's linear stability bound, or when the state blows up", "TSSIMPVI", vi->checkstability, &vi->checkstability, NULL));
+  PetscCall(PetscOptionsBool("-ts_simpvi_check_stability_warn", "Only warn (once) where -ts_simpvi_check_stability would stop", "TSSIMPVI", vi->stabilitywarn, &vi->stabilitywarn, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_monitor_energy", "Print the energy H and its relative drift after each step", "TSSimpVIMonitorEnergy", monitor, &monitor, &flg));
   if (flg && monitor) PetscCall(TSMonitorSet(ts, TSSimpVIMonitorEnergy, NULL, NULL));
   PetscOptionsHeadEnd();
@@ -514,7 +525,10 @@ static PetscErrorCode TSSimpVIGetNonlinearSolverType_SimpVI(TS ts, TSSimpVINonli
 . -ts_simpvi_direct_limit <100000> - step systems with at most this many rows get a direct solve by default, larger ones
                               BiCGStab with block Jacobi/ILU(0); the mass solves behind velocities take -ts_simpvi_velocity_ksp_*
 . -ts_simpvi_mat_type <aij> - the type of the step matrix
-- -ts_simpvi_monitor_energy - print the energy H and its relative drift after each step
+. -ts_simpvi_monitor_energy - print the energy H and its relative drift after each step
+. -ts_simpvi_check_stability <true> - stop when h*omega_max, with omega_max estimated at the first step from the mass and
+                                       the Hessian, is beyond the scheme's linear stability bound, or when the state blows up
+- -ts_simpvi_check_stability_warn - only warn instead
 
   Notes:
   The problem comes through one of three doors: a Lagrangian `TSSimpVISetLagrangian()` with
@@ -597,7 +611,9 @@ PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS ts)
   ts->usessnes            = PETSC_TRUE;
 
   PetscCall(PetscNew(&vi));
-  ts->data = (void *)vi;
+  ts->data           = (void *)vi;
+  vi->checkstability = PETSC_TRUE;
+  vi->growth         = 1;
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetType_C", TSSimpVISetType_SimpVI));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetType_C", TSSimpVIGetType_SimpVI));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetDegree_C", TSSimpVISetDegree_SimpVI));

@@ -177,6 +177,13 @@ typedef struct {
   void                 *kinsol;
   char                  reason[256];
 
+  /* linear stability (src/ts/stability.c) */
+  PetscBool checkstability, stabilitywarn, stabilitywarned, stabilityready;
+  PetscReal omega, bound;  /* omega_max estimated at the first step (negative: none), the scheme's bound on h*omega */
+  PetscReal omegatime;     /* where omega_max was estimated */
+  PetscInt  growthsteps;   /* steps in a row with a blow-up-like growth, and the growth over them */
+  PetscReal growth;
+
 } TS_SimpVI;
 
 PETSC_INTERN PetscErrorCode SimpVIMatAddBlocks_Private(Mat, PetscLayout, Mat, PetscBool, PetscInt, const PetscScalar[]);
@@ -197,6 +204,12 @@ PETSC_INTERN PetscErrorCode SimpVIDefaultLinearSolver_Private(TS, KSP, PetscInt,
 PETSC_INTERN PetscErrorCode SimpVIStepPlaceholderSolver_Private(KSP);
 PETSC_INTERN PetscErrorCode SimpVIDirectLimit_Private(TS, PetscInt *);
 PETSC_INTERN PetscLogEvent  SIMPVI_Residual, SIMPVI_Jacobian;
+
+PETSC_INTERN PetscErrorCode SimpVISchemeStabilityBound_Private(const SimpVIScheme *, PetscReal *);
+PETSC_INTERN PetscErrorCode SimpVIStabilityEstimate_Private(TS, PetscReal, Vec, Vec);
+PETSC_INTERN PetscErrorCode SimpVIStabilityCheckStep_Private(TS, Vec, Vec, PetscBool *);
+PETSC_INTERN PetscErrorCode SimpVIStabilityCheckGrowth_Private(TS, Vec, Vec, Vec, Vec, Vec, PetscBool *);
+PETSC_INTERN PetscErrorCode SimpVIStabilityHint_Private(TS, const char[], Vec, Vec, char[], size_t);
 
 #if defined(SIMPVI_HAVE_KINSOL)
 PETSC_INTERN PetscErrorCode SimpVIKINSOLSetFromOptions_Private(TS, SimpVIOptionItems);

@@ -1,0 +1,363 @@
+/*
+   Linear stability of TSSIMPVI: the scheme's bound on h*omega (from its step map on the oscillator), an estimate of the
+   problem's omega_max at the start (Lanczos on M^-1 K, K = -L_xx), and a per-step check that the state is not blowing
+   up. Beyond the bound a Lobatto-quadrature scheme amplifies the fastest modes by a large factor per step, silently:
+   these checks stop the run (or warn, -ts_simpvi_check_stability_warn) with the bound and the largest stable step.
+*/
+#include <simpvi/private/tssimpviimpl.h>
+
+#define SIMPVI_STABILITY_ZMAX   50.0 /* bounds are looked for up to h*omega = 50; none below: "always stable" */
+#define SIMPVI_STABILITY_DZ     0.01
+#define SIMPVI_LANCZOS_STEPS    30
+#define SIMPVI_GROWTH_FACTOR    10.0 /* per step, over SIMPVI_GROWTH_STEPS steps in a row: a blow-up */
+#define SIMPVI_GROWTH_STEPS     3
+
+/* Trace of the step map (q0, p0) -> (q1, p1) of L = v^2/2 - q^2/2 with step z (omega = 1, h = z): the step equations
+   sum_l A_il Q_l = -p0 delta_i0 (i < s), Q_0 = q0, p1 = sum_l A_sl Q_l with A_il = sum_k w_k (D_ki D_kl / z - z B_ki B_kl) */
+static PetscErrorCode StepMapTrace(const SimpVIScheme *sc, PetscReal z, PetscReal *trace)
+{
+  const PetscInt s = sc->degree, s1 = s + 1;
+  PetscReal     *A, *G, *b;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc3(s1 * s1, &A, s * s, &G, s, &b));
+  for (PetscInt k = 0; k < sc->nq; k++)
+    for (PetscInt i = 0; i < s1; i++)
+      for (PetscInt l = 0; l < s1; l++) A[i * s1 + l] += sc->w[k] * (sc->D[k * s1 + i] * sc->D[k * s1 + l] / z - z * sc->B[k * s1 + i] * sc->B[k * s1 + l]);
+  *trace = 0;
+  for (PetscInt col = 0; col < 2; col++) { /* (q0, p0) = (1, 0), then (0, 1) */
+    PetscReal q0 = col == 0, p0 = col == 1, p1 = 0;
+
+    for (PetscInt i = 0; i < s; i++) {
+      for (PetscInt l = 1; l < s1; l++) G[i * s + l - 1] = A[i * s1 + l];
+      b[i] = -A[i * s1] * q0 - (i == 0 ? p0 : 0);
+    }
+    for (PetscInt c = 0; c < s; c++) { /* Gaussian elimination with partial pivoting, s is small */
+      PetscInt p = c;
+
+      for (PetscInt r = c + 1; r < s; r++)
+        if (PetscAbsReal(G[r * s + c]) > PetscAbsReal(G[p * s + c])) p = r;
+      if (p != c) {
+        for (PetscInt j = 0; j < s; j++) {
+          PetscReal t = G[c * s + j];
+          G[c * s + j] = G[p * s + j];
+          G[p * s + j] = t;
+        }
+        {
+          PetscReal t = b[c];
+          b[c] = b[p];
+          b[p] = t;
+        }
+      }
+      for (PetscInt r = c + 1; r < s; r++) {
+        PetscReal f = G[r * s + c] / G[c * s + c];
+
+        for (PetscInt j = c; j < s; j++) G[r * s + j] -= f * G[c * s + j];
+        b[r] -= f * b[c];
+      }
+    }
+    for (PetscInt c = s - 1; c >= 0; c--) {
+      for (PetscInt j = c + 1; j < s; j++) b[c] -= G[c * s + j] * b[j];
+      b[c] /= G[c * s + c];
+    }
+    /* b holds Q_1..Q_s */
+    p1 = A[s * s1] * q0;
+    for (PetscInt l = 1; l < s1; l++) p1 += A[s * s1 + l] * b[l - 1];
+    *trace += col == 0 ? b[s - 1] : p1;
+  }
+  PetscCall(PetscFree3(A, G, b));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVISchemeStabilityBound_Private - the scheme's linear stability bound on h*omega: the first z where the trace of the
+  step map leaves (-2, 2), found on a grid of step 0.01 and refined by bisection; PETSC_INFINITY when there is none
+  below h*omega = 50 (midpoint and Gauss schemes)
+*/
+PetscErrorCode SimpVISchemeStabilityBound_Private(const SimpVIScheme *sc, PetscReal *bound)
+{
+  PetscReal tr, lo, hi;
+
+  PetscFunctionBegin;
+  *bound = PETSC_INFINITY;
+  for (PetscReal z = SIMPVI_STABILITY_DZ; z <= SIMPVI_STABILITY_ZMAX; z += SIMPVI_STABILITY_DZ) {
+    PetscCall(StepMapTrace(sc, z, &tr));
+    if (PetscAbsReal(tr) < 2) continue;
+    lo = z - SIMPVI_STABILITY_DZ;
+    hi = z;
+    for (PetscInt it = 0; it < 50; it++) {
+      PetscReal mid = (lo + hi) / 2;
+
+      PetscCall(StepMapTrace(sc, mid, &tr));
+      if (PetscAbsReal(tr) < 2) lo = mid;
+      else hi = mid;
+    }
+    *bound = lo;
+    break;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The largest eigenvalue of the symmetric tridiagonal (alpha, beta) by bisection on its Sturm count */
+static PetscReal TridiagonalMax(PetscInt n, const PetscReal alpha[], const PetscReal beta[])
+{
+  PetscReal lo, hi;
+
+  if (n < 1) return 0;
+  lo = hi = alpha[0];
+  for (PetscInt i = 0; i < n; i++) { /* Gershgorin */
+    PetscReal r = (i > 0 ? PetscAbsReal(beta[i - 1]) : 0) + (i < n - 1 ? PetscAbsReal(beta[i]) : 0);
+
+    lo = PetscMin(lo, alpha[i] - r);
+    hi = PetscMax(hi, alpha[i] + r);
+  }
+  for (PetscInt it = 0; it < 200 && hi - lo > 1e-14 * PetscMax(PetscAbsReal(lo), PetscAbsReal(hi)); it++) {
+    PetscReal x = (lo + hi) / 2, d = 1;
+    PetscInt  above = 0; /* eigenvalues above x */
+
+    for (PetscInt i = 0; i < n; i++) {
+      d = alpha[i] - x - (i > 0 ? beta[i - 1] * beta[i - 1] / d : 0);
+      if (d == 0) d = 1e-300;
+      if (d > 0) above++;
+    }
+    if (above > 0) lo = x;
+    else hi = x;
+  }
+  return lo;
+}
+
+/* y = K x = -(sum of the L_xx terms) x */
+static PetscErrorCode StiffnessMult(PetscInt n, const SimpVITerm terms[], Vec x, Vec y, Vec work)
+{
+  PetscFunctionBegin;
+  PetscCall(VecSet(y, 0));
+  for (PetscInt t = 0; t < n; t++) {
+    if (terms[t].block != SIMPVI_BLOCK_GX) continue;
+    if (terms[t].transpose) PetscCall(MatMultTranspose(terms[t].A, x, work));
+    else PetscCall(MatMult(terms[t].A, x, work));
+    PetscCall(VecAXPY(y, -terms[t].scale, work));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStabilityEstimate_Private - omega_max^2, the largest eigenvalue of K x = lambda M x at (t, x, v), with M = L_vv
+  and K = -L_xx from the door's terms: a few Lanczos steps in the M inner product (a lower bound that converges fast
+  at the top of the spectrum). Forces and gyroscopic terms are left out. Sets vi->omega (negative: no estimate).
+*/
+PetscErrorCode SimpVIStabilityEstimate_Private(TS ts, PetscReal t, Vec x, Vec v)
+{
+  TS_SimpVI     *vi = (TS_SimpVI *)ts->data;
+  SimpVIProblem *prob = vi->prob;
+  SimpVITerm     terms[SIMPVI_MAX_TERMS];
+  PetscInt       nterms = 0, npv = 0, ngx = 0, N, lo, hi, m = 0;
+  Mat            M = NULL;
+  PetscScalar    Mscale = 1;
+  KSP            ksp;
+  Vec            u, uprev, Mu, Mprev, w, z, work;
+  PetscReal      alpha[SIMPVI_LANCZOS_STEPS], beta[SIMPVI_LANCZOS_STEPS], b0, lmax;
+  PetscScalar   *a, dot;
+  KSPConvergedReason kspreason;
+
+  PetscFunctionBegin;
+  vi->omega = -1;
+  PetscCall(prob->door->terms(ts, prob, t, x, v, SIMPVI_NEED(SIMPVI_BLOCK_PV) | SIMPVI_NEED(SIMPVI_BLOCK_GX), &nterms, terms));
+  for (PetscInt k = 0; k < nterms; k++) {
+    if (terms[k].block == SIMPVI_BLOCK_PV) {
+      npv++;
+      M      = terms[k].A;
+      Mscale = terms[k].scale;
+    }
+    if (terms[k].block == SIMPVI_BLOCK_GX) ngx++;
+  }
+  if (npv != 1 || PetscRealPart(Mscale) <= 0) PetscFunctionReturn(0); /* not a mass we can invert: no estimate */
+  if (!ngx) {                                                       /* no stiffness: nothing oscillates */
+    vi->omega = 0;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecGetSize(x, &N));
+  PetscCall(VecDuplicate(x, &u));
+  PetscCall(VecDuplicate(x, &uprev));
+  PetscCall(VecDuplicate(x, &Mu));
+  PetscCall(VecDuplicate(x, &Mprev));
+  PetscCall(VecDuplicate(x, &w));
+  PetscCall(VecDuplicate(x, &z));
+  PetscCall(VecDuplicate(x, &work));
+  { /* M is SPD and usually well conditioned: CG with Jacobi, no factor (and any matrix type, e.g. MPIDENSE) */
+    PC pc;
+
+    PetscCall(KSPCreate(PetscObjectComm((PetscObject)ts), &ksp));
+    PetscCall(KSPSetOptionsPrefix(ksp, ((PetscObject)ts)->prefix));
+    PetscCall(KSPAppendOptionsPrefix(ksp, "ts_simpvi_stability_"));
+    PetscCall(KSPSetType(ksp, KSPCG));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCJACOBI));
+    PetscCall(KSPSetTolerances(ksp, 1e-10, 1e-300, PETSC_DEFAULT, 10 * N + 100));
+    PetscCall(KSPSetFromOptions(ksp));
+  }
+  PetscCall(KSPSetOperators(ksp, M, M));
+
+  /* a start with every mode in it, the same on any number of processes */
+  PetscCall(VecGetOwnershipRange(u, &lo, &hi));
+  PetscCall(VecGetArrayWrite(u, &a));
+  for (PetscInt i = lo; i < hi; i++) a[i - lo] = 1 + 0.5 * PetscSinReal(1 + 0.7 * i);
+  PetscCall(VecRestoreArrayWrite(u, &a));
+  PetscCall(MatMult(M, u, Mu));
+  PetscCall(VecScale(Mu, Mscale));
+  PetscCall(VecDot(u, Mu, &dot));
+  b0 = PetscSqrtReal(PetscRealPart(dot));
+  PetscCall(VecScale(u, 1 / b0));
+  PetscCall(VecScale(Mu, 1 / b0));
+  PetscCall(VecSet(uprev, 0));
+  PetscCall(VecSet(Mprev, 0));
+  for (m = 0; m < PetscMin(N, SIMPVI_LANCZOS_STEPS); m++) {
+    PetscCall(StiffnessMult(nterms, terms, u, w, work)); /* w = K u */
+    PetscCall(VecDot(u, w, &dot));
+    alpha[m] = PetscRealPart(dot);
+    PetscCall(KSPSolve(ksp, w, z)); /* z = M^-1 K u - alpha u - beta u_prev, M z alongside */
+    PetscCall(KSPGetConvergedReason(ksp, &kspreason));
+    if (kspreason < 0) { /* M is not what CG can invert (singular, indefinite): no estimate */
+      PetscCall(PetscInfo(ts, "no omega_max estimate: the mass solve failed (%s)\n", KSPConvergedReasons[kspreason]));
+      m = 0;
+      break;
+    }
+    PetscCall(VecScale(z, 1 / Mscale));
+    PetscCall(VecAXPBYPCZ(z, -alpha[m], m ? -beta[m - 1] : 0, 1, u, uprev));
+    PetscCall(VecAXPBYPCZ(w, -alpha[m], m ? -beta[m - 1] : 0, 1, Mu, Mprev));
+    PetscCall(VecDot(z, w, &dot));
+    beta[m] = PetscSqrtReal(PetscMax(PetscRealPart(dot), 0));
+    if (!(beta[m] > 1e-12 * PetscAbsReal(alpha[m])) || PetscIsInfOrNanReal(beta[m])) {
+      m++;
+      break;
+    }
+    PetscCall(VecCopy(u, uprev));
+    PetscCall(VecCopy(Mu, Mprev));
+    PetscCall(VecAXPBY(u, 1 / beta[m], 0, z));
+    PetscCall(VecAXPBY(Mu, 1 / beta[m], 0, w));
+  }
+  lmax = TridiagonalMax(m, alpha, beta);
+  if (m > 0 && !PetscIsInfOrNanReal(lmax)) vi->omega = PetscSqrtReal(PetscMax(lmax, 0));
+  vi->omegatime = t;
+  PetscCall(PetscInfo(ts, "omega_max estimated at t = %g: %g (%" PetscInt_FMT " Lanczos steps)\n", (double)t, (double)vi->omega, m));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&u));
+  PetscCall(VecDestroy(&uprev));
+  PetscCall(VecDestroy(&Mu));
+  PetscCall(VecDestroy(&Mprev));
+  PetscCall(VecDestroy(&w));
+  PetscCall(VecDestroy(&z));
+  PetscCall(VecDestroy(&work));
+  PetscFunctionReturn(0);
+}
+
+/* Stop (or warn once) on a detected instability; *stop: the step is to be refused */
+static PetscErrorCode Report(TS ts, const char msg[], PetscBool *stop)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  *stop = PETSC_FALSE;
+  if (vi->stabilitywarn) {
+    if (!vi->stabilitywarned) PetscCall(PetscPrintf(PetscObjectComm((PetscObject)ts), "WARNING: %s\n", msg));
+    vi->stabilitywarned = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "%s", msg);
+  PetscCall(PetscInfo(ts, "%s\n", msg));
+  ts->reason = TS_DIVERGED_STEP_REJECTED;
+  *stop      = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* the bound, the largest stable step and the ways out, for the messages */
+static PetscErrorCode Advice(TS ts, char buf[], size_t len)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(buf, len, "%s is stable for a linear system while h*omega_max < %.4g: with omega_max = %.6g (estimated from the mass and the Hessian at t = %g), use h < %.6g, or an unconditionally stable scheme (-ts_simpvi_type midpoint or gauss); -ts_simpvi_check_stability_warn only warns, -ts_simpvi_check_stability 0 skips the check", vi->type, (double)vi->bound, (double)vi->omega, (double)vi->omegatime, vi->omega > 0 ? (double)(vi->bound / vi->omega) : 0.0));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStabilityCheckStep_Private - before a step of size vi->h: h*omega_max against the scheme's bound. The
+  estimate and the bound are made at the first step after set-up. *stop: the step is refused.
+*/
+PetscErrorCode SimpVIStabilityCheckStep_Private(TS ts, Vec x, Vec v, PetscBool *stop)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  char       msg[1024], advice[768];
+
+  PetscFunctionBegin;
+  *stop = PETSC_FALSE;
+  if (!vi->checkstability) PetscFunctionReturn(0);
+  if (!vi->stabilityready) {
+    PetscCall(SimpVISchemeStabilityBound_Private(vi->scheme, &vi->bound));
+    if (vi->bound < PETSC_INFINITY) PetscCall(SimpVIStabilityEstimate_Private(ts, ts->ptime, x, v));
+    else vi->omega = -1;
+    vi->stabilityready = PETSC_TRUE;
+  }
+  if (vi->omega <= 0 || vi->h * vi->omega < vi->bound) PetscFunctionReturn(0);
+  PetscCall(Advice(ts, advice, sizeof(advice)));
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "TSSIMPVI step %" PetscInt_FMT " from t = %g: h*omega_max = %.4g with h = %g is beyond the linear stability bound; %s", ts->steps, (double)ts->ptime, (double)(vi->h * vi->omega), (double)vi->h, advice));
+  PetscCall(Report(ts, msg, stop));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStabilityCheckGrowth_Private - after a step from (q0, p0) to (q1, p1) (v: a velocity for the Hessian): a state that grew by more than a factor
+  10 in both q and p for 3 steps in a row is taken as a numerical blow-up (resolved physical growth is far slower)
+*/
+PetscErrorCode SimpVIStabilityCheckGrowth_Private(TS ts, Vec q0, Vec p0, Vec q1, Vec p1, Vec v, PetscBool *stop)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  PetscReal  n[4], rq, rp;
+  char       msg[1024], advice[768] = "";
+
+  PetscFunctionBegin;
+  *stop = PETSC_FALSE;
+  if (!vi->checkstability) PetscFunctionReturn(0);
+  PetscCall(VecNorm(q0, NORM_2, &n[0]));
+  PetscCall(VecNorm(p0, NORM_2, &n[1]));
+  PetscCall(VecNorm(q1, NORM_2, &n[2]));
+  PetscCall(VecNorm(p1, NORM_2, &n[3]));
+  rq = n[0] > 0 ? n[2] / n[0] : 1;
+  rp = n[1] > 0 ? n[3] / n[1] : 1;
+  if (PetscMin(rq, rp) > SIMPVI_GROWTH_FACTOR) {
+    vi->growthsteps++;
+    vi->growth *= PetscMin(rq, rp);
+  } else {
+    vi->growthsteps = 0;
+    vi->growth      = 1;
+  }
+  if (vi->growthsteps < SIMPVI_GROWTH_STEPS) PetscFunctionReturn(0);
+  if (vi->bound < PETSC_INFINITY) PetscCall(SimpVIStabilityEstimate_Private(ts, ts->ptime + vi->h, q1, v)); /* omega_max now */
+  if (vi->bound < PETSC_INFINITY && vi->omega > 0) PetscCall(Advice(ts, advice, sizeof(advice)));
+  else if (vi->bound < PETSC_INFINITY) PetscCall(PetscSNPrintf(advice, sizeof(advice), "%s is stable for a linear system while h*omega_max < %.4g", vi->type, (double)vi->bound));
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "TSSIMPVI step %" PetscInt_FMT " to t = %g with h = %g: the state grew by a factor %.3g over the last %d steps, a numerical instability%s%s", ts->steps, (double)(ts->ptime + vi->h), (double)vi->h, (double)vi->growth, SIMPVI_GROWTH_STEPS, advice[0] ? "? " : "", advice));
+  vi->growthsteps = 0;
+  vi->growth      = 1;
+  PetscCall(Report(ts, msg, stop));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStabilityHint_Private - for the message of a failed step solve from (x, v): the stability bound, only when the
+  step is near or beyond it (h*omega_max, estimated at x, above half the bound) and the failure is not an Inf or NaN
+  from a callback
+*/
+PetscErrorCode SimpVIStabilityHint_Private(TS ts, const char reason[], Vec x, Vec v, char buf[], size_t len)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  char      *nan1, *nan2;
+
+  PetscFunctionBegin;
+  buf[0] = 0;
+  PetscCall(PetscStrstr(reason, "NAN", &nan1));
+  PetscCall(PetscStrstr(reason, "NaN", &nan2));
+  if (nan1 || nan2 || !vi->checkstability || !(vi->bound < PETSC_INFINITY)) PetscFunctionReturn(0);
+  PetscCall(SimpVIStabilityEstimate_Private(ts, ts->ptime, x, v)); /* omega_max where the step failed */
+  if (vi->omega <= 0 || vi->h * vi->omega < vi->bound / 2) PetscFunctionReturn(0);
+  PetscCall(PetscSNPrintf(buf, len, "; h*omega_max = %.4g at the step's start and %s is stable for a linear system while h*omega_max < %.4g (largest stable h %.6g)", (double)(vi->h * vi->omega), vi->type, (double)vi->bound, (double)(vi->bound / vi->omega)));
+  PetscFunctionReturn(0);
+}
