@@ -139,7 +139,8 @@ int main(int argc, char **argv)
     test:
       suffix: stiffen
       args: -ratio 1 -stiffen 200 -steps 40 -ts_simpvi_type simpson
-    # it stiffens faster: the step solve fails first, and its message gives the bound, which applies
+    # it stiffens faster: the step solve fails first, and its message gives the bound, which applies (PETSc main: the
+    # solve succeeds and the growth check stops it, _alt.out)
     test:
       suffix: stiffen_fast
       args: -ratio 1 -stiffen 2000 -steps 40 -ts_simpvi_type simpson

@@ -91,7 +91,7 @@ PetscErrorCode SimpVIProblemSplit_Private(TS ts, Vec U, IS *isq, IS *isp)
     PetscCall(ISGetLocalSize(q, &nq));
     PetscCall(ISGetLocalSize(p, &np));
     same = (PetscBool)(nq == np);
-    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)ts)));
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, SIMPVI_MPI_BOOL, MPI_LAND, PetscObjectComm((PetscObject)ts)));
     PetscCheck(same, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_INCOMP, "TSSIMPVI needs as many positions as momenta on each process in the TSRHSSplitSetIS() index sets");
     PetscCall(PetscObjectReference((PetscObject)q));
     PetscCall(PetscObjectReference((PetscObject)p));
