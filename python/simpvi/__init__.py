@@ -29,7 +29,8 @@ from . import _library as _C
 
 __all__ = ['TSSIMPVI', 'Type', 'Quadrature', 'NonlinearSolverType', 'initialize', 'register', 'setType', 'getType',
            'setDegree', 'getDegree', 'getOrder', 'setNonlinearSolverType', 'getNonlinearSolverType', 'setLagrangian',
-           'setLagrangianHessian', 'setMass', 'setPotential', 'setForce', 'getPhaseSpaceIS', 'setUpPhaseSpace',
+           'setLagrangianHessian', 'setMass', 'setPotential', 'setForce', 'setPhaseSpaceIS', 'getPhaseSpaceIS',
+           'setUpPhaseSpace',
            'computeEnergy', 'monitorEnergy', 'library']
 
 TSSIMPVI = 'simpvi'
@@ -174,6 +175,13 @@ def setForce(ts, Fx, Fv, force, jacobian=None, args=None, kargs=None):
   fn = _cb.store(ts, _cb.force, '__simpvi_force__', force, args, kargs)
   fj = _cb.store(ts, _cb.force_jacobian, '__simpvi_force_jacobian__', jacobian, args, kargs)
   _call(_C.TSSimpVISetForce, ts.handle, _h(Fx), _h(Fv), fn, fj, None)
+
+
+def setPhaseSpaceIS(ts, isq, isp):
+  """TSRHSSplitSetIS(ts, "position", isq) and (ts, "momentum", isp): which entries of U = (q, p) are positions and
+  which momenta (required on more than one process; on one the default is U's two halves)."""
+  _call(_C.TSRHSSplitSetIS, ts.handle, b'position', isq.handle)
+  _call(_C.TSRHSSplitSetIS, ts.handle, b'momentum', isp.handle)
 
 
 def getPhaseSpaceIS(ts):

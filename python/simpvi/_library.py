@@ -78,4 +78,5 @@ TSSimpVIComputeEnergy = declare('TSSimpVIComputeEnergy', E, handle, PetscReal, h
 TSSimpVIMonitorEnergy = ctypes.cast(lib.TSSimpVIMonitorEnergy, ctypes.c_void_p)  # only its address, for TSMonitorSet()
 # from PETSc itself (found through libsimpvi's dependencies): the monitor, and errors raised by Python callbacks
 TSMonitorSet = declare('TSMonitorSet', E, handle, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+TSRHSSplitSetIS = declare('TSRHSSplitSetIS', E, handle, ctypes.c_char_p, handle)  # not in petsc4py 3.18
 PetscError = declare('PetscError', E, ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, E, ctypes.c_int, ctypes.c_char_p)

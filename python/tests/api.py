@@ -113,6 +113,9 @@ def new_ts(particles, door, keep, scheme='simpson'):
     H = particles.matrix()
     keep.append(H)
     simpvi.setPotential(ts, H, potential, potential_hessian, args=(particles,))
+  start = 2 * particles.start  # U = [q_local | p_local] on each process (Particles.state()), named for simpvi
+  simpvi.setPhaseSpaceIS(ts, PETSc.IS().createStride(particles.nlocal, start, 1, comm=ts.comm),
+                         PETSc.IS().createStride(particles.nlocal, start + particles.nlocal, 1, comm=ts.comm))
   return ts
 
 

@@ -149,6 +149,9 @@ def run(pen, door, scheme, nsteps):
     simpvi.setPotential(ts, H, potential, potential_hessian, args=(pen,))
   U = PETSc.Vec().createMPI((2 * pen.nlocal, 2 * pen.n))
   U.array = np.concatenate([pen.theta0, np.zeros(pen.nlocal)])
+  start = U.getOwnershipRange()[0]  # each process's positions, then its momenta: named for simpvi
+  simpvi.setPhaseSpaceIS(ts, PETSc.IS().createStride(pen.nlocal, start, 1, comm=ts.comm),
+                         PETSc.IS().createStride(pen.nlocal, start + pen.nlocal, 1, comm=ts.comm))
   dt = pen.period / nsteps
   errors = Errors(pen, dt)
   ts.setMonitor(errors)
