@@ -141,7 +141,7 @@ int main(int argc, char **argv)
 {
   Case      c     = CASE_MASS;
   PetscInt  steps = 300;
-  PetscReal T = 3, uref, uT, ulin;
+  PetscReal T     = 3, uref, uT, ulin;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));

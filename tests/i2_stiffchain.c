@@ -70,8 +70,8 @@ static PetscErrorCode Exact(AppCtx *user, PetscReal t, Vec U)
 
 int main(int argc, char **argv)
 {
-  AppCtx    user = {50, 0, 0};
-  PetscReal c = 300, T;
+  AppCtx    user     = {50, 0, 0};
+  PetscReal c        = 300, T;
   PetscInt  steps[8] = {80, 160, 320}, nsteps = 8;
   PetscBool flg;
 

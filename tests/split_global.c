@@ -52,7 +52,7 @@ int main(int argc, char **argv)
   TS        ts;
   Vec       U;
   Mat       M, K;
-  AppCtx    user = {8};
+  AppCtx    user     = {8};
   PetscBool setsplit = PETSC_FALSE;
   PetscInt  lo, hi;
   PetscReal T = 2, err = 0, errloc = 0;

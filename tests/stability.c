@@ -85,7 +85,7 @@ int main(int argc, char **argv)
   PetscCall(VecCreateMPI(PETSC_COMM_WORLD, 2 * (hi - lo), 2 * n, &U));
   PetscCall(VecGetArrayWrite(U, &u));
   for (PetscInt i = lo; i < hi; i++) {
-    u[i - lo]            = i == n / 2 ? 1 : 0;
+    u[i - lo]           = i == n / 2 ? 1 : 0;
     u[hi - lo + i - lo] = 0;
   }
   PetscCall(VecRestoreArrayWrite(U, &u));

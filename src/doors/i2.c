@@ -102,8 +102,7 @@ static PetscErrorCode Check_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, V
   PetscCall(ShiftDerivative(ts, prob, t, x, v, PETSC_FALSE, prob->I2J[3]));
   PetscCall(MatAXPY(prob->I2J[3], -1, prob->I2J[1], DIFFERENT_NONZERO_PATTERN));
   PetscCall(MatNorm(prob->I2J[3], NORM_FROBENIUS, &dnorm));
-  PetscCheck(dnorm <= SIMPVI_I2_MASS_RTOL * prob->I2Mnorm, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP,
-             "TSSIMPVI second-order door: the mass dF/dA changed by %g (relative) between t = %g and t = %g. M(u) a + f = 0 is not a Lagrangian system in general, and this door integrates constant M only: give a configuration-dependent mass M(x) with TSSimpVISetMass() (and the forces with TSSimpVISetPotential() or TSSimpVISetForce())",
+  PetscCheck(dnorm <= SIMPVI_I2_MASS_RTOL * prob->I2Mnorm, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI second-order door: the mass dF/dA changed by %g (relative) between t = %g and t = %g. M(u) a + f = 0 is not a Lagrangian system in general, and this door integrates constant M only: give a configuration-dependent mass M(x) with TSSimpVISetMass() (and the forces with TSSimpVISetPotential() or TSSimpVISetForce())",
              (double)(dnorm / prob->I2Mnorm), (double)prob->I2Mtime, (double)t);
   PetscFunctionReturn(0);
 }

@@ -6,11 +6,11 @@
 */
 #include <simpvi/private/tssimpviimpl.h>
 
-#define SIMPVI_STABILITY_ZMAX   50.0 /* bounds are looked for up to h*omega = 50; none below: "always stable" */
-#define SIMPVI_STABILITY_DZ     0.01
-#define SIMPVI_LANCZOS_STEPS    30
-#define SIMPVI_GROWTH_FACTOR    10.0 /* per step, over SIMPVI_GROWTH_STEPS steps in a row: a blow-up */
-#define SIMPVI_GROWTH_STEPS     3
+#define SIMPVI_STABILITY_ZMAX 50.0 /* bounds are looked for up to h*omega = 50; none below: "always stable" */
+#define SIMPVI_STABILITY_DZ   0.01
+#define SIMPVI_LANCZOS_STEPS  30
+#define SIMPVI_GROWTH_FACTOR  10.0 /* per step, over SIMPVI_GROWTH_STEPS steps in a row: a blow-up */
+#define SIMPVI_GROWTH_STEPS   3
 
 /* Trace of the step map (q0, p0) -> (q1, p1) of L = v^2/2 - q^2/2 with step z (omega = 1, h = z): the step equations
    sum_l A_il Q_l = -p0 delta_i0 (i < s), Q_0 = q0, p1 = sum_l A_sl Q_l with A_il = sum_k w_k (D_ki D_kl / z - z B_ki B_kl) */
@@ -39,14 +39,14 @@ static PetscErrorCode StepMapTrace(const SimpVIScheme *sc, PetscReal z, PetscRea
         if (PetscAbsReal(G[r * s + c]) > PetscAbsReal(G[p * s + c])) p = r;
       if (p != c) {
         for (PetscInt j = 0; j < s; j++) {
-          PetscReal t = G[c * s + j];
+          PetscReal t  = G[c * s + j];
           G[c * s + j] = G[p * s + j];
           G[p * s + j] = t;
         }
         {
           PetscReal t = b[c];
-          b[c] = b[p];
-          b[p] = t;
+          b[c]        = b[p];
+          b[p]        = t;
         }
       }
       for (PetscInt r = c + 1; r < s; r++) {
@@ -147,16 +147,16 @@ static PetscErrorCode StiffnessMult(PetscInt n, const SimpVITerm terms[], Vec x,
 */
 PetscErrorCode SimpVIStabilityEstimate_Private(TS ts, PetscReal t, Vec x, Vec v)
 {
-  TS_SimpVI     *vi = (TS_SimpVI *)ts->data;
-  SimpVIProblem *prob = vi->prob;
-  SimpVITerm     terms[SIMPVI_MAX_TERMS];
-  PetscInt       nterms = 0, npv = 0, ngx = 0, N, lo, hi, m = 0;
-  Mat            M = NULL;
-  PetscScalar    Mscale = 1;
-  KSP            ksp;
-  Vec            u, uprev, Mu, Mprev, w, z, work;
-  PetscReal      alpha[SIMPVI_LANCZOS_STEPS], beta[SIMPVI_LANCZOS_STEPS], b0, lmax;
-  PetscScalar   *a, dot;
+  TS_SimpVI         *vi   = (TS_SimpVI *)ts->data;
+  SimpVIProblem     *prob = vi->prob;
+  SimpVITerm         terms[SIMPVI_MAX_TERMS];
+  PetscInt           nterms = 0, npv = 0, ngx = 0, N, lo, hi, m = 0;
+  Mat                M      = NULL;
+  PetscScalar        Mscale = 1;
+  KSP                ksp;
+  Vec                u, uprev, Mu, Mprev, w, z, work;
+  PetscReal          alpha[SIMPVI_LANCZOS_STEPS], beta[SIMPVI_LANCZOS_STEPS], b0, lmax;
+  PetscScalar       *a, dot;
   KSPConvergedReason kspreason;
 
   PetscFunctionBegin;
@@ -171,7 +171,7 @@ PetscErrorCode SimpVIStabilityEstimate_Private(TS ts, PetscReal t, Vec x, Vec v)
     if (terms[k].block == SIMPVI_BLOCK_GX) ngx++;
   }
   if (npv != 1 || PetscRealPart(Mscale) <= 0) PetscFunctionReturn(0); /* not a mass we can invert: no estimate */
-  if (!ngx) {                                                       /* no stiffness: nothing oscillates */
+  if (!ngx) {                                                         /* no stiffness: nothing oscillates */
     vi->omega = 0;
     PetscFunctionReturn(0);
   }
@@ -275,7 +275,8 @@ static PetscErrorCode Advice(TS ts, char buf[], size_t len)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(buf, len, "%s is stable for a linear system while h*omega_max < %.4g: with omega_max = %.6g (estimated from the mass and the Hessian at t = %g), use h < %.6g, or an unconditionally stable scheme (-ts_simpvi_type midpoint or gauss); -ts_simpvi_check_stability_warn only warns, -ts_simpvi_check_stability 0 skips the check", vi->type, (double)vi->bound, (double)vi->omega, (double)vi->omegatime, vi->omega > 0 ? (double)(vi->bound / vi->omega) : 0.0));
+  PetscCall(PetscSNPrintf(buf, len, "%s is stable for a linear system while h*omega_max < %.4g: with omega_max = %.6g (estimated from the mass and the Hessian at t = %g), use h < %.6g, or an unconditionally stable scheme (-ts_simpvi_type midpoint or gauss); -ts_simpvi_check_stability_warn only warns, -ts_simpvi_check_stability 0 skips the check", vi->type,
+                          (double)vi->bound, (double)vi->omega, (double)vi->omegatime, vi->omega > 0 ? (double)(vi->bound / vi->omega) : 0.0));
   PetscFunctionReturn(0);
 }
 
@@ -334,7 +335,8 @@ PetscErrorCode SimpVIStabilityCheckGrowth_Private(TS ts, Vec q0, Vec p0, Vec q1,
   if (vi->bound < PETSC_INFINITY) PetscCall(SimpVIStabilityEstimate_Private(ts, ts->ptime + vi->h, q1, v)); /* omega_max now */
   if (vi->bound < PETSC_INFINITY && vi->omega > 0) PetscCall(Advice(ts, advice, sizeof(advice)));
   else if (vi->bound < PETSC_INFINITY) PetscCall(PetscSNPrintf(advice, sizeof(advice), "%s is stable for a linear system while h*omega_max < %.4g", vi->type, (double)vi->bound));
-  PetscCall(PetscSNPrintf(msg, sizeof(msg), "TSSIMPVI step %" PetscInt_FMT " to t = %g with h = %g: the state grew by a factor %.3g over the last %d steps, a numerical instability%s%s", ts->steps, (double)(ts->ptime + vi->h), (double)vi->h, (double)vi->growth, SIMPVI_GROWTH_STEPS, advice[0] ? "? " : "", advice));
+  PetscCall(
+    PetscSNPrintf(msg, sizeof(msg), "TSSIMPVI step %" PetscInt_FMT " to t = %g with h = %g: the state grew by a factor %.3g over the last %d steps, a numerical instability%s%s", ts->steps, (double)(ts->ptime + vi->h), (double)vi->h, (double)vi->growth, SIMPVI_GROWTH_STEPS, advice[0] ? "? " : "", advice));
   vi->growthsteps = 0;
   vi->growth      = 1;
   PetscCall(Report(ts, msg, stop));
