@@ -11,34 +11,7 @@ static const char *const When[] = {"none", "before", "after"};
 
 #include <petscts.h>
 #include <petscdmda.h>
-
-typedef struct {
-  Mat K; /* the stiffness, tridiagonal (-1 2 -1) */
-} AppCtx;
-
-static PetscErrorCode I2Function(TS ts, PetscReal t, Vec U, Vec V, Vec A, Vec F, void *ctx)
-{
-  AppCtx *user = (AppCtx *)ctx;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatMultAdd(user->K, U, A, F));
-  PetscFunctionReturn(0);
-}
-
-/* J = K + shiftA I */
-static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec U, Vec V, Vec A, PetscReal shiftV, PetscReal shiftA, Mat J, Mat P, void *ctx)
-{
-  AppCtx *user = (AppCtx *)ctx;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatCopy(user->K, P, SAME_NONZERO_PATTERN));
-  PetscCall(MatShift(P, shiftA));
-  if (J != P) {
-    PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
-  }
-  PetscFunctionReturn(0);
-}
+#include "../examples/models/springchain.h" /* K, and the chain's I2Function() and I2Jacobian() */
 
 int main(int argc, char **argv)
 {
@@ -46,9 +19,8 @@ int main(int argc, char **argv)
   PetscReal   dt = 0.1, T = 2, omega, err, unorm;
   PetscBool   dmda = PETSC_FALSE;
   PetscInt    when = 0;
-  AppCtx      user;
   DM          da = NULL;
-  Mat         J;
+  Mat         K, J; /* the stiffness K = tridiag(-1, 2, -1) and the step Jacobian */
   Vec         U, V, F, E;
   TS          ts;
   SNES        snes;
@@ -74,20 +46,14 @@ int main(int argc, char **argv)
     PetscCall(DMSetFromOptions(da));
     PetscCall(DMSetUp(da));
     PetscCall(DMCreateGlobalVector(da, &U));
-    PetscCall(DMCreateMatrix(da, &user.K));
+    PetscCall(DMCreateMatrix(da, &K));
   } else {
     PetscCall(VecCreateMPI(PETSC_COMM_WORLD, PETSC_DECIDE, n, &U));
-    PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, 3, NULL, 1, NULL, &user.K));
+    PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, 3, NULL, 1, NULL, &K));
   }
   PetscCall(VecGetOwnershipRange(U, &lo, &hi));
-  for (PetscInt i = lo; i < hi; i++) {
-    if (i > 0) PetscCall(MatSetValue(user.K, i, i - 1, -1.0, INSERT_VALUES));
-    PetscCall(MatSetValue(user.K, i, i, 2.0, INSERT_VALUES));
-    if (i < n - 1) PetscCall(MatSetValue(user.K, i, i + 1, -1.0, INSERT_VALUES));
-    PetscCall(VecSetValue(U, i, PetscSinReal(PETSC_PI * (i + 1) / (n + 1)), INSERT_VALUES));
-  }
-  PetscCall(MatAssemblyBegin(user.K, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(user.K, MAT_FINAL_ASSEMBLY));
+  PetscCall(SpringChainSetStiffness(K));
+  for (PetscInt i = lo; i < hi; i++) PetscCall(VecSetValue(U, i, PetscSinReal(PETSC_PI * (i + 1) / (n + 1)), INSERT_VALUES));
   PetscCall(VecAssemblyBegin(U));
   PetscCall(VecAssemblyEnd(U));
   PetscCall(VecDuplicate(U, &V));
@@ -95,12 +61,12 @@ int main(int argc, char **argv)
   PetscCall(VecDuplicate(U, &E));
   PetscCall(VecCopy(U, E));
   PetscCall(VecSet(V, 0));
-  PetscCall(MatDuplicate(user.K, MAT_DO_NOT_COPY_VALUES, &J));
+  PetscCall(MatDuplicate(K, MAT_DO_NOT_COPY_VALUES, &J));
 
   PetscCall(TSCreate(PETSC_COMM_WORLD, &ts));
   if (da) PetscCall(TSSetDM(ts, da));
-  PetscCall(TSSetI2Function(ts, F, I2Function, &user));
-  PetscCall(TSSetI2Jacobian(ts, J, J, I2Jacobian, &user));
+  PetscCall(TSSetI2Function(ts, F, I2Function, K));
+  PetscCall(TSSetI2Jacobian(ts, J, J, I2Jacobian, K));
   PetscCall(TS2SetSolution(ts, U, V));
   PetscCall(TSSetTimeStep(ts, dt));
   PetscCall(TSSetMaxTime(ts, T));
@@ -130,7 +96,7 @@ int main(int argc, char **argv)
 
   PetscCall(TSDestroy(&ts));
   PetscCall(MatDestroy(&J));
-  PetscCall(MatDestroy(&user.K));
+  PetscCall(MatDestroy(&K));
   PetscCall(VecDestroy(&U));
   PetscCall(VecDestroy(&V));
   PetscCall(VecDestroy(&F));

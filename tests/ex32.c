@@ -5,6 +5,7 @@ static char help[] = "TS_LINEAR with a time-dependent quadratic potential: V(t, 
                      "Options: -dt <0.2> -final_time <2>\n\n";
 
 #include <simpvi.h>
+#include "../examples/models/unitoscillator.h"
 
 static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
 {
@@ -37,15 +38,7 @@ static PetscErrorCode Run(PetscReal dt, PetscReal T, TSProblemType type, const c
   const PetscScalar *u;
 
   PetscFunctionBeginUser;
-  PetscCall(MatCreateDense(PETSC_COMM_SELF, 1, 1, 1, 1, NULL, &M));
-  PetscCall(MatZeroEntries(M));
-  PetscCall(MatShift(M, 1));
-  PetscCall(MatDuplicate(M, MAT_COPY_VALUES, &H));
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2, &U));
-  PetscCall(VecSetValue(U, 0, 1.0, INSERT_VALUES));
-  PetscCall(VecSetValue(U, 1, 0.0, INSERT_VALUES));
-  PetscCall(VecAssemblyBegin(U));
-  PetscCall(VecAssemblyEnd(U));
+  PetscCall(UnitOscillatorCreate(&M, &H, &U));
 
   PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
   PetscCall(TSSetOptionsPrefix(ts, prefix));

@@ -9,6 +9,7 @@ static char help[] = "A scheme or degree changed after a solve takes effect on t
                      "Options: -n <8> -dt <0.25> -final_time <5> -door i2|mechanical -change api|options|degree\n\n";
 
 #include <simpvi.h>
+#include "../examples/models/springchain.h" /* K and its callbacks for both doors */
 
 static const char *const Doors[]   = {"i2", "mechanical"};
 static const char *const Changes[] = {"api", "options", "degree"};
@@ -18,39 +19,6 @@ typedef struct {
   PetscInt door;
 } AppCtx;
 
-static PetscErrorCode I2Function(TS ts, PetscReal t, Vec U, Vec V, Vec A, Vec F, void *ctx)
-{
-  PetscFunctionBeginUser;
-  PetscCall(MatMultAdd(((AppCtx *)ctx)->K, U, A, F));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec U, Vec V, Vec A, PetscReal shiftV, PetscReal shiftA, Mat J, Mat P, void *ctx)
-{
-  PetscFunctionBeginUser;
-  PetscCall(MatCopy(((AppCtx *)ctx)->K, P, SAME_NONZERO_PATTERN));
-  PetscCall(MatShift(P, shiftA));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
-{
-  PetscScalar xKx;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatMult(((AppCtx *)ctx)->K, x, g));
-  PetscCall(VecDot(x, g, &xKx));
-  *V = PetscRealPart(xKx) / 2;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
-{
-  PetscFunctionBeginUser;
-  PetscCall(MatCopy(((AppCtx *)ctx)->K, H, SAME_NONZERO_PATTERN));
-  PetscFunctionReturn(0);
-}
-
 /* A TS for the chain; the I2 door's state is u (velocities in V), the mechanical door's U = (q, p) */
 static PetscErrorCode CreateTS(AppCtx *user, PetscReal dt, PetscReal T, Mat J, Mat M, TS *ts)
 {
@@ -58,11 +26,11 @@ static PetscErrorCode CreateTS(AppCtx *user, PetscReal dt, PetscReal T, Mat J, M
   PetscCall(TSCreate(PETSC_COMM_WORLD, ts));
   PetscCall(TSSetType(*ts, TSSIMPVI));
   if (user->door == 0) {
-    PetscCall(TSSetI2Function(*ts, NULL, I2Function, user));
-    PetscCall(TSSetI2Jacobian(*ts, J, J, I2Jacobian, user));
+    PetscCall(TSSetI2Function(*ts, NULL, I2Function, user->K));
+    PetscCall(TSSetI2Jacobian(*ts, J, J, I2Jacobian, user->K));
   } else {
     PetscCall(TSSimpVISetMass(*ts, M, NULL, NULL, NULL, NULL));
-    PetscCall(TSSimpVISetPotential(*ts, J, Potential, PotentialHessian, user));
+    PetscCall(TSSimpVISetPotential(*ts, J, Potential, PotentialHessian, user->K));
   }
   PetscCall(TSSetTimeStep(*ts, dt));
   PetscCall(TSSetMaxTime(*ts, T));
@@ -92,7 +60,7 @@ static PetscErrorCode SetStart(AppCtx *user, PetscInt n, TS ts, Vec U, Vec V)
 
 int main(int argc, char **argv)
 {
-  PetscInt    n = 8, change = 0, lo, hi;
+  PetscInt    n = 8, change = 0;
   PetscReal   dt = 0.25, T = 5, diffnew, diffold;
   AppCtx      user = {NULL, 0};
   Mat         J, M = NULL;
@@ -114,14 +82,7 @@ int main(int argc, char **argv)
   PetscCheck(user.door == 0 || size == 1, PETSC_COMM_WORLD, PETSC_ERR_SUP, "-door mechanical runs on one rank");
 
   PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, 3, NULL, 1, NULL, &user.K));
-  PetscCall(MatGetOwnershipRange(user.K, &lo, &hi));
-  for (PetscInt i = lo; i < hi; i++) {
-    if (i > 0) PetscCall(MatSetValue(user.K, i, i - 1, -1.0, INSERT_VALUES));
-    PetscCall(MatSetValue(user.K, i, i, 2.0, INSERT_VALUES));
-    if (i < n - 1) PetscCall(MatSetValue(user.K, i, i + 1, -1.0, INSERT_VALUES));
-  }
-  PetscCall(MatAssemblyBegin(user.K, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(user.K, MAT_FINAL_ASSEMBLY));
+  PetscCall(SpringChainSetStiffness(user.K));
   PetscCall(MatDuplicate(user.K, MAT_COPY_VALUES, &J));
   if (user.door == 0) {
     PetscCall(MatCreateVecs(user.K, &U, NULL));

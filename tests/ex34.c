@@ -6,27 +6,9 @@ static char help[] = "The simpvi functions meant for any TS type, on a TS of ano
                      "Options: -no_phase_space -call monitor|is\n\n";
 
 #include <simpvi.h>
+#include "../examples/models/unitoscillator.h"
 
 static const char *const Calls[] = {"monitor", "is"};
-
-static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
-{
-  PetscScalar xx;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecDot(x, x, &xx));
-  *V = PetscRealPart(xx) / 2;
-  PetscCall(VecCopy(x, g));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
-{
-  PetscFunctionBeginUser;
-  PetscCall(MatZeroEntries(H));
-  PetscCall(MatShift(H, 1));
-  PetscFunctionReturn(0);
-}
 
 int main(int argc, char **argv)
 {
@@ -45,20 +27,12 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEList("-call", "The call that must fail without the phase-space form", NULL, Calls, 2, Calls[call], &call, NULL));
   PetscOptionsEnd();
 
-  PetscCall(MatCreateDense(PETSC_COMM_SELF, 1, 1, 1, 1, NULL, &M));
-  PetscCall(MatZeroEntries(M));
-  PetscCall(MatShift(M, 1));
-  PetscCall(MatDuplicate(M, MAT_COPY_VALUES, &H));
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2, &U));
-  PetscCall(VecSetValue(U, 0, 1.0, INSERT_VALUES));
-  PetscCall(VecSetValue(U, 1, 0.0, INSERT_VALUES));
-  PetscCall(VecAssemblyBegin(U));
-  PetscCall(VecAssemblyEnd(U));
+  PetscCall(UnitOscillatorCreate(&M, &H, &U));
 
   PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
   PetscCall(TSSetType(ts, TSRK));
   PetscCall(TSSimpVISetMass(ts, M, NULL, NULL, NULL, NULL));
-  PetscCall(TSSimpVISetPotential(ts, H, Potential, PotentialHessian, NULL));
+  PetscCall(TSSimpVISetPotential(ts, H, UnitPotential, UnitPotentialHessian, NULL));
   PetscCall(TSSetSolution(ts, U));
   PetscCall(TSSetTimeStep(ts, 0.1));
   PetscCall(TSSetMaxSteps(ts, 3));

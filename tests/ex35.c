@@ -5,6 +5,7 @@ static char help[] = "TSSetPostStage() under TSSIMPVI: the hook gets a vector sh
                      "Options: -n <5> -door mechanical|i2\n\n";
 
 #include <simpvi.h>
+#include "../examples/models/springchain.h" /* K and its callbacks for both doors */
 
 static const char *const Doors[] = {"mechanical", "i2"};
 
@@ -15,39 +16,6 @@ typedef struct {
   PetscInt  calls, steps;
   PetscBool shaped, same, timed;
 } AppCtx;
-
-static PetscErrorCode I2Function(TS ts, PetscReal t, Vec U, Vec V, Vec A, Vec F, void *ctx)
-{
-  PetscFunctionBeginUser;
-  PetscCall(MatMultAdd(((AppCtx *)ctx)->K, U, A, F));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec U, Vec V, Vec A, PetscReal shiftV, PetscReal shiftA, Mat J, Mat P, void *ctx)
-{
-  PetscFunctionBeginUser;
-  PetscCall(MatCopy(((AppCtx *)ctx)->K, P, SAME_NONZERO_PATTERN));
-  PetscCall(MatShift(P, shiftA));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
-{
-  PetscScalar xKx;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatMult(((AppCtx *)ctx)->K, x, g));
-  PetscCall(VecDot(x, g, &xKx));
-  *V = PetscRealPart(xKx) / 2;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
-{
-  PetscFunctionBeginUser;
-  PetscCall(MatCopy(((AppCtx *)ctx)->K, H, SAME_NONZERO_PATTERN));
-  PetscFunctionReturn(0);
-}
 
 static PetscErrorCode PostStage(TS ts, PetscReal t, PetscInt stage, Vec *Y)
 {
@@ -88,7 +56,7 @@ static PetscErrorCode PostStep(TS ts)
 
 int main(int argc, char **argv)
 {
-  PetscInt    n = 5, door = 0, lo, hi;
+  PetscInt    n = 5, door = 0;
   AppCtx      user = {NULL, NULL, 0, 0, 0, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE};
   Mat         J, M = NULL;
   Vec         U, V = NULL;
@@ -103,14 +71,7 @@ int main(int argc, char **argv)
   PetscOptionsEnd();
 
   PetscCall(MatCreateAIJ(PETSC_COMM_SELF, n, n, n, n, 3, NULL, 0, NULL, &user.K));
-  PetscCall(MatGetOwnershipRange(user.K, &lo, &hi));
-  for (PetscInt i = lo; i < hi; i++) {
-    if (i > 0) PetscCall(MatSetValue(user.K, i, i - 1, -1.0, INSERT_VALUES));
-    PetscCall(MatSetValue(user.K, i, i, 2.0, INSERT_VALUES));
-    if (i < n - 1) PetscCall(MatSetValue(user.K, i, i + 1, -1.0, INSERT_VALUES));
-  }
-  PetscCall(MatAssemblyBegin(user.K, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(user.K, MAT_FINAL_ASSEMBLY));
+  PetscCall(SpringChainSetStiffness(user.K));
   PetscCall(MatDuplicate(user.K, MAT_COPY_VALUES, &J));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, door == 0 ? 2 * n : n, &U));
   PetscCall(VecSet(U, 0));
@@ -125,15 +86,15 @@ int main(int argc, char **argv)
   if (door == 1) {
     PetscCall(VecDuplicate(U, &V));
     PetscCall(VecSet(V, 0));
-    PetscCall(TSSetI2Function(ts, NULL, I2Function, &user));
-    PetscCall(TSSetI2Jacobian(ts, J, J, I2Jacobian, &user));
+    PetscCall(TSSetI2Function(ts, NULL, I2Function, user.K));
+    PetscCall(TSSetI2Jacobian(ts, J, J, I2Jacobian, user.K));
     PetscCall(TS2SetSolution(ts, U, V));
   } else {
     PetscCall(MatDuplicate(user.K, MAT_DO_NOT_COPY_VALUES, &M));
     PetscCall(MatZeroEntries(M));
     PetscCall(MatShift(M, 1));
     PetscCall(TSSimpVISetMass(ts, M, NULL, NULL, NULL, NULL));
-    PetscCall(TSSimpVISetPotential(ts, J, Potential, PotentialHessian, &user));
+    PetscCall(TSSimpVISetPotential(ts, J, Potential, PotentialHessian, user.K));
     PetscCall(TSSetSolution(ts, U));
   }
   PetscCall(TSSetPostStage(ts, PostStage));

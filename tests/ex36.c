@@ -9,27 +9,9 @@ static char help[] = "Errors that must be collective PETSc errors with a clear m
                      "Options: -case <none>\n\n";
 
 #include <simpvi.h>
+#include "../examples/models/unitoscillator.h"
 
 static const char *const Cases[] = {"none", "matlayout", "vecasmat", "energysize"};
-
-static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
-{
-  PetscScalar xx;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecDot(x, x, &xx));
-  *V = PetscRealPart(xx) / 2;
-  PetscCall(VecCopy(x, g));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
-{
-  PetscFunctionBeginUser;
-  PetscCall(MatZeroEntries(H));
-  PetscCall(MatShift(H, 1));
-  PetscFunctionReturn(0);
-}
 
 /* The n x n identity with m local rows */
 static PetscErrorCode Diagonal(PetscInt m, PetscInt n, Mat *A)
@@ -86,7 +68,7 @@ int main(int argc, char **argv)
   PetscCall(TSRHSSplitSetIS(ts, "momentum", isp));
   if (which == 2) PetscCall(TSSimpVISetMass(ts, M, (Mat)U, NULL, NULL, NULL));
   else PetscCall(TSSimpVISetMass(ts, M, NULL, NULL, NULL, NULL));
-  PetscCall(TSSimpVISetPotential(ts, H, Potential, PotentialHessian, NULL));
+  PetscCall(TSSimpVISetPotential(ts, H, UnitPotential, UnitPotentialHessian, NULL));
   PetscCall(TSSetSolution(ts, U));
   PetscCall(TSSetTimeStep(ts, 0.1));
   PetscCall(TSSetMaxSteps(ts, 5));
