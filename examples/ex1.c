@@ -153,42 +153,26 @@ static PetscErrorCode MonitorErrors(TS ts, PetscInt step, PetscReal t, Vec U, vo
 /* After TSSetFromOptions(): what actually runs, a label for it (the paper's names) and the order it promises */
 static PetscErrorCode DescribeMethod(TS ts, char label[], size_t len, PetscInt *order)
 {
-  PetscBool issimpvi, isrk, istheta;
+  MethodKind  kind = METHOD_OTHER;
+  const char *name = NULL;
+  PetscBool   ismid;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &issimpvi));
-  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSRK, &isrk));
-  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSTHETA, &istheta));
-  *order = 0;
-  if (issimpvi) {
-    TSSimpVIType type;
-    PetscBool    ismid;
-
-    PetscCall(TSSimpVIGetType(ts, &type));
-    PetscCall(TSSimpVIGetOrder(ts, order));
-    PetscCall(PetscStrcmp(type, TSSIMPVIMIDPOINT, &ismid));
-    PetscCall(PetscSNPrintf(label, len, "%s", ismid ? "Newmark" : type));
+  PetscCall(GetMethod(ts, &kind, &name, order));
+  if (kind == METHOD_SIMPVI) {
+    PetscCall(PetscStrcmp(name, TSSIMPVIMIDPOINT, &ismid));
+    PetscCall(PetscSNPrintf(label, len, "%s", ismid ? "Newmark" : name));
     if (!ismid) label[0] = (char)(label[0] - 'a' + 'A');
-  } else if (isrk) {
-    TSRKType type;
-
-    PetscCall(TSRKGetType(ts, &type));
-    PetscCall(TSRKGetOrder(ts, order));
-    PetscCall(PetscSNPrintf(label, len, "RK%s", type));
-  } else if (istheta) {
+  } else if (kind == METHOD_RK) {
+    PetscCall(PetscSNPrintf(label, len, "RK%s", name));
+  } else if (kind == METHOD_THETA) {
     PetscReal theta;
     PetscBool endpoint;
 
     PetscCall(TSThetaGetTheta(ts, &theta));
     PetscCall(TSThetaGetEndpoint(ts, &endpoint));
-    *order = PetscAbsReal(theta - 0.5) < 1e-12 ? 2 : 1;
     PetscCall(PetscSNPrintf(label, len, "%s", theta == 0.5 && !endpoint ? "ImplicitMidpoint" : "theta"));
-  } else {
-    TSType type;
-
-    PetscCall(TSGetType(ts, &type));
-    PetscCall(PetscSNPrintf(label, len, "%s", type));
-  }
+  } else PetscCall(PetscSNPrintf(label, len, "%s", name));
   PetscFunctionReturn(0);
 }
 

@@ -157,45 +157,29 @@ static PetscErrorCode MonitorEnergy(TS ts, PetscInt step, PetscReal t, Vec U, vo
 
 static PetscErrorCode DescribeMethod(TS ts, char label[], char key[], size_t len, PetscInt *order, PetscBool *symplectic)
 {
-  PetscBool issimpvi, isrk, istheta;
+  MethodKind  kind = METHOD_OTHER;
+  const char *name = NULL;
+  PetscBool   ismid;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &issimpvi));
-  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSRK, &isrk));
-  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSTHETA, &istheta));
-  *order      = 0;
-  *symplectic = (PetscBool)(issimpvi || istheta);
+  PetscCall(GetMethod(ts, &kind, &name, order));
+  *symplectic = (PetscBool)(kind == METHOD_SIMPVI || kind == METHOD_THETA);
   key[0]      = 0;
-  if (issimpvi) {
-    TSSimpVIType type;
-    PetscBool    ismid;
-
-    PetscCall(TSSimpVIGetType(ts, &type));
-    PetscCall(TSSimpVIGetOrder(ts, order));
-    PetscCall(PetscStrcmp(type, TSSIMPVIMIDPOINT, &ismid));
-    PetscCall(PetscStrncpy(key, type, len));
-    PetscCall(PetscSNPrintf(label, len, "%s", ismid ? "ImplicitMidpoint" : type));
+  if (kind == METHOD_SIMPVI) {
+    PetscCall(PetscStrcmp(name, TSSIMPVIMIDPOINT, &ismid));
+    PetscCall(PetscStrncpy(key, name, len));
+    PetscCall(PetscSNPrintf(label, len, "%s", ismid ? "ImplicitMidpoint" : name));
     if (!ismid) label[0] = (char)(label[0] - 'a' + 'A');
-  } else if (isrk) {
-    TSRKType type;
-
-    PetscCall(TSRKGetType(ts, &type));
-    PetscCall(TSRKGetOrder(ts, order));
-    PetscCall(PetscSNPrintf(label, len, "RK%s", type));
-    PetscCall(PetscSNPrintf(key, len, "rk%s", type));
-  } else if (istheta) {
+  } else if (kind == METHOD_RK) {
+    PetscCall(PetscSNPrintf(label, len, "RK%s", name));
+    PetscCall(PetscSNPrintf(key, len, "rk%s", name));
+  } else if (kind == METHOD_THETA) {
     PetscReal theta;
 
     PetscCall(TSThetaGetTheta(ts, &theta));
-    *order = PetscAbsReal(theta - 0.5) < 1e-12 ? 2 : 1;
     PetscCall(PetscSNPrintf(label, len, "theta%g", (double)theta));
     PetscCall(PetscStrncpy(key, "theta", len));
-  } else {
-    TSType type;
-
-    PetscCall(TSGetType(ts, &type));
-    PetscCall(PetscSNPrintf(label, len, "%s", type));
-  }
+  } else PetscCall(PetscSNPrintf(label, len, "%s", name));
   PetscFunctionReturn(0);
 }
 

@@ -123,37 +123,19 @@ static PetscErrorCode MonitorErrors(TS ts, PetscInt step, PetscReal t, Vec U, vo
 
 static PetscErrorCode DescribeMethod(TS ts, char label[], size_t len, PetscInt *order)
 {
-  PetscBool issimpvi, isrk, istheta;
+  MethodKind  kind = METHOD_OTHER;
+  const char *name = NULL;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &issimpvi));
-  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSRK, &isrk));
-  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSTHETA, &istheta));
-  *order = 0;
-  if (issimpvi) {
-    TSSimpVIType type;
-
-    PetscCall(TSSimpVIGetType(ts, &type));
-    PetscCall(TSSimpVIGetOrder(ts, order));
-    PetscCall(PetscSNPrintf(label, len, "%s", type));
-  } else if (isrk) {
-    TSRKType type;
-
-    PetscCall(TSRKGetType(ts, &type));
-    PetscCall(TSRKGetOrder(ts, order));
-    PetscCall(PetscSNPrintf(label, len, "rk%s", type));
-  } else if (istheta) {
+  PetscCall(GetMethod(ts, &kind, &name, order));
+  if (kind == METHOD_RK) {
+    PetscCall(PetscSNPrintf(label, len, "rk%s", name));
+  } else if (kind == METHOD_THETA) {
     PetscReal theta;
 
     PetscCall(TSThetaGetTheta(ts, &theta));
-    *order = PetscAbsReal(theta - 0.5) < 1e-12 ? 2 : 1;
     PetscCall(PetscSNPrintf(label, len, "theta%g", (double)theta));
-  } else {
-    TSType type;
-
-    PetscCall(TSGetType(ts, &type));
-    PetscCall(PetscSNPrintf(label, len, "%s", type));
-  }
+  } else PetscCall(PetscSNPrintf(label, len, "%s", name));
   PetscFunctionReturn(0);
 }
 

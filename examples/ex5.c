@@ -82,6 +82,18 @@ static PetscErrorCode MonitorRecord(TS ts, PetscInt step, PetscReal t, Vec U, vo
 
 static KINSOLCompare kinsolcompare; /* -compare_kinsol */
 
+/* Exactly nsteps steps of h from U: the step count ends the run, not the time */
+static PetscErrorCode SetSteps(TS ts, Vec U, PetscReal h, PetscInt nsteps)
+{
+  PetscFunctionBeginUser;
+  PetscCall(TSSetSolution(ts, U));
+  PetscCall(TSSetTimeStep(ts, h));
+  PetscCall(TSSetMaxSteps(ts, nsteps));
+  PetscCall(TSSetMaxTime(ts, 2 * nsteps * h));
+  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_STEPOVER));
+  PetscFunctionReturn(0);
+}
+
 /* The complete top, U = (q, p), by the TS of the default prefix (simpvi simpson unless -ts_type/-ts_simpvi_type) */
 static PetscErrorCode RunComplete(Top *top, PetscReal h, PetscInt nsteps, Record *rec, char label[], size_t len, PetscInt *order)
 {
@@ -105,11 +117,7 @@ static PetscErrorCode RunComplete(Top *top, PetscReal h, PetscInt nsteps, Record
     u[3 + i] = top->p0[i];
   }
   PetscCall(VecRestoreArrayWrite(U, &u));
-  PetscCall(TSSetSolution(ts, U));
-  PetscCall(TSSetTimeStep(ts, h));
-  PetscCall(TSSetMaxSteps(ts, nsteps));
-  PetscCall(TSSetMaxTime(ts, 2 * nsteps * h));
-  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_STEPOVER));
+  PetscCall(SetSteps(ts, U, h, nsteps));
   rec->index    = 1;
   rec->nsteps   = nsteps;
   rec->top      = top;
@@ -166,11 +174,7 @@ static PetscErrorCode RunReduced(Reduced *red, PetscReal h, PetscInt nsteps, Rec
   u[0] = red->top->q0[1];
   u[1] = red->top->v0[1];
   PetscCall(VecRestoreArrayWrite(U, &u));
-  PetscCall(TSSetSolution(ts, U));
-  PetscCall(TSSetTimeStep(ts, h));
-  PetscCall(TSSetMaxSteps(ts, nsteps));
-  PetscCall(TSSetMaxTime(ts, 2 * nsteps * h));
-  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_STEPOVER));
+  PetscCall(SetSteps(ts, U, h, nsteps));
   rec->index    = 0;
   rec->nsteps   = nsteps;
   rec->complete = PETSC_FALSE;

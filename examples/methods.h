@@ -41,4 +41,44 @@ static inline PetscErrorCode SetMethod(TS ts, const char method[])
   PetscFunctionReturn(0);
 }
 
+typedef enum {
+  METHOD_SIMPVI,
+  METHOD_RK,
+  METHOD_THETA,
+  METHOD_OTHER
+} MethodKind;
+
+/* After TSSetFromOptions(): which kind of TS runs, its own name for the method (the TSSIMPVI scheme, the RK type,
+   "theta" or the TS type) and the order it promises (0 when unknown). Each example labels it its own way. */
+static inline PetscErrorCode GetMethod(TS ts, MethodKind *kind, const char **name, PetscInt *order)
+{
+  PetscBool issimpvi, isrk, istheta;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &issimpvi));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSRK, &isrk));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSTHETA, &istheta));
+  *order = 0;
+  if (issimpvi) {
+    *kind = METHOD_SIMPVI;
+    PetscCall(TSSimpVIGetType(ts, name));
+    PetscCall(TSSimpVIGetOrder(ts, order));
+  } else if (isrk) {
+    *kind = METHOD_RK;
+    PetscCall(TSRKGetType(ts, name));
+    PetscCall(TSRKGetOrder(ts, order));
+  } else if (istheta) {
+    PetscReal theta;
+
+    *kind = METHOD_THETA;
+    *name = TSTHETA;
+    PetscCall(TSThetaGetTheta(ts, &theta));
+    *order = PetscAbsReal(theta - 0.5) < 1e-12 ? 2 : 1;
+  } else {
+    *kind = METHOD_OTHER;
+    PetscCall(TSGetType(ts, name));
+  }
+  PetscFunctionReturn(0);
+}
+
 #endif

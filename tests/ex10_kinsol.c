@@ -235,6 +235,24 @@ static PetscErrorCode UseSolver(const char strategy[], PetscInt maa)
   PetscFunctionReturn(0);
 }
 
+/* A TSSIMPVI for the chain through the Lagrangian door, nsteps steps of h, before TSSetFromOptions() */
+static PetscErrorCode CreateTS(AppCtx *user, PetscReal h, PetscInt nsteps, TS *ts, Vec *U, Mat *Lxx, Mat *Lvv)
+{
+  PetscFunctionBeginUser;
+  PetscCall(TSCreate(PETSC_COMM_WORLD, ts));
+  PetscCall(TSSetType(*ts, TSSIMPVI));
+  PetscCall(CreateProblem(user, U, Lxx, Lvv));
+  PetscCall(TSSimpVISetLagrangian(*ts, Lagrangian, user));
+  PetscCall(TSSimpVISetLagrangianHessian(*ts, *Lxx, NULL, *Lvv, LagrangianHessian, user));
+  PetscCall(PhaseSplitLocalHalves(*ts, *U));
+  PetscCall(TSSetSolution(*ts, *U));
+  PetscCall(TSSetTimeStep(*ts, h));
+  PetscCall(TSSetMaxSteps(*ts, nsteps));
+  PetscCall(TSSetMaxTime(*ts, nsteps * h));
+  PetscCall(TSSetExactFinalTime(*ts, TS_EXACTFINALTIME_MATCHSTEP));
+  PetscFunctionReturn(0);
+}
+
 /* One run over nsteps steps of h, with the final state copied to Ufinal if given.
    The TS is returned, not destroyed: in parallel, PETSc 3.18 compares a DMSNES's "original DM" pointer with the step's
    new DMShell, and a pointer left by a destroyed TS can match a new DM's address on one process only, which then skips
@@ -247,17 +265,7 @@ static PetscErrorCode Run(AppCtx *user, PetscReal h, PetscInt nsteps, Trajectory
   Mat Lxx, Lvv;
 
   PetscFunctionBeginUser;
-  PetscCall(TSCreate(PETSC_COMM_WORLD, &ts));
-  PetscCall(TSSetType(ts, TSSIMPVI));
-  PetscCall(CreateProblem(user, &U, &Lxx, &Lvv));
-  PetscCall(TSSimpVISetLagrangian(ts, Lagrangian, user));
-  PetscCall(TSSimpVISetLagrangianHessian(ts, Lxx, NULL, Lvv, LagrangianHessian, user));
-  PetscCall(PhaseSplitLocalHalves(ts, U));
-  PetscCall(TSSetSolution(ts, U));
-  PetscCall(TSSetTimeStep(ts, h));
-  PetscCall(TSSetMaxSteps(ts, nsteps));
-  PetscCall(TSSetMaxTime(ts, nsteps * h));
-  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+  PetscCall(CreateTS(user, h, nsteps, &ts, &U, &Lxx, &Lvv));
   if (tr) PetscCall(TSMonitorSet(ts, MonitorTrajectory, tr, NULL));
   PetscCall(TSSetFromOptions(ts));
   PetscCall(TSSolve(ts, U));
@@ -282,17 +290,7 @@ static PetscErrorCode Resize(AppCtx *user, PetscReal h, PetscInt nsteps, PetscRe
   PetscReal diff, nrm;
 
   PetscFunctionBeginUser;
-  PetscCall(TSCreate(PETSC_COMM_WORLD, &ts));
-  PetscCall(TSSetType(ts, TSSIMPVI));
-  PetscCall(CreateProblem(user, &U, &Lxx, &Lvv));
-  PetscCall(TSSimpVISetLagrangian(ts, Lagrangian, user));
-  PetscCall(TSSimpVISetLagrangianHessian(ts, Lxx, NULL, Lvv, LagrangianHessian, user));
-  PetscCall(PhaseSplitLocalHalves(ts, U));
-  PetscCall(TSSetSolution(ts, U));
-  PetscCall(TSSetTimeStep(ts, h));
-  PetscCall(TSSetMaxSteps(ts, nsteps));
-  PetscCall(TSSetMaxTime(ts, nsteps * h));
-  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+  PetscCall(CreateTS(user, h, nsteps, &ts, &U, &Lxx, &Lvv));
   PetscCall(TSSetFromOptions(ts));
   PetscCall(TSSolve(ts, U));
   PetscCall(TSGetSNESIterations(ts, &its));
