@@ -10,7 +10,7 @@ static char help[] = "Dense output of TSSIMPVI (TSInterpolate(), -ts_exact_final
                      "Options: -dt <0.2> -T <3> -levels <3> -i2\n\n";
 
 #include <simpvi.h>
-#include "pendulum.h"
+#include "../examples/models/pendulum.h"
 
 typedef enum {
   PROBLEM_PENDULUM,

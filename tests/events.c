@@ -9,7 +9,7 @@ static char help[] = "Events with TSSIMPVI: TSSetEventHandler() on the pendulum 
                      "Options: -door mechanical|i2 -dt <0.01> -periods <2> -terminate -bounce\n\n";
 
 #include <simpvi.h>
-#include "pendulum.h"
+#include "../examples/models/pendulum.h"
 
 typedef enum {
   DOOR_MECHANICAL,

@@ -1,7 +1,7 @@
 /*
-   The pendulum q'' = -sin q (unit mass and frequency) for the tests: its potential V = -cos x_0 (x_0 the angle from
-   the downward vertical, other coordinates free: the spherical pendulum's phi), its PETSc second-order form
-   u'' + sin u = 0, and its exact motion.
+   The pendulum q'' = -sin q (unit mass and frequency), shared by tests/dense.c and tests/events.c: its potential
+   V = -cos x_0 (x_0 the angle from the downward vertical, other coordinates free: the spherical pendulum's phi), its
+   PETSc second-order form u'' + sin u = 0, and its exact motion.
 
    The exact motion of the pendulum released at rest from q0, through Jacobi's
    elliptic functions with modulus k = sin(q0/2):
@@ -14,7 +14,7 @@
 #include <petscts.h>
 
 /* V = -cos x_0 for TSSimpVISetPotential() (one process) */
-static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
+static inline PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
 {
   const PetscScalar *xx;
   PetscScalar       *gg;
@@ -30,7 +30,7 @@ static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, 
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
+static inline PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
 {
   const PetscScalar *xx;
 
@@ -45,7 +45,7 @@ static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *c
 }
 
 /* F = a + sin u, for TSSetI2Function() */
-static PetscErrorCode I2Function(TS ts, PetscReal t, Vec U, Vec V, Vec A, Vec F, void *ctx)
+static inline PetscErrorCode I2Function(TS ts, PetscReal t, Vec U, Vec V, Vec A, Vec F, void *ctx)
 {
   const PetscScalar *u, *a;
   PetscScalar       *f;
@@ -61,7 +61,7 @@ static PetscErrorCode I2Function(TS ts, PetscReal t, Vec U, Vec V, Vec A, Vec F,
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec U, Vec V, Vec A, PetscReal shiftV, PetscReal shiftA, Mat J, Mat P, void *ctx)
+static inline PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec U, Vec V, Vec A, PetscReal shiftV, PetscReal shiftA, Mat J, Mat P, void *ctx)
 {
   const PetscScalar *u;
 
@@ -75,7 +75,7 @@ static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec U, Vec V, Vec A, PetscR
 }
 
 /* the complete elliptic integral of the first kind: K(k) = pi / (2 AGM(1, sqrt(1 - k^2))) */
-static PetscReal EllipticK(PetscReal k)
+static inline PetscReal EllipticK(PetscReal k)
 {
   PetscReal a = 1, b = PetscSqrtReal(1 - k * k);
 
@@ -89,7 +89,7 @@ static PetscReal EllipticK(PetscReal k)
 }
 
 /* sn(u, k) and cn(u, k) by the descending AGM: phi_N = 2^N a_N u, phi_{n-1} = (phi_n + asin(c_n sin(phi_n) / a_n)) / 2 */
-static void JacobiSnCn(PetscReal u, PetscReal k, PetscReal *sn, PetscReal *cn)
+static inline void JacobiSnCn(PetscReal u, PetscReal k, PetscReal *sn, PetscReal *cn)
 {
   PetscReal a[64], c[64], b = PetscSqrtReal(1 - k * k), phi;
   PetscInt  n = 0;
@@ -109,7 +109,7 @@ static void JacobiSnCn(PetscReal u, PetscReal k, PetscReal *sn, PetscReal *cn)
 }
 
 /* (q, p) at time t of the pendulum released at rest from q0 */
-static void PendulumExact(PetscReal q0, PetscReal t, PetscReal *q, PetscReal *p)
+static inline void PendulumExact(PetscReal q0, PetscReal t, PetscReal *q, PetscReal *p)
 {
   PetscReal k = PetscSinReal(q0 / 2), K = EllipticK(k), sn, cn;
 
