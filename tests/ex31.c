@@ -15,11 +15,11 @@ static const char *const When[] = {"none", "before", "after"};
 
 int main(int argc, char **argv)
 {
-  PetscInt    n = 20, lo, hi;
+  PetscInt    n  = 20, lo, hi;
   PetscReal   dt = 0.1, T = 2, omega, err, unorm;
   PetscBool   dmda = PETSC_FALSE;
   PetscInt    when = 0;
-  DM          da = NULL;
+  DM          da   = NULL;
   Mat         K, J; /* the stiffness K = tridiag(-1, 2, -1) and the step Jacobian */
   Vec         U, V, F, E;
   TS          ts;

@@ -158,10 +158,10 @@ static inline PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, 
 /* Lagrangian door: the same L with its gradient and Hessian blocks (L_vx = Mx above, L_xx = Mxx - d2V) */
 static inline PetscErrorCode Lagrangian(TS ts, PetscReal t, Vec x, Vec v, PetscReal *L, Vec Lx, Vec Lv, void *ctx)
 {
-  Top               *top = (Top *)ctx;
-  const PetscReal    mgl = top->mass * top->g * top->l;
-  PetscScalar       *lx, *lv;
-  PetscReal          th = 0, dphi = 0, dth = 0, dpsi = 0, s, c, w3;
+  Top            *top = (Top *)ctx;
+  const PetscReal mgl = top->mass * top->g * top->l;
+  PetscScalar    *lx, *lv;
+  PetscReal       th = 0, dphi = 0, dth = 0, dpsi = 0, s, c, w3;
 
   PetscFunctionBeginUser;
   PetscCall(GetThetaAndRates(x, v, &th, &dphi, &dth, &dpsi));
@@ -184,9 +184,9 @@ static inline PetscErrorCode Lagrangian(TS ts, PetscReal t, Vec x, Vec v, PetscR
 
 static inline PetscErrorCode LagrangianHessian(TS ts, PetscReal t, Vec x, Vec v, Mat Lxx, Mat Lvx, Mat Lvv, void *ctx)
 {
-  Top               *top = (Top *)ctx;
-  const PetscReal    mgl = top->mass * top->g * top->l;
-  PetscReal          A[3][3], B[3][3] = {{0}}, C[3][3] = {{0}}, th = 0, dphi = 0, dth = 0, dpsi = 0, s, c, w3;
+  Top            *top = (Top *)ctx;
+  const PetscReal mgl = top->mass * top->g * top->l;
+  PetscReal       A[3][3], B[3][3] = {{0}}, C[3][3] = {{0}}, th = 0, dphi = 0, dth = 0, dpsi = 0, s, c, w3;
 
   PetscFunctionBeginUser;
   PetscCall(GetThetaAndRates(x, v, &th, &dphi, &dth, &dpsi));
