@@ -38,7 +38,12 @@ LOOP = re.compile(r'\{\{(.*?)\}[^}]*\}')  # {{a b}} or {{a b}shared output}
 
 
 def import_testparse(petsc_dir):
-  sys.path.insert(0, os.path.join(petsc_dir, 'share', 'petsc', 'examples', 'config'))
+  config = os.path.join(petsc_dir, 'share', 'petsc', 'examples', 'config')
+  if not os.path.isfile(os.path.join(config, 'testparse.py')):
+    sys.exit('petsc_ctest: PETSc\'s test harness %s/testparse.py is missing: on Debian install the package '
+             'libpetsc3.18-dev-examples (bash ci/deps.sh does); a PETSc of your own must be installed with its '
+             'share/petsc/examples' % config)
+  sys.path.insert(0, config)
   try:
     import testparse
   except ImportError:
