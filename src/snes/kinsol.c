@@ -590,6 +590,7 @@ static PetscErrorCode SNESSolve_KINSOL(SNES snes)
 static PetscErrorCode SNESSetUp_KINSOL(SNES snes)
 {
   PetscFunctionBegin;
+  PetscCall(SNESSetUpMatrices(snes)); /* from the DM, as SNESNEWTONLS does */
   PetscCheck(snes->jacobian, PetscObjectComm((PetscObject)snes), PETSC_ERR_ARG_WRONGSTATE, "SNESKINSOL needs a Jacobian (SNESSetJacobian(), or -snes_mf)");
   PetscFunctionReturn(0);
 }
