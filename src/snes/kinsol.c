@@ -329,8 +329,8 @@ static void KINSOLFlagName(int flag, char name[], size_t len)
   }
 }
 
-/* SNESConvergedReason of a KINSOL flag */
-static SNESConvergedReason KINSOLReason(int flag, PetscBool nonfinite)
+/* SNESConvergedReason of a KINSOL flag; a failure inside the system function is the KSP's (fp solves in it) or F's */
+static SNESConvergedReason KINSOLReason(int flag, PetscBool nonfinite, PetscBool kspfailed)
 {
   switch (flag) {
   case KIN_SUCCESS:
@@ -350,7 +350,7 @@ static SNESConvergedReason KINSOLReason(int flag, PetscBool nonfinite)
   case KIN_SYSFUNC_FAIL:
   case KIN_FIRST_SYSFUNC_ERR:
   case KIN_REPTD_SYSFUNC_ERR:
-    return SNES_DIVERGED_FUNCTION_NANORINF;
+    return kspfailed && !nonfinite ? SNES_DIVERGED_LINEAR_SOLVE : SNES_DIVERGED_FUNCTION_NANORINF;
   case KIN_MXNEWT_5X_EXCEEDED:
     return SNES_DIVERGED_DTOL;
   default:
@@ -565,7 +565,7 @@ static PetscErrorCode SNESSolve_KINSOL(SNES snes)
   snes->iter       = (PetscInt)nni;
   snes->linear_its = kin->lits;
   kin->flag        = flag;
-  snes->reason     = KINSOLReason(flag, kin->nonfinite);
+  snes->reason     = KINSOLReason(flag, kin->nonfinite, (PetscBool)(kin->kspreason < 0));
   KINSOLFlagName(flag, flagname, sizeof(flagname));
   PetscCall(PetscSNPrintf(kin->desc, sizeof(kin->desc), "%s%s%s%s", flagname, kin->aabreakdown ? " (Anderson acceleration gave Inf or NaN)" : (kin->nonfinite ? " (Inf or NaN in the function)" : ""), kin->kspreason < 0 ? " after KSP " : "", kin->kspreason < 0 ? KSPConvergedReasons[kin->kspreason] : ""));
 
