@@ -57,13 +57,7 @@ typedef enum {
 } TSSimpVINonlinearSolverType;
 PETSC_EXTERN const char *const TSSimpVINonlinearSolverTypes[];
 
-/*J
-   SNESKINSOL - the name of the SUNDIALS KINSOL `SNES` type that simpvi registers (when built with KINSOL)
-
-   Level: intermediate
-
-.seealso: `SNESKINSOL`, `SNESSetType()`
-J*/
+/* the SUNDIALS KINSOL SNES type that simpvi registers when built with KINSOL (manual page in src/snes/kinsol.c) */
 #define SNESKINSOL "kinsol"
 
 /*E
@@ -105,12 +99,12 @@ PETSC_EXTERN const char *const SNESKINSOLStrategies[];
 S*/
 typedef PetscErrorCode SNESKINSOLScaleFn(SNES snes, Vec x, Vec F, PetscReal *fs, PetscReal *us, void *ctx);
 
-PETSC_EXTERN PetscErrorCode SNESKINSOLSetStrategy(SNES, SNESKINSOLStrategy);
-PETSC_EXTERN PetscErrorCode SNESKINSOLSetMAA(SNES, PetscInt);
-PETSC_EXTERN PetscErrorCode SNESKINSOLSetTolerances(SNES, PetscReal, PetscReal);
-PETSC_EXTERN PetscErrorCode SNESKINSOLGetTolerances(SNES, PetscReal *, PetscReal *);
-PETSC_EXTERN PetscErrorCode SNESKINSOLSetScaleFunction(SNES, SNESKINSOLScaleFn *, void *);
-PETSC_EXTERN PetscErrorCode SNESKINSOLGetReturnFlag(SNES, int *, const char **);
+PETSC_EXTERN PetscErrorCode SNESKINSOLSetStrategy(SNES snes, SNESKINSOLStrategy strategy);
+PETSC_EXTERN PetscErrorCode SNESKINSOLSetMAA(SNES snes, PetscInt maa);
+PETSC_EXTERN PetscErrorCode SNESKINSOLSetTolerances(SNES snes, PetscReal fnormtol, PetscReal scsteptol);
+PETSC_EXTERN PetscErrorCode SNESKINSOLGetTolerances(SNES snes, PetscReal *fnormtol, PetscReal *scsteptol);
+PETSC_EXTERN PetscErrorCode SNESKINSOLSetScaleFunction(SNES snes, SNESKINSOLScaleFn *scale, void *ctx);
+PETSC_EXTERN PetscErrorCode SNESKINSOLGetReturnFlag(SNES snes, int *flag, const char **desc);
 
 
 /*S

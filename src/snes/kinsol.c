@@ -765,7 +765,8 @@ static PetscErrorCode SNESKINSOLGetReturnFlag_KINSOL(SNES snes, int *flag, const
   (`SNES_CONVERGED_FNORM_RELATIVE`). `SNESKINSOLGetReturnFlag()` gives KINSOL's flag and its name. A PETSc error
   inside a callback is raised again after KINSOL returns.
 
-  `SNESMonitor()` runs after each KINSOL iteration (read from KINSOL's print level 1 message). `SNESGetIterationNumber()`
+  `SNESMonitor()` runs after each KINSOL iteration (read from KINSOL's print level 1 message) with ||F||_2, for fp
+  with the norm of its correction ||J0^-1 F||_2 (what fp's test measures). `SNESGetIterationNumber()`
   and `SNESGetLinearSolveIterations()` count KINSOL's nonlinear iterations and the `KSP`'s iterations. No variable
   bounds, no nonlinear preconditioner, no `SNESLineSearch` (KINSOL has its own).
 
