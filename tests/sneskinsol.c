@@ -47,7 +47,7 @@ static PetscErrorCode FormFunctionLocal(DMDALocalInfo *info, const PetscScalar *
   PetscCheck(user->tcase != CASE_ERROR || ++user->ncalls <= user->errorafter, PETSC_COMM_SELF, PETSC_ERR_USER, "FormFunctionLocal: deliberate error at call %" PetscInt_FMT " (-error_after)", user->ncalls);
   for (PetscInt i = info->xs; i < info->xs + info->xm; i++) {
     const PetscReal xs = PetscSinReal((PetscReal)(i + 1)), xl = i > 0 ? PetscSinReal((PetscReal)i) : 0, xr = i < info->mx - 1 ? PetscSinReal((PetscReal)(i + 2)) : 0;
-    const PetscReal a = xs * xs * xs + 2 * xs - (xl + xr) / 2;
+    const PetscReal a    = xs * xs * xs + 2 * xs - (xl + xr) / 2;
     PetscScalar     left = i > 0 ? x[i - 1] : 0, right = i < info->mx - 1 ? x[i + 1] : 0;
 
     if (user->tcase == CASE_NOROOT) f[i] = x[i] * x[i] + 1;

@@ -106,7 +106,7 @@ static PetscErrorCode KINSOLFunction_Petsc(SNES_KINSOL *kin, Vec y, Vec f)
   PetscCall(SNESComputeFunction(snes, y, f));
   if (f != snes->vec_func) PetscCall(VecCopy(f, snes->vec_func));
   PetscCall(VecNorm(f, NORM_INFINITY, &fnorm));
-  kin->nonfinite = (PetscBool)(PetscIsInfOrNanReal(fnorm) || snes->domainerror);
+  kin->nonfinite    = (PetscBool)(PetscIsInfOrNanReal(fnorm) || snes->domainerror);
   snes->domainerror = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
@@ -472,14 +472,14 @@ static PetscErrorCode KINSOLGetCounters(SNES_KINSOL *kin)
 
 static PetscErrorCode SNESSolve_KINSOL(SNES snes)
 {
-  SNES_KINSOL *kin = (SNES_KINSOL *)snes->data;
-  Vec          x = snes->vec_sol, F = snes->vec_func;
+  SNES_KINSOL  *kin = (SNES_KINSOL *)snes->data;
+  Vec           x = snes->vec_sol, F = snes->vec_func;
   PetscObjectId id;
-  PetscReal    nrm;
-  long int     maa, nni = 0;
-  PetscInt     N;
-  char         flagname[64];
-  int          flag;
+  PetscReal     nrm;
+  long int      maa, nni = 0;
+  PetscInt      N;
+  char          flagname[64];
+  int           flag;
 
   PetscFunctionBegin;
   PetscCheck(!snes->xl && !snes->xu, PetscObjectComm((PetscObject)snes), PETSC_ERR_ARG_WRONGSTATE, "SNESKINSOL does not take variable bounds (SNESVISetVariableBounds())");
@@ -567,7 +567,8 @@ static PetscErrorCode SNESSolve_KINSOL(SNES snes)
   kin->flag        = flag;
   snes->reason     = KINSOLReason(flag, kin->nonfinite, (PetscBool)(kin->kspreason < 0));
   KINSOLFlagName(flag, flagname, sizeof(flagname));
-  PetscCall(PetscSNPrintf(kin->desc, sizeof(kin->desc), "%s%s%s%s", flagname, kin->aabreakdown ? " (Anderson acceleration gave Inf or NaN)" : (kin->nonfinite ? " (Inf or NaN in the function)" : ""), kin->kspreason < 0 ? " after KSP " : "", kin->kspreason < 0 ? KSPConvergedReasons[kin->kspreason] : ""));
+  PetscCall(PetscSNPrintf(kin->desc, sizeof(kin->desc), "%s%s%s%s", flagname, kin->aabreakdown ? " (Anderson acceleration gave Inf or NaN)" : (kin->nonfinite ? " (Inf or NaN in the function)" : ""), kin->kspreason < 0 ? " after KSP " : "",
+                          kin->kspreason < 0 ? KSPConvergedReasons[kin->kspreason] : ""));
 
   /* F at the solution, as SNES leaves it: the last evaluation but for fp, and after a failure (KINSOL may have
      evaluated a rejected trial point last) */
@@ -623,8 +624,8 @@ static PetscErrorCode SNESDestroy_KINSOL(SNES snes)
 
 static PetscErrorCode SNESSetFromOptions_KINSOL(SNES snes, SimpVIOptionItems PetscOptionsObject)
 {
-  SNES_KINSOL *kin = (SNES_KINSOL *)snes->data;
-  MPI_Comm     comm = PetscObjectComm((PetscObject)snes);
+  SNES_KINSOL *kin      = (SNES_KINSOL *)snes->data;
+  MPI_Comm     comm     = PetscObjectComm((PetscObject)snes);
   PetscReal    fnormtol = kin->fnormtol, scsteptol = kin->scsteptol;
   PetscBool    flg;
 
@@ -780,14 +781,14 @@ PETSC_INTERN PetscErrorCode SNESCreate_KINSOL(SNES snes)
   SNES_KINSOL *kin;
 
   PetscFunctionBegin;
-  snes->ops->setup          = SNESSetUp_KINSOL;
-  snes->ops->solve          = SNESSolve_KINSOL;
-  snes->ops->destroy        = SNESDestroy_KINSOL;
-  snes->ops->setfromoptions = SNESSetFromOptions_KINSOL;
-  snes->ops->view           = SNESView_KINSOL;
-  snes->ops->reset          = SNESReset_KINSOL;
-  snes->usesksp             = PETSC_TRUE;
-  snes->usesnpc             = PETSC_FALSE;
+  snes->ops->setup                  = SNESSetUp_KINSOL;
+  snes->ops->solve                  = SNESSolve_KINSOL;
+  snes->ops->destroy                = SNESDestroy_KINSOL;
+  snes->ops->setfromoptions         = SNESSetFromOptions_KINSOL;
+  snes->ops->view                   = SNESView_KINSOL;
+  snes->ops->reset                  = SNESReset_KINSOL;
+  snes->usesksp                     = PETSC_TRUE;
+  snes->usesnpc                     = PETSC_FALSE;
   snes->alwayscomputesfinalresidual = PETSC_TRUE;
 
   PetscCall(PetscNew(&kin));

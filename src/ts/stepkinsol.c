@@ -129,7 +129,7 @@ static PetscErrorCode SetKSPPrefix(TS ts, PetscBool old)
 /* The deprecated choice: kinsol sets the SNES's type, snes takes it back to the default if the alias had set it */
 static PetscErrorCode SetNonlinearSolverType(TS ts, TSSimpVINonlinearSolverType nls)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  TS_SimpVI *vi                  = (TS_SimpVI *)ts->data;
   PetscErrorCode (*create)(SNES) = NULL;
 
   PetscFunctionBegin;
