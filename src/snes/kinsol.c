@@ -303,30 +303,28 @@ static void KINSOLInfoHandler(const char *module, const char *function, char *ms
 /* KINGetReturnFlagName() of SUNDIALS 6.4 returns "NONE" for the system-function flags: those are named here */
 static void KINSOLFlagName(int flag, char name[], size_t len)
 {
+  static const struct {
+    int         flag;
+    const char *name;
+  } unnamed[] = {
+    {KIN_SYSFUNC_FAIL,      "KIN_SYSFUNC_FAIL"     },
+    {KIN_FIRST_SYSFUNC_ERR, "KIN_FIRST_SYSFUNC_ERR"},
+    {KIN_REPTD_SYSFUNC_ERR, "KIN_REPTD_SYSFUNC_ERR"},
+    {KIN_VECTOROP_ERR,      "KIN_VECTOROP_ERR"     },
+    {KIN_CONTEXT_ERR,       "KIN_CONTEXT_ERR"      }
+  };
   char *kname;
 
-  switch (flag) {
-  case KIN_SYSFUNC_FAIL:
-    (void)PetscStrncpy(name, "KIN_SYSFUNC_FAIL", len);
-    return;
-  case KIN_FIRST_SYSFUNC_ERR:
-    (void)PetscStrncpy(name, "KIN_FIRST_SYSFUNC_ERR", len);
-    return;
-  case KIN_REPTD_SYSFUNC_ERR:
-    (void)PetscStrncpy(name, "KIN_REPTD_SYSFUNC_ERR", len);
-    return;
-  case KIN_VECTOROP_ERR:
-    (void)PetscStrncpy(name, "KIN_VECTOROP_ERR", len);
-    return;
-  case KIN_CONTEXT_ERR:
-    (void)PetscStrncpy(name, "KIN_CONTEXT_ERR", len);
-    return;
-  default:
-    kname = KINGetReturnFlagName(flag);
-    if (kname && strcmp(kname, "NONE")) (void)PetscStrncpy(name, kname, len);
-    else (void)PetscSNPrintf(name, len, "flag %d", flag);
-    free(kname);
+  for (size_t k = 0; k < PETSC_STATIC_ARRAY_LENGTH(unnamed); k++) {
+    if (unnamed[k].flag == flag) {
+      (void)PetscStrncpy(name, unnamed[k].name, len);
+      return;
+    }
   }
+  kname = KINGetReturnFlagName(flag);
+  if (kname && strcmp(kname, "NONE")) (void)PetscStrncpy(name, kname, len);
+  else (void)PetscSNPrintf(name, len, "flag %d", flag);
+  free(kname);
 }
 
 /* SNESConvergedReason of a KINSOL flag; a failure inside the system function is the KSP's (fp solves in it) or F's */

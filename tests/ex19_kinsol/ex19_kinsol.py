@@ -16,10 +16,12 @@ printed one line per iteration (0 .. the iteration count ex19 prints), every KIN
 import argparse
 import os
 import re
-import shutil
 import struct
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'ex43_order'))
+from ex43_order import links_simpvi  # noqa: E402
 
 STRATEGIES = (('newton', []), ('linesearch', []), ('picard', ['-snes_kinsol_maa', '5']), ('fp', ['-snes_kinsol_maa', '5']))
 CONVERGED = re.compile(r'^Nonlinear solve converged due to (\S+) iterations (\d+)\s*$', re.M)
@@ -52,15 +54,6 @@ def run_ex19(args, name, options):
     lines = [line for line in proc.stdout.splitlines() if 'Configure options' not in line]
     raise RuntimeError(f'ex19 failed (exit {proc.returncode}):\n  {" ".join(cmd)}\n' + '\n'.join(lines[:40]))
   return proc.stdout, read_vec(sol)
-
-
-def links_simpvi(exe):
-  """True if the executable has libsimpvi among its NEEDED entries (None if readelf is missing)."""
-  readelf = shutil.which('readelf')
-  if not readelf:
-    return None
-  out = subprocess.run([readelf, '-d', exe], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
-  return any('NEEDED' in line and 'simpvi' in line for line in out.splitlines())
 
 
 def main():
