@@ -106,7 +106,6 @@ PETSC_EXTERN PetscErrorCode SNESKINSOLGetTolerances(SNES snes, PetscReal *fnormt
 PETSC_EXTERN PetscErrorCode SNESKINSOLSetScaleFunction(SNES snes, SNESKINSOLScaleFn *scale, void *ctx);
 PETSC_EXTERN PetscErrorCode SNESKINSOLGetReturnFlag(SNES snes, int *flag, const char **desc);
 
-
 /*S
    TSSimpVILagrangianFn - A function that computes the Lagrangian L(t, x, v) of a `TSSIMPVI` problem and its gradient
 
