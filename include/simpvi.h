@@ -40,21 +40,71 @@ typedef enum {
 PETSC_EXTERN const char *const TSSimpVIQuadratures[];
 
 /*E
-   TSSimpVINonlinearSolverType - The solver of the per-step nonlinear system of `TSSIMPVI`
+   TSSimpVINonlinearSolverType - The solver of the per-step nonlinear system of `TSSIMPVI` (deprecated: the step is
+   solved by the `TS`'s `SNES`, choose its type, e.g. -snes_type kinsol)
 
    Values:
-+  `TSSIMPVI_NLS_SNES`   - PETSc's `SNES` (default), options `-snes_*`, `-ksp_*`, `-pc_*`
--  `TSSIMPVI_NLS_KINSOL` - SUNDIALS KINSOL (when simpvi is built with it), options `-ts_simpvi_kinsol_*`
++  `TSSIMPVI_NLS_SNES`   - the `SNES` type the options choose (default `SNESNEWTONLS`)
+-  `TSSIMPVI_NLS_KINSOL` - `SNESKINSOL` (SUNDIALS KINSOL, when simpvi is built with it)
 
-   Level: intermediate
+   Level: deprecated
 
-.seealso: `TSSIMPVI`, `TSSimpVISetNonlinearSolverType()`
+.seealso: `TSSIMPVI`, `TSSimpVISetNonlinearSolverType()`, `SNESKINSOL`
 E*/
 typedef enum {
   TSSIMPVI_NLS_SNES,
   TSSIMPVI_NLS_KINSOL
 } TSSimpVINonlinearSolverType;
 PETSC_EXTERN const char *const TSSimpVINonlinearSolverTypes[];
+
+/* the SUNDIALS KINSOL SNES type that simpvi registers when built with KINSOL (manual page in src/snes/kinsol.c) */
+#define SNESKINSOL "kinsol"
+
+/*E
+   SNESKINSOLStrategy - The KINSOL strategy of a `SNESKINSOL`
+
+   Values:
++  `SNES_KINSOL_NEWTON`     - Newton (KIN_NONE)
+.  `SNES_KINSOL_LINESEARCH` - Newton with KINSOL's line search (KIN_LINESEARCH, default)
+.  `SNES_KINSOL_PICARD`     - Picard with L = J at the initial guess (KIN_PICARD)
+-  `SNES_KINSOL_FP`         - the fixed point x = x - J0^-1 F(x), J0 at the initial guess (KIN_FP)
+
+   Level: intermediate
+
+.seealso: `SNESKINSOL`, `SNESKINSOLSetStrategy()`
+E*/
+typedef enum {
+  SNES_KINSOL_NEWTON,
+  SNES_KINSOL_LINESEARCH,
+  SNES_KINSOL_PICARD,
+  SNES_KINSOL_FP
+} SNESKINSOLStrategy;
+PETSC_EXTERN const char *const SNESKINSOLStrategies[];
+
+/*S
+   SNESKINSOLScaleFn - A function that gives a `SNESKINSOL` its residual and increment scales at the start of a solve
+
+   Calling Sequence:
++  snes - the `SNES` context
+.  x    - the initial guess
+.  F    - the function at x
+.  fs   - on input the default residual scale max|F|, on output the scale of F's terms (KINSOL's function tolerance is
+          relative to it)
+.  us   - on input the default increment scale (max|x|, for fp also max|J0^-1 F|), on output the increment scale
+-  ctx  - the context given to `SNESKINSOLSetScaleFunction()`
+
+   Level: advanced
+
+.seealso: `SNESKINSOL`, `SNESKINSOLSetScaleFunction()`
+S*/
+typedef PetscErrorCode SNESKINSOLScaleFn(SNES snes, Vec x, Vec F, PetscReal *fs, PetscReal *us, void *ctx);
+
+PETSC_EXTERN PetscErrorCode SNESKINSOLSetStrategy(SNES snes, SNESKINSOLStrategy strategy);
+PETSC_EXTERN PetscErrorCode SNESKINSOLSetMAA(SNES snes, PetscInt maa);
+PETSC_EXTERN PetscErrorCode SNESKINSOLSetTolerances(SNES snes, PetscReal fnormtol, PetscReal scsteptol);
+PETSC_EXTERN PetscErrorCode SNESKINSOLGetTolerances(SNES snes, PetscReal *fnormtol, PetscReal *scsteptol);
+PETSC_EXTERN PetscErrorCode SNESKINSOLSetScaleFunction(SNES snes, SNESKINSOLScaleFn *scale, void *ctx);
+PETSC_EXTERN PetscErrorCode SNESKINSOLGetReturnFlag(SNES snes, int *flag, const char **desc);
 
 /*S
    TSSimpVILagrangianFn - A function that computes the Lagrangian L(t, x, v) of a `TSSIMPVI` problem and its gradient

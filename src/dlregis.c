@@ -23,7 +23,7 @@ PetscErrorCode SimpVIFinalizePackage(void)
 }
 
 /*@C
-  SimpVIInitializePackage - Registers `TSSIMPVI` and its schemes; programs that link simpvi call it after `PetscInitialize()`
+  SimpVIInitializePackage - Registers `TSSIMPVI`, its schemes and `SNESKINSOL`; programs that link simpvi call it after `PetscInitialize()`
 
   Not Collective
 
@@ -42,6 +42,10 @@ PetscErrorCode SimpVIInitializePackage(void)
   PetscCall(TSInitializePackage());
   PetscCall(TSRegister(TSSIMPVI, TSCreate_SimpVI));
   PetscCall(TSSimpVIRegisterAll());
+#if defined(SIMPVI_HAVE_KINSOL)
+  PetscCall(SNESInitializePackage());
+  PetscCall(SNESRegister(SNESKINSOL, SNESCreate_KINSOL));
+#endif
   PetscCall(PetscLogEventRegister("SimpVIResidual", TS_CLASSID, &SIMPVI_Residual));
   PetscCall(PetscLogEventRegister("SimpVIJacobian", TS_CLASSID, &SIMPVI_Jacobian));
   PetscCall(PetscRegisterFinalize(SimpVIFinalizePackage));
@@ -55,7 +59,7 @@ PetscErrorCode SimpVIInitializePackage(void)
   Not Collective
 
   Options Database Key:
-. -dll_append <prefix>/lib/libsimpvi.so - load simpvi into any PETSc program, which can then use -ts_type simpvi
+. -dll_append <prefix>/lib/libsimpvi.so - load simpvi into any PETSc program, which can then use -ts_type simpvi and -snes_type kinsol
 
   Level: developer
 

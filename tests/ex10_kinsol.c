@@ -1,4 +1,4 @@
-static char help[] = "SUNDIALS KINSOL against SNES on the TSSIMPVI step system (-ts_simpvi_nonlinear_solver kinsol).\n"
+static char help[] = "SUNDIALS KINSOL (SNESKINSOL) against SNES newtonls on the TSSIMPVI step system (-ts_simpvi_nonlinear_solver kinsol).\n"
                      "For each mesh the run with SNES is the reference; each KINSOL strategy must give the same trajectory,\n"
                      "max_j |U_kinsol(t_j) - U_snes(t_j)| <= tol max_j |U_snes(t_j)|, and the nonlinear/linear iteration counts\n"
                      "of all solvers are printed side by side. Problems, through the Lagrangian door:\n"
@@ -9,7 +9,7 @@ static char help[] = "SUNDIALS KINSOL against SNES on the TSSIMPVI step system (
                      "step raise its error; with -resize one TS solves the chain, is reset and solves a larger one.\n"
                      "Options: -problem pendulum|chain -strategies newton,linesearch,fp -maa <3> -meshes 50,100,200 -tol <1e-12>\n"
                      "         -omega <2 pi> -theta0 <pi/2> -kappa <4> -n <4> -final_time <one period> -fail -resize -dt <h> -steps <n>\n"
-                     "         -error_after <calls> -verbose\n\n";
+                     "         -error_after <calls> -verbose -use_snes_type (KINSOL by -snes_type kinsol, not the deprecated options)\n\n";
 
 #include <simpvi.h>
 #include "../examples/phasesplit.h"
@@ -210,27 +210,38 @@ static PetscErrorCode MonitorTrajectory(TS ts, PetscInt step, PetscReal t, Vec U
   PetscFunctionReturn(0);
 }
 
+/* The solver is chosen with the deprecated -ts_simpvi_nonlinear_solver kinsol and -ts_simpvi_kinsol_*, or with
+   -snes_type kinsol and -snes_kinsol_* (-use_snes_type) */
+static PetscBool UseSNESType = PETSC_FALSE;
+
 /* Selects the step solver for the next Run() through the options database: SNES for NULL or "snes", else KINSOL */
 static PetscErrorCode UseSolver(const char strategy[], PetscInt maa)
 {
-  char      buf[32];
-  PetscBool isfp, ispicard, issnes = PETSC_TRUE;
+  const char *const prefix = UseSNESType ? "-snes_kinsol_" : "-ts_simpvi_kinsol_";
+  char              buf[32], name[64];
+  PetscBool         isfp, ispicard, issnes = PETSC_TRUE;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscOptionsClearValue(NULL, "-ts_simpvi_kinsol_strategy"));
-  PetscCall(PetscOptionsClearValue(NULL, "-ts_simpvi_kinsol_maa"));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "%sstrategy", prefix));
+  PetscCall(PetscOptionsClearValue(NULL, name));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "%smaa", prefix));
+  PetscCall(PetscOptionsClearValue(NULL, name));
   if (strategy) PetscCall(PetscStrcmp(strategy, "snes", &issnes));
   if (issnes) {
-    PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_nonlinear_solver", "snes"));
+    if (UseSNESType) PetscCall(PetscOptionsClearValue(NULL, "-snes_type"));
+    else PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_nonlinear_solver", "snes"));
     PetscFunctionReturn(0);
   }
-  PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_nonlinear_solver", "kinsol"));
-  PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_kinsol_strategy", strategy));
+  if (UseSNESType) PetscCall(PetscOptionsSetValue(NULL, "-snes_type", "kinsol"));
+  else PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_nonlinear_solver", "kinsol"));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "%sstrategy", prefix));
+  PetscCall(PetscOptionsSetValue(NULL, name, strategy));
   PetscCall(PetscStrcmp(strategy, "fp", &isfp));
   PetscCall(PetscStrcmp(strategy, "picard", &ispicard));
   if (isfp || ispicard) {
     PetscCall(PetscSNPrintf(buf, sizeof(buf), "%" PetscInt_FMT, maa));
-    PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_kinsol_maa", buf));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "%smaa", prefix));
+    PetscCall(PetscOptionsSetValue(NULL, name, buf));
   }
   PetscFunctionReturn(0);
 }
@@ -367,6 +378,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-error_after", "The Lagrangian raises a PETSc error once called more than this many times", NULL, user.errorafter, &user.errorafter, NULL));
   PetscCall(PetscOptionsBool("-resize", "Chain only: one TS solves, is reset and solves a larger chain (-dt, -steps)", NULL, resize, &resize, NULL));
   PetscCall(PetscOptionsBool("-verbose", "Also print the largest relative differences", NULL, verbose, &verbose, NULL));
+  PetscCall(PetscOptionsBool("-use_snes_type", "Choose KINSOL with -snes_type kinsol -snes_kinsol_* (else the deprecated -ts_simpvi_nonlinear_solver kinsol)", NULL, UseSNESType, &UseSNESType, NULL));
   PetscOptionsEnd();
   PetscCheck(nmeshes * (nstrategies + 1) <= 80, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "At most 80 runs");
   PetscCheck(user.problem == PROBLEM_CHAIN || size == 1, PETSC_COMM_WORLD, PETSC_ERR_WRONG_MPI_SIZE, "The pendulum runs on one process; use -problem chain in parallel");
@@ -453,6 +465,24 @@ int main(int argc, char **argv)
     requires: kinsol
     args: -problem pendulum -ts_simpvi_type lobatto -ts_simpvi_degree 4 -meshes 50,100 -strategies newton,linesearch,picard,fp
 
+  # the same runs with -snes_type kinsol -snes_kinsol_* on the TS's SNES: the same iterations as the deprecated options
+  test:
+    suffix: pendulum_snes_type
+    requires: kinsol
+    args: -problem pendulum -use_snes_type
+    output_file: output/ex10_kinsol_pendulum.out
+  test:
+    suffix: pendulum_lobatto_snes_type
+    requires: kinsol
+    args: -problem pendulum -ts_simpvi_type lobatto -ts_simpvi_degree 4 -meshes 50,100 -strategies newton,linesearch,picard,fp -use_snes_type
+    output_file: output/ex10_kinsol_pendulum_lobatto.out
+  test:
+    suffix: chain_snes_type
+    requires: kinsol
+    nsize: 2
+    args: -problem chain -pc_type redundant -use_snes_type
+    output_file: output/ex10_kinsol_chain.out
+
   # too large a step (h omega = pi, theta0 = 3): KINSOL fails, the TS stops with an error naming the step and the flag
   testset:
     requires: kinsol
@@ -468,26 +498,28 @@ int main(int argc, char **argv)
       suffix: fail_fp
       args: -ts_simpvi_kinsol_strategy fp -ts_simpvi_kinsol_maa 3
 
-  # a PETSc error inside a KINSOL callback comes back as that error, raised again after KINSol() returns
+  # a PETSc error inside a KINSOL callback comes back as that error, raised again after KINSol() returns (by
+  # KINSOLCallbackError(), src/snes/kinsol.c)
   test:
     suffix: callback_error
     requires: kinsol
     args: -fail -dt 0.02 -steps 4 -error_after 3 -ts_simpvi_nonlinear_solver kinsol -petsc_ci_portable_error_output -error_output_stdout
-    filter: grep -E "deliberate|SimpVIKINSOLSolve_Private" | sed -e "s/[^ ]* SimpVIKINSOLSolve/SimpVIKINSOLSolve/"
+    filter: grep -E "deliberate|KINSOLCallbackError" | sed -e "s/[^ ]* KINSOLCallbackError/KINSOLCallbackError/"
 
-  # -ts_view shows the strategy, the tolerances, the Anderson depth and the KSP
+  # -ts_view shows the step's SNES of type kinsol: the strategy, the tolerances, the Anderson depth and the KSP (with the
+  # prefix of the deprecated -ts_simpvi_nonlinear_solver kinsol)
   test:
     suffix: view
     requires: kinsol
     args: -meshes 10 -strategies linesearch,fp -ts_view
-    filter: grep -A6 "Step system solved by"
+    filter: grep -E "SUNDIALS KINSOL|Anderson acceleration|stops when|fnormtol|last solve|KINSOL counters|KSP Object: \(ts_simpvi_kinsol_\)"
 
-  # -ts_monitor, -ts_view and -log_view under KINSOL: the view shows KINSOL and its iteration totals and no SNES (which
-  # KINSOL leaves unused), -log_view the SimpVIKINSOL event and no SNESSolve; SNES for contrast
+  # -ts_monitor, -ts_view and -log_view under KINSOL: the view shows the SNES of type kinsol and the iteration totals,
+  # -log_view the SNESSolve of each step; SNES newtonls for contrast
   testset:
     requires: kinsol
     args: -fail -dt 0.1 -steps 3 -ts_monitor -ts_view -log_view
-    filter: grep -E "TS dt|steps of|SNES Object|Step system solved by|total number of nonlinear solver iterations|^(TSStep|SimpVIKINSOL|SNESSolve|KSPSolve) " | sed -E "s/^([A-Za-z]+) +([0-9]+) .*$/-log_view: \1 called \2 times/"
+    filter: grep -E "TS dt|steps of|SNES Object|type: kinsol|total number of nonlinear solver iterations|^(TSStep|SNESSolve|KSPSolve) " | sed -E "s/^([A-Za-z]+) +([0-9]+) .*$/-log_view: \1 called \2 times/"
     test:
       suffix: view_log_kinsol
       args: -ts_simpvi_nonlinear_solver kinsol

@@ -53,7 +53,7 @@ class Quadrature:
 
 
 class NonlinearSolverType:
-  """TSSimpVINonlinearSolverType."""
+  """TSSimpVINonlinearSolverType (deprecated: ts.getSNES().setType('kinsol'))."""
   SNES = 0
   KINSOL = 1
 
@@ -120,12 +120,15 @@ def getOrder(ts):
 
 
 def setNonlinearSolverType(ts, nls):
-  """TSSimpVISetNonlinearSolverType(): NonlinearSolverType.SNES or KINSOL, or the names 'snes' and 'kinsol'."""
+  """TSSimpVISetNonlinearSolverType(): NonlinearSolverType.SNES or KINSOL, or the names 'snes' and 'kinsol'.
+
+  Deprecated: the step is solved by the TS's SNES; ts.getSNES().setType('kinsol') (or -snes_type kinsol) chooses
+  SUNDIALS KINSOL. Kept for one release, it sets that type."""
   _call(_C.TSSimpVISetNonlinearSolverType, ts.handle, _NLS_NAMES[nls.lower()] if isinstance(nls, str) else int(nls))
 
 
 def getNonlinearSolverType(ts):
-  """TSSimpVIGetNonlinearSolverType(): 'snes' or 'kinsol'."""
+  """TSSimpVIGetNonlinearSolverType(): 'kinsol' if the TS's SNES is of type kinsol, else 'snes' (deprecated)."""
   out = ctypes.c_int()
   _call(_C.TSSimpVIGetNonlinearSolverType, ts.handle, ctypes.byref(out))
   return {v: k for k, v in _NLS_NAMES.items()}[out.value]

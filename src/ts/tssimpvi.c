@@ -5,7 +5,7 @@
 #include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
 #include <petsc/private/snesimpl.h>
 
-const char *const TSSimpVINonlinearSolverTypes[] = {"snes", "kinsol", "TSSimpVINonlinearSolverType", "TSSIMPVI_NLS_", NULL};
+const char *const TSSimpVINonlinearSolverTypes[] = {"snes", "kinsol", "TSSimpVINonlinearSolverType", "TSSIMPVI_NLS_", NULL}; /* deprecated */
 
 static PetscBool  cited      = PETSC_FALSE;
 static const char citation[] = "@article{RojasQuintero2024,\n"
@@ -76,25 +76,23 @@ static PetscErrorCode StoreState(TS ts, PetscReal t1)
   PetscFunctionReturn(0);
 }
 
-/* Solves the step system for vi->Y with SNES or KINSOL; reason names the failure */
+/* Solves the step system for vi->Y with the SNES; reason names the failure (a SNESKINSOL's by KINSOL's flag) */
 PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, PetscBool *converged, const char **reason)
 {
   TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
   SNESConvergedReason snesreason;
+  const char         *kinsolflag = NULL;
 
   PetscFunctionBegin;
-#if defined(SIMPVI_HAVE_KINSOL)
-  if (vi->nls == TSSIMPVI_NLS_KINSOL) {
-    PetscCall(SimpVIKINSOLSolve_Private(ts, vi->Y, its, lits, converged, reason));
-    PetscFunctionReturn(0);
-  }
-#endif
+  PetscCall(SimpVIStepKINSOL_Private(ts));
   PetscCall(SNESSolve(ts->snes, NULL, vi->Y));
   PetscCall(SNESGetIterationNumber(ts->snes, its));
   PetscCall(SNESGetLinearSolveIterations(ts->snes, lits));
   PetscCall(SNESGetConvergedReason(ts->snes, &snesreason));
   *converged = (PetscBool)(snesreason > 0);
-  PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "SNES %s", SNESConvergedReasons[snesreason]));
+  PetscTryMethod(ts->snes, "SNESKINSOLGetReturnFlag_C", (SNES, int *, const char **), (ts->snes, NULL, &kinsolflag));
+  if (kinsolflag) PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "KINSOL %s", kinsolflag));
+  else PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "SNES %s", SNESConvergedReasons[snesreason]));
   if (*converged) { /* ksponly (TS_LINEAR) never looks at the residual: catch Inf/NaN from a callback here */
     PetscReal ynorm;
 
@@ -342,9 +340,6 @@ static PetscErrorCode TSDestroy_SimpVI(TS ts)
   PetscFunctionBegin;
   PetscCall(ReturnUserSolver(ts));
   PetscCall(TSReset_SimpVI(ts));
-#if defined(SIMPVI_HAVE_KINSOL)
-  PetscCall(SimpVIKINSOLDestroy_Private(ts));
-#endif
   PetscCall(PetscFree(vi->type));
   PetscCall(PetscFree(ts->data));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetType_C", NULL));
@@ -371,12 +366,7 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, SimpVIOptionItems PetscOpti
   if (flg) PetscCall(TSSimpVISetType(ts, type));
   PetscCall(PetscOptionsInt("-ts_simpvi_degree", "Polynomial degree s of the step (order 2s)", "TSSimpVISetDegree", vi->degree, &degree, &flg));
   if (flg) PetscCall(TSSimpVISetDegree(ts, degree));
-  PetscCall(PetscOptionsEnum("-ts_simpvi_nonlinear_solver", "Solver of the step system", "TSSIMPVI", TSSimpVINonlinearSolverTypes, (PetscEnum)vi->nls, (PetscEnum *)&vi->nls, NULL));
-#if defined(SIMPVI_HAVE_KINSOL)
-  if (vi->nls == TSSIMPVI_NLS_KINSOL) PetscCall(SimpVIKINSOLSetFromOptions_Private(ts, PetscOptionsObject));
-#else
-  PetscCheck(vi->nls != TSSIMPVI_NLS_KINSOL, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "simpvi was built without SUNDIALS KINSOL");
-#endif
+  PetscCall(SimpVIKINSOLAliasSetFromOptions_Private(ts, PetscOptionsObject));
   /* read where the linear solvers are made (SimpVIDefaultLinearSolver_Private); listed here for -help */
   PetscCall(PetscOptionsInt("-ts_simpvi_direct_limit", "Largest linear system (rows) given a direct solver by default; larger: BiCGStab (CG for the mass) with block Jacobi ILU(0)", "TSSIMPVI", limit, &limit, NULL));
   PetscCheck(limit >= 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "The option -ts_simpvi_direct_limit %" PetscInt_FMT " must be 0 or more (rows)", limit);
@@ -394,19 +384,10 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
   PetscBool  iascii;
 
   PetscFunctionBegin;
-#if PETSC_VERSION_LT(3, 19, 0)
-  /* After this function TSView() shows ts->snes if ts->usessnes is set; under KINSOL that SNES is never used (a
-     misleading "SNES has not been set up" section). In PETSc 3.18 the flag is read by TSView() alone, so it is set
-     here, on every view, to the solver in use (3.19 also reads it elsewhere: TSIsImplicit(), TSMonitorCancel()). */
-  ts->usessnes = (PetscBool)(vi->nls == TSSIMPVI_NLS_SNES);
-#endif
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Variational integrator %s: degree %" PetscInt_FMT ", %" PetscInt_FMT "-point %s quadrature, order %" PetscInt_FMT "\n", vi->type, vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? vi->degree + 1 : vi->degree,
                                    vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? "Gauss-Lobatto" : "Gauss-Legendre", 2 * vi->degree));
-#if defined(SIMPVI_HAVE_KINSOL)
-  if (vi->nls == TSSIMPVI_NLS_KINSOL) PetscCall(SimpVIKINSOLView_Private(ts, viewer));
-#endif
   if (vi->door) PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->door->name, vi->degree, vi->qmap ? vi->qmap->N : 0));
   if (!SIMPVI_HAVE_PARALLEL_LU) {
     PetscMPIInt size;
@@ -414,13 +395,6 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ts), &size));
     if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  This PETSc has no parallel LU (SuperLU_DIST, MUMPS): the step's default linear solver is Krylov at every size\n"));
   }
-#if PETSC_VERSION_LT(3, 19, 0)
-  if (!ts->usessnes) { /* TSView() omits its totals without the flag (below): they are given here */
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  total number of nonlinear solver iterations=%" PetscInt_FMT "\n", ts->snes_its));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  total number of linear solver iterations=%" PetscInt_FMT "\n", ts->ksp_its));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  total number of nonlinear solve failures=%" PetscInt_FMT "\n", ts->num_snes_failures));
-  }
-#endif
   PetscFunctionReturn(0);
 }
 
@@ -488,31 +462,6 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode TSSimpVISetNonlinearSolverType_SimpVI(TS ts, TSSimpVINonlinearSolverType nls)
-{
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-
-  PetscFunctionBegin;
-#if defined(SIMPVI_HAVE_KINSOL)
-  if (nls == TSSIMPVI_NLS_KINSOL && vi->nls != nls) { /* its -ts_simpvi_kinsol_* options, unread if TSSetFromOptions() saw SNES */
-    PetscObjectOptionsBegin((PetscObject)ts);
-    PetscCall(SimpVIKINSOLSetFromOptions_Private(ts, PetscOptionsObject));
-    PetscOptionsEnd();
-  }
-#else
-  PetscCheck(nls != TSSIMPVI_NLS_KINSOL, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "simpvi was built without SUNDIALS KINSOL");
-#endif
-  vi->nls = nls;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSSimpVIGetNonlinearSolverType_SimpVI(TS ts, TSSimpVINonlinearSolverType *nls)
-{
-  PetscFunctionBegin;
-  *nls = ((TS_SimpVI *)ts->data)->nls;
-  PetscFunctionReturn(0);
-}
-
 /*MC
   TSSIMPVI - Galerkin variational integrators: symplectic, momentum-preserving, fixed-step schemes of order 2s built
   from a degree-s polynomial per step and a quadrature of the action
@@ -521,7 +470,7 @@ static PetscErrorCode TSSimpVIGetNonlinearSolverType_SimpVI(TS ts, TSSimpVINonli
 + -ts_simpvi_type <simpson> - midpoint (order 2, the Newmark scheme), trapezoid (order 2), simpson (order 4),
                               lobatto (order 2s, default s = 3) or gauss (order 2s with s Gauss points)
 . -ts_simpvi_degree <s> - the degree of lobatto or gauss schemes
-. -ts_simpvi_nonlinear_solver <snes> - snes, or kinsol (SUNDIALS, when simpvi is built with it; its options under -ts_simpvi_kinsol_)
+. -ts_simpvi_nonlinear_solver <snes> - deprecated: the step is solved by the TS's SNES, -snes_type kinsol chooses `SNESKINSOL`
 . -ts_simpvi_direct_limit <100000> - step systems with at most this many rows get a direct solve by default, larger ones
                               BiCGStab with block Jacobi/ILU(0); the mass solves behind velocities take -ts_simpvi_velocity_ksp_*
 . -ts_simpvi_mat_type <aij> - the type of the step matrix
@@ -538,7 +487,7 @@ static PetscErrorCode TSSimpVIGetNonlinearSolverType_SimpVI(TS ts, TSSimpVINonli
   carry the phase-space point U = (q, p), split with `TSRHSSplitSetIS()` "position" and "momentum"; on one process
   the default is the first and second half of U, on more the split must be named.
 
-  Each step solves, with SNES and the analytic Jacobian, for the nodes Q_1..Q_s of the step polynomial:
+  Each step solves, with the `TS`'s `SNES` and the analytic Jacobian, for the nodes Q_1..Q_s of the step polynomial:
 .vb
      p_j + dLd/dQ_0 = 0,  dLd/dQ_i = 0 (0 < i < s),  then p_{j+1} = dLd/dQ_s,
      Ld = h sum_k w_k L(t_k, sum_i B_ki Q_i, (1/h) sum_i D_ki Q_i)

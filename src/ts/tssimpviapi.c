@@ -104,24 +104,28 @@ PetscErrorCode TSSimpVIGetDegree(TS ts, PetscInt *degree)
 }
 
 /*@
-  TSSimpVISetNonlinearSolverType - Chooses the solver of the per-step nonlinear system of a `TSSIMPVI`
+  TSSimpVISetNonlinearSolverType - Chooses the solver of the per-step nonlinear system of a `TSSIMPVI` (deprecated)
 
   Logically Collective
 
   Input Parameters:
 + ts  - the `TS` context
-- nls - `TSSIMPVI_NLS_SNES` (default) or `TSSIMPVI_NLS_KINSOL` (SUNDIALS; an error if simpvi was built without it)
+- nls - `TSSIMPVI_NLS_KINSOL` sets the type of the `TS`'s `SNES` to `SNESKINSOL` (an error if simpvi was built
+        without SUNDIALS); `TSSIMPVI_NLS_SNES` takes it back to the default if this function or the option had set it
 
   Options Database Key:
-. -ts_simpvi_nonlinear_solver <snes,kinsol> - the solver
+. -ts_simpvi_nonlinear_solver <snes,kinsol> - the same (deprecated)
 
-  Level: intermediate
+  Level: deprecated
 
-  Note:
-  Both solve the same step system with the same analytic Jacobian; KINSOL's strategy, tolerances and linear solver
-  are set with the options `-ts_simpvi_kinsol_*`.
+  Notes:
+  The step is solved by the `TS`'s `SNES`, whatever its type: use `TSGetSNES()` and `SNESSetType`(snes, `SNESKINSOL`),
+  or -snes_type kinsol, with the options -snes_kinsol_*. Kept for one release: with it the `SNES`'s `KSP` keeps the
+  options prefix of simpvi 0.x's KINSOL solver, -ts_simpvi_kinsol_ (-ts_simpvi_kinsol_ksp_type, ...), and the old
+  options -ts_simpvi_kinsol_strategy, _maa, _fnormtol, _scsteptol, _max_setup_calls, _max_newton_step and
+  _print_level are copied to -snes_kinsol_* (_max_iters to -snes_max_it). -info prints the deprecation notice.
 
-.seealso: `TSSIMPVI`, `TSSimpVIGetNonlinearSolverType()`, `TSSimpVINonlinearSolverType`
+.seealso: `TSSIMPVI`, `SNESKINSOL`, `TSSimpVIGetNonlinearSolverType()`, `TSSimpVINonlinearSolverType`
 @*/
 PetscErrorCode TSSimpVISetNonlinearSolverType(TS ts, TSSimpVINonlinearSolverType nls)
 {
@@ -133,7 +137,7 @@ PetscErrorCode TSSimpVISetNonlinearSolverType(TS ts, TSSimpVINonlinearSolverType
 }
 
 /*@
-  TSSimpVIGetNonlinearSolverType - Gets the solver of the per-step nonlinear system of a `TSSIMPVI`
+  TSSimpVIGetNonlinearSolverType - Gets the solver of the per-step nonlinear system of a `TSSIMPVI` (deprecated)
 
   Not Collective
 
@@ -141,11 +145,15 @@ PetscErrorCode TSSimpVISetNonlinearSolverType(TS ts, TSSimpVINonlinearSolverType
 . ts - the `TS` context
 
   Output Parameter:
-. nls - `TSSIMPVI_NLS_SNES` or `TSSIMPVI_NLS_KINSOL`
+. nls - `TSSIMPVI_NLS_KINSOL` if the `TS`'s `SNES` is a `SNESKINSOL` (or the deprecated option asked for one),
+        else `TSSIMPVI_NLS_SNES`
 
-  Level: intermediate
+  Level: deprecated
 
-.seealso: `TSSIMPVI`, `TSSimpVISetNonlinearSolverType()`
+  Note:
+  Use `TSGetSNES()` and `SNESGetType()`.
+
+.seealso: `TSSIMPVI`, `SNESKINSOL`, `TSSimpVISetNonlinearSolverType()`
 @*/
 PetscErrorCode TSSimpVIGetNonlinearSolverType(TS ts, TSSimpVINonlinearSolverType *nls)
 {

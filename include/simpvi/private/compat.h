@@ -41,6 +41,11 @@ typedef void *SimpVICtxDestroyArg;
   #define PetscContainerSetCtxDestroy(c, f) PetscContainerSetUserDestroy(c, f)
 #endif
 
+/* SNES_DIVERGED_FNORM_NAN became SNES_DIVERGED_FUNCTION_NANORINF in 3.25 */
+#if PETSC_VERSION_LT(3, 25, 0)
+  #define SNES_DIVERGED_FUNCTION_NANORINF SNES_DIVERGED_FNORM_NAN
+#endif
+
 /* A parallel direct solver simpvi knows how to choose (PETSc built without one falls back to Krylov in parallel) */
 #if defined(PETSC_HAVE_SUPERLU_DIST) || defined(PETSC_HAVE_MUMPS)
   #define SIMPVI_HAVE_PARALLEL_LU 1

@@ -172,10 +172,9 @@ typedef struct {
   PetscReal  Jh, Jt;  /* step size and start of the step of the assembled Jacobian (TS_LINEAR) */
   Mat        Jlinear; /* TS_LINEAR: the next step's Jacobian, compared with J before J is replaced */
 
-  /* step solver: SNES (ts->snes) or KINSOL (src/nls/kinsol.c, its own data in kinsol) */
-  TSSimpVINonlinearSolverType nls;
-  void                 *kinsol;
-  char                  reason[256];
+  /* step solver: ts->snes; the deprecated -ts_simpvi_nonlinear_solver kinsol asked for SNESKINSOL */
+  PetscBool kinsolalias;
+  char      reason[256];
 
   /* linear stability (src/ts/stability.c) */
   PetscBool checkstability, stabilitywarn, stabilitywarned, stabilityready;
@@ -211,11 +210,13 @@ PETSC_INTERN PetscErrorCode SimpVIStabilityCheckStep_Private(TS, Vec, Vec, Petsc
 PETSC_INTERN PetscErrorCode SimpVIStabilityCheckGrowth_Private(TS, Vec, Vec, Vec, Vec, Vec, PetscBool *);
 PETSC_INTERN PetscErrorCode SimpVIStabilityHint_Private(TS, const char[], Vec, Vec, char[], size_t);
 
+/* the step under SNESKINSOL and the deprecated solver choice (src/ts/stepkinsol.c) */
+PETSC_INTERN PetscErrorCode SimpVIStepKINSOL_Private(TS);
+PETSC_INTERN PetscErrorCode SimpVIKINSOLAliasSetFromOptions_Private(TS, SimpVIOptionItems);
+PETSC_INTERN PetscErrorCode TSSimpVISetNonlinearSolverType_SimpVI(TS, TSSimpVINonlinearSolverType);
+PETSC_INTERN PetscErrorCode TSSimpVIGetNonlinearSolverType_SimpVI(TS, TSSimpVINonlinearSolverType *);
 #if defined(SIMPVI_HAVE_KINSOL)
-PETSC_INTERN PetscErrorCode SimpVIKINSOLSetFromOptions_Private(TS, SimpVIOptionItems);
-PETSC_INTERN PetscErrorCode SimpVIKINSOLView_Private(TS, PetscViewer);
-PETSC_INTERN PetscErrorCode SimpVIKINSOLSolve_Private(TS, Vec, PetscInt *, PetscInt *, PetscBool *, const char **);
-PETSC_INTERN PetscErrorCode SimpVIKINSOLDestroy_Private(TS);
+PETSC_INTERN PetscErrorCode SNESCreate_KINSOL(SNES);
 #endif
 
 #endif
