@@ -191,6 +191,7 @@ static PetscErrorCode AssembleInto(void *ctx, Mat Jac)
   SimpVITerm          constant[SIMPVI_MAX_TERMS];
   PetscInt            nconstant = 0;
   PetscScalar        *coef, *constcoef;
+  PetscErrorCode      ierr;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(s * s, &coef));
@@ -205,7 +206,12 @@ static PetscErrorCode AssembleInto(void *ctx, Mat Jac)
       TermCoefficients(sc, k, vi->h, &probe, coef);
       if (!AllZero(s * s, coef)) need |= SIMPVI_NEED(b);
     }
-    PetscCall(vi->door->terms(ts, vi->prob, vi->stage_time + sc->tau[k] * vi->h, vi->X[k], vi->V[k], need, &nterms, terms));
+    ierr = vi->door->terms(ts, vi->prob, vi->stage_time + sc->tau[k] * vi->h, vi->X[k], vi->V[k], need, &nterms, terms);
+    if (ierr) { /* a failed callback: free the work arrays, since a program may catch the error and go on */
+      PetscCall(PetscFree(coef));
+      PetscCall(PetscFree(constcoef));
+      PetscCall(ierr);
+    }
     for (PetscInt t = 0; t < nterms; t++) {
       TermCoefficients(sc, k, vi->h, &terms[t], coef);
       if (AllZero(s * s, coef)) continue; /* e.g. the Hessian at a Lobatto scheme's first node */

@@ -154,7 +154,7 @@ PetscErrorCode SimpVIForceAdd_Private(TS ts, SimpVIProblem *prob, PetscReal t, V
 {
   PetscFunctionBegin;
   if (!prob->forcefn) PetscFunctionReturn(0);
-  PetscCallBack("TSSIMPVI force", prob->forcefn(ts, t, x, v, prob->force, prob->forcectx));
+  SimpVICallBack(ts, "TSSIMPVI force", prob->forcefn(ts, t, x, v, prob->force, prob->forcectx));
   PetscCall(VecAXPY(G, 1, prob->force));
   PetscFunctionReturn(0);
 }
@@ -164,8 +164,31 @@ PetscErrorCode SimpVIForceTerms_Private(TS ts, SimpVIProblem *prob, PetscReal t,
 {
   PetscFunctionBegin;
   if (!prob->forcefn || !(prob->Fx || prob->Fv)) PetscFunctionReturn(0);
-  PetscCallBack("TSSIMPVI force Jacobian", prob->forcejacfn(ts, t, x, v, prob->Fx, prob->Fv, prob->forcectx));
+  SimpVICallBack(ts, "TSSIMPVI force Jacobian", prob->forcejacfn(ts, t, x, v, prob->Fx, prob->Fv, prob->forcectx));
   if (prob->Fx) terms[(*n)++] = (SimpVITerm){prob->Fx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE};
   if (prob->Fv) terms[(*n)++] = (SimpVITerm){prob->Fv, 1, SIMPVI_BLOCK_GV, PETSC_FALSE, PETSC_FALSE};
   PetscFunctionReturn(0);
+}
+
+/* The collective end of SimpVICallBack(): every process learns whether the callback failed anywhere. The failing
+   processes pass their error on (its own message was printed when it was raised); the others raise one that names
+   the first failing rank. */
+PetscErrorCode SimpVICallBackCheck_Private(TS ts, const char name[], PetscErrorCode ierr)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)ts);
+  PetscMPIInt size, rank, fail[2];
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (size == 1) {
+    if (ierr) return PetscError(comm, __LINE__, PETSC_FUNCTION_NAME, __FILE__, ierr, PETSC_ERROR_REPEAT, "%s callback returned error code %d in step %" PetscInt_FMT " at t = %g", name, (int)ierr, ts->steps, (double)ts->ptime);
+    PetscFunctionReturn(0);
+  }
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  fail[0] = (PetscMPIInt)ierr;        /* the largest code */
+  fail[1] = ierr ? size - rank : 0; /* size minus the first failing rank */
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, fail, 2, MPI_INT, MPI_MAX, comm));
+  if (!fail[0]) PetscFunctionReturn(0);
+  if (ierr) return PetscError(comm, __LINE__, PETSC_FUNCTION_NAME, __FILE__, ierr, PETSC_ERROR_REPEAT, "%s callback returned error code %d in step %" PetscInt_FMT " at t = %g", name, (int)ierr, ts->steps, (double)ts->ptime);
+  SETERRQ(comm, (PetscErrorCode)fail[0], "%s callback failed on rank %d (error code %d) in step %" PetscInt_FMT " at t = %g: all %d processes stop; that rank's message says why", name, size - fail[1], fail[0], ts->steps, (double)ts->ptime, size);
 }

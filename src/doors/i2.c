@@ -15,7 +15,7 @@
 static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec x, Vec v, Vec zero, PetscReal shiftV, PetscReal shiftA, Mat A)
 {
   PetscFunctionBegin;
-  PetscCall(TSComputeI2Jacobian(ts, t, x, v, zero, shiftV, shiftA, A, A));
+  SimpVICallBack(ts, "TSSIMPVI I2 Jacobian", TSComputeI2Jacobian(ts, t, x, v, zero, shiftV, shiftA, A, A));
   PetscFunctionReturn(0);
 }
 
@@ -74,7 +74,7 @@ static PetscErrorCode PG_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec 
 {
   PetscFunctionBegin;
   PetscCall(MatMult(prob->I2J[1], v, P));
-  PetscCall(TSComputeI2Function(ts, t, x, v, prob->zero, G));
+  SimpVICallBack(ts, "TSSIMPVI I2 function", TSComputeI2Function(ts, t, x, v, prob->zero, G));
   PetscCall(VecScale(G, -1));
   PetscFunctionReturn(0);
 }

@@ -19,7 +19,7 @@ static PetscErrorCode PG_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, Vec
   PetscReal  L;
 
   PetscFunctionBegin;
-  PetscCallBack("TSSIMPVI Lagrangian", prob->lagfn(ts, t, x, v, &L, G, P, prob->lagctx));
+  SimpVICallBack(ts, "TSSIMPVI Lagrangian", prob->lagfn(ts, t, x, v, &L, G, P, prob->lagctx));
   PetscCall(SimpVIForceAdd_Private(ts, prob, t, x, v, G));
   PetscFunctionReturn(0);
 }
@@ -28,7 +28,7 @@ static PetscErrorCode Terms_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, 
 {
 
   PetscFunctionBegin;
-  PetscCallBack("TSSIMPVI Lagrangian Hessian", prob->laghessfn(ts, t, x, v, prob->Lxx, prob->Lvx, prob->Lvv, prob->laghessctx));
+  SimpVICallBack(ts, "TSSIMPVI Lagrangian Hessian", prob->laghessfn(ts, t, x, v, prob->Lxx, prob->Lvx, prob->Lvv, prob->laghessctx));
   terms[(*n)++] = (SimpVITerm){prob->Lvv, 1, SIMPVI_BLOCK_PV, PETSC_FALSE, PETSC_FALSE};
   terms[(*n)++] = (SimpVITerm){prob->Lxx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE};
   if (prob->Lvx) {
@@ -43,7 +43,7 @@ static PetscErrorCode L_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, Vec 
 {
 
   PetscFunctionBegin;
-  PetscCallBack("TSSIMPVI Lagrangian", prob->lagfn(ts, t, x, v, L, prob->work, prob->work2, prob->lagctx));
+  SimpVICallBack(ts, "TSSIMPVI Lagrangian", prob->lagfn(ts, t, x, v, L, prob->work, prob->work2, prob->lagctx));
   PetscFunctionReturn(0);
 }
 

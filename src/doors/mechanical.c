@@ -33,7 +33,7 @@ static PetscErrorCode Mass(TS ts, SimpVIProblem *prob, Vec x, Vec v)
 {
 
   PetscFunctionBegin;
-  if (prob->massfn) PetscCallBack("TSSIMPVI mass", prob->massfn(ts, x, v, prob->M, prob->Mx, prob->massg, prob->Mxx, prob->massctx));
+  if (prob->massfn) SimpVICallBack(ts, "TSSIMPVI mass", prob->massfn(ts, x, v, prob->M, prob->Mx, prob->massg, prob->Mxx, prob->massctx));
   PetscFunctionReturn(0);
 }
 
@@ -45,7 +45,7 @@ static PetscErrorCode PG_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, Vec
   PetscCall(Mass(ts, prob, x, v));
   PetscCall(MatMult(prob->M, v, P));
   if (prob->potfn) {
-    PetscCallBack("TSSIMPVI potential", prob->potfn(ts, t, x, &V, G, prob->potctx));
+    SimpVICallBack(ts, "TSSIMPVI potential", prob->potfn(ts, t, x, &V, G, prob->potctx));
     PetscCall(VecScale(G, -1));
   } else PetscCall(VecSet(G, 0));
   if (prob->massfn) PetscCall(VecAXPY(G, 1, prob->massg));
@@ -60,7 +60,7 @@ static PetscErrorCode Terms_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, 
   PetscCall(Mass(ts, prob, x, v));
   terms[(*n)++] = (SimpVITerm){prob->M, 1, SIMPVI_BLOCK_PV, PETSC_FALSE, (PetscBool)!prob->massfn};
   if (prob->potfn && (need & SIMPVI_NEED(SIMPVI_BLOCK_GX))) { /* e.g. not at a Lobatto scheme's first node */
-    PetscCallBack("TSSIMPVI potential Hessian", prob->pothessfn(ts, t, x, prob->K, prob->potctx));
+    SimpVICallBack(ts, "TSSIMPVI potential Hessian", prob->pothessfn(ts, t, x, prob->K, prob->potctx));
     terms[(*n)++] = (SimpVITerm){prob->K, -1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE};
   }
   if (prob->massfn) {
@@ -81,7 +81,7 @@ static PetscErrorCode L_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, Vec 
   PetscCall(Mass(ts, prob, x, v));
   PetscCall(MatMult(prob->M, v, prob->work));
   PetscCall(VecDot(v, prob->work, &vMv));
-  if (prob->potfn) PetscCallBack("TSSIMPVI potential", prob->potfn(ts, t, x, &V, prob->work2, prob->potctx));
+  if (prob->potfn) SimpVICallBack(ts, "TSSIMPVI potential", prob->potfn(ts, t, x, &V, prob->work2, prob->potctx));
   *L = 0.5 * PetscRealPart(vMv) - V;
   PetscFunctionReturn(0);
 }

@@ -265,6 +265,8 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   TSI2Function i2function;
 
   PetscFunctionBegin;
+  /* TSSolve() would clip an infinite step to the time left, and the step failure would then name a step never asked for */
+  PetscCheck(!PetscIsInfOrNanReal(ts->time_step), PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI needs a finite positive time step, not %g (TSSetTimeStep() or -ts_dt)", (double)ts->time_step);
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &vi->prob));
   PetscCall(PetscObjectTypeCompare((PetscObject)ts->adapt, TSADAPTNONE, &isnone));
   PetscCheck(isnone, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI takes fixed steps to stay symplectic: use -ts_adapt_type none, not %s", ((PetscObject)ts->adapt)->type_name);

@@ -132,6 +132,19 @@ PETSC_INTERN PetscErrorCode SimpVIForceTerms_Private(TS, SimpVIProblem *, PetscR
 
 PETSC_INTERN const SimpVIDoor SimpVIDoorLagrangian, SimpVIDoorMechanical, SimpVIDoorI2;
 
+/* Calls a user callback and makes its failure collective: an error (or a bare error code) on some processes stops
+   every process of the TS at this call, instead of leaving the others waiting in their next collective operation.
+   One MPI_Allreduce per call in parallel. */
+#define SimpVICallBack(ts, name, ...) \
+  do { \
+    PetscErrorCode ierr_simpvi_cb_; \
+    PetscStackPushExternal(name); \
+    ierr_simpvi_cb_ = __VA_ARGS__; \
+    PetscStackPop; \
+    PetscCall(SimpVICallBackCheck_Private(ts, name, ierr_simpvi_cb_)); \
+  } while (0)
+PETSC_INTERN PetscErrorCode SimpVICallBackCheck_Private(TS, const char[], PetscErrorCode);
+
 typedef struct {
   /* scheme */
   char               *type;
