@@ -134,7 +134,7 @@ static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, 
   PetscFunctionBeginUser;
   PetscCall(Energy(user, x, V, g));
   if (Faulty(ts, user, CB_POTENTIAL) && user->fault == FAULT_NAN) PetscCall(PoisonVec(g));
-  if (Faulty(ts, user, CB_POTENTIAL) && user->fault == FAULT_ERROR) return PETSC_ERR_USER;
+  if (Faulty(ts, user, CB_POTENTIAL) && user->fault == FAULT_ERROR) PetscFunctionReturn(PETSC_ERR_USER);
   PetscFunctionReturn(0);
 }
 
@@ -144,7 +144,7 @@ static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *c
 
   PetscFunctionBeginUser;
   PetscCall(SetDiagonal(H, x, Curvature, user, Faulty(ts, user, CB_POTENTIAL_HESSIAN) && user->fault == FAULT_NAN));
-  if (Faulty(ts, user, CB_POTENTIAL_HESSIAN) && user->fault == FAULT_ERROR) return PETSC_ERR_USER;
+  if (Faulty(ts, user, CB_POTENTIAL_HESSIAN) && user->fault == FAULT_ERROR) PetscFunctionReturn(PETSC_ERR_USER);
   PetscFunctionReturn(0);
 }
 
@@ -156,7 +156,7 @@ static PetscErrorCode Force(TS ts, PetscReal t, Vec x, Vec v, Vec f, void *ctx)
   PetscFunctionBeginUser;
   PetscCall(VecAXPBY(f, -user->gamma, 0, v));
   if (Faulty(ts, user, CB_FORCE) && user->fault == FAULT_NAN) PetscCall(PoisonVec(f));
-  if (Faulty(ts, user, CB_FORCE) && user->fault == FAULT_ERROR) return PETSC_ERR_USER;
+  if (Faulty(ts, user, CB_FORCE) && user->fault == FAULT_ERROR) PetscFunctionReturn(PETSC_ERR_USER);
   PetscFunctionReturn(0);
 }
 
@@ -171,7 +171,7 @@ static PetscErrorCode ForceJacobian(TS ts, PetscReal t, Vec x, Vec v, Mat Fx, Ma
 
   PetscFunctionBeginUser;
   PetscCall(SetDiagonal(Fv, x, MinusGamma, user, Faulty(ts, user, CB_FORCE_JACOBIAN) && user->fault == FAULT_NAN));
-  if (Faulty(ts, user, CB_FORCE_JACOBIAN) && user->fault == FAULT_ERROR) return PETSC_ERR_USER;
+  if (Faulty(ts, user, CB_FORCE_JACOBIAN) && user->fault == FAULT_ERROR) PetscFunctionReturn(PETSC_ERR_USER);
   PetscFunctionReturn(0);
 }
 
@@ -203,7 +203,7 @@ static PetscErrorCode Mass(TS ts, Vec x, Vec v, Mat M, Mat Mx, Vec g, Mat Mxx, v
   PetscCall(MatAssemblyEnd(Mx, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyBegin(Mxx, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(Mxx, MAT_FINAL_ASSEMBLY));
-  if (Faulty(ts, user, CB_MASS) && user->fault == FAULT_ERROR) return PETSC_ERR_USER;
+  if (Faulty(ts, user, CB_MASS) && user->fault == FAULT_ERROR) PetscFunctionReturn(PETSC_ERR_USER);
   PetscFunctionReturn(0);
 }
 
@@ -221,7 +221,7 @@ static PetscErrorCode Lagrangian(TS ts, PetscReal t, Vec x, Vec v, PetscReal *L,
   PetscCall(VecDot(v, v, &vv));
   *L = PetscRealPart(vv) / 2 - V;
   if (Faulty(ts, user, CB_LAGRANGIAN) && user->fault == FAULT_NAN) PetscCall(PoisonVec(Lx));
-  if (Faulty(ts, user, CB_LAGRANGIAN) && user->fault == FAULT_ERROR) return PETSC_ERR_USER;
+  if (Faulty(ts, user, CB_LAGRANGIAN) && user->fault == FAULT_ERROR) PetscFunctionReturn(PETSC_ERR_USER);
   PetscFunctionReturn(0);
 }
 
@@ -237,7 +237,7 @@ static PetscErrorCode LagrangianHessian(TS ts, PetscReal t, Vec x, Vec v, Mat Lx
   PetscFunctionBeginUser;
   PetscCall(SetDiagonal(Lxx, x, MinusCurvature, user, Faulty(ts, user, CB_LAGRANGIAN_HESSIAN) && user->fault == FAULT_NAN));
   PetscCall(SetDiagonal(Lvv, x, One, NULL, PETSC_FALSE));
-  if (Faulty(ts, user, CB_LAGRANGIAN_HESSIAN) && user->fault == FAULT_ERROR) return PETSC_ERR_USER;
+  if (Faulty(ts, user, CB_LAGRANGIAN_HESSIAN) && user->fault == FAULT_ERROR) PetscFunctionReturn(PETSC_ERR_USER);
   PetscFunctionReturn(0);
 }
 
@@ -251,7 +251,7 @@ static PetscErrorCode I2Function(TS ts, PetscReal t, Vec u, Vec v, Vec a, Vec F,
   PetscCall(Energy(user, u, &V, F));
   PetscCall(VecAXPY(F, 1, a));
   if (Faulty(ts, user, CB_I2FUNCTION) && user->fault == FAULT_NAN) PetscCall(PoisonVec(F));
-  if (Faulty(ts, user, CB_I2FUNCTION) && user->fault == FAULT_ERROR) return PETSC_ERR_USER;
+  if (Faulty(ts, user, CB_I2FUNCTION) && user->fault == FAULT_ERROR) PetscFunctionReturn(PETSC_ERR_USER);
   PetscFunctionReturn(0);
 }
 
@@ -274,7 +274,7 @@ static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec u, Vec v, Vec a, PetscR
 
   PetscFunctionBeginUser;
   PetscCall(SetDiagonal(P, u, ShiftedCurvature, &s, Faulty(ts, user, CB_I2JACOBIAN) && user->fault == FAULT_NAN));
-  if (Faulty(ts, user, CB_I2JACOBIAN) && user->fault == FAULT_ERROR) return PETSC_ERR_USER;
+  if (Faulty(ts, user, CB_I2JACOBIAN) && user->fault == FAULT_ERROR) PetscFunctionReturn(PETSC_ERR_USER);
   if (J != P) {
     PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
@@ -458,8 +458,8 @@ static PetscErrorCode RunCase(const Case *c, AppCtx *user, Objects *o, TSConverg
   user->cb    = c->cb;
   user->fault = c->fault;
   user->step  = 3;
-  user->rank  = size - 1; /* the last rank: with -petsc_ci_portable_error_output only rank 0 prints, so an error that
-                             stays on this rank shows as a missing message */
+  user->rank  = size - 1; /* the last rank: only rank 0 prints, so an error that stays on this rank shows as a
+                             missing message and a hang */
   user->gamma = c->cb == CB_FORCE || c->cb == CB_FORCE_JACOBIAN ? 0.1 : 0;
 
   PetscCall(TSCreate(PETSC_COMM_WORLD, &o->ts));
@@ -600,7 +600,7 @@ static PetscBool Applies(const Case *c, PetscMPIInt size)
 /* Every case in this process: each must end in its error on every process, or in a TS_DIVERGED_* reason */
 static PetscErrorCode RunAll(AppCtx *user, char *skip[], PetscInt nskip)
 {
-  PetscInt    handled = 0, total = 0;
+  PetscInt    handled = 0, total = 0, alone = 0;
   PetscMPIInt size;
 
   PetscFunctionBeginUser;
@@ -616,7 +616,11 @@ static PetscErrorCode RunAll(AppCtx *user, char *skip[], PetscInt nskip)
     PetscBool         skipped = PETSC_FALSE;
 
     for (PetscInt j = 0; j < nskip; j++) skipped = (PetscBool)(skipped || !strcmp(skip[j], c->name));
-    if (!Applies(c, size) || skipped || c->alone) continue;
+    if (!Applies(c, size) || skipped) continue;
+    if (c->alone) {
+      alone++;
+      continue;
+    }
     total++;
     PetscCall(CaseOptions(c, PETSC_TRUE));
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
@@ -633,6 +637,7 @@ static PetscErrorCode RunAll(AppCtx *user, char *skip[], PetscInt nskip)
     else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "case %s: not handled: error %d (expected %d) on some process, %d on another, reason %s\n", c->name, codes[0], (int)c->expect, -codes[1], TSConvergedReasons[reason]));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "hostile inputs handled: %" PetscInt_FMT " of %" PetscInt_FMT "\n", handled, total));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "run only as programs of their own (an error inside TSSetFromOptions()): %" PetscInt_FMT "\n", alone));
   PetscFunctionReturn(0);
 }
 

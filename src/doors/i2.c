@@ -11,11 +11,39 @@
 /* relative change of M (Frobenius) beyond which the mass is taken as not constant; M itself is read to round-off */
 #define SIMPVI_I2_MASS_RTOL 1e-10
 
+/* The user's I2 function and Jacobian are called directly when they are the whole F (no RHS part): a failure on some
+   processes is then made collective right after the user's code, while TSComputeI2Function() and
+   TSComputeI2Jacobian() may do collective work of their own after it (a debug PETSc's check of its log events) */
+static PetscErrorCode I2Function(TS ts, PetscReal t, Vec x, Vec v, Vec a, Vec F)
+{
+  DM            dm;
+  TSI2Function  f;
+  TSRHSFunction rhs;
+  void         *ctx;
+
+  PetscFunctionBegin;
+  PetscCall(TSGetDM(ts, &dm));
+  PetscCall(DMTSGetI2Function(dm, &f, &ctx));
+  PetscCall(DMTSGetRHSFunction(dm, &rhs, NULL));
+  if (f && !rhs) SimpVICallBack(ts, "TSSIMPVI I2 function", f(ts, t, x, v, a, F, ctx));
+  else SimpVICallBack(ts, "TSSIMPVI I2 function", TSComputeI2Function(ts, t, x, v, a, F));
+  PetscFunctionReturn(0);
+}
+
 /* J = dF/dU + shiftV dF/dV + shiftA dF/dA into A */
 static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec x, Vec v, Vec zero, PetscReal shiftV, PetscReal shiftA, Mat A)
 {
+  DM            dm;
+  TSI2Jacobian  jac;
+  TSRHSJacobian rhs;
+  void         *ctx;
+
   PetscFunctionBegin;
-  SimpVICallBack(ts, "TSSIMPVI I2 Jacobian", TSComputeI2Jacobian(ts, t, x, v, zero, shiftV, shiftA, A, A));
+  PetscCall(TSGetDM(ts, &dm));
+  PetscCall(DMTSGetI2Jacobian(dm, &jac, &ctx));
+  PetscCall(DMTSGetRHSJacobian(dm, &rhs, NULL));
+  if (jac && !rhs) SimpVICallBack(ts, "TSSIMPVI I2 Jacobian", jac(ts, t, x, v, zero, shiftV, shiftA, A, A, ctx));
+  else SimpVICallBack(ts, "TSSIMPVI I2 Jacobian", TSComputeI2Jacobian(ts, t, x, v, zero, shiftV, shiftA, A, A));
   PetscFunctionReturn(0);
 }
 
@@ -74,7 +102,7 @@ static PetscErrorCode PG_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec 
 {
   PetscFunctionBegin;
   PetscCall(MatMult(prob->I2J[1], v, P));
-  SimpVICallBack(ts, "TSSIMPVI I2 function", TSComputeI2Function(ts, t, x, v, prob->zero, G));
+  PetscCall(I2Function(ts, t, x, v, prob->zero, G));
   PetscCall(VecScale(G, -1));
   PetscFunctionReturn(0);
 }
