@@ -313,68 +313,69 @@ typedef struct {
   const char    *needs;  /* "kinsol", "!kinsol", "parallel" or NULL */
   PetscBool      alone;  /* run only as a program of its own: an error inside TSSetFromOptions() leaves PETSc's
                             options state allocated (-malloc_dump would report it), so -case all leaves it out */
+  PetscReal      dt;     /* the time step, set in code */
 } Case;
 
 /* clang-format off */
 static const Case cases[] = {
   /* objects: NULL and wrong types */
-  {"null_ts",            DOOR_MECHANICAL, ABUSE_NULL_TS,          NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_NULL,  NULL, PETSC_FALSE},
-  {"dm_as_ts",           DOOR_MECHANICAL, ABUSE_DM_AS_TS,         NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_WRONG, NULL, PETSC_FALSE},
-  {"vec_as_mat",         DOOR_MECHANICAL, ABUSE_VEC_AS_MAT,       NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_WRONG, NULL, PETSC_FALSE},
-  {"null_mass",          DOOR_MECHANICAL, ABUSE_NULL_MASS,        NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_NULL,  NULL, PETSC_FALSE},
-  {"null_energy",        DOOR_MECHANICAL, ABUSE_NULL_ENERGY,      NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_NULL,  NULL, PETSC_FALSE},
-  {"massfn_without_mx",  DOOR_MASSFN,     ABUSE_MASSFN_NOMX,      NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_NULL,  NULL, PETSC_FALSE},
-  {"energy_other_type",  DOOR_MECHANICAL, ABUSE_ENERGY_OTHER,     NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_WRONGSTATE, NULL, PETSC_FALSE},
-  {"monitor_other_type", DOOR_MECHANICAL, ABUSE_MONITOR_OTHER,    NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_WRONGSTATE, NULL, PETSC_FALSE},
-  {"phasespace_other_type", DOOR_MECHANICAL, ABUSE_PHASESPACE_OTHER, NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_WRONGSTATE, NULL, PETSC_FALSE},
+  {"null_ts",            DOOR_MECHANICAL, ABUSE_NULL_TS,          NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_NULL,  NULL, PETSC_FALSE, 0.1},
+  {"dm_as_ts",           DOOR_MECHANICAL, ABUSE_DM_AS_TS,         NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_WRONG, NULL, PETSC_FALSE, 0.1},
+  {"vec_as_mat",         DOOR_MECHANICAL, ABUSE_VEC_AS_MAT,       NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_WRONG, NULL, PETSC_FALSE, 0.1},
+  {"null_mass",          DOOR_MECHANICAL, ABUSE_NULL_MASS,        NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_NULL,  NULL, PETSC_FALSE, 0.1},
+  {"null_energy",        DOOR_MECHANICAL, ABUSE_NULL_ENERGY,      NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_NULL,  NULL, PETSC_FALSE, 0.1},
+  {"massfn_without_mx",  DOOR_MASSFN,     ABUSE_MASSFN_NOMX,      NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_NULL,  NULL, PETSC_FALSE, 0.1},
+  {"energy_other_type",  DOOR_MECHANICAL, ABUSE_ENERGY_OTHER,     NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_WRONGSTATE, NULL, PETSC_FALSE, 0.1},
+  {"monitor_other_type", DOOR_MECHANICAL, ABUSE_MONITOR_OTHER,    NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_WRONGSTATE, NULL, PETSC_FALSE, 0.1},
+  {"phasespace_other_type", DOOR_MECHANICAL, ABUSE_PHASESPACE_OTHER, NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_WRONGSTATE, NULL, PETSC_FALSE, 0.1},
   /* sizes */
-  {"energy_size",        DOOR_MECHANICAL, ABUSE_ENERGY_SIZE,      NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_SIZ, NULL, PETSC_FALSE},
-  {"mass_size",          DOOR_MECHANICAL, ABUSE_MASS_SIZE,        NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_SIZ, NULL, PETSC_FALSE},
-  {"hessian_size",       DOOR_MECHANICAL, ABUSE_HESSIAN_SIZE,     NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_SIZ, NULL, PETSC_FALSE},
-  {"lagrangian_hessian_size", DOOR_LAGRANGIAN, ABUSE_LAGHESSIAN_SIZE, NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_SIZ, NULL, PETSC_FALSE},
-  {"mass_split",         DOOR_MECHANICAL, ABUSE_MASS_SPLIT,       NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_SIZ, "parallel", PETSC_FALSE},
+  {"energy_size",        DOOR_MECHANICAL, ABUSE_ENERGY_SIZE,      NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_SIZ, NULL, PETSC_FALSE, 0.1},
+  {"mass_size",          DOOR_MECHANICAL, ABUSE_MASS_SIZE,        NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_SIZ, NULL, PETSC_FALSE, 0.1},
+  {"hessian_size",       DOOR_MECHANICAL, ABUSE_HESSIAN_SIZE,     NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_SIZ, NULL, PETSC_FALSE, 0.1},
+  {"lagrangian_hessian_size", DOOR_LAGRANGIAN, ABUSE_LAGHESSIAN_SIZE, NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_SIZ, NULL, PETSC_FALSE, 0.1},
+  {"mass_split",         DOOR_MECHANICAL, ABUSE_MASS_SPLIT,       NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_SIZ, "parallel", PETSC_FALSE, 0.1},
   /* time steps */
-  {"dt_zero",            DOOR_MECHANICAL, ABUSE_NONE, "-ts_dt 0",      CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_FALSE},
-  {"dt_negative",        DOOR_MECHANICAL, ABUSE_NONE, "-ts_dt -0.1",   CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_FALSE},
-  {"dt_nan",             DOOR_MECHANICAL, ABUSE_NONE, "-ts_dt nan",    CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_FALSE},
-  {"dt_inf",             DOOR_MECHANICAL, ABUSE_NONE, "-ts_dt inf",    CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_FALSE},
-  {"dt_huge",            DOOR_MECHANICAL, ABUSE_NONE, "-ts_dt 1e300",  CB_NONE, FAULT_NONE, PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE},
-  {"dt_tiny",            DOOR_MECHANICAL, ABUSE_NONE, "-ts_dt 1e-300", CB_NONE, FAULT_NONE, PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE},
+  {"dt_zero",            DOOR_MECHANICAL, ABUSE_NONE, NULL,      CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_FALSE, 0},
+  {"dt_negative",        DOOR_MECHANICAL, ABUSE_NONE, NULL,   CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_FALSE, -0.1},
+  {"dt_nan",             DOOR_MECHANICAL, ABUSE_NONE, NULL,    CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_FALSE, NAN},
+  {"dt_inf",             DOOR_MECHANICAL, ABUSE_NONE, NULL,    CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_FALSE, INFINITY},
+  {"dt_huge",            DOOR_MECHANICAL, ABUSE_NONE, NULL,  CB_NONE, FAULT_NONE, PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 1e300},
+  {"dt_tiny",            DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_NONE, FAULT_NONE, PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 1e-300},
   /* degrees, schemes and solver options */
-  {"degree_zero",        DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_type lobatto -ts_simpvi_degree 0",       CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_TRUE},
-  {"degree_negative",    DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_type gauss -ts_simpvi_degree -1",        CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_TRUE},
-  {"degree_huge",        DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_type lobatto -ts_simpvi_degree 1000000", CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_TRUE},
-  {"degree_fixed",       DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_type trapezoid -ts_simpvi_degree 2",     CB_NONE, FAULT_NONE, PETSC_ERR_ARG_INCOMP, NULL, PETSC_TRUE},
-  {"scheme_unknown",     DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_type simpsons",                          CB_NONE, FAULT_NONE, PETSC_ERR_ARG_UNKNOWN_TYPE, NULL, PETSC_TRUE},
-  {"solver_unknown",     DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_nonlinear_solver newton",                CB_NONE, FAULT_NONE, PETSC_ERR_USER, NULL, PETSC_TRUE},
-  {"direct_limit",       DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_direct_limit -1",                        CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_TRUE},
-  {"adapt",              DOOR_MECHANICAL, ABUSE_NONE, "-ts_adapt_type basic",                              CB_NONE, FAULT_NONE, PETSC_ERR_SUP, NULL, PETSC_FALSE},
-  {"kinsol_missing",     DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_nonlinear_solver kinsol",                CB_NONE, FAULT_NONE, PETSC_ERR_SUP, "!kinsol", PETSC_TRUE},
-  {"kinsol_fnormtol",    DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_nonlinear_solver kinsol -ts_simpvi_kinsol_fnormtol 1e300", CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, "kinsol", PETSC_TRUE},
+  {"degree_zero",        DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_type lobatto -ts_simpvi_degree 0",       CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_TRUE, 0.1},
+  {"degree_negative",    DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_type gauss -ts_simpvi_degree -1",        CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_TRUE, 0.1},
+  {"degree_huge",        DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_type lobatto -ts_simpvi_degree 1000000", CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_TRUE, 0.1},
+  {"degree_fixed",       DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_type trapezoid -ts_simpvi_degree 2",     CB_NONE, FAULT_NONE, PETSC_ERR_ARG_INCOMP, NULL, PETSC_TRUE, 0.1},
+  {"scheme_unknown",     DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_type simpsons",                          CB_NONE, FAULT_NONE, PETSC_ERR_ARG_UNKNOWN_TYPE, NULL, PETSC_TRUE, 0.1},
+  {"solver_unknown",     DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_nonlinear_solver newton",                CB_NONE, FAULT_NONE, PETSC_ERR_USER, NULL, PETSC_TRUE, 0.1},
+  {"direct_limit",       DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_direct_limit -1",                        CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_TRUE, 0.1},
+  {"adapt",              DOOR_MECHANICAL, ABUSE_NONE, "-ts_adapt_type basic",                              CB_NONE, FAULT_NONE, PETSC_ERR_SUP, NULL, PETSC_FALSE, 0.1},
+  {"kinsol_missing",     DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_nonlinear_solver kinsol",                CB_NONE, FAULT_NONE, PETSC_ERR_SUP, "!kinsol", PETSC_TRUE, 0.1},
+  {"kinsol_fnormtol",    DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_nonlinear_solver kinsol -ts_simpvi_kinsol_fnormtol 1e300", CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, "kinsol", PETSC_TRUE, 0.1},
   /* callbacks: NaN or an error code on one rank, from step 3 on */
-  {"nan_potential",          DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_POTENTIAL,          FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE},
-  {"error_potential",        DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_POTENTIAL,          FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE},
-  {"nan_potential_hessian",  DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_POTENTIAL_HESSIAN,  FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE},
-  {"error_potential_hessian",DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_POTENTIAL_HESSIAN,  FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE},
-  {"nan_force",              DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_FORCE,              FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE},
-  {"error_force",            DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_FORCE,              FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE},
-  {"nan_force_jacobian",     DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_FORCE_JACOBIAN,     FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE},
-  {"error_force_jacobian",   DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_FORCE_JACOBIAN,     FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE},
-  {"nan_mass",               DOOR_MASSFN,     ABUSE_NONE, NULL, CB_MASS,               FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE},
-  {"error_mass",             DOOR_MASSFN,     ABUSE_NONE, NULL, CB_MASS,               FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE},
-  {"nan_lagrangian",         DOOR_LAGRANGIAN, ABUSE_NONE, NULL, CB_LAGRANGIAN,         FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE},
-  {"error_lagrangian",       DOOR_LAGRANGIAN, ABUSE_NONE, NULL, CB_LAGRANGIAN,         FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE},
-  {"nan_lagrangian_hessian", DOOR_LAGRANGIAN, ABUSE_NONE, NULL, CB_LAGRANGIAN_HESSIAN, FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE},
-  {"error_lagrangian_hessian",DOOR_LAGRANGIAN,ABUSE_NONE, NULL, CB_LAGRANGIAN_HESSIAN, FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE},
-  {"nan_i2function",         DOOR_I2,         ABUSE_NONE, NULL, CB_I2FUNCTION,         FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE},
-  {"error_i2function",       DOOR_I2,         ABUSE_NONE, NULL, CB_I2FUNCTION,         FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE},
-  {"nan_i2jacobian",         DOOR_I2,         ABUSE_NONE, NULL, CB_I2JACOBIAN,         FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE},
-  {"error_i2jacobian",       DOOR_I2,         ABUSE_NONE, NULL, CB_I2JACOBIAN,         FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE},
-  {"nan_kinsol",             DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_nonlinear_solver kinsol", CB_POTENTIAL, FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, "kinsol", PETSC_FALSE},
-  {"error_kinsol",           DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_nonlinear_solver kinsol", CB_POTENTIAL, FAULT_ERROR, PETSC_ERR_USER, "kinsol", PETSC_FALSE},
+  {"nan_potential",          DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_POTENTIAL,          FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
+  {"error_potential",        DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_POTENTIAL,          FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
+  {"nan_potential_hessian",  DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_POTENTIAL_HESSIAN,  FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
+  {"error_potential_hessian",DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_POTENTIAL_HESSIAN,  FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
+  {"nan_force",              DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_FORCE,              FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
+  {"error_force",            DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_FORCE,              FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
+  {"nan_force_jacobian",     DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_FORCE_JACOBIAN,     FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
+  {"error_force_jacobian",   DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_FORCE_JACOBIAN,     FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
+  {"nan_mass",               DOOR_MASSFN,     ABUSE_NONE, NULL, CB_MASS,               FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
+  {"error_mass",             DOOR_MASSFN,     ABUSE_NONE, NULL, CB_MASS,               FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
+  {"nan_lagrangian",         DOOR_LAGRANGIAN, ABUSE_NONE, NULL, CB_LAGRANGIAN,         FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
+  {"error_lagrangian",       DOOR_LAGRANGIAN, ABUSE_NONE, NULL, CB_LAGRANGIAN,         FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
+  {"nan_lagrangian_hessian", DOOR_LAGRANGIAN, ABUSE_NONE, NULL, CB_LAGRANGIAN_HESSIAN, FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
+  {"error_lagrangian_hessian",DOOR_LAGRANGIAN,ABUSE_NONE, NULL, CB_LAGRANGIAN_HESSIAN, FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
+  {"nan_i2function",         DOOR_I2,         ABUSE_NONE, NULL, CB_I2FUNCTION,         FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
+  {"error_i2function",       DOOR_I2,         ABUSE_NONE, NULL, CB_I2FUNCTION,         FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
+  {"nan_i2jacobian",         DOOR_I2,         ABUSE_NONE, NULL, CB_I2JACOBIAN,         FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
+  {"error_i2jacobian",       DOOR_I2,         ABUSE_NONE, NULL, CB_I2JACOBIAN,         FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
+  {"nan_kinsol",             DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_nonlinear_solver kinsol", CB_POTENTIAL, FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, "kinsol", PETSC_FALSE, 0.1},
+  {"error_kinsol",           DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_nonlinear_solver kinsol", CB_POTENTIAL, FAULT_ERROR, PETSC_ERR_USER, "kinsol", PETSC_FALSE, 0.1},
   /* PETSc's convention for a failed step without -ts_error_if_step_fails: TSSolve() returns, the reason says why */
-  {"nan_reason",             DOOR_MECHANICAL, ABUSE_NONE, "-ts_error_if_step_fails 0", CB_POTENTIAL, FAULT_NAN, 0, NULL, PETSC_FALSE},
-  {"error_reason",           DOOR_MECHANICAL, ABUSE_NONE, "-ts_error_if_step_fails 0", CB_POTENTIAL, FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE},
+  {"nan_reason",             DOOR_MECHANICAL, ABUSE_NONE, "-ts_error_if_step_fails 0", CB_POTENTIAL, FAULT_NAN, 0, NULL, PETSC_FALSE, 0.1},
+  {"error_reason",           DOOR_MECHANICAL, ABUSE_NONE, "-ts_error_if_step_fails 0", CB_POTENTIAL, FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
 };
 /* clang-format on */
 static const PetscInt ncases = (PetscInt)(sizeof(cases) / sizeof(cases[0]));
@@ -562,6 +563,7 @@ static PetscErrorCode RunCase(const Case *c, AppCtx *user, Objects *o, TSConverg
   PetscCall(TSSetMaxTime(o->ts, 1e10));
   PetscCall(TSSetExactFinalTime(o->ts, TS_EXACTFINALTIME_MATCHSTEP));
   PetscCall(TSSetFromOptions(o->ts));
+  if (c->dt != 0.1) PetscCall(TSSetTimeStep(o->ts, c->dt)); /* after: PETSc main's TSSetFromOptions() refuses inf itself */
 
   if (c->abuse == ABUSE_NULL_ENERGY) PetscCall(TSSimpVIComputeEnergy(o->ts, 0, o->U, NULL));
   if (c->abuse == ABUSE_ENERGY_SIZE) {
