@@ -299,7 +299,8 @@ typedef enum {
   ABUSE_ENERGY_OTHER,     /* TSSimpVIComputeEnergy() on an rk TS without TSSimpVISetUpPhaseSpace() */
   ABUSE_MONITOR_OTHER,    /* TSSimpVIMonitorEnergy() on an rk TS */
   ABUSE_PHASESPACE_OTHER, /* TSSimpVIGetPhaseSpaceIS() on an rk TS */
-  ABUSE_MASSFN_NOMX       /* a mass callback without the matrices Mx, Mxx */
+  ABUSE_MASSFN_NOMX,      /* a mass callback without the matrices Mx, Mxx */
+  ABUSE_SPLIT_UNNAMED     /* U = (q, p) on several processes without TSRHSSplitSetIS() */
 } Abuse;
 
 typedef struct {
@@ -334,6 +335,7 @@ static const Case cases[] = {
   {"hessian_size",       DOOR_MECHANICAL, ABUSE_HESSIAN_SIZE,     NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_SIZ, NULL, PETSC_FALSE, 0.1},
   {"lagrangian_hessian_size", DOOR_LAGRANGIAN, ABUSE_LAGHESSIAN_SIZE, NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_SIZ, NULL, PETSC_FALSE, 0.1},
   {"mass_split",         DOOR_MECHANICAL, ABUSE_MASS_SPLIT,       NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_SIZ, "parallel", PETSC_FALSE, 0.1},
+  {"split_unnamed",      DOOR_MECHANICAL, ABUSE_SPLIT_UNNAMED,    NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_WRONGSTATE, "parallel", PETSC_FALSE, 0.1},
   /* time steps */
   {"dt_zero",            DOOR_MECHANICAL, ABUSE_NONE, NULL,      CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_FALSE, 0},
   {"dt_negative",        DOOR_MECHANICAL, ABUSE_NONE, NULL,   CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_FALSE, -0.1},
@@ -554,8 +556,10 @@ static PetscErrorCode RunCase(const Case *c, AppCtx *user, Objects *o, TSConverg
 
   if (c->door == DOOR_I2) PetscCall(TS2SetSolution(o->ts, o->u, o->v));
   else {
-    PetscCall(TSRHSSplitSetIS(o->ts, "position", o->isq));
-    PetscCall(TSRHSSplitSetIS(o->ts, "momentum", o->isp));
+    if (c->abuse != ABUSE_SPLIT_UNNAMED) {
+      PetscCall(TSRHSSplitSetIS(o->ts, "position", o->isq));
+      PetscCall(TSRHSSplitSetIS(o->ts, "momentum", o->isp));
+    }
     PetscCall(TSSetSolution(o->ts, o->U));
   }
   PetscCall(TSSetTimeStep(o->ts, 0.1));
@@ -702,7 +706,7 @@ int main(int argc, char **argv)
       args: -case {{null_ts dm_as_ts vec_as_mat null_mass null_energy massfn_without_mx energy_other_type monitor_other_type phasespace_other_type}separate output}
     test:
       suffix: sizes
-      args: -case {{energy_size mass_size hessian_size lagrangian_hessian_size}separate output}
+      args: -case {{energy_size mass_size hessian_size lagrangian_hessian_size split_unnamed}separate output}
     test:
       suffix: dt
       args: -case {{dt_zero dt_negative dt_nan dt_inf dt_huge dt_tiny}separate output}
