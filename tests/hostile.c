@@ -353,7 +353,8 @@ static const Case cases[] = {
   {"direct_limit",       DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_direct_limit -1",                        CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_TRUE, 0.1},
   {"adapt",              DOOR_MECHANICAL, ABUSE_NONE, "-ts_adapt_type basic",                              CB_NONE, FAULT_NONE, PETSC_ERR_SUP, NULL, PETSC_FALSE, 0.1},
   {"kinsol_missing",     DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_nonlinear_solver kinsol",                CB_NONE, FAULT_NONE, PETSC_ERR_SUP, "!kinsol", PETSC_TRUE, 0.1},
-  {"kinsol_fnormtol",    DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_nonlinear_solver kinsol -ts_simpvi_kinsol_fnormtol 1e300", CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, "kinsol", PETSC_TRUE, 0.1},
+  {"kinsol_missing_snes", DOOR_MECHANICAL, ABUSE_NONE, "-snes_type kinsol",                                 CB_NONE, FAULT_NONE, PETSC_ERR_ARG_UNKNOWN_TYPE, "!kinsol", PETSC_TRUE, 0.1},
+  {"kinsol_fnormtol",    DOOR_MECHANICAL, ABUSE_NONE, "-snes_type kinsol -snes_kinsol_fnormtol 1e300", CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, "kinsol", PETSC_TRUE, 0.1},
   /* callbacks: NaN or an error code on one rank, from step 3 on */
   {"nan_potential",          DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_POTENTIAL,          FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
   {"error_potential",        DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_POTENTIAL,          FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
@@ -373,8 +374,8 @@ static const Case cases[] = {
   {"error_i2function",       DOOR_I2,         ABUSE_NONE, NULL, CB_I2FUNCTION,         FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
   {"nan_i2jacobian",         DOOR_I2,         ABUSE_NONE, NULL, CB_I2JACOBIAN,         FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
   {"error_i2jacobian",       DOOR_I2,         ABUSE_NONE, NULL, CB_I2JACOBIAN,         FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
-  {"nan_kinsol",             DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_nonlinear_solver kinsol", CB_POTENTIAL, FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, "kinsol", PETSC_FALSE, 0.1},
-  {"error_kinsol",           DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_nonlinear_solver kinsol", CB_POTENTIAL, FAULT_ERROR, PETSC_ERR_USER, "kinsol", PETSC_FALSE, 0.1},
+  {"nan_kinsol",             DOOR_MECHANICAL, ABUSE_NONE, "-snes_type kinsol", CB_POTENTIAL, FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, "kinsol", PETSC_FALSE, 0.1},
+  {"error_kinsol",           DOOR_MECHANICAL, ABUSE_NONE, "-snes_type kinsol", CB_POTENTIAL, FAULT_ERROR, PETSC_ERR_USER, "kinsol", PETSC_FALSE, 0.1},
   /* PETSc's convention for a failed step without -ts_error_if_step_fails: TSSolve() returns, the reason says why */
   {"nan_reason",             DOOR_MECHANICAL, ABUSE_NONE, "-ts_error_if_step_fails 0", CB_POTENTIAL, FAULT_NAN, 0, NULL, PETSC_FALSE, 0.1},
   {"error_reason",           DOOR_MECHANICAL, ABUSE_NONE, "-ts_error_if_step_fails 0", CB_POTENTIAL, FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
@@ -723,7 +724,7 @@ int main(int argc, char **argv)
     test:
       suffix: kinsol_missing
       requires: !kinsol
-      args: -case kinsol_missing
+      args: -case {{kinsol_missing kinsol_missing_snes}separate output}
     # rows split unlike the positions on 2 of 3 processes: the third must stop too
     test:
       suffix: mass_split
