@@ -8,11 +8,11 @@ const char *const TSSimpVIQuadratures[] = {"lobatto", "gauss", "TSSimpVIQuadratu
 
 typedef struct _SimpVISchemeLink *SimpVISchemeLink;
 struct _SimpVISchemeLink {
-  char               *name;
-  TSSimpVIQuadrature  quadrature;
-  PetscInt            degree;
-  PetscBool           degreefixed;
-  SimpVISchemeLink    next;
+  char              *name;
+  TSSimpVIQuadrature quadrature;
+  PetscInt           degree;
+  PetscBool          degreefixed;
+  SimpVISchemeLink   next;
 };
 static SimpVISchemeLink SchemeList;
 static PetscBool        TSSimpVIRegisterAllCalled;
@@ -36,7 +36,10 @@ static void Legendre(PetscInt n, PetscReal x, PetscReal *Pn, PetscReal *Pn1)
   *Pn1 = p0;
 }
 
-/* The s+1 Gauss-Lobatto points and weights on [0,1]: endpoints and the roots of P_s' (Newton from Chebyshev points) */
+/* The s+1 Gauss-Lobatto points and weights on [0,1]: endpoints and the roots of P_s' (Newton from Chebyshev points).
+   Kept rather than PETSc's PetscDT tables, measured more accurate on degrees 1..32 against a __float128 reference
+   (tools/quadrature_accuracy.c): 9.6e-17 against 1.9e-15 for PetscDTGaussLobattoLegendreQuadrature() (Newton) mapped
+   to [0,1]; Gauss-Legendre 1.7e-16 against 2.1e-16 for PetscDTGaussQuadrature() */
 static PetscErrorCode GaussLobatto(PetscInt s, PetscReal x[], PetscReal w[])
 {
   PetscFunctionBegin;
@@ -229,6 +232,21 @@ PetscErrorCode TSSimpVIRegisterDestroy(void)
     PetscCall(PetscFree(link));
   }
   TSSimpVIRegisterAllCalled = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* The registered names, for -ts_simpvi_type (the array to be freed with PetscFree(); its strings stay the registry's) */
+PetscErrorCode SimpVISchemeNames_Private(PetscInt *n, const char ***names)
+{
+  PetscInt count = 0;
+
+  PetscFunctionBegin;
+  PetscCall(TSSimpVIRegisterAll());
+  for (SimpVISchemeLink link = SchemeList; link; link = link->next) count++;
+  PetscCall(PetscMalloc1(count, names));
+  count = 0;
+  for (SimpVISchemeLink link = SchemeList; link; link = link->next) (*names)[count++] = link->name;
+  *n = count;
   PetscFunctionReturn(0);
 }
 

@@ -42,7 +42,7 @@ static PetscErrorCode QuadraturePoints(TS ts, Vec Y)
   TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
   const SimpVIScheme *sc = vi->scheme;
   const PetscInt      s  = sc->degree;
-  PetscScalar        *y, coef[33];
+  PetscScalar        *y, *coef = vi->coef;
 
   PetscFunctionBegin;
   PetscCall(StageViewsPlace(vi, Y, vi->Yv, PETSC_FALSE, &y));
@@ -61,11 +61,11 @@ static PetscErrorCode QuadraturePoints(TS ts, Vec Y)
 /* out = sum_k w_k [D_ki P_k + h B_ki G_k], the derivative of the discrete action in node i */
 static PetscErrorCode ActionGradient(TS_SimpVI *vi, PetscInt i, Vec out)
 {
-  const SimpVIScheme *sc = vi->scheme;
-  const PetscInt      s  = sc->degree;
-  PetscScalar         coef[66];
-  Vec                 vecs[66];
-  PetscInt            n = 0;
+  const SimpVIScheme *sc   = vi->scheme;
+  const PetscInt      s    = sc->degree;
+  PetscScalar        *coef = vi->coef;
+  Vec                *vecs = vi->vecs;
+  PetscInt            n    = 0;
 
   PetscFunctionBegin;
   for (PetscInt k = 0; k < sc->nq; k++) {
@@ -88,9 +88,9 @@ static PetscErrorCode ActionGradient(TS_SimpVI *vi, PetscInt i, Vec out)
 /* P and G at the quadrature points of the step vector Y; skipped when Y has not changed since the last call */
 static PetscErrorCode EvaluateDoor(TS ts, Vec Y)
 {
-  TS_SimpVI         *vi = (TS_SimpVI *)ts->data;
-  PetscObjectState   state, q0state;
-  PetscObjectId      id;
+  TS_SimpVI       *vi = (TS_SimpVI *)ts->data;
+  PetscObjectState state, q0state;
+  PetscObjectId    id;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectStateGet((PetscObject)vi->q0, &q0state));
@@ -184,21 +184,19 @@ static PetscBool AllZero(PetscInt n, const PetscScalar c[])
 */
 static PetscErrorCode AssembleInto(void *ctx, Mat Jac)
 {
-  TS                  ts = (TS)ctx;
-  TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
-  const SimpVIScheme *sc = vi->scheme;
-  const PetscInt      s  = sc->degree;
-  SimpVITerm          constant[SIMPVI_MAX_TERMS];
+  TS                  ts       = (TS)ctx;
+  TS_SimpVI          *vi       = (TS_SimpVI *)ts->data;
+  const SimpVIScheme *sc       = vi->scheme;
+  const PetscInt      s        = sc->degree;
+  const PetscInt      maxterms = vi->door->maxterms;
+  SimpVITerm         *terms = vi->terms, *constant = vi->terms + maxterms;
   PetscInt            nconstant = 0;
-  PetscScalar        *coef, *constcoef;
-  PetscErrorCode      ierr;
+  PetscScalar        *coef = vi->termcoef, *constcoef = vi->termcoef + s * s;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(s * s, &coef));
-  PetscCall(PetscCalloc1(SIMPVI_MAX_TERMS * s * s, &constcoef));
+  PetscCall(PetscArrayzero(constcoef, maxterms * s * s));
   for (PetscInt k = 0; k < sc->nq; k++) {
-    SimpVITerm terms[SIMPVI_MAX_TERMS];
-    PetscInt   nterms = 0, need = 0;
+    PetscInt nterms = 0, need = 0;
 
     for (PetscInt b = SIMPVI_BLOCK_PX; b <= SIMPVI_BLOCK_GV; b++) {
       SimpVITerm probe = {NULL, 1, (SimpVIBlock)b, PETSC_FALSE, PETSC_FALSE};
@@ -206,12 +204,7 @@ static PetscErrorCode AssembleInto(void *ctx, Mat Jac)
       TermCoefficients(sc, k, vi->h, &probe, coef);
       if (!AllZero(s * s, coef)) need |= SIMPVI_NEED(b);
     }
-    ierr = vi->door->terms(ts, vi->prob, vi->stage_time + sc->tau[k] * vi->h, vi->X[k], vi->V[k], need, &nterms, terms);
-    if (ierr) { /* a failed callback: free the work arrays, since a program may catch the error and go on */
-      PetscCall(PetscFree(coef));
-      PetscCall(PetscFree(constcoef));
-      PetscCall(ierr);
-    }
+    PetscCall(vi->door->terms(ts, vi->prob, vi->stage_time + sc->tau[k] * vi->h, vi->X[k], vi->V[k], need, &nterms, terms)); /* scratch allocated at set-up: nothing to free if it fails */
     for (PetscInt t = 0; t < nterms; t++) {
       TermCoefficients(sc, k, vi->h, &terms[t], coef);
       if (AllZero(s * s, coef)) continue; /* e.g. the Hessian at a Lobatto scheme's first node */
@@ -225,8 +218,6 @@ static PetscErrorCode AssembleInto(void *ctx, Mat Jac)
     }
   }
   for (PetscInt c = 0; c < nconstant; c++) PetscCall(SimpVIMatAddBlocks_Private(Jac, vi->qmap, constant[c].A, constant[c].transpose, s, &constcoef[c * s * s]));
-  PetscCall(PetscFree(coef));
-  PetscCall(PetscFree(constcoef));
   PetscFunctionReturn(0);
 }
 
@@ -280,10 +271,10 @@ PetscErrorCode SimpVIStepPredict_Private(TS ts)
   const SimpVIScheme *sc = vi->scheme;
   const PetscInt      s  = sc->degree;
   PetscScalar        *y;
-  PetscReal           phi[33], tol = 1e-12 * PetscMax(1, PetscAbsReal(vi->stage_time));
+  PetscReal          *phi = vi->phi, tol = 1e-12 * PetscMax(1, PetscAbsReal(vi->stage_time));
   PetscBool           poly = (PetscBool)(vi->havepoly && vi->stage_time >= vi->tprev - tol && vi->stage_time <= vi->tprev + vi->hprev + tol);
   /* where the new step starts on the polynomial's [0, 1]: its end, unless a step is retaken or interpolated */
-  PetscReal           start = PetscAbsReal(vi->tprev + vi->hprev - vi->stage_time) <= tol ? 1 : (vi->stage_time - vi->tprev) / vi->hprev;
+  PetscReal start = PetscAbsReal(vi->tprev + vi->hprev - vi->stage_time) <= tol ? 1 : (vi->stage_time - vi->tprev) / vi->hprev;
 
   PetscFunctionBegin;
   PetscCall(StageViewsPlace(vi, vi->Y, vi->Yv, PETSC_TRUE, &y));
@@ -327,13 +318,13 @@ PetscErrorCode SimpVIStepAccept_Private(TS ts)
   PetscFunctionReturn(0);
 }
 
-/* -ts_simpvi_direct_limit, checked */
-PetscErrorCode SimpVIDirectLimit_Private(TS ts, PetscInt *limit)
+/* -ts_simpvi_direct_limit into the problem, checked: read with the TS's other options (TSSetFromOptions() of TSSIMPVI,
+   TSSimpVISetUpPhaseSpace() for other types), used by every default linear solver after */
+PetscErrorCode SimpVIDirectLimitOption_Private(TS ts, SimpVIOptionItems PetscOptionsObject, SimpVIProblem *prob)
 {
   PetscFunctionBegin;
-  *limit = SIMPVI_DIRECT_LIMIT;
-  PetscCall(PetscOptionsGetInt(((PetscObject)ts)->options, ((PetscObject)ts)->prefix, "-ts_simpvi_direct_limit", limit, NULL));
-  PetscCheck(*limit >= 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "The option -ts_simpvi_direct_limit %" PetscInt_FMT " must be 0 or more (rows)", *limit);
+  PetscCall(PetscOptionsInt("-ts_simpvi_direct_limit", "Largest linear system (rows) given a direct solver by default; larger: BiCGStab (CG for the mass) with block Jacobi ILU(0)", "TSSIMPVI", prob->directlimit, &prob->directlimit, NULL));
+  PetscCheck(prob->directlimit >= 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "The option -ts_simpvi_direct_limit %" PetscInt_FMT " must be 0 or more (rows)", prob->directlimit);
   PetscFunctionReturn(0);
 }
 
@@ -360,13 +351,15 @@ static PetscErrorCode TypeUnchosen(PetscObject obj, const char option[], const c
 */
 PetscErrorCode SimpVIDefaultLinearSolver_Private(TS ts, KSP ksp, PetscInt N, PetscBool spd, PetscBool placeholder)
 {
-  PC          pc;
-  PetscMPIInt size;
-  PetscInt    limit = SIMPVI_DIRECT_LIMIT;
-  PetscBool   kspfree, pcfree, direct;
+  PC             pc;
+  PetscMPIInt    size;
+  PetscInt       limit = SIMPVI_DIRECT_LIMIT;
+  PetscBool      kspfree, pcfree, direct;
+  SimpVIProblem *prob;
 
   PetscFunctionBegin;
-  PetscCall(SimpVIDirectLimit_Private(ts, &limit));
+  PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
+  if (prob) limit = prob->directlimit;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ksp), &size));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(TypeUnchosen((PetscObject)ksp, "-ksp_type", placeholder ? KSPPREONLY : NULL, &kspfree));
@@ -450,6 +443,10 @@ PetscErrorCode SimpVIStepSetUp_Private(TS ts)
   PetscCall(VecDuplicate(vi->q0, &vi->v));
   PetscCall(VecDuplicate(vi->q0, &vi->work));
   PetscCall(VecDuplicate(vi->q0, &vi->work2));
+  /* scratch of the scheme's size: a node gradient sums 2 nq terms; the Jacobian keeps the door's terms at a point and
+     its constant ones, each with s x s coefficients */
+  PetscCall(PetscMalloc3(2 * nq, &vi->coef, 2 * nq, &vi->vecs, s + 1, &vi->phi));
+  PetscCall(PetscMalloc2(2 * vi->door->maxterms, &vi->terms, (1 + vi->door->maxterms) * s * s, &vi->termcoef));
 
   PetscCall(VecCreate(comm, &vi->Y));
   PetscCall(VecSetSizes(vi->Y, s * nloc, s * N));
@@ -523,6 +520,8 @@ PetscErrorCode SimpVIStepReset_Private(TS ts)
       }
   }
   PetscCall(PetscFree2(vi->Yv, vi->Rv));
+  PetscCall(PetscFree3(vi->coef, vi->vecs, vi->phi));
+  PetscCall(PetscFree2(vi->terms, vi->termcoef));
   PetscCall(VecDestroy(&vi->q0));
   PetscCall(VecDestroy(&vi->p0));
   PetscCall(VecDestroy(&vi->pprev));

@@ -44,6 +44,7 @@ PetscErrorCode SimpVIProblemSetUp_Private(TS ts, SimpVIProblem *prob, const Simp
   PetscFunctionBegin;
   PetscCall(SimpVIProblemReset_Private(prob));
   prob->door = door;
+  PetscCall(PetscMalloc1(door->maxterms, &prob->terms));
   PetscCall(VecDuplicate(q, &prob->work));
   PetscCall(VecDuplicate(q, &prob->work2));
   PetscCall(VecDuplicate(q, &prob->zero));
@@ -63,6 +64,7 @@ PetscErrorCode SimpVIProblemReset_Private(SimpVIProblem *prob)
   PetscFunctionBegin;
   if (prob->door && prob->door->reset) PetscCall(prob->door->reset(prob));
   prob->door = NULL;
+  PetscCall(PetscFree(prob->terms));
   PetscCall(VecDestroy(&prob->work));
   PetscCall(VecDestroy(&prob->work2));
   PetscCall(VecDestroy(&prob->zero));
@@ -119,9 +121,9 @@ PetscErrorCode SimpVILegendreInverse_Private(TS ts, SimpVIProblem *prob, PetscRe
   PetscFunctionBegin;
   PetscCall(VecNorm(p, NORM_INFINITY, &pnorm));
   for (PetscInt it = 0; it < 20; it++) {
-    SimpVITerm terms[SIMPVI_MAX_TERMS];
-    PetscInt   nterms = 0;
-    Mat        Pv     = NULL;
+    SimpVITerm *terms  = prob->terms;
+    PetscInt    nterms = 0;
+    Mat         Pv     = NULL;
 
     PetscCall(prob->door->pg(ts, prob, t, x, v, prob->work, prob->work2));
     PetscCall(VecAXPY(prob->work, -1, p));
@@ -165,8 +167,8 @@ PetscErrorCode SimpVIForceTerms_Private(TS ts, SimpVIProblem *prob, PetscReal t,
   PetscFunctionBegin;
   if (!prob->forcefn || !(prob->Fx || prob->Fv)) PetscFunctionReturn(0);
   SimpVICallBack(ts, "TSSIMPVI force Jacobian", prob->forcejacfn(ts, t, x, v, prob->Fx, prob->Fv, prob->forcectx));
-  if (prob->Fx) terms[(*n)++] = (SimpVITerm){prob->Fx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE};
-  if (prob->Fv) terms[(*n)++] = (SimpVITerm){prob->Fv, 1, SIMPVI_BLOCK_GV, PETSC_FALSE, PETSC_FALSE};
+  if (prob->Fx) PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->Fx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE}));
+  if (prob->Fv) PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->Fv, 1, SIMPVI_BLOCK_GV, PETSC_FALSE, PETSC_FALSE}));
   PetscFunctionReturn(0);
 }
 
@@ -185,7 +187,7 @@ PetscErrorCode SimpVICallBackCheck_Private(TS ts, const char name[], PetscErrorC
     PetscFunctionReturn(0);
   }
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  fail[0] = (PetscMPIInt)ierr;        /* the largest code */
+  fail[0] = (PetscMPIInt)ierr;      /* the largest code */
   fail[1] = ierr ? size - rank : 0; /* size minus the first failing rank */
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, fail, 2, MPI_INT, MPI_MAX, comm));
   if (!fail[0]) PetscFunctionReturn(0);

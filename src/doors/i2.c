@@ -111,11 +111,11 @@ static PetscErrorCode Terms_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, V
 {
   PetscFunctionBegin;
   PetscCall(I2Jacobian(ts, t, x, v, prob->zero, 0, 0, prob->I2J[0]));
-  terms[(*n)++] = (SimpVITerm){prob->I2J[1], 1, SIMPVI_BLOCK_PV, PETSC_FALSE, PETSC_TRUE};
-  terms[(*n)++] = (SimpVITerm){prob->I2J[0], -1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE};
+  PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->I2J[1], 1, SIMPVI_BLOCK_PV, PETSC_FALSE, PETSC_TRUE}));
+  PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->I2J[0], -1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE}));
   if (prob->damped && (need & SIMPVI_NEED(SIMPVI_BLOCK_GV))) {
     PetscCall(ShiftDerivative(ts, prob, t, x, v, PETSC_TRUE, prob->I2J[2]));
-    terms[(*n)++] = (SimpVITerm){prob->I2J[2], -1, SIMPVI_BLOCK_GV, PETSC_FALSE, PETSC_FALSE};
+    PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->I2J[2], -1, SIMPVI_BLOCK_GV, PETSC_FALSE, PETSC_FALSE}));
   }
   PetscFunctionReturn(0);
 }
@@ -135,4 +135,4 @@ static PetscErrorCode Check_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, V
   PetscFunctionReturn(0);
 }
 
-const SimpVIDoor SimpVIDoorI2 = {"second-order (I2)", SetUp_I2, PG_I2, Terms_I2, NULL, Reset_I2, Check_I2};
+const SimpVIDoor SimpVIDoorI2 = {"second-order (I2)", 3 /* M, K, C */, SetUp_I2, PG_I2, Terms_I2, NULL, Reset_I2, Check_I2};

@@ -5,7 +5,6 @@
 
 static PetscErrorCode SetUp_Lagrangian(TS ts, SimpVIProblem *prob, Vec q)
 {
-
   PetscFunctionBegin;
   PetscCheck(prob->laghessfn && prob->Lxx && prob->Lvv, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs the Hessian of the Lagrangian: call TSSimpVISetLagrangianHessian()");
   PetscCall(SimpVICheckMatSize_Private(ts, q, prob->Lxx, "Lxx"));
@@ -16,7 +15,7 @@ static PetscErrorCode SetUp_Lagrangian(TS ts, SimpVIProblem *prob, Vec q)
 
 static PetscErrorCode PG_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, Vec P, Vec G)
 {
-  PetscReal  L;
+  PetscReal L;
 
   PetscFunctionBegin;
   SimpVICallBack(ts, "TSSIMPVI Lagrangian", prob->lagfn(ts, t, x, v, &L, G, P, prob->lagctx));
@@ -26,14 +25,13 @@ static PetscErrorCode PG_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, Vec
 
 static PetscErrorCode Terms_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscInt need, PetscInt *n, SimpVITerm terms[])
 {
-
   PetscFunctionBegin;
   SimpVICallBack(ts, "TSSIMPVI Lagrangian Hessian", prob->laghessfn(ts, t, x, v, prob->Lxx, prob->Lvx, prob->Lvv, prob->laghessctx));
-  terms[(*n)++] = (SimpVITerm){prob->Lvv, 1, SIMPVI_BLOCK_PV, PETSC_FALSE, PETSC_FALSE};
-  terms[(*n)++] = (SimpVITerm){prob->Lxx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE};
+  PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->Lvv, 1, SIMPVI_BLOCK_PV, PETSC_FALSE, PETSC_FALSE}));
+  PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->Lxx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE}));
   if (prob->Lvx) {
-    terms[(*n)++] = (SimpVITerm){prob->Lvx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE, PETSC_FALSE};
-    terms[(*n)++] = (SimpVITerm){prob->Lvx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE, PETSC_FALSE};
+    PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->Lvx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE, PETSC_FALSE}));
+    PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->Lvx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE, PETSC_FALSE}));
   }
   PetscCall(SimpVIForceTerms_Private(ts, prob, t, x, v, n, terms));
   PetscFunctionReturn(0);
@@ -41,10 +39,9 @@ static PetscErrorCode Terms_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, 
 
 static PetscErrorCode L_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscReal *L)
 {
-
   PetscFunctionBegin;
   SimpVICallBack(ts, "TSSIMPVI Lagrangian", prob->lagfn(ts, t, x, v, L, prob->work, prob->work2, prob->lagctx));
   PetscFunctionReturn(0);
 }
 
-const SimpVIDoor SimpVIDoorLagrangian = {"Lagrangian", SetUp_Lagrangian, PG_Lagrangian, Terms_Lagrangian, L_Lagrangian, NULL, NULL};
+const SimpVIDoor SimpVIDoorLagrangian = {"Lagrangian", 6 /* Lvv, Lxx, Lvx twice, Fx, Fv */, SetUp_Lagrangian, PG_Lagrangian, Terms_Lagrangian, L_Lagrangian, NULL, NULL};

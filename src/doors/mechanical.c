@@ -6,7 +6,6 @@
 
 static PetscErrorCode SetUp_Mechanical(TS ts, SimpVIProblem *prob, Vec q)
 {
-
   PetscFunctionBegin;
   PetscCheck(prob->M, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI mechanical problem without a mass matrix: call TSSimpVISetMass()");
   PetscCall(SimpVICheckMatSize_Private(ts, q, prob->M, "mass matrix"));
@@ -31,7 +30,6 @@ static PetscErrorCode Reset_Mechanical(SimpVIProblem *prob)
 
 static PetscErrorCode Mass(TS ts, SimpVIProblem *prob, Vec x, Vec v)
 {
-
   PetscFunctionBegin;
   if (prob->massfn) SimpVICallBack(ts, "TSSIMPVI mass", prob->massfn(ts, x, v, prob->M, prob->Mx, prob->massg, prob->Mxx, prob->massctx));
   PetscFunctionReturn(0);
@@ -39,7 +37,7 @@ static PetscErrorCode Mass(TS ts, SimpVIProblem *prob, Vec x, Vec v)
 
 static PetscErrorCode PG_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, Vec P, Vec G)
 {
-  PetscReal  V;
+  PetscReal V;
 
   PetscFunctionBegin;
   PetscCall(Mass(ts, prob, x, v));
@@ -55,18 +53,17 @@ static PetscErrorCode PG_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, Vec
 
 static PetscErrorCode Terms_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscInt need, PetscInt *n, SimpVITerm terms[])
 {
-
   PetscFunctionBegin;
   PetscCall(Mass(ts, prob, x, v));
-  terms[(*n)++] = (SimpVITerm){prob->M, 1, SIMPVI_BLOCK_PV, PETSC_FALSE, (PetscBool)!prob->massfn};
+  PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->M, 1, SIMPVI_BLOCK_PV, PETSC_FALSE, (PetscBool)!prob->massfn}));
   if (prob->potfn && (need & SIMPVI_NEED(SIMPVI_BLOCK_GX))) { /* e.g. not at a Lobatto scheme's first node */
     SimpVICallBack(ts, "TSSIMPVI potential Hessian", prob->pothessfn(ts, t, x, prob->K, prob->potctx));
-    terms[(*n)++] = (SimpVITerm){prob->K, -1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE};
+    PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->K, -1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE}));
   }
   if (prob->massfn) {
-    terms[(*n)++] = (SimpVITerm){prob->Mxx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE};
-    terms[(*n)++] = (SimpVITerm){prob->Mx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE, PETSC_FALSE};
-    terms[(*n)++] = (SimpVITerm){prob->Mx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE, PETSC_FALSE};
+    PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->Mxx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE}));
+    PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->Mx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE, PETSC_FALSE}));
+    PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->Mx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE, PETSC_FALSE}));
   }
   PetscCall(SimpVIForceTerms_Private(ts, prob, t, x, v, n, terms));
   PetscFunctionReturn(0);
@@ -86,4 +83,4 @@ static PetscErrorCode L_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, Vec 
   PetscFunctionReturn(0);
 }
 
-const SimpVIDoor SimpVIDoorMechanical = {"mechanical", SetUp_Mechanical, PG_Mechanical, Terms_Mechanical, L_Mechanical, Reset_Mechanical, NULL};
+const SimpVIDoor SimpVIDoorMechanical = {"mechanical", 7 /* M, K, Mxx, Mx twice, Fx, Fv */, SetUp_Mechanical, PG_Mechanical, Terms_Mechanical, L_Mechanical, Reset_Mechanical, NULL};

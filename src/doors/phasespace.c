@@ -7,7 +7,6 @@
 */
 #include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
 
-
 PetscErrorCode SimpVIPhaseSpaceDestroy_Private(SimpVIPhaseSpace *ps)
 {
   PetscFunctionBegin;
@@ -66,8 +65,8 @@ static PetscErrorCode IFunction_PhaseSpace(TS ts, PetscReal t, Vec U, Vec Udot, 
   PetscCall(Split(U, ps->isq, ps->isp, ps->q, ps->p));
   PetscCall(Split(Udot, ps->isq, ps->isp, ps->qdot, ps->pdot));
   PetscCall(ps->prob->door->pg(ps->ts, ps->prob, t, ps->q, ps->qdot, ps->P, ps->G));
-  PetscCall(VecAXPY(ps->P, -1, ps->p));      /* L_v - p */
-  PetscCall(VecAYPX(ps->G, -1, ps->pdot));   /* p' - L_x */
+  PetscCall(VecAXPY(ps->P, -1, ps->p));    /* L_v - p */
+  PetscCall(VecAYPX(ps->G, -1, ps->pdot)); /* p' - L_x */
   PetscCall(Join(ps->P, ps->G, ps->isq, ps->isp, F));
   PetscFunctionReturn(0);
 }
@@ -121,9 +120,9 @@ static PetscErrorCode Assemble(void *ctx, Mat J)
 {
   SimpVIPhaseSpace ps = (SimpVIPhaseSpace)ctx;
   const PetscReal  t = ps->t, a = ps->shift;
-  SimpVITerm  terms[SIMPVI_MAX_TERMS];
-  PetscInt    nterms = 0, lo, hi;
-  PetscLayout map;
+  SimpVITerm      *terms  = ps->prob->terms;
+  PetscInt         nterms = 0, lo, hi;
+  PetscLayout      map;
 
   PetscFunctionBegin;
   PetscCall(VecGetLayout(ps->q, &map));
@@ -227,12 +226,12 @@ static PetscErrorCode MomentumRate(TS sub, PetscReal t, Vec q, Vec pdot, void *c
 @*/
 PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts)
 {
-  SimpVIProblem   *prob;
-  SimpVIPhaseSpace ps;
-  PetscBool        issimpvi, isbsymp, isalpha2;
+  SimpVIProblem    *prob;
+  SimpVIPhaseSpace  ps;
+  PetscBool         issimpvi, isbsymp, isalpha2;
   const SimpVIDoor *door;
-  Vec              U, sub;
-  PetscInt         nloc, N;
+  Vec               U, sub;
+  PetscInt          nloc, N;
 
   PetscFunctionBegin;
   SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
@@ -244,6 +243,9 @@ PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts)
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
   PetscCheck(prob && (prob->lagfn || prob->potfn || prob->M), PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "No mechanics to put in phase space: call TSSimpVISetLagrangian() or TSSimpVISetMass()/TSSimpVISetPotential()");
   door = prob->lagfn ? &SimpVIDoorLagrangian : &SimpVIDoorMechanical;
+  PetscObjectOptionsBegin((PetscObject)ts); /* the one option of this form: the default solver of the velocity solves */
+  PetscCall(SimpVIDirectLimitOption_Private(ts, PetscOptionsObject, prob));
+  PetscOptionsEnd();
   PetscCall(TSGetSolution(ts, &U));
   PetscCheck(U, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "Call TSSetSolution() with U = (q, p) first");
 

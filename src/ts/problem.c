@@ -37,6 +37,7 @@ PetscErrorCode SimpVIGetProblem_Private(TS ts, PetscBool create, SimpVIProblem *
   if (container) PetscCall(PetscContainerGetPointer(container, (void **)prob));
   else if (create) {
     PetscCall(PetscNew(prob));
+    (*prob)->directlimit = SIMPVI_DIRECT_LIMIT;
     PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)ts), &container));
     PetscCall(PetscContainerSetPointer(container, *prob));
     PetscCall(PetscContainerSetCtxDestroy(container, ProblemDestroy));

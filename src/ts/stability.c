@@ -147,9 +147,9 @@ static PetscErrorCode StiffnessMult(PetscInt n, const SimpVITerm terms[], Vec x,
 */
 PetscErrorCode SimpVIStabilityEstimate_Private(TS ts, PetscReal t, Vec x, Vec v)
 {
-  TS_SimpVI         *vi   = (TS_SimpVI *)ts->data;
-  SimpVIProblem     *prob = vi->prob;
-  SimpVITerm         terms[SIMPVI_MAX_TERMS];
+  TS_SimpVI         *vi     = (TS_SimpVI *)ts->data;
+  SimpVIProblem     *prob   = vi->prob;
+  SimpVITerm        *terms  = prob->terms;
   PetscInt           nterms = 0, npv = 0, ngx = 0, N, lo, hi, m = 0;
   Mat                M      = NULL;
   PetscScalar        Mscale = 1;

@@ -108,7 +108,7 @@ PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, Pet
 
 static PetscErrorCode TSStep_SimpVI(TS ts)
 {
-  TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
+  TS_SimpVI   *vi  = (TS_SimpVI *)ts->data;
   PetscInt     its = 0, lits = 0;
   PetscReal    next_time_step;
   PetscBool    accept, converged = PETSC_FALSE, stop;
@@ -258,9 +258,9 @@ static PetscErrorCode ReturnUserSolver(TS ts)
 /* Picks the door and the state layout, builds the scheme table and the step work space */
 static PetscErrorCode TSSetUp_SimpVI(TS ts)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-  PetscBool  isnone;
-  DM         dm;
+  TS_SimpVI   *vi = (TS_SimpVI *)ts->data;
+  PetscBool    isnone;
+  DM           dm;
   TSIFunction  ifunction;
   TSI2Function i2function;
 
@@ -356,22 +356,28 @@ static PetscErrorCode TSDestroy_SimpVI(TS ts)
 
 static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, SimpVIOptionItems PetscOptionsObject)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-  char       type[256];
-  PetscInt   degree = vi->degree, limit = SIMPVI_DIRECT_LIMIT;
-  PetscBool  flg, monitor = PETSC_FALSE;
+  TS_SimpVI     *vi = (TS_SimpVI *)ts->data;
+  char           type[256];
+  const char   **names;
+  PetscInt       degree = vi->degree, nnames, choice;
+  PetscBool      flg, monitor = PETSC_FALSE;
+  SimpVIProblem *prob;
 
   PetscFunctionBegin;
   PetscCall(TakeUserJacobian(ts));
+  PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
   PetscOptionsHeadBegin(PetscOptionsObject, "Variational integrator (TSSIMPVI) options");
-  PetscCall(PetscOptionsString("-ts_simpvi_type", "Scheme: midpoint, trapezoid, simpson, lobatto, gauss", "TSSimpVISetType", vi->type, type, sizeof(type), &flg));
+  /* the choices are the registry's (as TSBASICSYMPLECTIC lists its schemes); a name outside it stops first with the
+     registry's own message, which names TSSimpVIRegister() */
+  PetscCall(PetscOptionsGetString(PetscOptionsObject->options, PetscOptionsObject->prefix, "-ts_simpvi_type", type, sizeof(type), &flg));
   if (flg) PetscCall(TSSimpVISetType(ts, type));
+  PetscCall(SimpVISchemeNames_Private(&nnames, &names));
+  PetscCall(PetscOptionsEList("-ts_simpvi_type", "Scheme", "TSSimpVISetType", names, nnames, vi->type, &choice, NULL));
+  PetscCall(PetscFree(names));
   PetscCall(PetscOptionsInt("-ts_simpvi_degree", "Polynomial degree s of the step (order 2s)", "TSSimpVISetDegree", vi->degree, &degree, &flg));
   if (flg) PetscCall(TSSimpVISetDegree(ts, degree));
   PetscCall(SimpVIKINSOLAliasSetFromOptions_Private(ts, PetscOptionsObject));
-  /* read where the linear solvers are made (SimpVIDefaultLinearSolver_Private); listed here for -help */
-  PetscCall(PetscOptionsInt("-ts_simpvi_direct_limit", "Largest linear system (rows) given a direct solver by default; larger: BiCGStab (CG for the mass) with block Jacobi ILU(0)", "TSSIMPVI", limit, &limit, NULL));
-  PetscCheck(limit >= 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "The option -ts_simpvi_direct_limit %" PetscInt_FMT " must be 0 or more (rows)", limit);
+  PetscCall(SimpVIDirectLimitOption_Private(ts, PetscOptionsObject, prob));
   PetscCall(PetscOptionsBool("-ts_simpvi_check_stability", "Stop when h*omega_max (estimated at the first step) is beyond the scheme's linear stability bound, or when the state blows up", "TSSIMPVI", vi->checkstability, &vi->checkstability, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_check_stability_warn", "Only warn (once) where -ts_simpvi_check_stability would stop", "TSSIMPVI", vi->stabilitywarn, &vi->stabilitywarn, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_monitor_energy", "Print the energy H and its relative drift after each step", "TSSimpVIMonitorEnergy", monitor, &monitor, &flg));
@@ -388,8 +394,7 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  Variational integrator %s: degree %" PetscInt_FMT ", %" PetscInt_FMT "-point %s quadrature, order %" PetscInt_FMT "\n", vi->type, vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? vi->degree + 1 : vi->degree,
-                                   vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? "Gauss-Lobatto" : "Gauss-Legendre", 2 * vi->degree));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  Variational integrator %s: degree %" PetscInt_FMT ", %" PetscInt_FMT "-point %s quadrature, order %" PetscInt_FMT "\n", vi->type, vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? vi->degree + 1 : vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? "Gauss-Lobatto" : "Gauss-Legendre", 2 * vi->degree));
   if (vi->door) PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->door->name, vi->degree, vi->qmap ? vi->qmap->N : 0));
   if (!SIMPVI_HAVE_PARALLEL_LU) {
     PetscMPIInt size;

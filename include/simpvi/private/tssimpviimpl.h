@@ -20,6 +20,7 @@ PETSC_INTERN PetscErrorCode SimpVISchemeCreate_Private(TSSimpVIQuadrature, Petsc
 PETSC_INTERN PetscErrorCode SimpVISchemeDestroy_Private(SimpVIScheme **);
 PETSC_INTERN PetscErrorCode SimpVISchemeBasis_Private(const SimpVIScheme *, PetscReal, PetscReal[], PetscReal[]);
 PETSC_INTERN PetscErrorCode SimpVISchemeFind_Private(const char[], TSSimpVIQuadrature *, PetscInt *, PetscBool *);
+PETSC_INTERN PetscErrorCode SimpVISchemeNames_Private(PetscInt *, const char ***);
 
 /* Which block of the step Jacobian a term of the Lagrangian's second derivatives feeds:
    P = dL/dv and G = dL/dx (plus forces) are differentiated in x (X) and v (V). */
@@ -40,8 +41,6 @@ typedef struct {
   PetscBool   transpose; /* insert A' (L_xv = L_vx') */
   PetscBool   constant;  /* A does not depend on (t, x, v): the core may sum its coefficients over the quadrature */
 } SimpVITerm;
-
-#define SIMPVI_MAX_TERMS 8
 
 typedef struct _SimpVIDoor        SimpVIDoor;
 typedef struct _SimpVIPhaseSpace *SimpVIPhaseSpace;
@@ -66,26 +65,29 @@ typedef struct {
   Mat                         Fx, Fv;
 
   const SimpVIDoor *door;
+  SimpVITerm       *terms;                    /* door->maxterms, for the callers of door->terms() outside the step */
   Vec               work, work2, zero, force; /* position-shaped */
-  Vec               massg;            /* 1/2 v' dM/dx v */
-  KSP               kspv;             /* L_vv solves of the Legendre inversion */
-  Mat               I2P, I2A;         /* I2 door: the user's I2 (or I) Jacobian matrices (preconditioning, operator) */
-  Mat               I2J[4];           /* I2 door: K = dF/dU, M = dF/dA, C = dF/dV, work */
-  PetscReal         I2shift;          /* I2 door: the shift that reads M and C from the Jacobian without cancellation */
-  PetscReal         I2Mnorm, I2Mtime; /* I2 door: ||M|| and the time M was read */
+  Vec               massg;                    /* 1/2 v' dM/dx v */
+  KSP               kspv;                     /* L_vv solves of the Legendre inversion */
+  Mat               I2P, I2A;                 /* I2 door: the user's I2 (or I) Jacobian matrices (preconditioning, operator) */
+  Mat               I2J[4];                   /* I2 door: K = dF/dU, M = dF/dA, C = dF/dV, work */
+  PetscReal         I2shift;                  /* I2 door: the shift that reads M and C from the Jacobian without cancellation */
+  PetscReal         I2Mnorm, I2Mtime;         /* I2 door: ||M|| and the time M was read */
   PetscBool         damped;
-  SimpVIPhaseSpace  ps; /* the phase-space form given to other TS types */
-  PetscReal         H0;    /* TSSimpVIMonitorEnergy(): the first energy seen (any TS type) */
+  SimpVIPhaseSpace  ps;          /* the phase-space form given to other TS types */
+  PetscInt          directlimit; /* -ts_simpvi_direct_limit, read with the TS's options (SimpVIDirectLimitOption_Private) */
+  PetscReal         H0;          /* TSSimpVIMonitorEnergy(): the first energy seen (any TS type) */
   PetscBool         H0set;
 } SimpVIProblem;
 
 /* A door turns the user's callbacks into the core's two needs: P, G at a point, and the terms of their derivatives */
 struct _SimpVIDoor {
   const char *name;
-  PetscErrorCode (*setup)(TS, SimpVIProblem *, Vec);                                             /* Vec: positions */
-  PetscErrorCode (*pg)(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec, Vec);                      /* P = L_v, G = L_x */
+  PetscInt    maxterms;                                                                                  /* the most terms its terms() gives (forces included): the size of the callers' arrays */
+  PetscErrorCode (*setup)(TS, SimpVIProblem *, Vec);                                                     /* Vec: positions */
+  PetscErrorCode (*pg)(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec, Vec);                              /* P = L_v, G = L_x */
   PetscErrorCode (*terms)(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscInt, PetscInt *, SimpVITerm[]); /* second derivatives; PetscInt: the SIMPVI_NEED() blocks */
-  PetscErrorCode (*lagrangian)(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscReal *);        /* L; may be NULL */
+  PetscErrorCode (*lagrangian)(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscReal *);                   /* L; may be NULL */
   PetscErrorCode (*reset)(SimpVIProblem *);
   PetscErrorCode (*check)(TS, SimpVIProblem *, PetscReal, Vec, Vec); /* at the end of a step (t, x, v); may be NULL */
 };
@@ -129,6 +131,14 @@ PETSC_INTERN PetscErrorCode SimpVICheckVecSize_Private(TS, Vec, PetscInt, PetscI
   } while (0)
 PETSC_INTERN PetscErrorCode SimpVIForceAdd_Private(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVIForceTerms_Private(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscInt *, SimpVITerm[]);
+/* terms[(*n)++] = term, within the door's declared maxterms */
+static inline PetscErrorCode SimpVITermPush(const SimpVIProblem *prob, PetscInt *n, SimpVITerm terms[], SimpVITerm term)
+{
+  PetscFunctionBegin;
+  PetscCheck(*n < prob->door->maxterms, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The %s door gives more than the %" PetscInt_FMT " terms it declares", prob->door->name, prob->door->maxterms);
+  terms[(*n)++] = term;
+  PetscFunctionReturn(0);
+}
 
 PETSC_INTERN const SimpVIDoor SimpVIDoorLagrangian, SimpVIDoorMechanical, SimpVIDoorI2;
 
@@ -147,43 +157,47 @@ PETSC_INTERN PetscErrorCode SimpVICallBackCheck_Private(TS, const char[], PetscE
 
 typedef struct {
   /* scheme */
-  char               *type;
-  TSSimpVIQuadrature  quadrature;
-  PetscInt            degree;
-  PetscBool           degreefixed;
-  SimpVIScheme       *scheme;
+  char              *type;
+  TSSimpVIQuadrature quadrature;
+  PetscInt           degree;
+  PetscBool          degreefixed;
+  SimpVIScheme      *scheme;
 
   /* door and user data */
   const SimpVIDoor *door;
   SimpVIProblem    *prob;
 
   /* state layout: native problems carry U = (q, p); I2 problems carry q in U and v in vec_dot */
-  PetscBool  native;
-  IS         isq, isp;
-  Vec        q0, p0, q1, p1; /* start and end of the step (n) */
-  Vec        v;              /* a velocity for the Legendre inversion and the I2 door */
-  Vec       *Qprev;          /* the previous step's nodes, for the predictor and TSInterpolate */
-  Vec        pprev, vprev;   /* its start momentum (and velocity, I2 door): for TSInterpolate and TSRollBack */
-  PetscReal  tprev, hprev;
-  PetscBool  havepoly;
-  Vec       *X, *V, *P, *G; /* quadrature point values (nq each) */
-  Vec        work, work2;
-  Vec        eq, ep; /* state split for the energy */
-  Vec        Ustage; /* for TSPostStage(): the end of the step, shaped like the state */
-  PetscBool  vvalid;   /* v holds a velocity consistent with q0 (for the first predictor) */
-  PetscLayout qmap;    /* layout of the positions */
+  PetscBool   native;
+  IS          isq, isp;
+  Vec         q0, p0, q1, p1; /* start and end of the step (n) */
+  Vec         v;              /* a velocity for the Legendre inversion and the I2 door */
+  Vec        *Qprev;          /* the previous step's nodes, for the predictor and TSInterpolate */
+  Vec         pprev, vprev;   /* its start momentum (and velocity, I2 door): for TSInterpolate and TSRollBack */
+  PetscReal   tprev, hprev;
+  PetscBool   havepoly;
+  Vec        *X, *V, *P, *G; /* quadrature point values (nq each) */
+  Vec         work, work2;
+  Vec         eq, ep; /* state split for the energy */
+  Vec         Ustage; /* for TSPostStage(): the end of the step, shaped like the state */
+  PetscBool   vvalid; /* v holds a velocity consistent with q0 (for the first predictor) */
+  PetscLayout qmap;   /* layout of the positions */
 
   /* step system in the positions Q_1..Q_s: local block-major layout, s*nlocal entries per rank */
-  Vec        Y, R, *Yv, *Rv; /* Yv/Rv: views of the stage blocks of Y/R */
-  Mat        J;
-  PetscBool  Jpreallocated;
+  Vec              Y, R, *Yv, *Rv;  /* Yv/Rv: views of the stage blocks of Y/R */
+  PetscScalar     *coef, *termcoef; /* scratch of the scheme's size (SimpVIStepSetUp_Private) */
+  Vec             *vecs;
+  PetscReal       *phi;
+  SimpVITerm      *terms;
+  Mat              J;
+  PetscBool        Jpreallocated;
   PetscObjectId    evalid; /* the step vector (id, state, h, t, q0 state) at which P and G were last evaluated */
   PetscObjectState evalstate, evalq0;
   PetscReal        evalh, evalt;
-  DM         dmstep;
-  PetscReal  stage_time, h;
-  PetscReal  Jh, Jt;  /* step size and start of the step of the assembled Jacobian (TS_LINEAR) */
-  Mat        Jlinear; /* TS_LINEAR: the next step's Jacobian, compared with J before J is replaced */
+  DM               dmstep;
+  PetscReal        stage_time, h;
+  PetscReal        Jh, Jt;  /* step size and start of the step of the assembled Jacobian (TS_LINEAR) */
+  Mat              Jlinear; /* TS_LINEAR: the next step's Jacobian, compared with J before J is replaced */
 
   /* step solver: ts->snes; the deprecated -ts_simpvi_nonlinear_solver kinsol asked for SNESKINSOL */
   PetscBool kinsolalias;
@@ -191,9 +205,9 @@ typedef struct {
 
   /* linear stability (src/ts/stability.c) */
   PetscBool checkstability, stabilitywarn, stabilitywarned, stabilityready;
-  PetscReal omega, bound;  /* omega_max estimated at the first step (negative: none), the scheme's bound on h*omega */
-  PetscReal omegatime;     /* where omega_max was estimated */
-  PetscInt  growthsteps;   /* steps in a row with a blow-up-like growth, and the growth over them */
+  PetscReal omega, bound; /* omega_max estimated at the first step (negative: none), the scheme's bound on h*omega */
+  PetscReal omegatime;    /* where omega_max was estimated */
+  PetscInt  growthsteps;  /* steps in a row with a blow-up-like growth, and the growth over them */
   PetscReal growth;
 
 } TS_SimpVI;
@@ -214,7 +228,7 @@ PETSC_INTERN PetscErrorCode SimpVIInterpolate_Private(TS, PetscReal, Vec, Vec);
 #define SIMPVI_DIRECT_LIMIT 100000
 PETSC_INTERN PetscErrorCode SimpVIDefaultLinearSolver_Private(TS, KSP, PetscInt, PetscBool, PetscBool);
 PETSC_INTERN PetscErrorCode SimpVIStepPlaceholderSolver_Private(KSP);
-PETSC_INTERN PetscErrorCode SimpVIDirectLimit_Private(TS, PetscInt *);
+PETSC_INTERN PetscErrorCode SimpVIDirectLimitOption_Private(TS, SimpVIOptionItems, SimpVIProblem *);
 PETSC_INTERN PetscLogEvent  SIMPVI_Residual, SIMPVI_Jacobian;
 
 PETSC_INTERN PetscErrorCode SimpVISchemeStabilityBound_Private(const SimpVIScheme *, PetscReal *);
