@@ -10,7 +10,7 @@
    row goes through MatGetRow and MatSetValues. SimpVIMatFill_Private() preallocates such a J from the same fill and
    assembles it.
 */
-#include <simpvi/private/tssimpviimpl.h>
+#include <simpvi/private/step.h>
 
 /* Global index of (block b, position g) when g is owned by process `owner` of the layout range[] */
 static inline PetscInt BlockIndex(const PetscInt range[], PetscInt nb, PetscInt owner, PetscInt b, PetscInt g)
@@ -52,7 +52,7 @@ static PetscErrorCode AddBlocksByRow(Mat J, PetscLayout map, Mat A, PetscBool tr
   for (PetscInt r = rstart; r < rend; r++) {
     PetscInt           ncols = 1;
     const PetscInt    *cols  = &r;
-    const PetscScalar *vals  = NULL, one = 1;
+    const PetscScalar *vals = NULL, one = 1;
 
     if (A) PetscCall(MatGetRow(A, r, &ncols, &cols, &vals));
     else vals = &one;
@@ -152,7 +152,7 @@ static PetscErrorCode AddBlocksAIJ(Mat J, Mat Jd, Mat Jo, const PetscInt jgarray
 
     for (PetscInt i = 0; i < nb; i++) {
       const PetscInt row = i * n + r, end = ji[row + 1];
-      PetscInt       p   = ji[row];
+      PetscInt       p = ji[row];
 
       /* the columns l n + cols[k] increase with (l, k): one forward scan of the sorted row */
       for (PetscInt l = 0; l < nb; l++) {
@@ -284,7 +284,7 @@ static PetscErrorCode Assemble(Mat J, PetscBool first)
 */
 PetscErrorCode SimpVIMatFill_Private(Mat J, PetscBool *preallocated, PetscErrorCode (*fill)(void *, Mat), void *ctx)
 {
-  const PetscBool first = (PetscBool)!*preallocated;
+  const PetscBool first = (PetscBool) !*preallocated;
 
   PetscFunctionBegin;
   if (first) {

@@ -1,21 +1,8 @@
 /*
-   Scheme tables of TSSIMPVI, computed rather than typed in: Gauss-Lobatto nodes carry the step polynomial, and either
-   the same Lobatto points or Gauss-Legendre points carry the quadrature. Named schemes live in a registry.
+   Scheme tables, computed rather than typed in: Gauss-Lobatto nodes carry the step polynomial, and either the same
+   Lobatto points or Gauss-Legendre points carry the quadrature. The named schemes are the TS type's (src/ts/registry.c).
 */
-#include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
-
-const char *const TSSimpVIQuadratures[] = {"lobatto", "gauss", "TSSimpVIQuadrature", "TSSIMPVI_QUADRATURE_", NULL};
-
-typedef struct _SimpVISchemeLink *SimpVISchemeLink;
-struct _SimpVISchemeLink {
-  char              *name;
-  TSSimpVIQuadrature quadrature;
-  PetscInt           degree;
-  PetscBool          degreefixed;
-  SimpVISchemeLink   next;
-};
-static SimpVISchemeLink SchemeList;
-static PetscBool        TSSimpVIRegisterAllCalled;
+#include <simpvi/private/scheme.h>
 
 /* Legendre P_n(x) and P_{n-1}(x) by the three-term recurrence */
 static void Legendre(PetscInt n, PetscReal x, PetscReal *Pn, PetscReal *Pn1)
@@ -113,7 +100,7 @@ PetscErrorCode SimpVISchemeBasis_Private(const SimpVIScheme *sc, PetscReal tau, 
 /*
   SimpVISchemeCreate_Private - builds the table (nodes, quadrature, B, D) of a degree-s scheme
 */
-PetscErrorCode SimpVISchemeCreate_Private(TSSimpVIQuadrature quadrature, PetscInt s, SimpVIScheme **scheme)
+PetscErrorCode SimpVISchemeCreate_Private(PetscBool lobatto, PetscInt s, SimpVIScheme **scheme)
 {
   SimpVIScheme *sc;
   PetscReal    *cw;
@@ -123,12 +110,12 @@ PetscErrorCode SimpVISchemeCreate_Private(TSSimpVIQuadrature quadrature, PetscIn
   PetscCheck(s <= 32, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI degree %" PetscInt_FMT " is above the supported 32", s);
   PetscCall(PetscNew(&sc));
   sc->degree = s;
-  sc->nq     = quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? s + 1 : s;
+  sc->nq     = lobatto ? s + 1 : s;
   sc->order  = 2 * s;
   PetscCall(PetscMalloc5(s + 1, &sc->c, sc->nq, &sc->tau, sc->nq, &sc->w, sc->nq * (s + 1), &sc->B, sc->nq * (s + 1), &sc->D));
   PetscCall(PetscMalloc1(s + 1, &cw));
   PetscCall(GaussLobatto(s, sc->c, cw));
-  if (quadrature == TSSIMPVI_QUADRATURE_LOBATTO) {
+  if (lobatto) {
     PetscCall(PetscArraycpy(sc->tau, sc->c, s + 1));
     PetscCall(PetscArraycpy(sc->w, cw, s + 1));
   } else PetscCall(GaussLegendre(s, sc->tau, sc->w));
@@ -145,125 +132,4 @@ PetscErrorCode SimpVISchemeDestroy_Private(SimpVIScheme **scheme)
   PetscCall(PetscFree5((*scheme)->c, (*scheme)->tau, (*scheme)->w, (*scheme)->B, (*scheme)->D));
   PetscCall(PetscFree(*scheme));
   PetscFunctionReturn(0);
-}
-
-/*@C
-  TSSimpVIRegister - Adds a named scheme to the `TSSIMPVI` registry
-
-  Not Collective, but the same schemes should be registered on all processes
-
-  Input Parameters:
-+ name        - the name, used with `TSSimpVISetType()` and -ts_simpvi_type
-. quadrature  - `TSSIMPVI_QUADRATURE_LOBATTO` or `TSSIMPVI_QUADRATURE_GAUSS`
-. degree      - the default polynomial degree s (order 2s)
-- degreefixed - `PETSC_TRUE` if -ts_simpvi_degree may not change the degree
-
-  Level: advanced
-
-  Note:
-  Registering an existing name replaces it.
-
-.seealso: `TSSIMPVI`, `TSSimpVIRegisterAll()`, `TSSimpVISetType()`
-@*/
-PetscErrorCode TSSimpVIRegister(const char name[], TSSimpVIQuadrature quadrature, PetscInt degree, PetscBool degreefixed)
-{
-  SimpVISchemeLink link;
-
-  PetscFunctionBegin;
-  PetscCall(SimpVIInitializePackage());
-  PetscCheck(degree >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Degree %" PetscInt_FMT " must be at least 1", degree);
-  for (link = SchemeList; link; link = link->next) {
-    PetscBool match;
-
-    PetscCall(PetscStrcmp(link->name, name, &match));
-    if (match) break;
-  }
-  if (!link) {
-    PetscCall(PetscNew(&link));
-    PetscCall(PetscStrallocpy(name, &link->name));
-    link->next = SchemeList;
-    SchemeList = link;
-  }
-  link->quadrature  = quadrature;
-  link->degree      = degree;
-  link->degreefixed = degreefixed;
-  PetscFunctionReturn(0);
-}
-
-/*@C
-  TSSimpVIRegisterAll - Registers the built-in `TSSIMPVI` schemes: midpoint, trapezoid, simpson, lobatto and gauss
-
-  Not Collective
-
-  Level: advanced
-
-.seealso: `TSSimpVIRegister()`, `TSSimpVIRegisterDestroy()`
-@*/
-PetscErrorCode TSSimpVIRegisterAll(void)
-{
-  PetscFunctionBegin;
-  if (TSSimpVIRegisterAllCalled) PetscFunctionReturn(0);
-  TSSimpVIRegisterAllCalled = PETSC_TRUE;
-  PetscCall(TSSimpVIRegister(TSSIMPVIGAUSS, TSSIMPVI_QUADRATURE_GAUSS, 2, PETSC_FALSE));
-  PetscCall(TSSimpVIRegister(TSSIMPVILOBATTO, TSSIMPVI_QUADRATURE_LOBATTO, 3, PETSC_FALSE));
-  PetscCall(TSSimpVIRegister(TSSIMPVISIMPSON, TSSIMPVI_QUADRATURE_LOBATTO, 2, PETSC_TRUE));
-  PetscCall(TSSimpVIRegister(TSSIMPVITRAPEZOID, TSSIMPVI_QUADRATURE_LOBATTO, 1, PETSC_TRUE));
-  PetscCall(TSSimpVIRegister(TSSIMPVIMIDPOINT, TSSIMPVI_QUADRATURE_GAUSS, 1, PETSC_TRUE));
-  PetscFunctionReturn(0);
-}
-
-/*@C
-  TSSimpVIRegisterDestroy - Frees the `TSSIMPVI` scheme registry
-
-  Not Collective
-
-  Level: advanced
-
-.seealso: `TSSimpVIRegister()`, `TSSimpVIRegisterAll()`
-@*/
-PetscErrorCode TSSimpVIRegisterDestroy(void)
-{
-  PetscFunctionBegin;
-  while (SchemeList) {
-    SimpVISchemeLink link = SchemeList;
-
-    SchemeList = link->next;
-    PetscCall(PetscFree(link->name));
-    PetscCall(PetscFree(link));
-  }
-  TSSimpVIRegisterAllCalled = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
-/* The registered names, for -ts_simpvi_type (the array to be freed with PetscFree(); its strings stay the registry's) */
-PetscErrorCode SimpVISchemeNames_Private(PetscInt *n, const char ***names)
-{
-  PetscInt count = 0;
-
-  PetscFunctionBegin;
-  PetscCall(TSSimpVIRegisterAll());
-  for (SimpVISchemeLink link = SchemeList; link; link = link->next) count++;
-  PetscCall(PetscMalloc1(count, names));
-  count = 0;
-  for (SimpVISchemeLink link = SchemeList; link; link = link->next) (*names)[count++] = link->name;
-  *n = count;
-  PetscFunctionReturn(0);
-}
-
-/* Looks a name up; the caller reports unknown names so the message can list the choices */
-PetscErrorCode SimpVISchemeFind_Private(const char name[], TSSimpVIQuadrature *quadrature, PetscInt *degree, PetscBool *degreefixed)
-{
-  PetscFunctionBegin;
-  PetscCall(TSSimpVIRegisterAll());
-  for (SimpVISchemeLink link = SchemeList; link; link = link->next) {
-    PetscBool match;
-
-    PetscCall(PetscStrcmp(link->name, name, &match));
-    if (!match) continue;
-    *quadrature  = link->quadrature;
-    *degree      = link->degree;
-    *degreefixed = link->degreefixed;
-    PetscFunctionReturn(0);
-  }
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown TSSIMPVI scheme '%s'; choose midpoint, trapezoid, simpson, lobatto, gauss or a name given to TSSimpVIRegister()", name);
 }

@@ -98,7 +98,7 @@ static PetscErrorCode EvaluateDoor(TS ts, Vec Y)
   PetscCall(PetscObjectGetId((PetscObject)Y, &id));
   if (vi->evalid == id && vi->evalstate == state && vi->evalh == vi->h && vi->evalt == vi->stage_time && vi->evalq0 == q0state) PetscFunctionReturn(0);
   PetscCall(QuadraturePoints(ts, Y));
-  for (PetscInt k = 0; k < vi->scheme->nq; k++) PetscCall(vi->door->pg(ts, vi->prob, vi->stage_time + vi->scheme->tau[k] * vi->h, vi->X[k], vi->V[k], vi->P[k], vi->G[k]));
+  for (PetscInt k = 0; k < vi->scheme->nq; k++) PetscCall(vi->prob->door->pg(ts, vi->prob, vi->stage_time + vi->scheme->tau[k] * vi->h, vi->X[k], vi->V[k], vi->P[k], vi->G[k]));
   vi->evalid    = id;
   vi->evalstate = state;
   vi->evalh     = vi->h;
@@ -188,7 +188,7 @@ static PetscErrorCode AssembleInto(void *ctx, Mat Jac)
   TS_SimpVI          *vi       = (TS_SimpVI *)ts->data;
   const SimpVIScheme *sc       = vi->scheme;
   const PetscInt      s        = sc->degree;
-  const PetscInt      maxterms = vi->door->maxterms;
+  const PetscInt      maxterms = vi->prob->door->maxterms;
   SimpVITerm         *terms = vi->terms, *constant = vi->terms + maxterms;
   PetscInt            nconstant = 0;
   PetscScalar        *coef = vi->termcoef, *constcoef = vi->termcoef + s * s;
@@ -204,7 +204,7 @@ static PetscErrorCode AssembleInto(void *ctx, Mat Jac)
       TermCoefficients(sc, k, vi->h, &probe, coef);
       if (!AllZero(s * s, coef)) need |= SIMPVI_NEED(b);
     }
-    PetscCall(vi->door->terms(ts, vi->prob, vi->stage_time + sc->tau[k] * vi->h, vi->X[k], vi->V[k], need, &nterms, terms)); /* scratch allocated at set-up: nothing to free if it fails */
+    PetscCall(vi->prob->door->terms(ts, vi->prob, vi->stage_time + sc->tau[k] * vi->h, vi->X[k], vi->V[k], need, &nterms, terms)); /* scratch allocated at set-up: nothing to free if it fails */
     for (PetscInt t = 0; t < nterms; t++) {
       TermCoefficients(sc, k, vi->h, &terms[t], coef);
       if (AllZero(s * s, coef)) continue; /* e.g. the Hessian at a Lobatto scheme's first node */
@@ -318,94 +318,6 @@ PetscErrorCode SimpVIStepAccept_Private(TS ts)
   PetscFunctionReturn(0);
 }
 
-/* -ts_simpvi_direct_limit into the problem, checked: read with the TS's other options (TSSetFromOptions() of TSSIMPVI,
-   TSSimpVISetUpPhaseSpace() for other types), used by every default linear solver after */
-PetscErrorCode SimpVIDirectLimitOption_Private(TS ts, SimpVIOptionItems PetscOptionsObject, SimpVIProblem *prob)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsInt("-ts_simpvi_direct_limit", "Largest linear system (rows) given a direct solver by default; larger: BiCGStab (CG for the mass) with block Jacobi ILU(0)", "TSSIMPVI", prob->directlimit, &prob->directlimit, NULL));
-  PetscCheck(prob->directlimit >= 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "The option -ts_simpvi_direct_limit %" PetscInt_FMT " must be 0 or more (rows)", prob->directlimit);
-  PetscFunctionReturn(0);
-}
-
-/* Whether the user left the type of a KSP or PC (obj) to simpvi: none set and no option given, or still simpvi's
-   placeholder (placeholder != NULL, the type TSCreate_SimpVI() put on the step KSP) */
-static PetscErrorCode TypeUnchosen(PetscObject obj, const char option[], const char placeholder[], PetscBool *unchosen)
-{
-  PetscBool given, same = PETSC_FALSE;
-
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsHasName(obj->options, obj->prefix, option, &given));
-  if (obj->type_name && placeholder) PetscCall(PetscObjectTypeCompare(obj, placeholder, &same));
-  *unchosen = (PetscBool)(!given && (!obj->type_name || same));
-  PetscFunctionReturn(0);
-}
-
-/*
-  SimpVIDefaultLinearSolver_Private - the default solver of a linear system of N rows met by the TS (the step system,
-  or the mass matrix when spd): a direct solve (SuperLU_DIST in parallel, not for the mass) up to -ts_simpvi_direct_limit rows, where a
-  factorization is cheap and blind to conditioning; above it a Krylov method (BiCGStab, or CG for the SPD mass matrix)
-  with block Jacobi/ILU(0), whose memory grows like the matrix's rather than like a factor's (BiCGStab keeps a few
-  vectors where GMRES keeps its basis). Only the types the user left unchosen (TypeUnchosen) are set; placeholder:
-  the KSP carries the step placeholders of SimpVIStepPlaceholderSolver_Private().
-*/
-PetscErrorCode SimpVIDefaultLinearSolver_Private(TS ts, KSP ksp, PetscInt N, PetscBool spd, PetscBool placeholder)
-{
-  PC             pc;
-  PetscMPIInt    size;
-  PetscInt       limit = SIMPVI_DIRECT_LIMIT;
-  PetscBool      kspfree, pcfree, direct;
-  SimpVIProblem *prob;
-
-  PetscFunctionBegin;
-  PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
-  if (prob) limit = prob->directlimit;
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ksp), &size));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(TypeUnchosen((PetscObject)ksp, "-ksp_type", placeholder ? KSPPREONLY : NULL, &kspfree));
-  PetscCall(TypeUnchosen((PetscObject)pc, "-pc_type", placeholder ? PCNONE : NULL, &pcfree));
-  if (pcfree && size > 1 && !SIMPVI_HAVE_PARALLEL_LU && N <= limit) PetscCall(PetscInfo(ts, "This PETSc has no parallel LU (SuperLU_DIST or MUMPS): the %s system of %" PetscInt_FMT " rows gets the Krylov default\n", spd ? "mass" : "step", N));
-  /* In parallel the SPD mass goes to CG whatever its size: two SuperLU_DIST factors alive on one communicator (mass and
-     step) make PETSc 3.18's next factorization crash (SEGV in pdgsequ; python/tutorials/pendulum.py on 2 ranks;
-     a TS set up anew, tests/ex33.c) */
-  if (pcfree && (N > limit || (size > 1 && (spd || !SIMPVI_HAVE_PARALLEL_LU)))) PetscCall(PCSetType(pc, PCBJACOBI));
-  else if (pcfree) {
-    PetscCall(PCSetType(pc, PCLU));
-    /* SuperLU_DIST first: with Debian's PETSc 3.18, MUMPS, OpenMPI 4.1, a second TS after a MUMPS solve was seen to
-       hang in its first scatter (tests/ex5.c -fresh_ts) */
-#if defined(PETSC_HAVE_SUPERLU_DIST)
-    if (size > 1) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERSUPERLU_DIST));
-#elif defined(PETSC_HAVE_MUMPS)
-    if (size > 1) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
-#endif
-  }
-  if (!kspfree) PetscFunctionReturn(0);
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &direct, PCLU, PCCHOLESKY, PCQR, ""));
-  if (direct) PetscCall(KSPSetType(ksp, KSPPREONLY));
-  else {
-    PetscCall(KSPSetType(ksp, spd ? KSPCG : KSPBCGS));
-    /* the Newton test is on the update (stol): linear solves must be accurate well below it */
-    PetscCall(KSPSetTolerances(ksp, 1e-12, 1e-50, PETSC_DEFAULT, PETSC_DEFAULT));
-  }
-  PetscFunctionReturn(0);
-}
-
-/*
-  SimpVIStepPlaceholderSolver_Private - types for the step KSP before set-up that build nothing: options processing
-  hands the SNES's matrix (the user's I2 Jacobian) to its KSP, and a factorization PC would factor it there (with
-  SuperLU_DIST, an unused factor that cannot even be destroyed). Kept where the user already chose a type.
-*/
-PetscErrorCode SimpVIStepPlaceholderSolver_Private(KSP ksp)
-{
-  PC pc;
-
-  PetscFunctionBegin;
-  PetscCall(KSPGetPC(ksp, &pc));
-  if (!((PetscObject)ksp)->type_name) PetscCall(KSPSetType(ksp, KSPPREONLY));
-  if (!((PetscObject)pc)->type_name) PetscCall(PCSetType(pc, PCNONE));
-  PetscFunctionReturn(0);
-}
-
 /*
   SimpVIStepSetUp_Private - the step work space, shaped on the position vector vi->q0, and the SNES that solves the
   step system on its own DMShell (the step vector is s times longer than the positions)
@@ -446,7 +358,7 @@ PetscErrorCode SimpVIStepSetUp_Private(TS ts)
   /* scratch of the scheme's size: a node gradient sums 2 nq terms; the Jacobian keeps the door's terms at a point and
      its constant ones, each with s x s coefficients */
   PetscCall(PetscMalloc3(2 * nq, &vi->coef, 2 * nq, &vi->vecs, s + 1, &vi->phi));
-  PetscCall(PetscMalloc2(2 * vi->door->maxterms, &vi->terms, (1 + vi->door->maxterms) * s * s, &vi->termcoef));
+  PetscCall(PetscMalloc2(2 * vi->prob->door->maxterms, &vi->terms, (1 + vi->prob->door->maxterms) * s * s, &vi->termcoef));
 
   PetscCall(VecCreate(comm, &vi->Y));
   PetscCall(VecSetSizes(vi->Y, s * nloc, s * N));
@@ -495,7 +407,7 @@ PetscErrorCode SimpVIStepSetUp_Private(TS ts)
       if (A != vi->J || P != vi->J) PetscCall(KSPReset(ksp));
     }
   }
-  PetscCall(SimpVIDefaultLinearSolver_Private(ts, ksp, s * N, PETSC_FALSE, PETSC_TRUE));
+  PetscCall(SimpVIDefaultLinearSolver_Private(ksp, s * N, vi->prob->directlimit, PETSC_FALSE, PETSC_TRUE));
   PetscCall(KSPSetFromOptions(ksp));
   PetscFunctionReturn(0);
 }

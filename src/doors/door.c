@@ -49,11 +49,11 @@ PetscErrorCode SimpVIProblemSetUp_Private(TS ts, SimpVIProblem *prob, const Simp
   PetscCall(VecDuplicate(q, &prob->work2));
   PetscCall(VecDuplicate(q, &prob->zero));
   PetscCall(VecSet(prob->zero, 0));
-  if (prob->forcefn) {
+  if (prob->user.forcefn) {
     PetscCall(VecDuplicate(q, &prob->force));
-    if (prob->Fx) PetscCall(SimpVICheckMatSize_Private(ts, q, prob->Fx, "force Jacobian Fx"));
-    if (prob->Fv) PetscCall(SimpVICheckMatSize_Private(ts, q, prob->Fv, "force Jacobian Fv"));
-    PetscCheck(!(prob->Fx || prob->Fv) || prob->forcejacfn, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSimpVISetForce() was given Jacobian matrices but no function to fill them");
+    if (prob->user.Fx) PetscCall(SimpVICheckMatSize_Private(ts, q, prob->user.Fx, "force Jacobian Fx"));
+    if (prob->user.Fv) PetscCall(SimpVICheckMatSize_Private(ts, q, prob->user.Fv, "force Jacobian Fv"));
+    PetscCheck(!(prob->user.Fx || prob->user.Fv) || prob->user.forcejacfn, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSimpVISetForce() was given Jacobian matrices but no function to fill them");
   }
   PetscCall(door->setup(ts, prob, q));
   PetscFunctionReturn(0);
@@ -70,6 +70,16 @@ PetscErrorCode SimpVIProblemReset_Private(SimpVIProblem *prob)
   PetscCall(VecDestroy(&prob->zero));
   PetscCall(VecDestroy(&prob->force));
   PetscCall(KSPDestroy(&prob->kspv));
+  PetscFunctionReturn(0);
+}
+
+/* -ts_simpvi_direct_limit into the problem, checked: read with the TS's other options (TSSetFromOptions() of TSSIMPVI,
+   TSSimpVISetUpPhaseSpace() for other types), used by every default linear solver after */
+PetscErrorCode SimpVIDirectLimitOption_Private(TS ts, SimpVIOptionItems PetscOptionsObject, SimpVIProblem *prob)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsInt("-ts_simpvi_direct_limit", "Largest linear system (rows) given a direct solver by default; larger: BiCGStab (CG for the mass) with block Jacobi ILU(0)", "TSSIMPVI", prob->directlimit, &prob->directlimit, NULL));
+  PetscCheck(prob->directlimit >= 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "The option -ts_simpvi_direct_limit %" PetscInt_FMT " must be 0 or more (rows)", prob->directlimit);
   PetscFunctionReturn(0);
 }
 
@@ -141,7 +151,7 @@ PetscErrorCode SimpVILegendreInverse_Private(TS ts, SimpVIProblem *prob, PetscRe
       PetscCall(KSPSetOptionsPrefix(prob->kspv, ((PetscObject)ts)->prefix));
       PetscCall(KSPAppendOptionsPrefix(prob->kspv, "ts_simpvi_velocity_"));
       PetscCall(MatGetSize(Pv, &N, NULL));
-      PetscCall(SimpVIDefaultLinearSolver_Private(ts, prob->kspv, N, PETSC_TRUE, PETSC_FALSE));
+      PetscCall(SimpVIDefaultLinearSolver_Private(prob->kspv, N, prob->directlimit, PETSC_TRUE, PETSC_FALSE));
       PetscCall(KSPSetFromOptions(prob->kspv));
     }
     PetscCall(KSPSetOperators(prob->kspv, Pv, Pv));
@@ -155,8 +165,8 @@ PetscErrorCode SimpVILegendreInverse_Private(TS ts, SimpVIProblem *prob, PetscRe
 PetscErrorCode SimpVIForceAdd_Private(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, Vec G)
 {
   PetscFunctionBegin;
-  if (!prob->forcefn) PetscFunctionReturn(0);
-  SimpVICallBack(ts, "TSSIMPVI force", prob->forcefn(ts, t, x, v, prob->force, prob->forcectx));
+  if (!prob->user.forcefn) PetscFunctionReturn(0);
+  SimpVICallBack(ts, "TSSIMPVI force", prob->user.forcefn(ts, t, x, v, prob->force, prob->user.forcectx));
   PetscCall(VecAXPY(G, 1, prob->force));
   PetscFunctionReturn(0);
 }
@@ -165,10 +175,10 @@ PetscErrorCode SimpVIForceAdd_Private(TS ts, SimpVIProblem *prob, PetscReal t, V
 PetscErrorCode SimpVIForceTerms_Private(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscInt *n, SimpVITerm terms[])
 {
   PetscFunctionBegin;
-  if (!prob->forcefn || !(prob->Fx || prob->Fv)) PetscFunctionReturn(0);
-  SimpVICallBack(ts, "TSSIMPVI force Jacobian", prob->forcejacfn(ts, t, x, v, prob->Fx, prob->Fv, prob->forcectx));
-  if (prob->Fx) PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->Fx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE}));
-  if (prob->Fv) PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->Fv, 1, SIMPVI_BLOCK_GV, PETSC_FALSE, PETSC_FALSE}));
+  if (!prob->user.forcefn || !(prob->user.Fx || prob->user.Fv)) PetscFunctionReturn(0);
+  SimpVICallBack(ts, "TSSIMPVI force Jacobian", prob->user.forcejacfn(ts, t, x, v, prob->user.Fx, prob->user.Fv, prob->user.forcectx));
+  if (prob->user.Fx) PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->user.Fx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE}));
+  if (prob->user.Fv) PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->user.Fv, 1, SIMPVI_BLOCK_GV, PETSC_FALSE, PETSC_FALSE}));
   PetscFunctionReturn(0);
 }
 

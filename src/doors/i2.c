@@ -63,7 +63,7 @@ static PetscErrorCode ShiftDerivative(TS ts, SimpVIProblem *prob, PetscReal t, V
 
 static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
 {
-  Mat          P = prob->I2P;
+  Mat          P = prob->user.I2P;
   DM           dm;
   PetscReal    knorm, mnorm;
   TSI2Function i2f;

@@ -6,10 +6,10 @@
 static PetscErrorCode SetUp_Lagrangian(TS ts, SimpVIProblem *prob, Vec q)
 {
   PetscFunctionBegin;
-  PetscCheck(prob->laghessfn && prob->Lxx && prob->Lvv, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs the Hessian of the Lagrangian: call TSSimpVISetLagrangianHessian()");
-  PetscCall(SimpVICheckMatSize_Private(ts, q, prob->Lxx, "Lxx"));
-  PetscCall(SimpVICheckMatSize_Private(ts, q, prob->Lvv, "Lvv"));
-  if (prob->Lvx) PetscCall(SimpVICheckMatSize_Private(ts, q, prob->Lvx, "Lvx"));
+  PetscCheck(prob->user.laghessfn && prob->user.Lxx && prob->user.Lvv, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs the Hessian of the Lagrangian: call TSSimpVISetLagrangianHessian()");
+  PetscCall(SimpVICheckMatSize_Private(ts, q, prob->user.Lxx, "Lxx"));
+  PetscCall(SimpVICheckMatSize_Private(ts, q, prob->user.Lvv, "Lvv"));
+  if (prob->user.Lvx) PetscCall(SimpVICheckMatSize_Private(ts, q, prob->user.Lvx, "Lvx"));
   PetscFunctionReturn(0);
 }
 
@@ -18,7 +18,7 @@ static PetscErrorCode PG_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, Vec
   PetscReal L;
 
   PetscFunctionBegin;
-  SimpVICallBack(ts, "TSSIMPVI Lagrangian", prob->lagfn(ts, t, x, v, &L, G, P, prob->lagctx));
+  SimpVICallBack(ts, "TSSIMPVI Lagrangian", prob->user.lagfn(ts, t, x, v, &L, G, P, prob->user.lagctx));
   PetscCall(SimpVIForceAdd_Private(ts, prob, t, x, v, G));
   PetscFunctionReturn(0);
 }
@@ -26,12 +26,12 @@ static PetscErrorCode PG_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, Vec
 static PetscErrorCode Terms_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscInt need, PetscInt *n, SimpVITerm terms[])
 {
   PetscFunctionBegin;
-  SimpVICallBack(ts, "TSSIMPVI Lagrangian Hessian", prob->laghessfn(ts, t, x, v, prob->Lxx, prob->Lvx, prob->Lvv, prob->laghessctx));
-  PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->Lvv, 1, SIMPVI_BLOCK_PV, PETSC_FALSE, PETSC_FALSE}));
-  PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->Lxx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE}));
-  if (prob->Lvx) {
-    PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->Lvx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE, PETSC_FALSE}));
-    PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->Lvx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE, PETSC_FALSE}));
+  SimpVICallBack(ts, "TSSIMPVI Lagrangian Hessian", prob->user.laghessfn(ts, t, x, v, prob->user.Lxx, prob->user.Lvx, prob->user.Lvv, prob->user.laghessctx));
+  PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->user.Lvv, 1, SIMPVI_BLOCK_PV, PETSC_FALSE, PETSC_FALSE}));
+  PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->user.Lxx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE}));
+  if (prob->user.Lvx) {
+    PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->user.Lvx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE, PETSC_FALSE}));
+    PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->user.Lvx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE, PETSC_FALSE}));
   }
   PetscCall(SimpVIForceTerms_Private(ts, prob, t, x, v, n, terms));
   PetscFunctionReturn(0);
@@ -40,7 +40,7 @@ static PetscErrorCode Terms_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, 
 static PetscErrorCode L_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscReal *L)
 {
   PetscFunctionBegin;
-  SimpVICallBack(ts, "TSSIMPVI Lagrangian", prob->lagfn(ts, t, x, v, L, prob->work, prob->work2, prob->lagctx));
+  SimpVICallBack(ts, "TSSIMPVI Lagrangian", prob->user.lagfn(ts, t, x, v, L, prob->work, prob->work2, prob->user.lagctx));
   PetscFunctionReturn(0);
 }
 

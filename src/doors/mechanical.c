@@ -7,15 +7,15 @@
 static PetscErrorCode SetUp_Mechanical(TS ts, SimpVIProblem *prob, Vec q)
 {
   PetscFunctionBegin;
-  PetscCheck(prob->M, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI mechanical problem without a mass matrix: call TSSimpVISetMass()");
-  PetscCall(SimpVICheckMatSize_Private(ts, q, prob->M, "mass matrix"));
-  if (prob->potfn) {
-    PetscCheck(prob->K && prob->pothessfn, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs the Hessian of the potential (TSSimpVISetPotential())");
-    PetscCall(SimpVICheckMatSize_Private(ts, q, prob->K, "potential Hessian"));
+  PetscCheck(prob->user.M, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI mechanical problem without a mass matrix: call TSSimpVISetMass()");
+  PetscCall(SimpVICheckMatSize_Private(ts, q, prob->user.M, "mass matrix"));
+  if (prob->user.potfn) {
+    PetscCheck(prob->user.K && prob->user.pothessfn, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs the Hessian of the potential (TSSimpVISetPotential())");
+    PetscCall(SimpVICheckMatSize_Private(ts, q, prob->user.K, "potential Hessian"));
   }
-  if (prob->massfn) {
-    PetscCall(SimpVICheckMatSize_Private(ts, q, prob->Mx, "Mx"));
-    PetscCall(SimpVICheckMatSize_Private(ts, q, prob->Mxx, "Mxx"));
+  if (prob->user.massfn) {
+    PetscCall(SimpVICheckMatSize_Private(ts, q, prob->user.Mx, "Mx"));
+    PetscCall(SimpVICheckMatSize_Private(ts, q, prob->user.Mxx, "Mxx"));
     PetscCall(VecDuplicate(q, &prob->massg));
   }
   PetscFunctionReturn(0);
@@ -31,7 +31,7 @@ static PetscErrorCode Reset_Mechanical(SimpVIProblem *prob)
 static PetscErrorCode Mass(TS ts, SimpVIProblem *prob, Vec x, Vec v)
 {
   PetscFunctionBegin;
-  if (prob->massfn) SimpVICallBack(ts, "TSSIMPVI mass", prob->massfn(ts, x, v, prob->M, prob->Mx, prob->massg, prob->Mxx, prob->massctx));
+  if (prob->user.massfn) SimpVICallBack(ts, "TSSIMPVI mass", prob->user.massfn(ts, x, v, prob->user.M, prob->user.Mx, prob->massg, prob->user.Mxx, prob->user.massctx));
   PetscFunctionReturn(0);
 }
 
@@ -41,12 +41,12 @@ static PetscErrorCode PG_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, Vec
 
   PetscFunctionBegin;
   PetscCall(Mass(ts, prob, x, v));
-  PetscCall(MatMult(prob->M, v, P));
-  if (prob->potfn) {
-    SimpVICallBack(ts, "TSSIMPVI potential", prob->potfn(ts, t, x, &V, G, prob->potctx));
+  PetscCall(MatMult(prob->user.M, v, P));
+  if (prob->user.potfn) {
+    SimpVICallBack(ts, "TSSIMPVI potential", prob->user.potfn(ts, t, x, &V, G, prob->user.potctx));
     PetscCall(VecScale(G, -1));
   } else PetscCall(VecSet(G, 0));
-  if (prob->massfn) PetscCall(VecAXPY(G, 1, prob->massg));
+  if (prob->user.massfn) PetscCall(VecAXPY(G, 1, prob->massg));
   PetscCall(SimpVIForceAdd_Private(ts, prob, t, x, v, G));
   PetscFunctionReturn(0);
 }
@@ -55,15 +55,15 @@ static PetscErrorCode Terms_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, 
 {
   PetscFunctionBegin;
   PetscCall(Mass(ts, prob, x, v));
-  PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->M, 1, SIMPVI_BLOCK_PV, PETSC_FALSE, (PetscBool)!prob->massfn}));
-  if (prob->potfn && (need & SIMPVI_NEED(SIMPVI_BLOCK_GX))) { /* e.g. not at a Lobatto scheme's first node */
-    SimpVICallBack(ts, "TSSIMPVI potential Hessian", prob->pothessfn(ts, t, x, prob->K, prob->potctx));
-    PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->K, -1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE}));
+  PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->user.M, 1, SIMPVI_BLOCK_PV, PETSC_FALSE, (PetscBool)!prob->user.massfn}));
+  if (prob->user.potfn && (need & SIMPVI_NEED(SIMPVI_BLOCK_GX))) { /* e.g. not at a Lobatto scheme's first node */
+    SimpVICallBack(ts, "TSSIMPVI potential Hessian", prob->user.pothessfn(ts, t, x, prob->user.K, prob->user.potctx));
+    PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->user.K, -1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE}));
   }
-  if (prob->massfn) {
-    PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->Mxx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE}));
-    PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->Mx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE, PETSC_FALSE}));
-    PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->Mx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE, PETSC_FALSE}));
+  if (prob->user.massfn) {
+    PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->user.Mxx, 1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE}));
+    PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->user.Mx, 1, SIMPVI_BLOCK_PX, PETSC_FALSE, PETSC_FALSE}));
+    PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->user.Mx, 1, SIMPVI_BLOCK_GV, PETSC_TRUE, PETSC_FALSE}));
   }
   PetscCall(SimpVIForceTerms_Private(ts, prob, t, x, v, n, terms));
   PetscFunctionReturn(0);
@@ -76,9 +76,9 @@ static PetscErrorCode L_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, Vec 
 
   PetscFunctionBegin;
   PetscCall(Mass(ts, prob, x, v));
-  PetscCall(MatMult(prob->M, v, prob->work));
+  PetscCall(MatMult(prob->user.M, v, prob->work));
   PetscCall(VecDot(v, prob->work, &vMv));
-  if (prob->potfn) SimpVICallBack(ts, "TSSIMPVI potential", prob->potfn(ts, t, x, &V, prob->work2, prob->potctx));
+  if (prob->user.potfn) SimpVICallBack(ts, "TSSIMPVI potential", prob->user.potfn(ts, t, x, &V, prob->work2, prob->user.potctx));
   *L = 0.5 * PetscRealPart(vMv) - V;
   PetscFunctionReturn(0);
 }

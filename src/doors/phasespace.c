@@ -241,8 +241,8 @@ PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts)
   PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSALPHA2, &isalpha2));
   PetscCheck(!isalpha2, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSALPHA2 integrates the second-order form M a + f = 0: set it with TSSetI2Function() (see tutorials/ex3.c)");
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
-  PetscCheck(prob && (prob->lagfn || prob->potfn || prob->M), PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "No mechanics to put in phase space: call TSSimpVISetLagrangian() or TSSimpVISetMass()/TSSimpVISetPotential()");
-  door = prob->lagfn ? &SimpVIDoorLagrangian : &SimpVIDoorMechanical;
+  PetscCheck(prob && (prob->user.lagfn || prob->user.potfn || prob->user.M), PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "No mechanics to put in phase space: call TSSimpVISetLagrangian() or TSSimpVISetMass()/TSSimpVISetPotential()");
+  door = prob->user.lagfn ? &SimpVIDoorLagrangian : &SimpVIDoorMechanical;
   PetscObjectOptionsBegin((PetscObject)ts); /* the one option of this form: the default solver of the velocity solves */
   PetscCall(SimpVIDirectLimitOption_Private(ts, PetscOptionsObject, prob));
   PetscOptionsEnd();
@@ -267,7 +267,7 @@ PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts)
   PetscCall(SimpVIProblemSetUp_Private(ts, prob, door, ps->q));
 
   if (isbsymp) {
-    PetscCheck(door == &SimpVIDoorMechanical && !prob->massfn && !prob->forcefn, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSBASICSYMPLECTIC needs a separable Hamiltonian: a constant mass (TSSimpVISetMass() without a callback), a potential and no force");
+    PetscCheck(door == &SimpVIDoorMechanical && !prob->user.massfn && !prob->user.forcefn, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSBASICSYMPLECTIC needs a separable Hamiltonian: a constant mass (TSSimpVISetMass() without a callback), a potential and no force");
     PetscCall(TSRHSSplitSetIS(ts, "position", ps->isq));
     PetscCall(TSRHSSplitSetIS(ts, "momentum", ps->isp));
     PetscCall(TSRHSSplitSetRHSFunction(ts, "position", NULL, PositionRate, ps));

@@ -39,7 +39,7 @@ PetscErrorCode TSSimpVIComputeEnergy(TS ts, PetscReal t, Vec U, PetscReal *H)
 
     PetscCall(TSSetUp(ts));
     prob = vi->prob;
-    PetscCheck(vi->native, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "The energy needs a Lagrangian or a potential; the %s door has none", vi->door->name);
+    PetscCheck(vi->native, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "The energy needs a Lagrangian or a potential; the %s door has none", vi->prob->door->name);
     isq = vi->isq;
     isp = vi->isp;
     q   = vi->eq;
@@ -116,7 +116,8 @@ PetscErrorCode TSSimpVIMonitorEnergy(TS ts, PetscInt step, PetscReal t, Vec U, v
     prob->H0    = H;
     prob->H0set = PETSC_TRUE;
   }
-  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)ts), "%" PetscInt_FMT " TS time %g energy %.12e relative drift %.3e\n", step, (double)t, (double)H, (double)(prob->H0 != 0 ? PetscAbsReal(H - prob->H0) / PetscAbsReal(prob->H0) : PetscAbsReal(H - prob->H0))));
+  PetscCall(
+    PetscPrintf(PetscObjectComm((PetscObject)ts), "%" PetscInt_FMT " TS time %g energy %.12e relative drift %.3e\n", step, (double)t, (double)H, (double)(prob->H0 != 0 ? PetscAbsReal(H - prob->H0) / PetscAbsReal(prob->H0) : PetscAbsReal(H - prob->H0))));
   PetscFunctionReturn(0);
 }
 

@@ -11,17 +11,17 @@ static PetscErrorCode ProblemDestroy(SimpVICtxDestroyArg arg)
   PetscFunctionBegin;
   PetscCall(SimpVIPhaseSpaceDestroy_Private(&prob->ps));
   PetscCall(SimpVIProblemReset_Private(prob));
-  PetscCall(MatDestroy(&prob->I2P));
-  PetscCall(MatDestroy(&prob->I2A));
-  PetscCall(MatDestroy(&prob->Lxx));
-  PetscCall(MatDestroy(&prob->Lvx));
-  PetscCall(MatDestroy(&prob->Lvv));
-  PetscCall(MatDestroy(&prob->K));
-  PetscCall(MatDestroy(&prob->M));
-  PetscCall(MatDestroy(&prob->Mx));
-  PetscCall(MatDestroy(&prob->Mxx));
-  PetscCall(MatDestroy(&prob->Fx));
-  PetscCall(MatDestroy(&prob->Fv));
+  PetscCall(MatDestroy(&prob->user.I2P));
+  PetscCall(MatDestroy(&prob->user.I2A));
+  PetscCall(MatDestroy(&prob->user.Lxx));
+  PetscCall(MatDestroy(&prob->user.Lvx));
+  PetscCall(MatDestroy(&prob->user.Lvv));
+  PetscCall(MatDestroy(&prob->user.K));
+  PetscCall(MatDestroy(&prob->user.M));
+  PetscCall(MatDestroy(&prob->user.Mx));
+  PetscCall(MatDestroy(&prob->user.Mxx));
+  PetscCall(MatDestroy(&prob->user.Fx));
+  PetscCall(MatDestroy(&prob->user.Fv));
   PetscCall(PetscFree(prob));
   PetscFunctionReturn(0);
 }
@@ -85,8 +85,8 @@ PetscErrorCode TSSimpVISetLagrangian(TS ts, TSSimpVILagrangianFn f, void *ctx)
   PetscFunctionBegin;
   SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
-  prob->lagfn  = f;
-  prob->lagctx = ctx;
+  prob->user.lagfn  = f;
+  prob->user.lagctx = ctx;
   PetscFunctionReturn(0);
 }
 
@@ -123,11 +123,11 @@ PetscErrorCode TSSimpVISetLagrangianHessian(TS ts, Mat Lxx, Mat Lvx, Mat Lvv, TS
   if (Lvx) SimpVIValidHeaderSpecific(Lvx, MAT_CLASSID, 3);
   SimpVIValidHeaderSpecific(Lvv, MAT_CLASSID, 4);
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
-  PetscCall(KeepMat(Lxx, &prob->Lxx));
-  PetscCall(KeepMat(Lvx, &prob->Lvx));
-  PetscCall(KeepMat(Lvv, &prob->Lvv));
-  prob->laghessfn  = f;
-  prob->laghessctx = ctx;
+  PetscCall(KeepMat(Lxx, &prob->user.Lxx));
+  PetscCall(KeepMat(Lvx, &prob->user.Lvx));
+  PetscCall(KeepMat(Lvv, &prob->user.Lvv));
+  prob->user.laghessfn  = f;
+  prob->user.laghessctx = ctx;
   PetscFunctionReturn(0);
 }
 
@@ -162,10 +162,10 @@ PetscErrorCode TSSimpVISetPotential(TS ts, Mat H, TSSimpVIPotentialFn V, TSSimpV
   SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
   SimpVIValidHeaderSpecific(H, MAT_CLASSID, 2);
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
-  PetscCall(KeepMat(H, &prob->K));
-  prob->potfn     = V;
-  prob->pothessfn = hess;
-  prob->potctx    = ctx;
+  PetscCall(KeepMat(H, &prob->user.K));
+  prob->user.potfn     = V;
+  prob->user.pothessfn = hess;
+  prob->user.potctx    = ctx;
   PetscFunctionReturn(0);
 }
 
@@ -205,11 +205,11 @@ PetscErrorCode TSSimpVISetMass(TS ts, Mat M, Mat Mx, Mat Mxx, TSSimpVIMassFn f, 
   if (Mxx) SimpVIValidHeaderSpecific(Mxx, MAT_CLASSID, 4);
   PetscCheck(!f || (Mx && Mxx), PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_NULL, "A configuration-dependent mass needs the matrices Mx and Mxx");
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
-  PetscCall(KeepMat(M, &prob->M));
-  PetscCall(KeepMat(Mx, &prob->Mx));
-  PetscCall(KeepMat(Mxx, &prob->Mxx));
-  prob->massfn  = f;
-  prob->massctx = ctx;
+  PetscCall(KeepMat(M, &prob->user.M));
+  PetscCall(KeepMat(Mx, &prob->user.Mx));
+  PetscCall(KeepMat(Mxx, &prob->user.Mxx));
+  prob->user.massfn  = f;
+  prob->user.massctx = ctx;
   PetscFunctionReturn(0);
 }
 
@@ -248,10 +248,10 @@ PetscErrorCode TSSimpVISetForce(TS ts, Mat Fx, Mat Fv, TSSimpVIForceFn f, TSSimp
   if (Fx) SimpVIValidHeaderSpecific(Fx, MAT_CLASSID, 2);
   if (Fv) SimpVIValidHeaderSpecific(Fv, MAT_CLASSID, 3);
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
-  PetscCall(KeepMat(Fx, &prob->Fx));
-  PetscCall(KeepMat(Fv, &prob->Fv));
-  prob->forcefn    = f;
-  prob->forcejacfn = jac;
-  prob->forcectx   = ctx;
+  PetscCall(KeepMat(Fx, &prob->user.Fx));
+  PetscCall(KeepMat(Fv, &prob->user.Fv));
+  prob->user.forcefn    = f;
+  prob->user.forcejacfn = jac;
+  prob->user.forcectx   = ctx;
   PetscFunctionReturn(0);
 }

@@ -54,7 +54,7 @@ static PetscErrorCode LoadState(TS ts)
   else {
     PetscCall(VecCopy(ts->vec_sol, vi->q0));
     PetscCall(VecCopy(ts->vec_dot, vi->v));
-    PetscCall(vi->door->pg(ts, vi->prob, ts->ptime, vi->q0, vi->v, vi->p0, vi->work));
+    PetscCall(vi->prob->door->pg(ts, vi->prob, ts->ptime, vi->q0, vi->v, vi->p0, vi->work));
     vi->vvalid = PETSC_TRUE;
   }
   PetscFunctionReturn(0);
@@ -69,7 +69,7 @@ static PetscErrorCode StoreState(TS ts, PetscReal t1)
   else {
     /* keep the velocity of TS2GetSolution() current: v1 = L_v^{-1}(q1, p1) */
     PetscCall(SimpVILegendreInverse_Private(ts, vi->prob, t1, vi->q1, vi->p1, vi->v));
-    if (vi->door->check) PetscCall(vi->door->check(ts, vi->prob, t1, vi->q1, vi->v));
+    if (vi->prob->door->check) PetscCall(vi->prob->door->check(ts, vi->prob, t1, vi->q1, vi->v));
     PetscCall(VecCopy(vi->q1, ts->vec_sol));
     PetscCall(VecCopy(vi->v, ts->vec_dot));
   }
@@ -223,11 +223,11 @@ static PetscErrorCode TakeUserJacobian(TS ts)
   if (!snes->jacobian_pre || snes->jacobian_pre == vi->J) PetscFunctionReturn(0);
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
   PetscCall(PetscObjectReference((PetscObject)snes->jacobian_pre));
-  PetscCall(MatDestroy(&prob->I2P));
-  prob->I2P = snes->jacobian_pre;
+  PetscCall(MatDestroy(&prob->user.I2P));
+  prob->user.I2P = snes->jacobian_pre;
   if (snes->jacobian) PetscCall(PetscObjectReference((PetscObject)snes->jacobian));
-  PetscCall(MatDestroy(&prob->I2A));
-  prob->I2A = snes->jacobian;
+  PetscCall(MatDestroy(&prob->user.I2A));
+  prob->user.I2A = snes->jacobian;
   PetscCall(MatDestroy(&snes->jacobian));
   PetscCall(MatDestroy(&snes->jacobian_pre));
   PetscFunctionReturn(0);
@@ -245,24 +245,25 @@ static PetscErrorCode ReturnUserSolver(TS ts)
   PetscFunctionBegin;
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
-  if (prob && prob->I2P && (!snes->jacobian_pre || snes->jacobian_pre == vi->J)) {
+  if (prob && prob->user.I2P && (!snes->jacobian_pre || snes->jacobian_pre == vi->J)) {
     PetscCall(MatDestroy(&snes->jacobian));
     PetscCall(MatDestroy(&snes->jacobian_pre));
-    PetscCall(SNESSetJacobian(snes, prob->I2A ? prob->I2A : prob->I2P, prob->I2P, NULL, NULL));
+    PetscCall(SNESSetJacobian(snes, prob->user.I2A ? prob->user.I2A : prob->user.I2P, prob->user.I2P, NULL, NULL));
   }
   PetscCall(SNESGetKSP(snes, &ksp));
-  PetscCall(SimpVIDefaultLinearSolver_Private(ts, ksp, 0, PETSC_FALSE, PETSC_TRUE));
+  PetscCall(SimpVIDefaultLinearSolver_Private(ksp, 0, SIMPVI_DIRECT_LIMIT, PETSC_FALSE, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
 
 /* Picks the door and the state layout, builds the scheme table and the step work space */
 static PetscErrorCode TSSetUp_SimpVI(TS ts)
 {
-  TS_SimpVI   *vi = (TS_SimpVI *)ts->data;
-  PetscBool    isnone;
-  DM           dm;
-  TSIFunction  ifunction;
-  TSI2Function i2function;
+  TS_SimpVI        *vi = (TS_SimpVI *)ts->data;
+  PetscBool         isnone;
+  DM                dm;
+  TSIFunction       ifunction;
+  TSI2Function      i2function;
+  const SimpVIDoor *door;
 
   PetscFunctionBegin;
   /* TSSolve() would clip an infinite step to the time left, and the step failure would then name a step never asked for */
@@ -273,12 +274,12 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   PetscCall(TSGetDM(ts, &dm));
   PetscCall(DMTSGetIFunction(dm, &ifunction, NULL));
   PetscCall(DMTSGetI2Function(dm, &i2function, NULL));
-  if (vi->prob->lagfn) vi->door = &SimpVIDoorLagrangian;
-  else if (vi->prob->potfn || vi->prob->M) vi->door = &SimpVIDoorMechanical;
-  else if (ifunction || i2function) vi->door = &SimpVIDoorI2;
+  if (vi->prob->user.lagfn) door = &SimpVIDoorLagrangian;
+  else if (vi->prob->user.potfn || vi->prob->user.M) door = &SimpVIDoorMechanical;
+  else if (ifunction || i2function) door = &SimpVIDoorI2;
   else
     SETERRQ(PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs a Lagrangian (TSSimpVISetLagrangian()), a mechanical system (TSSimpVISetMass() and TSSimpVISetPotential()) or a second-order problem (TSSetI2Function() or TSSetIFunction() with TS2SetSolution())");
-  vi->native = (PetscBool)(vi->door != &SimpVIDoorI2);
+  vi->native = (PetscBool)(door != &SimpVIDoorI2);
 
   if (vi->native) {
     Vec sub;
@@ -300,10 +301,10 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   PetscCall(VecDuplicate(vi->q0, &vi->eq));
   PetscCall(VecDuplicate(vi->q0, &vi->ep));
   PetscCall(SimpVISchemeDestroy_Private(&vi->scheme));
-  PetscCall(SimpVISchemeCreate_Private(vi->quadrature, vi->degree, &vi->scheme));
-  vi->stabilityready = PETSC_FALSE; /* the bound and omega_max of this scheme and problem, at the first step */
+  PetscCall(SimpVISchemeCreate_Private((PetscBool)(vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO), vi->degree, &vi->scheme));
+  vi->stabilityready = PETSC_FALSE;                                  /* the bound and omega_max of this scheme and problem, at the first step */
+  PetscCall(SimpVIProblemSetUp_Private(ts, vi->prob, door, vi->q0)); /* the door first: the step sizes its scratch by it */
   PetscCall(SimpVIStepSetUp_Private(ts));
-  PetscCall(SimpVIProblemSetUp_Private(ts, vi->prob, vi->door, vi->q0));
   if (ts->problem_type == TS_LINEAR) { /* one linear solve per step, unless the user chose a SNES type other than the default */
     PetscBool given, newton = PETSC_FALSE;
 
@@ -395,7 +396,7 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Variational integrator %s: degree %" PetscInt_FMT ", %" PetscInt_FMT "-point %s quadrature, order %" PetscInt_FMT "\n", vi->type, vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? vi->degree + 1 : vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? "Gauss-Lobatto" : "Gauss-Legendre", 2 * vi->degree));
-  if (vi->door) PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->door->name, vi->degree, vi->qmap ? vi->qmap->N : 0));
+  if (vi->prob && vi->prob->door) PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->prob->door->name, vi->degree, vi->qmap ? vi->qmap->N : 0));
   if (!SIMPVI_HAVE_PARALLEL_LU) {
     PetscMPIInt size;
 

@@ -1,0 +1,134 @@
+/*
+   The doors (src/doors/, src/ts/problem.c): the user's mechanics, and the doors that turn them into what the step
+   needs. Door callbacks receive the user's TS, an opaque handle passed on to the user's callbacks.
+*/
+#ifndef SIMPVI_DOOR_H
+#define SIMPVI_DOOR_H
+
+#include <simpvi.h>
+#include <simpvi/private/compat.h>
+#include <simpvi/private/step.h>
+
+/* Calls a user callback and makes its failure collective: an error (or a bare error code) on some processes stops
+   every process of the TS at this call, instead of leaving the others waiting in their next collective operation.
+   One MPI_Allreduce per call in parallel. */
+#define SimpVICallBack(ts, name, ...) \
+  do { \
+    PetscErrorCode ierr_simpvi_cb_; \
+    PetscStackPushExternal(name); \
+    ierr_simpvi_cb_ = __VA_ARGS__; \
+    PetscStackPop; \
+    PetscCall(SimpVICallBackCheck_Private(ts, name, ierr_simpvi_cb_)); \
+  } while (0)
+PETSC_INTERN PetscErrorCode SimpVICallBackCheck_Private(TS, const char[], PetscErrorCode);
+
+typedef struct _SimpVIDoor        SimpVIDoor;
+typedef struct _SimpVIPhaseSpace *SimpVIPhaseSpace;
+
+/* The user's mechanics as given (src/ts/problem.c): callbacks, their contexts and matrices */
+typedef struct {
+  TSSimpVILagrangianFn        lagfn;
+  TSSimpVILagrangianHessianFn laghessfn;
+  void                       *lagctx, *laghessctx;
+  Mat                         Lxx, Lvx, Lvv;
+  TSSimpVIPotentialFn         potfn;
+  TSSimpVIPotentialHessianFn  pothessfn;
+  void                       *potctx;
+  Mat                         K;
+  TSSimpVIMassFn              massfn;
+  void                       *massctx;
+  Mat                         M, Mx, Mxx;
+  TSSimpVIForceFn             forcefn;
+  TSSimpVIForceJacobianFn     forcejacfn;
+  void                       *forcectx;
+  Mat                         Fx, Fv;
+  Mat                         I2P, I2A; /* the I2 (or I) Jacobian matrices given to TSSetI2Jacobian(), taken from the SNES */
+} SimpVIUser;
+
+/* Kept on the TS whatever its type (composed "SimpVIProblem"), so that TSSetType() keeps it and other TS types can be
+   given its phase-space form: the user's mechanics, the door that reads them and the door's work space */
+typedef struct {
+  SimpVIUser user;
+
+  /* the door and its work space, made at set-up */
+  const SimpVIDoor *door;
+  SimpVITerm       *terms;                    /* door->maxterms, for the callers of door->terms() outside the step */
+  Vec               work, work2, zero, force; /* position-shaped */
+  Vec               massg;                    /* 1/2 v' dM/dx v */
+  KSP               kspv;                     /* L_vv solves of the Legendre inversion */
+  Mat               I2J[4];                   /* I2 door: K = dF/dU, M = dF/dA, C = dF/dV, work */
+  PetscReal         I2shift;                  /* I2 door: the shift that reads M and C from the Jacobian without cancellation */
+  PetscReal         I2Mnorm, I2Mtime;         /* I2 door: ||M|| and the time M was read */
+  PetscBool         damped;
+
+  /* shared by every TS type */
+  SimpVIPhaseSpace ps;          /* the phase-space form given to other TS types */
+  PetscInt         directlimit; /* -ts_simpvi_direct_limit, read with the TS's options (SimpVIDirectLimitOption_Private) */
+  PetscReal        H0;          /* TSSimpVIMonitorEnergy(): the first energy seen (any TS type) */
+  PetscBool        H0set;
+} SimpVIProblem;
+
+/* A door turns the user's callbacks into the core's two needs: P, G at a point, and the terms of their derivatives */
+struct _SimpVIDoor {
+  const char *name;
+  PetscInt    maxterms;                                                                                  /* the most terms its terms() gives (forces included): the size of the callers' arrays */
+  PetscErrorCode (*setup)(TS, SimpVIProblem *, Vec);                                                     /* Vec: positions */
+  PetscErrorCode (*pg)(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec, Vec);                              /* P = L_v, G = L_x */
+  PetscErrorCode (*terms)(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscInt, PetscInt *, SimpVITerm[]); /* second derivatives; PetscInt: the SIMPVI_NEED() blocks */
+  PetscErrorCode (*lagrangian)(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscReal *);                   /* L; may be NULL */
+  PetscErrorCode (*reset)(SimpVIProblem *);
+  PetscErrorCode (*check)(TS, SimpVIProblem *, PetscReal, Vec, Vec); /* at the end of a step (t, x, v); may be NULL */
+};
+
+/* The phase-space form of a problem for other TS types (src/doors/phasespace.c) */
+struct _SimpVIPhaseSpace {
+  TS              ts;
+  SimpVIProblem  *prob;
+  IS              isq, isp;
+  Vec             q, p, qdot, pdot, v, P, G;
+  PetscBool       blockmajor;  /* U = (q_local, p_local) on every process: J by SimpVIMatAddBlocks_Private() */
+  const PetscInt *qidx, *pidx; /* otherwise the U index of every position and momentum, all processes (gathered) */
+  IS              allq, allp;
+  Mat             J;
+  PetscBool       Jpreallocated;
+  PetscReal       t, shift; /* of the IJacobian being assembled */
+};
+
+PETSC_INTERN PetscErrorCode SimpVIGetProblem_Private(TS, PetscBool, SimpVIProblem **);
+PETSC_INTERN PetscErrorCode SimpVIProblemSetUp_Private(TS, SimpVIProblem *, const SimpVIDoor *, Vec);
+PETSC_INTERN PetscErrorCode SimpVIProblemReset_Private(SimpVIProblem *);
+PETSC_INTERN PetscErrorCode SimpVIPhaseSpaceDestroy_Private(SimpVIPhaseSpace *);
+PETSC_INTERN PetscErrorCode SimpVIProblemSplit_Private(TS, Vec, IS *, IS *);
+PETSC_INTERN PetscErrorCode SimpVILegendreInverse_Private(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec);
+PETSC_INTERN PetscErrorCode SimpVICheckMatSize_Private(TS, Vec, Mat, const char[]);
+PETSC_INTERN PetscErrorCode SimpVICheckVecSize_Private(TS, Vec, PetscInt, PetscInt, const char[]);
+
+/* The object checks of the public functions, made also where PETSc is built without debugging (Debian's), in which
+   PetscValidHeaderSpecific() does nothing: a NULL or wrong-class object stops with an error, not a crash later (the
+   messages are PETSc's, so that both builds say the same) */
+#define SimpVIValidHeaderSpecific(h, ck, arg) \
+  do { \
+    PetscValidHeaderSpecific(h, ck, arg); \
+    PetscCheck((h) != NULL, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null Object: Parameter # %d", (int)(arg)); \
+    PetscCheck(((PetscObject)(h))->classid == (ck), PetscObjectComm((PetscObject)(h)), PETSC_ERR_ARG_WRONG, "Wrong type of object: Parameter # %d", (int)(arg)); \
+  } while (0)
+#define SimpVIAssertPointer(p, arg) \
+  do { \
+    PetscAssertPointer(p, arg); \
+    PetscCheck((p) != NULL, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null Pointer: Parameter # %d", (int)(arg)); \
+  } while (0)
+PETSC_INTERN PetscErrorCode SimpVIForceAdd_Private(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec);
+PETSC_INTERN PetscErrorCode SimpVIForceTerms_Private(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscInt *, SimpVITerm[]);
+/* terms[(*n)++] = term, within the door's declared maxterms */
+static inline PetscErrorCode SimpVITermPush(const SimpVIProblem *prob, PetscInt *n, SimpVITerm terms[], SimpVITerm term)
+{
+  PetscFunctionBegin;
+  PetscCheck(*n < prob->door->maxterms, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The %s door gives more than the %" PetscInt_FMT " terms it declares", prob->door->name, prob->door->maxterms);
+  terms[(*n)++] = term;
+  PetscFunctionReturn(0);
+}
+
+PETSC_INTERN const SimpVIDoor SimpVIDoorLagrangian, SimpVIDoorMechanical, SimpVIDoorI2;
+PETSC_INTERN PetscErrorCode   SimpVIDirectLimitOption_Private(TS, SimpVIOptionItems, SimpVIProblem *);
+
+#endif
