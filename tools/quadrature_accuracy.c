@@ -1,10 +1,11 @@
 /*
-   Measures the accuracy of simpvi's Gauss-Lobatto and Gauss-Legendre tables (src/core/scheme.c, the same Newton
-   iterations copied here) against PETSc's PetscDTGaussLobattoLegendreQuadrature() / PetscDTGaussQuadrature(), both
-   on [0,1], over degrees 1..32, with a __float128 reference. It decided that scheme.c keeps its own tables.
-     mpicc -I/usr/include/petsc tools/quadrature_accuracy.c -o /tmp/qa -lpetsc -lquadmath -lm && /tmp/qa
+   Measures the accuracy of simpvi's Gauss-Lobatto and Gauss-Legendre tables (the static GaussLobatto() and
+   GaussLegendre() of src/core/scheme.c, included here) against PETSc's PetscDTGaussLobattoLegendreQuadrature() /
+   PetscDTGaussQuadrature(), both on [0,1], over degrees 1..32, with a __float128 reference. It decided that scheme.c keeps its own tables.
+     mpicc -I/usr/include/petsc -Iinclude tools/quadrature_accuracy.c -o /tmp/qa -lpetsc -lquadmath -lm && /tmp/qa
 */
 #include <petscdt.h>
+#include "../src/core/scheme.c"
 #include <quadmath.h>
 typedef __float128 Q;
 static void        LegQ(int n, Q x, Q *Pn, Q *Pn1)
@@ -23,38 +24,6 @@ static void        LegQ(int n, Q x, Q *Pn, Q *Pn1)
   *Pn  = p1;
   *Pn1 = p0;
 }
-static void Leg(PetscInt n, PetscReal x, PetscReal *Pn, PetscReal *Pn1)
-{
-  PetscReal p0 = 1, p1 = x, p2;
-  if (n == 0) {
-    *Pn  = 1;
-    *Pn1 = 0;
-    return;
-  }
-  for (PetscInt k = 2; k <= n; k++) {
-    p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
-    p0 = p1;
-    p1 = p2;
-  }
-  *Pn  = p1;
-  *Pn1 = p0;
-}
-static void GL(PetscInt s, PetscReal x[], PetscReal w[])
-{
-  for (PetscInt i = 0; i <= s; i++) {
-    PetscReal xi = -PetscCosReal(PETSC_PI * i / s), Pn, Pn1, dx = 1;
-    for (PetscInt it = 0; it < 100 && PetscAbsReal(dx) > 1e-15; it++) {
-      Leg(s, xi, &Pn, &Pn1);
-      dx = (xi * Pn - Pn1) / ((s + 1) * Pn);
-      xi -= dx;
-    }
-    Leg(s, xi, &Pn, &Pn1);
-    x[i] = (1 + xi) / 2;
-    w[i] = 1.0 / (s * (s + 1) * Pn * Pn);
-  }
-  x[0] = 0;
-  x[s] = 1;
-}
 static void GLQ(int s, Q x[], Q w[])
 {
   for (int i = 0; i <= s; i++) {
@@ -70,22 +39,6 @@ static void GLQ(int s, Q x[], Q w[])
   }
   x[0] = 0;
   x[s] = 1;
-}
-static void GG(PetscInt n, PetscReal x[], PetscReal w[])
-{
-  for (PetscInt i = 0; i < n; i++) {
-    PetscReal xi = -PetscCosReal(PETSC_PI * (i + 0.75) / (n + 0.5)), Pn, Pn1, dP = 1, dx = 1;
-    for (PetscInt it = 0; it < 100 && PetscAbsReal(dx) > 1e-15; it++) {
-      Leg(n, xi, &Pn, &Pn1);
-      dP = n * (xi * Pn - Pn1) / (xi * xi - 1);
-      dx = Pn / dP;
-      xi -= dx;
-    }
-    Leg(n, xi, &Pn, &Pn1);
-    dP   = n * (xi * Pn - Pn1) / (xi * xi - 1);
-    x[i] = (1 + xi) / 2;
-    w[i] = 1.0 / ((1 - xi * xi) * dP * dP);
-  }
 }
 static void GGQ(int n, Q x[], Q w[])
 {
@@ -111,7 +64,7 @@ int main(int argc, char **argv)
     PetscReal x[40], w[40], y[40], v[40];
     Q         xq[40], wq[40];
     double    eo = 0, ed = 0;
-    GL(s, x, w);
+    PetscCall(GaussLobatto(s, x, w));
     GLQ(s, xq, wq);
     PetscCall(PetscDTGaussLobattoLegendreQuadrature(s + 1, PETSCGAUSSLOBATTOLEGENDRE_VIA_NEWTON, y, v));
     for (int i = 0; i <= s; i++) {
@@ -122,7 +75,7 @@ int main(int argc, char **argv)
     lo_own = fmax(lo_own, eo);
     lo_dt  = fmax(lo_dt, ed);
     eo = ed = 0;
-    GG(s, x, w);
+    PetscCall(GaussLegendre(s, x, w));
     GGQ(s, xq, wq);
     PetscCall(PetscDTGaussQuadrature(s, -1, 1, y, v));
     for (int i = 0; i < s; i++) {
