@@ -17,7 +17,6 @@ static PetscBool SimpVIPackageInitialized = PETSC_FALSE;
 PetscErrorCode SimpVIFinalizePackage(void)
 {
   PetscFunctionBegin;
-  PetscCall(TSSimpVIRegisterDestroy());
   SimpVIPackageInitialized = PETSC_FALSE;
   PetscFunctionReturn(0);
 }

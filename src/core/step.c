@@ -1,5 +1,6 @@
 /*
-   The one core of TSSIMPVI: residual and analytic Jacobian of a step, for any scheme table (B, D, w) and any door.
+   The step of TSSIMPVI as an object of its own (SimpVIStep): residual and analytic Jacobian of one step, for any
+   scheme table (B, D, w) and any door, its predictor and its end (q1, p1). Knows nothing of TS; a solver drives it.
 
    Unknowns are the increments Z_i = Q_i - q_j of the node values Q_1..Q_s of the step polynomial; the equations are
      R_0 = p_j + dLd/dQ_0 = 0,   R_i = dLd/dQ_i = 0 (i = 1..s-1),   dLd/dQ_i = sum_k w_k [D_ki P_k + h B_ki G_k]
@@ -7,13 +8,13 @@
    solve costs what the s*n position system costs. The step vector is block-major on each process: stage a of the
    local part holds entries [a*nlocal, (a+1)*nlocal).
 */
-#include <simpvi/private/tssimpviimpl.h>
-#include <petsc/private/snesimpl.h>
+#include <petsc/private/petscimpl.h>
+#include <simpvi/private/step.h>
 
 PetscLogEvent SIMPVI_Residual, SIMPVI_Jacobian;
 
 /* The views Yv[a] of stage a of a step vector */
-static PetscErrorCode StageViewsPlace(TS_SimpVI *vi, Vec Y, Vec views[], PetscBool write, PetscScalar **array)
+static PetscErrorCode StageViewsPlace(SimpVIStep vi, Vec Y, Vec views[], PetscBool write, PetscScalar **array)
 {
   const PetscInt s = vi->scheme->degree;
   PetscInt       nloc;
@@ -26,7 +27,7 @@ static PetscErrorCode StageViewsPlace(TS_SimpVI *vi, Vec Y, Vec views[], PetscBo
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode StageViewsReset(TS_SimpVI *vi, Vec Y, Vec views[], PetscBool write, PetscScalar **array)
+static PetscErrorCode StageViewsReset(SimpVIStep vi, Vec Y, Vec views[], PetscBool write, PetscScalar **array)
 {
   PetscFunctionBegin;
   for (PetscInt a = 0; a < vi->scheme->degree; a++) PetscCall(VecResetArray(views[a]));
@@ -37,9 +38,8 @@ static PetscErrorCode StageViewsReset(TS_SimpVI *vi, Vec Y, Vec views[], PetscBo
 
 /* x_k = q0 + sum_i B_ki Z_i, v_k = (1/h) sum_i D_ki Z_i at every quadrature point (i = 1..s, Z = Yv), since the basis
    sums to one and its derivatives to zero: working with increments spares v the round-off of (Q_i - Q_0)/h */
-static PetscErrorCode QuadraturePoints(TS ts, Vec Y)
+static PetscErrorCode QuadraturePoints(SimpVIStep vi, Vec Y)
 {
-  TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
   const SimpVIScheme *sc = vi->scheme;
   const PetscInt      s  = sc->degree;
   PetscScalar        *y, *coef = vi->coef;
@@ -59,7 +59,7 @@ static PetscErrorCode QuadraturePoints(TS ts, Vec Y)
 }
 
 /* out = sum_k w_k [D_ki P_k + h B_ki G_k], the derivative of the discrete action in node i */
-static PetscErrorCode ActionGradient(TS_SimpVI *vi, PetscInt i, Vec out)
+static PetscErrorCode ActionGradient(SimpVIStep vi, PetscInt i, Vec out)
 {
   const SimpVIScheme *sc   = vi->scheme;
   const PetscInt      s    = sc->degree;
@@ -86,9 +86,8 @@ static PetscErrorCode ActionGradient(TS_SimpVI *vi, PetscInt i, Vec out)
 }
 
 /* P and G at the quadrature points of the step vector Y; skipped when Y has not changed since the last call */
-static PetscErrorCode EvaluateDoor(TS ts, Vec Y)
+static PetscErrorCode EvaluateDoor(SimpVIStep vi, Vec Y)
 {
-  TS_SimpVI       *vi = (TS_SimpVI *)ts->data;
   PetscObjectState state, q0state;
   PetscObjectId    id;
 
@@ -96,13 +95,13 @@ static PetscErrorCode EvaluateDoor(TS ts, Vec Y)
   PetscCall(PetscObjectStateGet((PetscObject)vi->q0, &q0state));
   PetscCall(PetscObjectStateGet((PetscObject)Y, &state));
   PetscCall(PetscObjectGetId((PetscObject)Y, &id));
-  if (vi->evalid == id && vi->evalstate == state && vi->evalh == vi->h && vi->evalt == vi->stage_time && vi->evalq0 == q0state) PetscFunctionReturn(0);
-  PetscCall(QuadraturePoints(ts, Y));
-  for (PetscInt k = 0; k < vi->scheme->nq; k++) PetscCall(vi->prob->door->pg(ts, vi->prob, vi->stage_time + vi->scheme->tau[k] * vi->h, vi->X[k], vi->V[k], vi->P[k], vi->G[k]));
+  if (vi->evalid == id && vi->evalstate == state && vi->evalh == vi->h && vi->evalt == vi->t && vi->evalq0 == q0state) PetscFunctionReturn(0);
+  PetscCall(QuadraturePoints(vi, Y));
+  for (PetscInt k = 0; k < vi->scheme->nq; k++) PetscCall(vi->door.pg(vi->door.ctx, vi->t + vi->scheme->tau[k] * vi->h, vi->X[k], vi->V[k], vi->P[k], vi->G[k]));
   vi->evalid    = id;
   vi->evalstate = state;
   vi->evalh     = vi->h;
-  vi->evalt     = vi->stage_time;
+  vi->evalt     = vi->t;
   vi->evalq0    = q0state;
   PetscFunctionReturn(0);
 }
@@ -110,19 +109,18 @@ static PetscErrorCode EvaluateDoor(TS ts, Vec Y)
 /*
   SimpVIStepResidual_Private - R(Y) of the step from (q0, p0) at stage_time with step h
 */
-PetscErrorCode SimpVIStepResidual_Private(TS ts, Vec Y, Vec R)
+PetscErrorCode SimpVIStepResidual_Private(SimpVIStep vi, Vec Y, Vec R)
 {
-  TS_SimpVI   *vi = (TS_SimpVI *)ts->data;
   PetscScalar *r;
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(SIMPVI_Residual, ts, Y, R, 0));
-  PetscCall(EvaluateDoor(ts, Y));
+  PetscCall(PetscLogEventBegin(SIMPVI_Residual, 0, Y, R, 0));
+  PetscCall(EvaluateDoor(vi, Y));
   PetscCall(StageViewsPlace(vi, R, vi->Rv, PETSC_TRUE, &r));
   for (PetscInt i = 0; i < vi->scheme->degree; i++) PetscCall(ActionGradient(vi, i, vi->Rv[i]));
   PetscCall(VecAXPY(vi->Rv[0], 1, vi->p0));
   PetscCall(StageViewsReset(vi, R, vi->Rv, PETSC_TRUE, &r));
-  PetscCall(PetscLogEventEnd(SIMPVI_Residual, ts, Y, R, 0));
+  PetscCall(PetscLogEventEnd(SIMPVI_Residual, 0, Y, R, 0));
   PetscFunctionReturn(0);
 }
 
@@ -131,12 +129,10 @@ PetscErrorCode SimpVIStepResidual_Private(TS ts, Vec Y, Vec R)
   p_{j+1} = p_j + h sum_k w_k G_k: the same value once the step equations hold (the D rows sum to zero and the B rows
   to one), but a cyclic coordinate (G = 0) then keeps its momentum exactly, with no Newton residual leaking in
 */
-PetscErrorCode SimpVIStepMomentum_Private(TS ts, Vec p1)
+PetscErrorCode SimpVIStepMomentum_Private(SimpVIStep vi, Vec p1)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-
   PetscFunctionBegin;
-  PetscCall(EvaluateDoor(ts, vi->Y));
+  PetscCall(EvaluateDoor(vi, vi->Y));
   PetscCall(VecCopy(vi->p0, p1));
   for (PetscInt k = 0; k < vi->scheme->nq; k++) PetscCall(VecAXPY(p1, vi->h * vi->scheme->w[k], vi->G[k]));
   PetscFunctionReturn(0);
@@ -184,11 +180,10 @@ static PetscBool AllZero(PetscInt n, const PetscScalar c[])
 */
 static PetscErrorCode AssembleInto(void *ctx, Mat Jac)
 {
-  TS                  ts       = (TS)ctx;
-  TS_SimpVI          *vi       = (TS_SimpVI *)ts->data;
+  SimpVIStep          vi       = (SimpVIStep)ctx;
   const SimpVIScheme *sc       = vi->scheme;
   const PetscInt      s        = sc->degree;
-  const PetscInt      maxterms = vi->prob->door->maxterms;
+  const PetscInt      maxterms = vi->door.maxterms;
   SimpVITerm         *terms = vi->terms, *constant = vi->terms + maxterms;
   PetscInt            nconstant = 0;
   PetscScalar        *coef = vi->termcoef, *constcoef = vi->termcoef + s * s;
@@ -204,7 +199,7 @@ static PetscErrorCode AssembleInto(void *ctx, Mat Jac)
       TermCoefficients(sc, k, vi->h, &probe, coef);
       if (!AllZero(s * s, coef)) need |= SIMPVI_NEED(b);
     }
-    PetscCall(vi->prob->door->terms(ts, vi->prob, vi->stage_time + sc->tau[k] * vi->h, vi->X[k], vi->V[k], need, &nterms, terms)); /* scratch allocated at set-up: nothing to free if it fails */
+    PetscCall(vi->door.terms(vi->door.ctx, vi->t + sc->tau[k] * vi->h, vi->X[k], vi->V[k], need, &nterms, terms));
     for (PetscInt t = 0; t < nterms; t++) {
       TermCoefficients(sc, k, vi->h, &terms[t], coef);
       if (AllZero(s * s, coef)) continue; /* e.g. the Hessian at a Lobatto scheme's first node */
@@ -222,41 +217,38 @@ static PetscErrorCode AssembleInto(void *ctx, Mat Jac)
 }
 
 /*
-  SimpVIStepJacobian_Private - the analytic Jacobian dR/dY, preallocated on first use from the pattern of the door's
+  Jacobian - the analytic Jacobian dR/dY, preallocated on first use from the pattern of the door's
   matrices (a MATPREALLOCATOR pass), so its sparsity is exactly that of the user's Hessian and mass blocks
 */
-PetscErrorCode SimpVIStepJacobian_Private(TS ts, Vec Y, Mat Jac)
+static PetscErrorCode Jacobian(SimpVIStep vi, Vec Y, Mat Jac)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(SIMPVI_Jacobian, ts, Y, Jac, 0));
-  PetscCall(EvaluateDoor(ts, Y));
-  PetscCall(SimpVIMatFill_Private(Jac, &vi->Jpreallocated, AssembleInto, ts));
-  PetscCall(PetscLogEventEnd(SIMPVI_Jacobian, ts, Y, Jac, 0));
+  PetscCall(PetscLogEventBegin(SIMPVI_Jacobian, 0, Y, Jac, 0));
+  PetscCall(EvaluateDoor(vi, Y));
+  PetscCall(SimpVIMatFill_Private(Jac, &vi->Jpreallocated, AssembleInto, vi));
+  PetscCall(PetscLogEventEnd(SIMPVI_Jacobian, 0, Y, Jac, 0));
   PetscFunctionReturn(0);
 }
 
 /*
-  SimpVIStepJacobianUpdate_Private - the step Jacobian at Y into J, for the solvers. A linear problem (TS_LINEAR) has
+  SimpVIStepJacobian_Private - the step Jacobian at Y into J, for the solvers. A linear problem (vi->linear) has
   a Jacobian independent of Y: it is kept within a step, and at a new step (the door's matrices may depend on t) it is
   assembled into a second matrix and copied into J only if it differs, so that an unchanged J keeps its factorization
 */
-PetscErrorCode SimpVIStepJacobianUpdate_Private(TS ts, Vec Y, Mat J)
+PetscErrorCode SimpVIStepJacobian_Private(SimpVIStep vi, Vec Y, Mat J)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-  PetscBool  same;
+  PetscBool same;
 
   PetscFunctionBegin;
-  if (ts->problem_type == TS_LINEAR && vi->Jpreallocated) {
-    if (vi->Jh == vi->h && vi->Jt == vi->stage_time) PetscFunctionReturn(0);
+  if (vi->linear && vi->Jpreallocated) {
+    if (vi->Jh == vi->h && vi->Jt == vi->t) PetscFunctionReturn(0);
     if (!vi->Jlinear) PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &vi->Jlinear));
-    PetscCall(SimpVIStepJacobian_Private(ts, Y, vi->Jlinear));
+    PetscCall(Jacobian(vi, Y, vi->Jlinear));
     PetscCall(MatEqual(vi->Jlinear, J, &same));
     if (!same) PetscCall(MatCopy(vi->Jlinear, J, DIFFERENT_NONZERO_PATTERN));
-  } else PetscCall(SimpVIStepJacobian_Private(ts, Y, J));
+  } else PetscCall(Jacobian(vi, Y, J));
   vi->Jh = vi->h;
-  vi->Jt = vi->stage_time;
+  vi->Jt = vi->t;
   PetscFunctionReturn(0);
 }
 
@@ -265,16 +257,15 @@ PetscErrorCode SimpVIStepJacobianUpdate_Private(TS ts, Vec Y, Mat J)
   The polynomial is extrapolated for the next step, and evaluated inside its own step for a step retaken shorter after
   TSRollBack() or for the partial step of TSInterpolate().
 */
-PetscErrorCode SimpVIStepPredict_Private(TS ts)
+PetscErrorCode SimpVIStepPredict_Private(SimpVIStep vi)
 {
-  TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
   const SimpVIScheme *sc = vi->scheme;
   const PetscInt      s  = sc->degree;
   PetscScalar        *y;
-  PetscReal          *phi = vi->phi, tol = 1e-12 * PetscMax(1, PetscAbsReal(vi->stage_time));
-  PetscBool           poly = (PetscBool)(vi->havepoly && vi->stage_time >= vi->tprev - tol && vi->stage_time <= vi->tprev + vi->hprev + tol);
+  PetscReal          *phi = vi->phi, tol = 1e-12 * PetscMax(1, PetscAbsReal(vi->t));
+  PetscBool           poly = (PetscBool)(vi->havepoly && vi->t >= vi->tprev - tol && vi->t <= vi->tprev + vi->hprev + tol);
   /* where the new step starts on the polynomial's [0, 1]: its end, unless a step is retaken or interpolated */
-  PetscReal start = PetscAbsReal(vi->tprev + vi->hprev - vi->stage_time) <= tol ? 1 : (vi->stage_time - vi->tprev) / vi->hprev;
+  PetscReal start = PetscAbsReal(vi->tprev + vi->hprev - vi->t) <= tol ? 1 : (vi->t - vi->tprev) / vi->hprev;
 
   PetscFunctionBegin;
   PetscCall(StageViewsPlace(vi, vi->Y, vi->Yv, PETSC_TRUE, &y));
@@ -297,12 +288,10 @@ PetscErrorCode SimpVIStepPredict_Private(TS ts)
 
 /*
   SimpVIStepAccept_Private - keeps the nodes of the solved step as the polynomial for dense output and the predictor, and
-  its start (q0 is the first node; p0, and for the I2 door the velocity still in vec_dot) for TSInterpolate() and
-  TSRollBack(); called before the end of the step is stored in the TS
+  its start (q0 is the first node; p0) for the partial steps of interpolation and a roll-back
 */
-PetscErrorCode SimpVIStepAccept_Private(TS ts)
+PetscErrorCode SimpVIStepAccept_Private(SimpVIStep vi)
 {
-  TS_SimpVI   *vi = (TS_SimpVI *)ts->data;
   PetscScalar *y;
 
   PetscFunctionBegin;
@@ -311,54 +300,74 @@ PetscErrorCode SimpVIStepAccept_Private(TS ts)
   for (PetscInt a = 0; a < vi->scheme->degree; a++) PetscCall(VecWAXPY(vi->Qprev[a + 1], 1, vi->q0, vi->Yv[a]));
   PetscCall(StageViewsReset(vi, vi->Y, vi->Yv, PETSC_FALSE, &y));
   PetscCall(VecCopy(vi->p0, vi->pprev));
-  if (!vi->native) PetscCall(VecCopy(ts->vec_dot, vi->vprev));
-  vi->tprev    = vi->stage_time;
+  vi->tprev    = vi->t;
   vi->hprev    = vi->h;
   vi->havepoly = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
 /*
-  SimpVIStepSetUp_Private - the step work space, shaped on the position vector vi->q0, and the SNES that solves the
-  step system on its own DMShell (the step vector is s times longer than the positions)
+  SimpVIStepFinish_Private - the end of the solved step: q1 = q0 + Z_s (the last block of the step vector), p1 = dLd/dQ_s
 */
-PetscErrorCode SimpVIStepSetUp_Private(TS ts)
+PetscErrorCode SimpVIStepFinish_Private(SimpVIStep vi, Vec q1, Vec p1)
 {
-  TS_SimpVI     *vi = (TS_SimpVI *)ts->data;
-  const PetscInt s = vi->scheme->degree, nq = vi->scheme->nq;
+  const PetscInt s = vi->scheme->degree;
+  PetscScalar   *y;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(vi->Y, (const PetscScalar **)&y));
+  PetscCall(VecPlaceArray(vi->Yv[s - 1], y + (s - 1) * vi->qmap->n));
+  PetscCall(VecWAXPY(q1, 1, vi->q0, vi->Yv[s - 1]));
+  PetscCall(VecResetArray(vi->Yv[s - 1]));
+  PetscCall(VecRestoreArrayRead(vi->Y, (const PetscScalar **)&y));
+  PetscCall(SimpVIStepMomentum_Private(vi, p1));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimpVIStepCreate_Private(SimpVIStep *step)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscNew(step));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStepSetUp_Private - the step work space for a scheme and a door, shaped on the positions q; the step matrix takes its options under prefix
+*/
+PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep vi, const SimpVIScheme *scheme, const SimpVIStepDoor *door, PetscBool linear, Vec q, const char prefix[])
+{
+  const PetscInt s = scheme->degree, nq = scheme->nq;
   MPI_Comm       comm;
   PetscMPIInt    size;
   PetscInt       nloc, N;
   VecType        vtype;
-  SNES           snes;
-  KSP            ksp;
   PetscLayout    layout;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectGetComm((PetscObject)ts, &comm));
+  PetscCall(SimpVIStepReset_Private(vi));
+  vi->scheme = scheme;
+  vi->door   = *door;
+  vi->linear = linear;
+  PetscCall(PetscObjectGetComm((PetscObject)q, &comm));
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCall(VecGetLocalSize(vi->q0, &nloc));
-  PetscCall(VecGetSize(vi->q0, &N));
-  PetscCall(VecGetType(vi->q0, &vtype));
-  PetscCall(VecGetLayout(vi->q0, &layout));
+  PetscCall(VecGetLocalSize(q, &nloc));
+  PetscCall(VecGetSize(q, &N));
+  PetscCall(VecGetType(q, &vtype));
+  PetscCall(VecGetLayout(q, &layout));
   PetscCall(PetscLayoutReference(layout, &vi->qmap));
-  PetscCall(VecDuplicateVecs(vi->q0, s + 1, &vi->Qprev));
-  PetscCall(VecDuplicateVecs(vi->q0, nq, &vi->X));
-  PetscCall(VecDuplicateVecs(vi->q0, nq, &vi->V));
-  PetscCall(VecDuplicateVecs(vi->q0, nq, &vi->P));
-  PetscCall(VecDuplicateVecs(vi->q0, nq, &vi->G));
-  PetscCall(VecDuplicate(vi->q0, &vi->p0));
-  PetscCall(VecDuplicate(vi->q0, &vi->pprev));
-  if (!vi->native) PetscCall(VecDuplicate(vi->q0, &vi->vprev));
-  PetscCall(VecDuplicate(vi->q0, &vi->q1));
-  PetscCall(VecDuplicate(vi->q0, &vi->p1));
-  PetscCall(VecDuplicate(vi->q0, &vi->v));
-  PetscCall(VecDuplicate(vi->q0, &vi->work));
-  PetscCall(VecDuplicate(vi->q0, &vi->work2));
+  PetscCall(VecDuplicate(q, &vi->q0));
+  PetscCall(VecDuplicateVecs(q, s + 1, &vi->Qprev));
+  PetscCall(VecDuplicateVecs(q, nq, &vi->X));
+  PetscCall(VecDuplicateVecs(q, nq, &vi->V));
+  PetscCall(VecDuplicateVecs(q, nq, &vi->P));
+  PetscCall(VecDuplicateVecs(q, nq, &vi->G));
+  PetscCall(VecDuplicate(q, &vi->p0));
+  PetscCall(VecDuplicate(q, &vi->pprev));
+  PetscCall(VecDuplicate(q, &vi->v));
   /* scratch of the scheme's size: a node gradient sums 2 nq terms; the Jacobian keeps the door's terms at a point and
      its constant ones, each with s x s coefficients */
   PetscCall(PetscMalloc3(2 * nq, &vi->coef, 2 * nq, &vi->vecs, s + 1, &vi->phi));
-  PetscCall(PetscMalloc2(2 * vi->prob->door->maxterms, &vi->terms, (1 + vi->prob->door->maxterms) * s * s, &vi->termcoef));
+  PetscCall(PetscMalloc2(2 * vi->door.maxterms, &vi->terms, (1 + vi->door.maxterms) * s * s, &vi->termcoef));
 
   PetscCall(VecCreate(comm, &vi->Y));
   PetscCall(VecSetSizes(vi->Y, s * nloc, s * N));
@@ -377,45 +386,14 @@ PetscErrorCode SimpVIStepSetUp_Private(TS ts)
   PetscCall(MatCreate(comm, &vi->J));
   PetscCall(MatSetSizes(vi->J, s * nloc, s * nloc, s * N, s * N));
   PetscCall(MatSetType(vi->J, MATAIJ));
-  PetscCall(MatSetOptionsPrefix(vi->J, ((PetscObject)ts)->prefix));
-  PetscCall(MatAppendOptionsPrefix(vi->J, "ts_simpvi_"));
+  PetscCall(MatSetOptionsPrefix(vi->J, prefix));
   PetscCall(MatSetFromOptions(vi->J));
   vi->Jpreallocated = PETSC_FALSE;
-
-  PetscCall(DMShellCreate(comm, &vi->dmstep));
-  { /* create the DMSNES now, on every process: PETSc may keep a stale pointer to an earlier (destroyed) step DM, and
-       a process that found it equal to this one would skip this collective creation and the tags would go astray */
-    DMSNES sdm;
-
-    PetscCall(DMGetDMSNES(vi->dmstep, &sdm));
-  }
-  PetscCall(DMShellSetGlobalVector(vi->dmstep, vi->Y));
-  PetscCall(TSGetSNES(ts, &snes));
-  PetscCall(SNESSetDM(snes, vi->dmstep));
-  PetscCall(SNESSetFunction(snes, vi->R, SNESTSFormFunction, ts));
-  PetscCall(SNESSetJacobian(snes, vi->J, vi->J, SNESTSFormJacobian, ts));
-  /* the SNES's own KSP, with the user's choices: options processing may have given it the user's (I2) Jacobian,
-     and a factorization PC may have factored it; drop both (types and options stay) */
-  PetscCall(SNESGetKSP(snes, &ksp));
-  {
-    PetscBool set, pset;
-    Mat       A, P;
-
-    PetscCall(KSPGetOperatorsSet(ksp, &set, &pset));
-    if (set || pset) {
-      PetscCall(KSPGetOperators(ksp, &A, &P));
-      if (A != vi->J || P != vi->J) PetscCall(KSPReset(ksp));
-    }
-  }
-  PetscCall(SimpVIDefaultLinearSolver_Private(ksp, s * N, vi->prob->directlimit, PETSC_FALSE, PETSC_TRUE));
-  PetscCall(KSPSetFromOptions(ksp));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode SimpVIStepReset_Private(TS ts)
+PetscErrorCode SimpVIStepReset_Private(SimpVIStep vi)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-
   PetscFunctionBegin;
   if (vi->scheme) {
     const PetscInt s = vi->scheme->degree, nq = vi->scheme->nq;
@@ -437,22 +415,24 @@ PetscErrorCode SimpVIStepReset_Private(TS ts)
   PetscCall(VecDestroy(&vi->q0));
   PetscCall(VecDestroy(&vi->p0));
   PetscCall(VecDestroy(&vi->pprev));
-  PetscCall(VecDestroy(&vi->vprev));
-  PetscCall(VecDestroy(&vi->q1));
-  PetscCall(VecDestroy(&vi->p1));
   PetscCall(VecDestroy(&vi->v));
-  PetscCall(VecDestroy(&vi->work));
-  PetscCall(VecDestroy(&vi->work2));
-  PetscCall(VecDestroy(&vi->eq));
-  PetscCall(VecDestroy(&vi->ep));
   PetscCall(VecDestroy(&vi->Y));
   PetscCall(VecDestroy(&vi->R));
   PetscCall(MatDestroy(&vi->J));
   PetscCall(MatDestroy(&vi->Jlinear));
-  PetscCall(DMDestroy(&vi->dmstep));
   PetscCall(PetscLayoutDestroy(&vi->qmap));
+  vi->scheme   = NULL;
   vi->havepoly = PETSC_FALSE;
   vi->vvalid   = PETSC_FALSE;
   vi->evalid   = 0;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimpVIStepDestroy_Private(SimpVIStep *step)
+{
+  PetscFunctionBegin;
+  if (!*step) PetscFunctionReturn(0);
+  PetscCall(SimpVIStepReset_Private(*step));
+  PetscCall(PetscFree(*step));
   PetscFunctionReturn(0);
 }

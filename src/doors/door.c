@@ -1,8 +1,76 @@
 /*
-   What every door shares: the work space on the problem, the state split U = (q, p), the Legendre inversion
+   What every door shares: the problem kept on the TS (its life), the work space on the problem, the state split
+   U = (q, p) and its copies in and out, the Legendre inversion
    v = L_v^{-1}(q, p), and the size check of user matrices. Used by TSSIMPVI and by the phase-space form.
 */
-#include <simpvi/private/tssimpviimpl.h>
+#include <petsc/private/tsimpl.h> /* the user's TS: its step and time in the callback errors */
+#include <simpvi/private/door.h>
+
+/* The phase-space form's objects (src/doors/phasespace.c makes them) */
+PetscErrorCode SimpVIPhaseSpaceDestroy_Private(SimpVIPhaseSpace *ps)
+{
+  PetscFunctionBegin;
+  if (!*ps) PetscFunctionReturn(0);
+  PetscCall(ISDestroy(&(*ps)->isq));
+  PetscCall(ISDestroy(&(*ps)->isp));
+  if ((*ps)->qidx) PetscCall(ISRestoreIndices((*ps)->allq, &(*ps)->qidx));
+  if ((*ps)->pidx) PetscCall(ISRestoreIndices((*ps)->allp, &(*ps)->pidx));
+  PetscCall(ISDestroy(&(*ps)->allq));
+  PetscCall(ISDestroy(&(*ps)->allp));
+  PetscCall(VecDestroy(&(*ps)->q));
+  PetscCall(VecDestroy(&(*ps)->p));
+  PetscCall(VecDestroy(&(*ps)->qdot));
+  PetscCall(VecDestroy(&(*ps)->pdot));
+  PetscCall(VecDestroy(&(*ps)->v));
+  PetscCall(VecDestroy(&(*ps)->P));
+  PetscCall(VecDestroy(&(*ps)->G));
+  PetscCall(MatDestroy(&(*ps)->J));
+  PetscCall(PetscFree(*ps));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ProblemDestroy(SimpVICtxDestroyArg arg)
+{
+  SimpVIProblem *prob = (SimpVIProblem *)SIMPVI_CTX(arg);
+
+  PetscFunctionBegin;
+  PetscCall(SimpVIPhaseSpaceDestroy_Private(&prob->ps));
+  PetscCall(SimpVIProblemReset_Private(prob));
+  PetscCall(MatDestroy(&prob->user.I2P));
+  PetscCall(MatDestroy(&prob->user.I2A));
+  PetscCall(MatDestroy(&prob->user.Lxx));
+  PetscCall(MatDestroy(&prob->user.Lvx));
+  PetscCall(MatDestroy(&prob->user.Lvv));
+  PetscCall(MatDestroy(&prob->user.K));
+  PetscCall(MatDestroy(&prob->user.M));
+  PetscCall(MatDestroy(&prob->user.Mx));
+  PetscCall(MatDestroy(&prob->user.Mxx));
+  PetscCall(MatDestroy(&prob->user.Fx));
+  PetscCall(MatDestroy(&prob->user.Fv));
+  PetscCall(PetscFree(prob));
+  PetscFunctionReturn(0);
+}
+
+/* The problem of a TS, created empty on request */
+PetscErrorCode SimpVIGetProblem_Private(TS ts, PetscBool create, SimpVIProblem **prob)
+{
+  PetscContainer container;
+
+  PetscFunctionBegin;
+  *prob = NULL;
+  PetscCall(PetscObjectQuery((PetscObject)ts, "SimpVIProblem", (PetscObject *)&container));
+  if (container) PetscCall(PetscContainerGetPointer(container, (void **)prob));
+  else if (create) {
+    PetscCall(PetscNew(prob));
+    (*prob)->directlimit = SIMPVI_DIRECT_LIMIT;
+    PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)ts), &container));
+    PetscCall(PetscContainerSetPointer(container, *prob));
+    PetscCall(PetscContainerSetCtxDestroy(container, ProblemDestroy));
+    PetscCall(PetscObjectCompose((PetscObject)ts, "SimpVIProblem", (PetscObject)container));
+    PetscCall(PetscContainerDestroy(&container));
+  }
+  PetscFunctionReturn(0);
+}
 
 /* A user matrix must be n x n with the row layout of the positions q; checked on all processes together */
 PetscErrorCode SimpVICheckMatSize_Private(TS ts, Vec q, Mat A, const char name[])
@@ -117,6 +185,35 @@ PetscErrorCode SimpVIProblemSplit_Private(TS ts, Vec U, IS *isq, IS *isp)
   PetscCheck(N % 2 == 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_SIZ, "TSSIMPVI state U = (q, p) has odd size %" PetscInt_FMT "; set the split with TSRHSSplitSetIS(ts, \"position\", ...) and \"momentum\"", N);
   PetscCall(ISCreateStride(PetscObjectComm((PetscObject)ts), N / 2, 0, 1, isq));
   PetscCall(ISCreateStride(PetscObjectComm((PetscObject)ts), N / 2, N / 2, 1, isp));
+  PetscFunctionReturn(0);
+}
+
+/* (q, p) copied out of U and into U, through the index sets of the split */
+PetscErrorCode SimpVIPhaseSpaceSplit_Private(Vec U, IS isq, IS isp, Vec q, Vec p)
+{
+  Vec sub;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetSubVector(U, isq, &sub));
+  PetscCall(VecCopy(sub, q));
+  PetscCall(VecRestoreSubVector(U, isq, &sub));
+  PetscCall(VecGetSubVector(U, isp, &sub));
+  PetscCall(VecCopy(sub, p));
+  PetscCall(VecRestoreSubVector(U, isp, &sub));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimpVIPhaseSpaceJoin_Private(Vec q, Vec p, IS isq, IS isp, Vec U)
+{
+  Vec sub;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetSubVector(U, isq, &sub));
+  PetscCall(VecCopy(q, sub));
+  PetscCall(VecRestoreSubVector(U, isq, &sub));
+  PetscCall(VecGetSubVector(U, isp, &sub));
+  PetscCall(VecCopy(p, sub));
+  PetscCall(VecRestoreSubVector(U, isp, &sub));
   PetscFunctionReturn(0);
 }
 

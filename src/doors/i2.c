@@ -6,7 +6,8 @@
    Lagrangian system in general): it is checked at the end of every step, with an error that points to the mechanical
    door, which handles M(x).
 */
-#include <simpvi/private/tssimpviimpl.h>
+#include <petsc/private/tsimpl.h> /* the user's TS: its I2 callbacks and solver flags */
+#include <simpvi/private/door.h>
 
 /* relative change of M (Frobenius) beyond which the mass is taken as not constant; M itself is read to round-off */
 #define SIMPVI_I2_MASS_RTOL 1e-10

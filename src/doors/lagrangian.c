@@ -1,7 +1,7 @@
 /*
    Lagrangian door: the user's L(t, x, v), its gradient and Hessian blocks, as the core's P, G and their derivatives.
 */
-#include <simpvi/private/tssimpviimpl.h>
+#include <simpvi/private/door.h>
 
 static PetscErrorCode SetUp_Lagrangian(TS ts, SimpVIProblem *prob, Vec q)
 {

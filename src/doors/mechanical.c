@@ -2,7 +2,7 @@
    Mechanical door: L = 1/2 v' M(x) v - V(t, x). Builds L_v = M v, L_x = g - grad V with g = 1/2 v' dM/dx v, and the
    second derivatives L_vv = M, L_vx = d(Mv)/dx, L_xx = Mxx - hess V; constant M makes the mass-derivative terms vanish.
 */
-#include <simpvi/private/tssimpviimpl.h>
+#include <simpvi/private/door.h>
 
 static PetscErrorCode SetUp_Mechanical(TS ts, SimpVIProblem *prob, Vec q)
 {

@@ -5,69 +5,20 @@
      explicit types:  U' = ( v , L_x(t, q, v) ),  v = L_v^{-1}(q, p)                       (RHSFunction)
      basicsymplectic: q' = M^{-1} p and p' = -grad V(q) as the "position" and "momentum" splits (constant M)
 */
-#include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
-
-PetscErrorCode SimpVIPhaseSpaceDestroy_Private(SimpVIPhaseSpace *ps)
-{
-  PetscFunctionBegin;
-  if (!*ps) PetscFunctionReturn(0);
-  PetscCall(ISDestroy(&(*ps)->isq));
-  PetscCall(ISDestroy(&(*ps)->isp));
-  if ((*ps)->qidx) PetscCall(ISRestoreIndices((*ps)->allq, &(*ps)->qidx));
-  if ((*ps)->pidx) PetscCall(ISRestoreIndices((*ps)->allp, &(*ps)->pidx));
-  PetscCall(ISDestroy(&(*ps)->allq));
-  PetscCall(ISDestroy(&(*ps)->allp));
-  PetscCall(VecDestroy(&(*ps)->q));
-  PetscCall(VecDestroy(&(*ps)->p));
-  PetscCall(VecDestroy(&(*ps)->qdot));
-  PetscCall(VecDestroy(&(*ps)->pdot));
-  PetscCall(VecDestroy(&(*ps)->v));
-  PetscCall(VecDestroy(&(*ps)->P));
-  PetscCall(VecDestroy(&(*ps)->G));
-  PetscCall(MatDestroy(&(*ps)->J));
-  PetscCall(PetscFree(*ps));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode Split(Vec U, IS isq, IS isp, Vec q, Vec p)
-{
-  Vec sub;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetSubVector(U, isq, &sub));
-  PetscCall(VecCopy(sub, q));
-  PetscCall(VecRestoreSubVector(U, isq, &sub));
-  PetscCall(VecGetSubVector(U, isp, &sub));
-  PetscCall(VecCopy(sub, p));
-  PetscCall(VecRestoreSubVector(U, isp, &sub));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode Join(Vec q, Vec p, IS isq, IS isp, Vec U)
-{
-  Vec sub;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetSubVector(U, isq, &sub));
-  PetscCall(VecCopy(q, sub));
-  PetscCall(VecRestoreSubVector(U, isq, &sub));
-  PetscCall(VecGetSubVector(U, isp, &sub));
-  PetscCall(VecCopy(p, sub));
-  PetscCall(VecRestoreSubVector(U, isp, &sub));
-  PetscFunctionReturn(0);
-}
+#include <petsc/private/tsimpl.h> /* the user's TS: its I2 callbacks and solver flags */
+#include <simpvi/private/door.h>  /*I "simpvi.h" I*/
 
 static PetscErrorCode IFunction_PhaseSpace(TS ts, PetscReal t, Vec U, Vec Udot, Vec F, void *ctx)
 {
   SimpVIPhaseSpace ps = (SimpVIPhaseSpace)ctx;
 
   PetscFunctionBegin;
-  PetscCall(Split(U, ps->isq, ps->isp, ps->q, ps->p));
-  PetscCall(Split(Udot, ps->isq, ps->isp, ps->qdot, ps->pdot));
+  PetscCall(SimpVIPhaseSpaceSplit_Private(U, ps->isq, ps->isp, ps->q, ps->p));
+  PetscCall(SimpVIPhaseSpaceSplit_Private(Udot, ps->isq, ps->isp, ps->qdot, ps->pdot));
   PetscCall(ps->prob->door->pg(ps->ts, ps->prob, t, ps->q, ps->qdot, ps->P, ps->G));
   PetscCall(VecAXPY(ps->P, -1, ps->p));    /* L_v - p */
   PetscCall(VecAYPX(ps->G, -1, ps->pdot)); /* p' - L_x */
-  PetscCall(Join(ps->P, ps->G, ps->isq, ps->isp, F));
+  PetscCall(SimpVIPhaseSpaceJoin_Private(ps->P, ps->G, ps->isq, ps->isp, F));
   PetscFunctionReturn(0);
 }
 
@@ -158,8 +109,8 @@ static PetscErrorCode IJacobian_PhaseSpace(TS ts, PetscReal t, Vec U, Vec Udot, 
   SimpVIPhaseSpace ps = (SimpVIPhaseSpace)ctx;
 
   PetscFunctionBegin;
-  PetscCall(Split(U, ps->isq, ps->isp, ps->q, ps->p));
-  PetscCall(Split(Udot, ps->isq, ps->isp, ps->qdot, ps->pdot));
+  PetscCall(SimpVIPhaseSpaceSplit_Private(U, ps->isq, ps->isp, ps->q, ps->p));
+  PetscCall(SimpVIPhaseSpaceSplit_Private(Udot, ps->isq, ps->isp, ps->qdot, ps->pdot));
   ps->t     = t;
   ps->shift = a;
   PetscCall(SimpVIMatFill_Private(B, &ps->Jpreallocated, Assemble, ps));
@@ -175,10 +126,10 @@ static PetscErrorCode RHSFunction_PhaseSpace(TS ts, PetscReal t, Vec U, Vec F, v
   SimpVIPhaseSpace ps = (SimpVIPhaseSpace)ctx;
 
   PetscFunctionBegin;
-  PetscCall(Split(U, ps->isq, ps->isp, ps->q, ps->p));
+  PetscCall(SimpVIPhaseSpaceSplit_Private(U, ps->isq, ps->isp, ps->q, ps->p));
   PetscCall(SimpVILegendreInverse_Private(ps->ts, ps->prob, t, ps->q, ps->p, ps->v)); /* warm start: last v */
   PetscCall(ps->prob->door->pg(ps->ts, ps->prob, t, ps->q, ps->v, ps->P, ps->G));
-  PetscCall(Join(ps->v, ps->G, ps->isq, ps->isp, F));
+  PetscCall(SimpVIPhaseSpaceJoin_Private(ps->v, ps->G, ps->isq, ps->isp, F));
   PetscFunctionReturn(0);
 }
 

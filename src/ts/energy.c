@@ -25,7 +25,7 @@ PetscErrorCode TSSimpVIComputeEnergy(TS ts, PetscReal t, Vec U, PetscReal *H)
   PetscBool      issimpvi;
   SimpVIProblem *prob;
   IS             isq, isp;
-  Vec            q, p, v, sub;
+  Vec            q, p, v;
   PetscReal      L;
   PetscScalar    pv;
 
@@ -44,7 +44,7 @@ PetscErrorCode TSSimpVIComputeEnergy(TS ts, PetscReal t, Vec U, PetscReal *H)
     isp = vi->isp;
     q   = vi->eq;
     p   = vi->ep;
-    v   = vi->v;
+    v   = vi->step->v;
   } else {
     PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
     PetscCheck(prob && prob->ps, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "Call TSSimpVISetUpPhaseSpace() first");
@@ -72,12 +72,7 @@ PetscErrorCode TSSimpVIComputeEnergy(TS ts, PetscReal t, Vec U, PetscReal *H)
     }
     PetscCall(SimpVICheckVecSize_Private(ts, U, n, N, "The state U given to TSSimpVIComputeEnergy()"));
   }
-  PetscCall(VecGetSubVector(U, isq, &sub));
-  PetscCall(VecCopy(sub, q));
-  PetscCall(VecRestoreSubVector(U, isq, &sub));
-  PetscCall(VecGetSubVector(U, isp, &sub));
-  PetscCall(VecCopy(sub, p));
-  PetscCall(VecRestoreSubVector(U, isp, &sub));
+  PetscCall(SimpVIPhaseSpaceSplit_Private(U, isq, isp, q, p));
   PetscCall(SimpVILegendreInverse_Private(ts, prob, t, q, p, v));
   PetscCall(prob->door->lagrangian(ts, prob, t, q, v, &L));
   PetscCall(VecDot(p, v, &pv));

@@ -4,49 +4,6 @@
 */
 #include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
 
-static PetscErrorCode ProblemDestroy(SimpVICtxDestroyArg arg)
-{
-  SimpVIProblem *prob = (SimpVIProblem *)SIMPVI_CTX(arg);
-
-  PetscFunctionBegin;
-  PetscCall(SimpVIPhaseSpaceDestroy_Private(&prob->ps));
-  PetscCall(SimpVIProblemReset_Private(prob));
-  PetscCall(MatDestroy(&prob->user.I2P));
-  PetscCall(MatDestroy(&prob->user.I2A));
-  PetscCall(MatDestroy(&prob->user.Lxx));
-  PetscCall(MatDestroy(&prob->user.Lvx));
-  PetscCall(MatDestroy(&prob->user.Lvv));
-  PetscCall(MatDestroy(&prob->user.K));
-  PetscCall(MatDestroy(&prob->user.M));
-  PetscCall(MatDestroy(&prob->user.Mx));
-  PetscCall(MatDestroy(&prob->user.Mxx));
-  PetscCall(MatDestroy(&prob->user.Fx));
-  PetscCall(MatDestroy(&prob->user.Fv));
-  PetscCall(PetscFree(prob));
-  PetscFunctionReturn(0);
-}
-
-/* The problem of a TS, created empty on request */
-PetscErrorCode SimpVIGetProblem_Private(TS ts, PetscBool create, SimpVIProblem **prob)
-{
-  PetscContainer container;
-
-  PetscFunctionBegin;
-  *prob = NULL;
-  PetscCall(PetscObjectQuery((PetscObject)ts, "SimpVIProblem", (PetscObject *)&container));
-  if (container) PetscCall(PetscContainerGetPointer(container, (void **)prob));
-  else if (create) {
-    PetscCall(PetscNew(prob));
-    (*prob)->directlimit = SIMPVI_DIRECT_LIMIT;
-    PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)ts), &container));
-    PetscCall(PetscContainerSetPointer(container, *prob));
-    PetscCall(PetscContainerSetCtxDestroy(container, ProblemDestroy));
-    PetscCall(PetscObjectCompose((PetscObject)ts, "SimpVIProblem", (PetscObject)container));
-    PetscCall(PetscContainerDestroy(&container));
-  }
-  PetscFunctionReturn(0);
-}
-
 /* Keeps a reference to a user matrix, dropping the old one */
 static PetscErrorCode KeepMat(Mat A, Mat *slot)
 {

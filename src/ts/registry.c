@@ -40,7 +40,7 @@ PetscErrorCode TSSimpVIRegister(const char name[], TSSimpVIQuadrature quadrature
   SimpVISchemeLink link;
 
   PetscFunctionBegin;
-  PetscCall(SimpVIInitializePackage());
+  PetscCall(TSSimpVIRegisterAll()); /* the built-in names first, so that a user's scheme may replace one */
   PetscCheck(degree >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Degree %" PetscInt_FMT " must be at least 1", degree);
   for (link = SchemeList; link; link = link->next) {
     PetscBool match;
@@ -74,6 +74,7 @@ PetscErrorCode TSSimpVIRegisterAll(void)
   PetscFunctionBegin;
   if (TSSimpVIRegisterAllCalled) PetscFunctionReturn(0);
   TSSimpVIRegisterAllCalled = PETSC_TRUE;
+  PetscCall(PetscRegisterFinalize(TSSimpVIRegisterDestroy)); /* the registry frees itself, user schemes included */
   PetscCall(TSSimpVIRegister(TSSIMPVIGAUSS, TSSIMPVI_QUADRATURE_GAUSS, 2, PETSC_FALSE));
   PetscCall(TSSimpVIRegister(TSSIMPVILOBATTO, TSSIMPVI_QUADRATURE_LOBATTO, 3, PETSC_FALSE));
   PetscCall(TSSimpVIRegister(TSSIMPVISIMPSON, TSSIMPVI_QUADRATURE_LOBATTO, 2, PETSC_TRUE));

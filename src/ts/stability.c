@@ -281,7 +281,7 @@ static PetscErrorCode Advice(TS ts, char buf[], size_t len)
 }
 
 /*
-  SimpVIStabilityCheckStep_Private - before a step of size vi->h: h*omega_max against the scheme's bound. The
+  SimpVIStabilityCheckStep_Private - before a step of size vi->step->h: h*omega_max against the scheme's bound. The
   estimate and the bound are made at the first step after set-up. *stop: the step is refused.
 */
 PetscErrorCode SimpVIStabilityCheckStep_Private(TS ts, Vec x, Vec v, PetscBool *stop)
@@ -298,9 +298,9 @@ PetscErrorCode SimpVIStabilityCheckStep_Private(TS ts, Vec x, Vec v, PetscBool *
     else vi->omega = -1;
     vi->stabilityready = PETSC_TRUE;
   }
-  if (vi->omega <= 0 || vi->h * vi->omega < vi->bound) PetscFunctionReturn(0);
+  if (vi->omega <= 0 || vi->step->h * vi->omega < vi->bound) PetscFunctionReturn(0);
   PetscCall(Advice(ts, advice, sizeof(advice)));
-  PetscCall(PetscSNPrintf(msg, sizeof(msg), "TSSIMPVI step %" PetscInt_FMT " from t = %g: h*omega_max = %.4g with h = %g is beyond the linear stability bound; %s", ts->steps, (double)ts->ptime, (double)(vi->h * vi->omega), (double)vi->h, advice));
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "TSSIMPVI step %" PetscInt_FMT " from t = %g: h*omega_max = %.4g with h = %g is beyond the linear stability bound; %s", ts->steps, (double)ts->ptime, (double)(vi->step->h * vi->omega), (double)vi->step->h, advice));
   PetscCall(Report(ts, msg, stop));
   PetscFunctionReturn(0);
 }
@@ -332,11 +332,11 @@ PetscErrorCode SimpVIStabilityCheckGrowth_Private(TS ts, Vec q0, Vec p0, Vec q1,
     vi->growth      = 1;
   }
   if (vi->growthsteps < SIMPVI_GROWTH_STEPS) PetscFunctionReturn(0);
-  if (vi->bound < PETSC_INFINITY) PetscCall(SimpVIStabilityEstimate_Private(ts, ts->ptime + vi->h, q1, v)); /* omega_max now */
+  if (vi->bound < PETSC_INFINITY) PetscCall(SimpVIStabilityEstimate_Private(ts, ts->ptime + vi->step->h, q1, v)); /* omega_max now */
   if (vi->bound < PETSC_INFINITY && vi->omega > 0) PetscCall(Advice(ts, advice, sizeof(advice)));
   else if (vi->bound < PETSC_INFINITY) PetscCall(PetscSNPrintf(advice, sizeof(advice), "%s is stable for a linear system while h*omega_max < %.4g", vi->type, (double)vi->bound));
-  PetscCall(
-    PetscSNPrintf(msg, sizeof(msg), "TSSIMPVI step %" PetscInt_FMT " to t = %g with h = %g: the state grew by a factor %.3g over the last %d steps, a numerical instability%s%s", ts->steps, (double)(ts->ptime + vi->h), (double)vi->h, (double)vi->growth, SIMPVI_GROWTH_STEPS, advice[0] ? "? " : "", advice));
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "TSSIMPVI step %" PetscInt_FMT " to t = %g with h = %g: the state grew by a factor %.3g over the last %d steps, a numerical instability%s%s", ts->steps, (double)(ts->ptime + vi->step->h), (double)vi->step->h,
+                          (double)vi->growth, SIMPVI_GROWTH_STEPS, advice[0] ? "? " : "", advice));
   vi->growthsteps = 0;
   vi->growth      = 1;
   PetscCall(Report(ts, msg, stop));
@@ -359,7 +359,7 @@ PetscErrorCode SimpVIStabilityHint_Private(TS ts, const char reason[], Vec x, Ve
   PetscCall(PetscStrstr(reason, "NaN", &nan2));
   if (nan1 || nan2 || !vi->checkstability || !(vi->bound < PETSC_INFINITY)) PetscFunctionReturn(0);
   PetscCall(SimpVIStabilityEstimate_Private(ts, ts->ptime, x, v)); /* omega_max where the step failed */
-  if (vi->omega <= 0 || vi->h * vi->omega < vi->bound / 2) PetscFunctionReturn(0);
-  PetscCall(PetscSNPrintf(buf, len, "; h*omega_max = %.4g at the step's start and %s is stable for a linear system while h*omega_max < %.4g (largest stable h %.6g)", (double)(vi->h * vi->omega), vi->type, (double)vi->bound, (double)(vi->bound / vi->omega)));
+  if (vi->omega <= 0 || vi->step->h * vi->omega < vi->bound / 2) PetscFunctionReturn(0);
+  PetscCall(PetscSNPrintf(buf, len, "; h*omega_max = %.4g at the step's start and %s is stable for a linear system while h*omega_max < %.4g (largest stable h %.6g)", (double)(vi->step->h * vi->omega), vi->type, (double)vi->bound, (double)(vi->bound / vi->omega)));
   PetscFunctionReturn(0);
 }

@@ -33,20 +33,20 @@ static PetscErrorCode StepScales(SNES snes, Vec Y, Vec R, PetscReal *fs, PetscRe
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc2(sc->nq, &P, sc->nq, &G));
-  PetscCall(VecNorm(vi->p0, NORM_INFINITY, &p0));
+  PetscCall(VecNorm(vi->step->p0, NORM_INFINITY, &p0));
   for (PetscInt k = 0; k < sc->nq; k++) {
-    PetscCall(VecNorm(vi->P[k], NORM_INFINITY, &P[k]));
-    PetscCall(VecNorm(vi->G[k], NORM_INFINITY, &G[k]));
+    PetscCall(VecNorm(vi->step->P[k], NORM_INFINITY, &P[k]));
+    PetscCall(VecNorm(vi->step->G[k], NORM_INFINITY, &G[k]));
   }
   *fs = 0;
   for (PetscInt i = 0; i < s; i++) {
     PetscReal a = i == 0 ? p0 : 0;
 
-    for (PetscInt k = 0; k < sc->nq; k++) a += sc->w[k] * (PetscAbsReal(sc->D[k * (s + 1) + i]) * P[k] + vi->h * PetscAbsReal(sc->B[k * (s + 1) + i]) * G[k]);
+    for (PetscInt k = 0; k < sc->nq; k++) a += sc->w[k] * (PetscAbsReal(sc->D[k * (s + 1) + i]) * P[k] + vi->step->h * PetscAbsReal(sc->B[k * (s + 1) + i]) * G[k]);
     *fs = PetscMax(*fs, a);
   }
   PetscCall(PetscFree2(P, G));
-  if (!(*us > 0) || PetscIsInfOrNanReal(*us)) PetscCall(VecNorm(vi->q0, NORM_INFINITY, us));
+  if (!(*us > 0) || PetscIsInfOrNanReal(*us)) PetscCall(VecNorm(vi->step->q0, NORM_INFINITY, us));
   PetscFunctionReturn(0);
 }
 

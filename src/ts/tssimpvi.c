@@ -13,49 +13,18 @@ static const char citation[] = "@article{RojasQuintero2024,\n"
                                "  author  = {J. A. Rojas-Quintero and F. Dubois and J. G. Cabrera-D\\'iaz},\n"
                                "  journal = {Axioms},\n  volume = {13},\n  number = {4},\n  pages = {255},\n  year = {2024}\n}\n";
 
-/* The state split: (q, p) inside U for native problems */
-static PetscErrorCode GetPhaseSpace(TS ts, Vec U, Vec q, Vec p)
-{
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-  Vec        sub;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetSubVector(U, vi->isq, &sub));
-  PetscCall(VecCopy(sub, q));
-  PetscCall(VecRestoreSubVector(U, vi->isq, &sub));
-  PetscCall(VecGetSubVector(U, vi->isp, &sub));
-  PetscCall(VecCopy(sub, p));
-  PetscCall(VecRestoreSubVector(U, vi->isp, &sub));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode SetPhaseSpace(TS ts, Vec q, Vec p, Vec U)
-{
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-  Vec        sub;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetSubVector(U, vi->isq, &sub));
-  PetscCall(VecCopy(q, sub));
-  PetscCall(VecRestoreSubVector(U, vi->isq, &sub));
-  PetscCall(VecGetSubVector(U, vi->isp, &sub));
-  PetscCall(VecCopy(p, sub));
-  PetscCall(VecRestoreSubVector(U, vi->isp, &sub));
-  PetscFunctionReturn(0);
-}
-
 /* Loads (q0, p0) from the TS state; I2 problems carry velocities, turned into momenta p0 = L_v(q0, v0) */
 static PetscErrorCode LoadState(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  if (vi->native) PetscCall(GetPhaseSpace(ts, ts->vec_sol, vi->q0, vi->p0));
+  if (vi->native) PetscCall(SimpVIPhaseSpaceSplit_Private(ts->vec_sol, vi->isq, vi->isp, vi->step->q0, vi->step->p0));
   else {
-    PetscCall(VecCopy(ts->vec_sol, vi->q0));
-    PetscCall(VecCopy(ts->vec_dot, vi->v));
-    PetscCall(vi->prob->door->pg(ts, vi->prob, ts->ptime, vi->q0, vi->v, vi->p0, vi->work));
-    vi->vvalid = PETSC_TRUE;
+    PetscCall(VecCopy(ts->vec_sol, vi->step->q0));
+    PetscCall(VecCopy(ts->vec_dot, vi->step->v));
+    PetscCall(vi->prob->door->pg(ts, vi->prob, ts->ptime, vi->step->q0, vi->step->v, vi->step->p0, vi->work));
+    vi->step->vvalid = PETSC_TRUE;
   }
   PetscFunctionReturn(0);
 }
@@ -65,67 +34,36 @@ static PetscErrorCode StoreState(TS ts, PetscReal t1)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  if (vi->native) PetscCall(SetPhaseSpace(ts, vi->q1, vi->p1, ts->vec_sol));
+  if (vi->native) PetscCall(SimpVIPhaseSpaceJoin_Private(vi->q1, vi->p1, vi->isq, vi->isp, ts->vec_sol));
   else {
     /* keep the velocity of TS2GetSolution() current: v1 = L_v^{-1}(q1, p1) */
-    PetscCall(SimpVILegendreInverse_Private(ts, vi->prob, t1, vi->q1, vi->p1, vi->v));
-    if (vi->prob->door->check) PetscCall(vi->prob->door->check(ts, vi->prob, t1, vi->q1, vi->v));
+    PetscCall(SimpVILegendreInverse_Private(ts, vi->prob, t1, vi->q1, vi->p1, vi->step->v));
+    if (vi->prob->door->check) PetscCall(vi->prob->door->check(ts, vi->prob, t1, vi->q1, vi->step->v));
     PetscCall(VecCopy(vi->q1, ts->vec_sol));
-    PetscCall(VecCopy(vi->v, ts->vec_dot));
+    PetscCall(VecCopy(vi->step->v, ts->vec_dot));
   }
-  PetscFunctionReturn(0);
-}
-
-/* Solves the step system for vi->Y with the SNES; reason names the failure (a SNESKINSOL's by KINSOL's flag) */
-PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, PetscBool *converged, const char **reason)
-{
-  TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
-  SNESConvergedReason snesreason;
-  const char         *kinsolflag = NULL;
-
-  PetscFunctionBegin;
-  PetscCall(SimpVIStepKINSOL_Private(ts));
-  PetscCall(SNESSolve(ts->snes, NULL, vi->Y));
-  PetscCall(SNESGetIterationNumber(ts->snes, its));
-  PetscCall(SNESGetLinearSolveIterations(ts->snes, lits));
-  PetscCall(SNESGetConvergedReason(ts->snes, &snesreason));
-  *converged = (PetscBool)(snesreason > 0);
-  PetscTryMethod(ts->snes, "SNESKINSOLGetReturnFlag_C", (SNES, int *, const char **), (ts->snes, NULL, &kinsolflag));
-  if (kinsolflag) PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "KINSOL %s", kinsolflag));
-  else PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "SNES %s", SNESConvergedReasons[snesreason]));
-  if (*converged) { /* ksponly (TS_LINEAR) never looks at the residual: catch Inf/NaN from a callback here */
-    PetscReal ynorm;
-
-    PetscCall(VecNorm(vi->Y, NORM_INFINITY, &ynorm));
-    if (PetscIsInfOrNanReal(ynorm)) {
-      *converged = PETSC_FALSE;
-      PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "SNES %s with Inf or NaN in the solution (a callback returned Inf or NaN?)", SNESConvergedReasons[snesreason]));
-    }
-  }
-  *reason = vi->reason;
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode TSStep_SimpVI(TS ts)
 {
-  TS_SimpVI   *vi  = (TS_SimpVI *)ts->data;
-  PetscInt     its = 0, lits = 0;
-  PetscReal    next_time_step;
-  PetscBool    accept, converged = PETSC_FALSE, stop;
-  const char  *reason;
-  PetscScalar *y;
+  TS_SimpVI  *vi  = (TS_SimpVI *)ts->data;
+  PetscInt    its = 0, lits = 0;
+  PetscReal   next_time_step;
+  PetscBool   accept, converged = PETSC_FALSE, stop;
+  const char *reason;
 
   PetscFunctionBegin;
   PetscCall(PetscCitationsRegister(citation, &cited));
   PetscCheck(ts->time_step > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI needs a positive time step, not %g (TSSetTimeStep() or -ts_dt)", (double)ts->time_step);
-  vi->stage_time = ts->ptime;
-  vi->h          = ts->time_step;
+  vi->step->t = ts->ptime;
+  vi->step->h = ts->time_step;
   PetscCall(LoadState(ts));
-  PetscCall(SimpVIStabilityCheckStep_Private(ts, vi->q0, vi->native ? vi->prob->zero : vi->v, &stop));
+  PetscCall(SimpVIStabilityCheckStep_Private(ts, vi->step->q0, vi->native ? vi->prob->zero : vi->step->v, &stop));
   if (stop) PetscFunctionReturn(0);
-  PetscCall(SimpVIStepPredict_Private(ts));
+  PetscCall(SimpVIStepPredict_Private(vi->step));
 
-  PetscCall(TSPreStage(ts, vi->stage_time));
+  PetscCall(TSPreStage(ts, vi->step->t));
   PetscCall(SimpVIStepSolve_Private(ts, &its, &lits, &converged, &reason));
   ts->snes_its += its;
   ts->ksp_its += lits;
@@ -134,29 +72,25 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
 
     ts->num_snes_failures++;
     ts->reason = TS_DIVERGED_NONLINEAR_SOLVE;
-    PetscCall(SimpVIStabilityHint_Private(ts, reason, vi->q0, vi->native ? vi->prob->zero : vi->v, bound, sizeof(bound)));
-    PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "TSSIMPVI step %" PetscInt_FMT " from t = %g with h = %g failed: %s after %" PetscInt_FMT " iterations%s", ts->steps, (double)ts->ptime, (double)vi->h, reason, its, bound);
+    PetscCall(SimpVIStabilityHint_Private(ts, reason, vi->step->q0, vi->native ? vi->prob->zero : vi->step->v, bound, sizeof(bound)));
+    PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "TSSIMPVI step %" PetscInt_FMT " from t = %g with h = %g failed: %s after %" PetscInt_FMT " iterations%s", ts->steps, (double)ts->ptime,
+               (double)vi->step->h, reason, its, bound);
     PetscCall(PetscInfo(ts, "Step %" PetscInt_FMT " at t = %g failed: %s\n", ts->steps, (double)ts->ptime, reason));
     PetscFunctionReturn(0);
   }
 
-  /* end of the step: q1 = q0 + Z_s, p1 = dLd/dQ_s */
-  PetscCall(VecGetArrayRead(vi->Y, (const PetscScalar **)&y));
-  PetscCall(VecPlaceArray(vi->Yv[vi->scheme->degree - 1], y + (vi->scheme->degree - 1) * vi->qmap->n));
-  PetscCall(VecWAXPY(vi->q1, 1, vi->q0, vi->Yv[vi->scheme->degree - 1]));
-  PetscCall(VecResetArray(vi->Yv[vi->scheme->degree - 1]));
-  PetscCall(VecRestoreArrayRead(vi->Y, (const PetscScalar **)&y));
-  PetscCall(SimpVIStepMomentum_Private(ts, vi->p1));
-  PetscCall(SimpVIStabilityCheckGrowth_Private(ts, vi->q0, vi->p0, vi->q1, vi->p1, vi->native ? vi->prob->zero : vi->v, &stop));
+  PetscCall(SimpVIStepFinish_Private(vi->step, vi->q1, vi->p1));
+  PetscCall(SimpVIStabilityCheckGrowth_Private(ts, vi->step->q0, vi->step->p0, vi->q1, vi->p1, vi->native ? vi->prob->zero : vi->step->v, &stop));
   if (stop) PetscFunctionReturn(0);
   if (ts->poststage) { /* the one stage, the step solve, shown as the state it gives: a copy, shaped like U */
     if (!vi->Ustage) PetscCall(VecDuplicate(ts->vec_sol, &vi->Ustage));
-    if (vi->native) PetscCall(SetPhaseSpace(ts, vi->q1, vi->p1, vi->Ustage));
+    if (vi->native) PetscCall(SimpVIPhaseSpaceJoin_Private(vi->q1, vi->p1, vi->isq, vi->isp, vi->Ustage));
     else PetscCall(VecCopy(vi->q1, vi->Ustage));
-    PetscCall(TSPostStage(ts, ts->ptime + vi->h, 0, &vi->Ustage));
+    PetscCall(TSPostStage(ts, ts->ptime + vi->step->h, 0, &vi->Ustage));
   }
-  PetscCall(SimpVIStepAccept_Private(ts));
-  PetscCall(StoreState(ts, ts->ptime + vi->h));
+  PetscCall(SimpVIStepAccept_Private(vi->step));
+  if (!vi->native) PetscCall(VecCopy(ts->vec_dot, vi->vprev)); /* the start velocity, for TSRollBack() */
+  PetscCall(StoreState(ts, ts->ptime + vi->step->h));
 
   PetscCall(TSAdaptChoose(ts->adapt, ts, ts->time_step, NULL, &next_time_step, &accept));
   ts->ptime += ts->time_step;
@@ -167,14 +101,14 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
 static PetscErrorCode SNESTSFormFunction_SimpVI(SNES snes, Vec Y, Vec R, TS ts)
 {
   PetscFunctionBegin;
-  PetscCall(SimpVIStepResidual_Private(ts, Y, R));
+  PetscCall(SimpVIStepResidual_Private(((TS_SimpVI *)ts->data)->step, Y, R));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode SNESTSFormJacobian_SimpVI(SNES snes, Vec Y, Mat A, Mat B, TS ts)
 {
   PetscFunctionBegin;
-  PetscCall(SimpVIStepJacobianUpdate_Private(ts, Y, B));
+  PetscCall(SimpVIStepJacobian_Private(((TS_SimpVI *)ts->data)->step, Y, B));
   if (A != B) {
     PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
@@ -189,7 +123,7 @@ static PetscErrorCode TSInterpolate_SimpVI(TS ts, PetscReal t, Vec U)
 
   PetscFunctionBegin;
   PetscCall(SimpVIInterpolate_Private(ts, t, vi->eq, vi->ep));
-  if (vi->native) PetscCall(SetPhaseSpace(ts, vi->eq, vi->ep, U));
+  if (vi->native) PetscCall(SimpVIPhaseSpaceJoin_Private(vi->eq, vi->ep, vi->isq, vi->isp, U));
   else PetscCall(VecCopy(vi->eq, U));
   PetscFunctionReturn(0);
 }
@@ -200,10 +134,10 @@ static PetscErrorCode TSRollBack_SimpVI(TS ts)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCheck(vi->havepoly && vi->tprev + vi->hprev == ts->ptime, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI can roll back only the step it has just taken");
-  if (vi->native) PetscCall(SetPhaseSpace(ts, vi->Qprev[0], vi->pprev, ts->vec_sol));
+  PetscCheck(vi->step->havepoly && vi->step->tprev + vi->step->hprev == ts->ptime, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI can roll back only the step it has just taken");
+  if (vi->native) PetscCall(SimpVIPhaseSpaceJoin_Private(vi->step->Qprev[0], vi->step->pprev, vi->isq, vi->isp, ts->vec_sol));
   else {
-    PetscCall(VecCopy(vi->Qprev[0], ts->vec_sol));
+    PetscCall(VecCopy(vi->step->Qprev[0], ts->vec_sol));
     PetscCall(VecCopy(vi->vprev, ts->vec_dot));
   }
   PetscFunctionReturn(0);
@@ -220,7 +154,7 @@ static PetscErrorCode TakeUserJacobian(TS ts)
 
   PetscFunctionBegin;
   PetscCall(TSGetSNES(ts, &snes));
-  if (!snes->jacobian_pre || snes->jacobian_pre == vi->J) PetscFunctionReturn(0);
+  if (!snes->jacobian_pre || snes->jacobian_pre == vi->step->J) PetscFunctionReturn(0);
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
   PetscCall(PetscObjectReference((PetscObject)snes->jacobian_pre));
   PetscCall(MatDestroy(&prob->user.I2P));
@@ -245,13 +179,34 @@ static PetscErrorCode ReturnUserSolver(TS ts)
   PetscFunctionBegin;
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
-  if (prob && prob->user.I2P && (!snes->jacobian_pre || snes->jacobian_pre == vi->J)) {
+  if (prob && prob->user.I2P && (!snes->jacobian_pre || snes->jacobian_pre == vi->step->J)) {
     PetscCall(MatDestroy(&snes->jacobian));
     PetscCall(MatDestroy(&snes->jacobian_pre));
     PetscCall(SNESSetJacobian(snes, prob->user.I2A ? prob->user.I2A : prob->user.I2P, prob->user.I2P, NULL, NULL));
   }
   PetscCall(SNESGetKSP(snes, &ksp));
   PetscCall(SimpVIDefaultLinearSolver_Private(ksp, 0, SIMPVI_DIRECT_LIMIT, PETSC_FALSE, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/* The step's door: the problem's door on the user's TS (the handle its callbacks receive) */
+static PetscErrorCode StepPG(void *ctx, PetscReal t, Vec x, Vec v, Vec P, Vec G)
+{
+  TS         ts = (TS)ctx;
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(vi->prob->door->pg(ts, vi->prob, t, x, v, P, G));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode StepTerms(void *ctx, PetscReal t, Vec x, Vec v, PetscInt need, PetscInt *n, SimpVITerm terms[])
+{
+  TS         ts = (TS)ctx;
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(vi->prob->door->terms(ts, vi->prob, t, x, v, need, n, terms));
   PetscFunctionReturn(0);
 }
 
@@ -264,6 +219,9 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   TSIFunction       ifunction;
   TSI2Function      i2function;
   const SimpVIDoor *door;
+  SimpVIStepDoor    stepdoor;
+  Vec               q;
+  char              prefix[256];
 
   PetscFunctionBegin;
   /* TSSolve() would clip an infinite step to the time left, and the step failure would then name a step never asked for */
@@ -288,7 +246,7 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
     PetscCall(ISDestroy(&vi->isp));
     PetscCall(SimpVIProblemSplit_Private(ts, ts->vec_sol, &vi->isq, &vi->isp));
     PetscCall(VecGetSubVector(ts->vec_sol, vi->isq, &sub));
-    PetscCall(VecDuplicate(sub, &vi->q0));
+    PetscCall(VecDuplicate(sub, &q));
     PetscCall(VecRestoreSubVector(ts->vec_sol, vi->isq, &sub));
   } else {
     PetscCall(TakeUserJacobian(ts));
@@ -296,15 +254,26 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
       PetscCall(VecDuplicate(ts->vec_sol, &ts->vec_dot));
       PetscCall(VecSet(ts->vec_dot, 0));
     }
-    PetscCall(VecDuplicate(ts->vec_sol, &vi->q0));
+    PetscCall(VecDuplicate(ts->vec_sol, &q));
   }
-  PetscCall(VecDuplicate(vi->q0, &vi->eq));
-  PetscCall(VecDuplicate(vi->q0, &vi->ep));
+  PetscCall(VecDuplicate(q, &vi->eq));
+  PetscCall(VecDuplicate(q, &vi->ep));
+  PetscCall(VecDuplicate(q, &vi->q1));
+  PetscCall(VecDuplicate(q, &vi->p1));
+  PetscCall(VecDuplicate(q, &vi->work));
+  if (!vi->native) PetscCall(VecDuplicate(q, &vi->vprev));
   PetscCall(SimpVISchemeDestroy_Private(&vi->scheme));
   PetscCall(SimpVISchemeCreate_Private((PetscBool)(vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO), vi->degree, &vi->scheme));
-  vi->stabilityready = PETSC_FALSE;                                  /* the bound and omega_max of this scheme and problem, at the first step */
-  PetscCall(SimpVIProblemSetUp_Private(ts, vi->prob, door, vi->q0)); /* the door first: the step sizes its scratch by it */
-  PetscCall(SimpVIStepSetUp_Private(ts));
+  vi->stabilityready = PETSC_FALSE; /* the bound and omega_max of this scheme and problem, at the first step */
+  PetscCall(SimpVIProblemSetUp_Private(ts, vi->prob, door, q));
+  stepdoor.maxterms = door->maxterms;
+  stepdoor.pg       = StepPG;
+  stepdoor.terms    = StepTerms;
+  stepdoor.ctx      = ts;
+  PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sts_simpvi_", ((PetscObject)ts)->prefix ? ((PetscObject)ts)->prefix : ""));
+  PetscCall(SimpVIStepSetUp_Private(vi->step, vi->scheme, &stepdoor, (PetscBool)(ts->problem_type == TS_LINEAR), q, prefix));
+  PetscCall(VecDestroy(&q));
+  PetscCall(SimpVIStepSolverSetUp_Private(ts));
   if (ts->problem_type == TS_LINEAR) { /* one linear solve per step, unless the user chose a SNES type other than the default */
     PetscBool given, newton = PETSC_FALSE;
 
@@ -324,7 +293,14 @@ static PetscErrorCode TSReset_SimpVI(TS ts)
     PetscCall(SimpVIProblemReset_Private(vi->prob));
     vi->prob->H0set = PETSC_FALSE;
   }
-  PetscCall(SimpVIStepReset_Private(ts));
+  PetscCall(SimpVIStepReset_Private(vi->step));
+  PetscCall(DMDestroy(&vi->dmstep));
+  PetscCall(VecDestroy(&vi->q1));
+  PetscCall(VecDestroy(&vi->p1));
+  PetscCall(VecDestroy(&vi->vprev));
+  PetscCall(VecDestroy(&vi->work));
+  PetscCall(VecDestroy(&vi->eq));
+  PetscCall(VecDestroy(&vi->ep));
   PetscCall(VecDestroy(&vi->Ustage));
   PetscCall(SimpVISchemeDestroy_Private(&vi->scheme));
   PetscCall(ISDestroy(&vi->isq));
@@ -343,6 +319,7 @@ static PetscErrorCode TSDestroy_SimpVI(TS ts)
   PetscFunctionBegin;
   PetscCall(ReturnUserSolver(ts));
   PetscCall(TSReset_SimpVI(ts));
+  PetscCall(SimpVIStepDestroy_Private(&vi->step));
   PetscCall(PetscFree(vi->type));
   PetscCall(PetscFree(ts->data));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetType_C", NULL));
@@ -354,6 +331,9 @@ static PetscErrorCode TSDestroy_SimpVI(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetPhaseSpaceIS_C", NULL));
   PetscFunctionReturn(0);
 }
+
+static PetscErrorCode TSSimpVISetType_SimpVI(TS, TSSimpVIType);
+static PetscErrorCode TSSimpVISetDegree_SimpVI(TS, PetscInt);
 
 static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, SimpVIOptionItems PetscOptionsObject)
 {
@@ -371,12 +351,12 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, SimpVIOptionItems PetscOpti
   /* the choices are the registry's (as TSBASICSYMPLECTIC lists its schemes); a name outside it stops first with the
      registry's own message, which names TSSimpVIRegister() */
   PetscCall(PetscOptionsGetString(PetscOptionsObject->options, PetscOptionsObject->prefix, "-ts_simpvi_type", type, sizeof(type), &flg));
-  if (flg) PetscCall(TSSimpVISetType(ts, type));
+  if (flg) PetscCall(TSSimpVISetType_SimpVI(ts, type));
   PetscCall(SimpVISchemeNames_Private(&nnames, &names));
   PetscCall(PetscOptionsEList("-ts_simpvi_type", "Scheme", "TSSimpVISetType", names, nnames, vi->type, &choice, NULL));
   PetscCall(PetscFree(names));
   PetscCall(PetscOptionsInt("-ts_simpvi_degree", "Polynomial degree s of the step (order 2s)", "TSSimpVISetDegree", vi->degree, &degree, &flg));
-  if (flg) PetscCall(TSSimpVISetDegree(ts, degree));
+  if (flg) PetscCall(TSSimpVISetDegree_SimpVI(ts, degree));
   PetscCall(SimpVIKINSOLAliasSetFromOptions_Private(ts, PetscOptionsObject));
   PetscCall(SimpVIDirectLimitOption_Private(ts, PetscOptionsObject, prob));
   PetscCall(PetscOptionsBool("-ts_simpvi_check_stability", "Stop when h*omega_max (estimated at the first step) is beyond the scheme's linear stability bound, or when the state blows up", "TSSIMPVI", vi->checkstability, &vi->checkstability, NULL));
@@ -396,7 +376,8 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Variational integrator %s: degree %" PetscInt_FMT ", %" PetscInt_FMT "-point %s quadrature, order %" PetscInt_FMT "\n", vi->type, vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? vi->degree + 1 : vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? "Gauss-Lobatto" : "Gauss-Legendre", 2 * vi->degree));
-  if (vi->prob && vi->prob->door) PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->prob->door->name, vi->degree, vi->qmap ? vi->qmap->N : 0));
+  if (vi->prob && vi->prob->door)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->prob->door->name, vi->degree, vi->step->qmap ? vi->step->qmap->N : 0));
   if (!SIMPVI_HAVE_PARALLEL_LU) {
     PetscMPIInt size;
 
@@ -568,7 +549,8 @@ PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS ts)
   ts->usessnes            = PETSC_TRUE;
 
   PetscCall(PetscNew(&vi));
-  ts->data           = (void *)vi;
+  ts->data = (void *)vi;
+  PetscCall(SimpVIStepCreate_Private(&vi->step));
   vi->checkstability = PETSC_TRUE;
   vi->growth         = 1;
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetType_C", TSSimpVISetType_SimpVI));

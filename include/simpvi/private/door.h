@@ -5,6 +5,7 @@
 #ifndef SIMPVI_DOOR_H
 #define SIMPVI_DOOR_H
 
+#include <petsc/private/petscimpl.h>
 #include <simpvi.h>
 #include <simpvi/private/compat.h>
 #include <simpvi/private/step.h>
@@ -99,6 +100,8 @@ PETSC_INTERN PetscErrorCode SimpVIProblemSetUp_Private(TS, SimpVIProblem *, cons
 PETSC_INTERN PetscErrorCode SimpVIProblemReset_Private(SimpVIProblem *);
 PETSC_INTERN PetscErrorCode SimpVIPhaseSpaceDestroy_Private(SimpVIPhaseSpace *);
 PETSC_INTERN PetscErrorCode SimpVIProblemSplit_Private(TS, Vec, IS *, IS *);
+PETSC_INTERN PetscErrorCode SimpVIPhaseSpaceSplit_Private(Vec, IS, IS, Vec, Vec);
+PETSC_INTERN PetscErrorCode SimpVIPhaseSpaceJoin_Private(Vec, Vec, IS, IS, Vec);
 PETSC_INTERN PetscErrorCode SimpVILegendreInverse_Private(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVICheckMatSize_Private(TS, Vec, Mat, const char[]);
 PETSC_INTERN PetscErrorCode SimpVICheckVecSize_Private(TS, Vec, PetscInt, PetscInt, const char[]);

@@ -29,6 +29,71 @@ typedef struct {
   PetscBool   constant;  /* A does not depend on (t, x, v): the core may sum its coefficients over the quadrature */
 } SimpVITerm;
 
+/* What the step asks of a door: P = L_v and G = L_x (plus forces) at a point, and the terms of their derivatives
+   (at most maxterms; int: the SIMPVI_NEED() blocks), each called with ctx, which the step's owner sets */
+typedef struct {
+  PetscInt maxterms;
+  PetscErrorCode (*pg)(void *, PetscReal, Vec, Vec, Vec, Vec);
+  PetscErrorCode (*terms)(void *, PetscReal, Vec, Vec, PetscInt, PetscInt *, SimpVITerm[]);
+  void *ctx;
+} SimpVIStepDoor;
+
+/*
+  One step of a Galerkin variational integrator from (q0, p0) at t with step h (src/core/step.c): the unknowns are
+  the increments Z_a = Q_a - q0 of the nodes Q_1..Q_s in the step vector Y (block-major on each process), R(Y) and
+  dR/dY its system, q1 = q0 + Z_s and p1 its end. The previous solved step's nodes give the predictor and the
+  interpolation's partial step.
+*/
+typedef struct _SimpVIStep *SimpVIStep;
+struct _SimpVIStep {
+  const SimpVIScheme *scheme;
+  SimpVIStepDoor      door;
+  PetscBool           linear; /* a quadratic Lagrangian: the Jacobian does not depend on Y (kept while t and h stay) */
+
+  /* the step */
+  PetscReal   t, h;
+  Vec         q0, p0;
+  Vec         v;      /* a velocity at q0 */
+  PetscBool   vvalid; /* v holds it (the first predictor is q0 + c h v) */
+  PetscLayout qmap;   /* layout of the positions */
+
+  /* the previous solved step: its nodes (the polynomial), start momentum and time */
+  Vec      *Qprev;
+  Vec       pprev;
+  PetscReal tprev, hprev;
+  PetscBool havepoly;
+
+  /* values at the quadrature points (nq each), and the step vector (id, state, h, t, q0 state) they belong to */
+  Vec             *X, *V, *P, *G;
+  PetscObjectId    evalid;
+  PetscObjectState evalstate, evalq0;
+  PetscReal        evalh, evalt;
+
+  /* the system */
+  Vec       Y, R, *Yv, *Rv; /* Yv/Rv: views of the stage blocks of Y/R */
+  Mat       J;
+  PetscBool Jpreallocated;
+  PetscReal Jh, Jt;  /* step size and start of the step of the assembled Jacobian (linear) */
+  Mat       Jlinear; /* linear: the next step's Jacobian, compared with J before J is replaced */
+
+  /* scratch of the scheme's size */
+  PetscScalar *coef, *termcoef;
+  Vec         *vecs;
+  PetscReal   *phi;
+  SimpVITerm  *terms;
+};
+
+PETSC_INTERN PetscErrorCode SimpVIStepCreate_Private(SimpVIStep *);
+PETSC_INTERN PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep, const SimpVIScheme *, const SimpVIStepDoor *, PetscBool, Vec, const char[]);
+PETSC_INTERN PetscErrorCode SimpVIStepReset_Private(SimpVIStep);
+PETSC_INTERN PetscErrorCode SimpVIStepDestroy_Private(SimpVIStep *);
+PETSC_INTERN PetscErrorCode SimpVIStepPredict_Private(SimpVIStep);
+PETSC_INTERN PetscErrorCode SimpVIStepResidual_Private(SimpVIStep, Vec, Vec);
+PETSC_INTERN PetscErrorCode SimpVIStepJacobian_Private(SimpVIStep, Vec, Mat);
+PETSC_INTERN PetscErrorCode SimpVIStepMomentum_Private(SimpVIStep, Vec);
+PETSC_INTERN PetscErrorCode SimpVIStepFinish_Private(SimpVIStep, Vec, Vec);
+PETSC_INTERN PetscErrorCode SimpVIStepAccept_Private(SimpVIStep);
+
 /* Block assembly of the step matrix (src/core/blockmat.c) */
 PETSC_INTERN PetscErrorCode SimpVIMatAddBlocks_Private(Mat, PetscLayout, Mat, PetscBool, PetscInt, const PetscScalar[]);
 PETSC_INTERN PetscErrorCode SimpVIMatFill_Private(Mat, PetscBool *, PetscErrorCode (*)(void *, Mat), void *);
