@@ -159,7 +159,7 @@ PetscErrorCode SimpVIKINSOLAliasSetFromOptions_Private(TS ts, SimpVIOptionItems 
   PetscBool                   flg;
 
   PetscFunctionBegin;
-  PetscCall(TSSimpVIGetNonlinearSolverType(ts, &nls));
+  PetscCall(TSSimpVIGetNonlinearSolverType_SimpVI(ts, &nls));
   PetscCall(PetscOptionsEnum("-ts_simpvi_nonlinear_solver", "Deprecated: use -snes_type kinsol", "TSSimpVISetNonlinearSolverType", TSSimpVINonlinearSolverTypes, (PetscEnum)nls, (PetscEnum *)&nls, &flg));
   PetscCall(ForwardOldOptions(ts));
   if (flg) PetscCall(SetNonlinearSolverType(ts, nls));
