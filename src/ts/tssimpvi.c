@@ -220,7 +220,6 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   TSI2Function      i2function;
   const SimpVIDoor *door;
   SimpVIStepDoor    stepdoor;
-  Vec               q;
   char              prefix[256];
 
   PetscFunctionBegin;
@@ -246,7 +245,7 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
     PetscCall(ISDestroy(&vi->isp));
     PetscCall(SimpVIProblemSplit_Private(ts, ts->vec_sol, &vi->isq, &vi->isp));
     PetscCall(VecGetSubVector(ts->vec_sol, vi->isq, &sub));
-    PetscCall(VecDuplicate(sub, &q));
+    PetscCall(VecDuplicate(sub, &vi->q1)); /* shaped like the positions: the others are its duplicates */
     PetscCall(VecRestoreSubVector(ts->vec_sol, vi->isq, &sub));
   } else {
     PetscCall(TakeUserJacobian(ts));
@@ -254,25 +253,23 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
       PetscCall(VecDuplicate(ts->vec_sol, &ts->vec_dot));
       PetscCall(VecSet(ts->vec_dot, 0));
     }
-    PetscCall(VecDuplicate(ts->vec_sol, &q));
+    PetscCall(VecDuplicate(ts->vec_sol, &vi->q1));
   }
-  PetscCall(VecDuplicate(q, &vi->eq));
-  PetscCall(VecDuplicate(q, &vi->ep));
-  PetscCall(VecDuplicate(q, &vi->q1));
-  PetscCall(VecDuplicate(q, &vi->p1));
-  PetscCall(VecDuplicate(q, &vi->work));
-  if (!vi->native) PetscCall(VecDuplicate(q, &vi->vprev));
+  PetscCall(VecDuplicate(vi->q1, &vi->eq));
+  PetscCall(VecDuplicate(vi->q1, &vi->ep));
+  PetscCall(VecDuplicate(vi->q1, &vi->p1));
+  PetscCall(VecDuplicate(vi->q1, &vi->work));
+  if (!vi->native) PetscCall(VecDuplicate(vi->q1, &vi->vprev));
   PetscCall(SimpVISchemeDestroy_Private(&vi->scheme));
   PetscCall(SimpVISchemeCreate_Private((PetscBool)(vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO), vi->degree, &vi->scheme));
   vi->stabilityready = PETSC_FALSE; /* the bound and omega_max of this scheme and problem, at the first step */
-  PetscCall(SimpVIProblemSetUp_Private(ts, vi->prob, door, q));
+  PetscCall(SimpVIProblemSetUp_Private(ts, vi->prob, door, vi->q1));
   stepdoor.maxterms = door->maxterms;
   stepdoor.pg       = StepPG;
   stepdoor.terms    = StepTerms;
   stepdoor.ctx      = ts;
   PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sts_simpvi_", ((PetscObject)ts)->prefix ? ((PetscObject)ts)->prefix : ""));
-  PetscCall(SimpVIStepSetUp_Private(vi->step, vi->scheme, &stepdoor, (PetscBool)(ts->problem_type == TS_LINEAR), q, prefix));
-  PetscCall(VecDestroy(&q));
+  PetscCall(SimpVIStepSetUp_Private(vi->step, vi->scheme, &stepdoor, (PetscBool)(ts->problem_type == TS_LINEAR), vi->q1, prefix));
   PetscCall(SimpVIStepSolverSetUp_Private(ts));
   if (ts->problem_type == TS_LINEAR) { /* one linear solve per step, unless the user chose a SNES type other than the default */
     PetscBool given, newton = PETSC_FALSE;
