@@ -360,7 +360,7 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  order\n"));
     for (PetscInt t = 0; t < nT; t++) {
       for (PetscInt m = 0; m < nmethods; m++) {
-        const PetscReal *e = tab ? eH[m][t] : eth[m][t];
+        const PetscReal *e    = tab ? eH[m][t] : eth[m][t];
         PetscInt         mrow = -1, prow = usepaper ? PaperRow(periods[t], mnames[m], &mrow) : -1;
 
         if (replaced[m]) prow = -1;

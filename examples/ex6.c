@@ -208,8 +208,8 @@ static PetscErrorCode Monitor(TS ts, PetscInt step, PetscReal t, Vec U, void *ct
 typedef struct {
   PetscInt       steps, snes_its, ksp_its;
   PetscLogDouble time;
-  BenchMemory    bm;       /* peak memory by phase, first-step time */
-  PetscReal      drift;    /* |H(T) - H(0)|/|H(0)| */
+  BenchMemory    bm;    /* peak memory by phase, first-step time */
+  PetscReal      drift; /* |H(T) - H(0)|/|H(0)| */
   char           tstype[64];
 } RunStats;
 
@@ -309,7 +309,7 @@ static PetscErrorCode Run(MPI_Comm comm, Params *par, PetscReal dt, PetscReal T,
     PetscLogDouble t1;
 
     PetscCall(PetscTime(&t1));
-    st->time   = t1 - st->time;
+    st->time      = t1 - st->time;
     st->bm.mem[2] = PeakRSS(PETSC_FALSE);
   }
   PetscCall(TSSimpVIComputeEnergy(ts, T, U, &H1));
@@ -425,8 +425,9 @@ int main(int argc, char **argv)
     PetscCall(MPIU_Allreduce(loc, sum, 5, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH problem=chain ts=%s ranks=%d n=%" PetscInt_FMT " steps=%" PetscInt_FMT " time=%.6e time_per_step=%.6e newton_per_step=%.3f krylov_per_step=%.3f", st.tstype, size, par.n, st.steps, st.time, st.time / PetscMax(st.steps, 1),
                           (double)st.snes_its / PetscMax(st.steps, 1), (double)st.ksp_its / PetscMax(st.steps, 1)));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, " first_step_time=%.6e later_time_per_step=%.6e peak_bytes=%.6e base_bytes=%.6e bytes_per_unknown=%.1f net_bytes_per_unknown=%.1f setup_bytes_per_unknown=%.1f first_step_bytes_per_unknown=%.1f later_steps_bytes_per_unknown=%.1f drift=%.3e\n", st.bm.tstep[1] - st.bm.tstep[0], st.steps > 1 ? (st.time - (st.bm.tstep[1] - st.bm.tstep[0])) / (st.steps - 1) : st.time, sum[4], sum[0],
-                          sum[4] / par.n, (sum[4] - sum[0]) / par.n, sum[1] / par.n, sum[2] / par.n, sum[3] / par.n, (double)st.drift));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, " first_step_time=%.6e later_time_per_step=%.6e peak_bytes=%.6e base_bytes=%.6e bytes_per_unknown=%.1f net_bytes_per_unknown=%.1f setup_bytes_per_unknown=%.1f first_step_bytes_per_unknown=%.1f later_steps_bytes_per_unknown=%.1f drift=%.3e\n",
+                          st.bm.tstep[1] - st.bm.tstep[0], st.steps > 1 ? (st.time - (st.bm.tstep[1] - st.bm.tstep[0])) / (st.steps - 1) : st.time, sum[4], sum[0], sum[4] / par.n, (sum[4] - sum[0]) / par.n, sum[1] / par.n, sum[2] / par.n,
+                          sum[3] / par.n, (double)st.drift));
   }
   PetscCall(PetscFree(par.y1));
   PetscCall(PetscFinalize());

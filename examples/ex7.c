@@ -53,7 +53,7 @@ typedef struct {
   PetscInt       steps, snes_its, ksp_its;
   PetscLogDouble time;
   PetscReal      err, drift, H0;
-  BenchMemory    bm;       /* peak memory by phase, first-step time */
+  BenchMemory    bm; /* peak memory by phase, first-step time */
   char           tstype[64];
 } RunStats;
 
@@ -374,7 +374,7 @@ static PetscErrorCode Run(MPI_Comm comm, Params *par, PetscInt n, PetscInt nstep
     PetscLogDouble t1;
 
     PetscCall(PetscTime(&t1));
-    st->time   = t1 - st->time;
+    st->time      = t1 - st->time;
     st->bm.mem[2] = PeakRSS(PETSC_FALSE);
   }
   PetscCall(TSGetStepNumber(ts, &st->steps));
@@ -574,7 +574,8 @@ int main(int argc, char **argv)
         PetscCall(MPIU_Allreduce(loc, sum, 5, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD));
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH problem=sinegordon%" PetscInt_FMT "d ts=%s ranks=%d n=%" PetscInt_FMT " steps=%" PetscInt_FMT " dx=%.6e time=%.6e time_per_step=%.6e newton_per_step=%.3f krylov_per_step=%.3f", par.dim, st.tstype, size, N, st.steps,
                               (double)(2 * par.L / (n + 1)), st.time, st.time / PetscMax(st.steps, 1), (double)st.snes_its / PetscMax(st.steps, 1), (double)st.ksp_its / PetscMax(st.steps, 1)));
-        PetscCall(PetscPrintf(PETSC_COMM_WORLD, " first_step_time=%.6e later_time_per_step=%.6e peak_bytes=%.6e base_bytes=%.6e bytes_per_unknown=%.1f net_bytes_per_unknown=%.1f setup_bytes_per_unknown=%.1f first_step_bytes_per_unknown=%.1f later_steps_bytes_per_unknown=%.1f error=%.6e order=%.3f\n", st.bm.tstep[1] - st.bm.tstep[0], st.steps > 1 ? (st.time - (st.bm.tstep[1] - st.bm.tstep[0])) / (st.steps - 1) : st.time, sum[4], sum[0], sum[4] / N, (sum[4] - sum[0]) / N, sum[1] / N, sum[2] / N, sum[3] / N, (double)err[l], l ? (double)obs : 0.0));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, " first_step_time=%.6e later_time_per_step=%.6e peak_bytes=%.6e base_bytes=%.6e bytes_per_unknown=%.1f net_bytes_per_unknown=%.1f setup_bytes_per_unknown=%.1f first_step_bytes_per_unknown=%.1f later_steps_bytes_per_unknown=%.1f error=%.6e order=%.3f\n",
+                              st.bm.tstep[1] - st.bm.tstep[0], st.steps > 1 ? (st.time - (st.bm.tstep[1] - st.bm.tstep[0])) / (st.steps - 1) : st.time, sum[4], sum[0], sum[4] / N, (sum[4] - sum[0]) / N, sum[1] / N, sum[2] / N, sum[3] / N, (double)err[l], l ? (double)obs : 0.0));
       }
     }
     PetscCall(VecDestroy(&ref));

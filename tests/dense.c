@@ -24,9 +24,9 @@ static const PetscReal Thetas[NTHETA] = {0.25, 0.5, 0.8}; /* where in a step the
 typedef struct {
   Problem   problem;
   PetscReal q0;
-  PetscBool i2;                    /* pendulum: through TSSetI2Function(), U = u */
-  PetscBool interpolate_steps;     /* spherical: interpolate inside every step (post-step hook) */
-  PetscReal pphi0, H0;             /* spherical: initial p_phi and energy */
+  PetscBool i2;                      /* pendulum: through TSSetI2Function(), U = u */
+  PetscBool interpolate_steps;       /* spherical: interpolate inside every step (post-step hook) */
+  PetscReal pphi0, H0;               /* spherical: initial p_phi and energy */
   PetscReal dpphi, dHstep, dHinterp; /* max |p_phi - p_phi0| at interpolated times, max |H - H0| at steps and interpolated times */
   Vec       W;
 } AppCtx;

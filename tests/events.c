@@ -149,8 +149,8 @@ static PetscErrorCode Run(AppCtx *user, PetscReal dt, PetscReal T, PetscBool eve
 
 int main(int argc, char **argv)
 {
-  AppCtx            user      = {DOOR_MECHANICAL, 2.0, PETSC_FALSE, 0};
-  PetscReal         dt        = 0.01, periods = 2, K, T, terr = 0, qerr = 0, q, p, qe, pe, tend, err, err0;
+  AppCtx            user = {DOOR_MECHANICAL, 2.0, PETSC_FALSE, 0};
+  PetscReal         dt = 0.01, periods = 2, K, T, terr = 0, qerr = 0, q, p, qe, pe, tend, err, err0;
   PetscInt          expected  = 0;
   PetscBool         terminate = PETSC_FALSE;
   TSConvergedReason reason;

@@ -21,12 +21,12 @@ static const char *const Doors[] = {"mechanical", "lagrangian", "Door", "DOOR_",
 
 typedef struct {
   Door       door;
-  PetscReal  g;              /* gyroscopic coupling of the Lagrangian door */
-  Vec        grad, vall;     /* work: grad V; every velocity, on every process */
-  PetscInt   n, N;           /* pendulums on this process, in all */
+  PetscReal  g;          /* gyroscopic coupling of the Lagrangian door */
+  Vec        grad, vall; /* work: grad V; every velocity, on every process */
+  PetscInt   n, N;       /* pendulums on this process, in all */
   PetscReal  kappa, eps, ton;
-  PetscBool  fullpattern;    /* insert the first-last spring's entries (as zeros) before it acts */
-  Vec        xall;           /* every position, on every process */
+  PetscBool  fullpattern; /* insert the first-last spring's entries (as zeros) before it acts */
+  Vec        xall;        /* every position, on every process */
   VecScatter toall;
 } AppCtx;
 

@@ -16,7 +16,7 @@ int main(int argc, char **argv)
   Mat       M, H;
   Vec       U;
   IS        isq, isp;
-  PetscInt  call = 0, nq, np, q0;
+  PetscInt  call    = 0, nq, np, q0;
   PetscBool nophase = PETSC_FALSE;
 
   PetscFunctionBeginUser;

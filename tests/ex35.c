@@ -11,8 +11,8 @@ static const char *const Doors[] = {"mechanical", "i2"};
 
 typedef struct {
   Mat       K;
-  Vec       seen;    /* what the post-stage hook received */
-  PetscReal tseen;   /* its stage time */
+  Vec       seen;  /* what the post-stage hook received */
+  PetscReal tseen; /* its stage time */
   PetscInt  calls, steps;
   PetscBool shaped, same, timed;
 } AppCtx;
@@ -56,11 +56,11 @@ static PetscErrorCode PostStep(TS ts)
 
 int main(int argc, char **argv)
 {
-  PetscInt    n = 5, door = 0;
-  AppCtx      user = {NULL, NULL, 0, 0, 0, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE};
-  Mat         J, M = NULL;
-  Vec         U, V = NULL;
-  TS          ts;
+  PetscInt n = 5, door = 0;
+  AppCtx   user = {NULL, NULL, 0, 0, 0, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE};
+  Mat      J, M = NULL;
+  Vec      U, V = NULL;
+  TS       ts;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));

@@ -29,7 +29,7 @@ static PetscErrorCode Diagonal(PetscInt m, PetscInt n, Mat *A)
 
 int main(int argc, char **argv)
 {
-  const PetscInt n = 4;
+  const PetscInt n     = 4;
   PetscInt       which = 0, lo, nloc, nq;
   PetscMPIInt    rank, size;
   TS             ts;

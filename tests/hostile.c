@@ -430,8 +430,8 @@ static PetscErrorCode DiagonalMat(PetscInt nloc, PetscInt n, PetscReal d, Mat *A
 /* Inserts or removes the case's options */
 static PetscErrorCode CaseOptions(const Case *c, PetscBool insert)
 {
-  char   **argv;
-  int      argc;
+  char **argv;
+  int    argc;
 
   PetscFunctionBeginUser;
   if (!c->options) PetscFunctionReturn(0);
@@ -620,7 +620,7 @@ static PetscErrorCode RunAll(AppCtx *user, char *skip[], PetscInt nskip)
     int               codes[2];
     PetscBool         ok;
 
-    PetscBool         skipped = PETSC_FALSE;
+    PetscBool skipped = PETSC_FALSE;
 
     for (PetscInt j = 0; j < nskip; j++) skipped = (PetscBool)(skipped || !strcmp(skip[j], c->name));
     if (!Applies(c, size) || skipped) continue;
@@ -650,9 +650,9 @@ static PetscErrorCode RunAll(AppCtx *user, char *skip[], PetscInt nskip)
 
 int main(int argc, char **argv)
 {
-  AppCtx            user = {1.0, 1.0, 0, CB_NONE, FAULT_NONE, 3, 0};
+  AppCtx            user     = {1.0, 1.0, 0, CB_NONE, FAULT_NONE, 3, 0};
   char              name[64] = "all", *skip[64];
-  PetscInt          nskip = 64;
+  PetscInt          nskip    = 64;
   Objects           o        = {0};
   TSConvergedReason reason;
   PetscMPIInt       size;

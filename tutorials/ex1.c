@@ -72,7 +72,7 @@ static char errorcase[32] = "none"; /* -error_case nomechanics|masssize|naniniti
 
 static PetscErrorCode Run(Oscillator *osc, PetscReal T, PetscInt nsteps, Errors *err)
 {
-  PetscBool nomech, badsize, naninitial;
+  PetscBool    nomech, badsize, naninitial;
   TS           ts;
   Vec          U;
   Mat          M, H;
@@ -105,7 +105,7 @@ static PetscErrorCode Run(Oscillator *osc, PetscReal T, PetscInt nsteps, Errors 
   PetscCall(TSSetMaxTime(ts, T));
   PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
   err->osc = osc;
-  err->dt = T / nsteps;
+  err->dt  = T / nsteps;
   err->ep = err->eq = err->eH = 0;
   err->H0                     = 0.5 * osc->p0 * osc->p0 / osc->mass + 0.5 * osc->mass * osc->omega * osc->omega * osc->q0 * osc->q0;
   PetscCall(TSMonitorSet(ts, MonitorErrors, err, NULL));
@@ -120,16 +120,16 @@ static PetscErrorCode Run(Oscillator *osc, PetscReal T, PetscInt nsteps, Errors 
 
 int main(int argc, char **argv)
 {
-  Oscillator  osc = {2 * PETSC_PI, 1, PETSC_PI / 2, 0};
-  PetscReal   periods = 1;
-  PetscInt    n = 10, levels = 3, order;
-  Errors      err[8];
-  PetscBool   paper = PETSC_FALSE;
+  Oscillator osc     = {2 * PETSC_PI, 1, PETSC_PI / 2, 0};
+  PetscReal  periods = 1;
+  PetscInt   n = 10, levels = 3, order;
+  Errors     err[8];
+  PetscBool  paper = PETSC_FALSE;
   /* Lobatto slides (2025) p. 27: one period, meshes 10, 20, 40, absolute energy error (see docs/papers.md) */
   const PetscReal slides[3][3] = {
-    {8.952e-6, 1.393e-7, 2.170e-9  },
-    {7.640e-7, 1.194e-8, 1.876e-10 },
-    {6.619e-5, 1.098e-6, 1.699e-8  }
+    {8.952e-6, 1.393e-7, 2.170e-9 },
+    {7.640e-7, 1.194e-8, 1.876e-10},
+    {6.619e-5, 1.098e-6, 1.699e-8 }
   };
   TS          ts;
   const char *type;

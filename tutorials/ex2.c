@@ -118,7 +118,7 @@ static PetscErrorCode Run(Pendulum *pen, const char scheme[], PetscReal T, Petsc
   PetscCall(TSSetMaxTime(ts, T));
   PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
   err->pen = pen;
-  err->dt = T / nsteps;
+  err->dt  = T / nsteps;
   err->ep = err->eq = err->eH = 0;
   err->H0                     = Energy(pen, pen->theta0, 0);
   PetscCall(TSMonitorSet(ts, MonitorErrors, err, NULL));
@@ -145,8 +145,8 @@ typedef struct {
 } PaperRows;
 
 static const PaperRows papers[] = {
-  {"fvca2023",    "midpoint", "Newmark",            {2.93e-2, 7.32e-3, 1.83e-3},    {5.26e-3, 1.31e-3, 3.29e-4},     {9.06e-4, 2.29e-4, 5.73e-5}    },
-  {"fvca2023",    "simpson",  "Symplectic Simpson", {6.08e-6, 3.78e-7, 2.36e-8},    {1.05e-6, 6.51e-8, 4.06e-9},     {1.30e-6, 8.42e-8, 5.25e-9}    },
+  {"fvca2023",    "midpoint", "Newmark",            {2.93e-2, 7.32e-3, 1.83e-3},      {5.26e-3, 1.31e-3, 3.29e-4},       {9.06e-4, 2.29e-4, 5.73e-5}      },
+  {"fvca2023",    "simpson",  "Symplectic Simpson", {6.08e-6, 3.78e-7, 2.36e-8},      {1.05e-6, 6.51e-8, 4.06e-9},       {1.30e-6, 8.42e-8, 5.25e-9}      },
   {"lobatto2025", "lobatto",  "Lobatto",            {2.832e-9, 4.567e-11, 7.070e-13}, {4.218e-10, 6.692e-12, 1.057e-13}, {6.234e-10, 1.028e-11, 1.589e-13}},
 };
 
@@ -171,8 +171,8 @@ static PetscErrorCode PrintRow(const char label[], const char quantity[], const 
 
 int main(int argc, char **argv)
 {
-  Pendulum  pen = {2 * PETSC_PI, 1, PETSC_PI / 2, 0, 0, 0};
-  PetscReal periods = 1, tol = 0.05;
+  Pendulum  pen     = {2 * PETSC_PI, 1, PETSC_PI / 2, 0, 0, 0};
+  PetscReal periods = 1, tol      = 0.05;
   char     *schemes[8], paper[32] = "none";
   PetscInt  nschemes = 8, meshes[8] = {50, 100, 200}, nmeshes = 8;
   PetscBool flg, allok = PETSC_TRUE, compared = PETSC_FALSE;
@@ -206,9 +206,9 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  order\n"));
 
   for (PetscInt s = 0; s < nschemes; s++) {
-    Errors          err;
-    PetscReal       ep[8], eq[8], eH[8];
-    const PaperRows *ref = NULL;
+    Errors           err;
+    PetscReal        ep[8], eq[8], eH[8];
+    const PaperRows *ref   = NULL;
     const char      *label = schemes[s];
     PetscInt         order;
 

@@ -181,7 +181,10 @@ static PetscErrorCode Distance(Vec a, Vec b, PetscReal *d)
 
 int main(int argc, char **argv)
 {
-  Pendulum    pe = {1, 1, 1, 1, 1.5, 0, 0, 0, 0, {0, 0}, 0};
+  Pendulum pe = {
+    1, 1, 1, 1, 1.5, 0, 0, 0, 0, {0, 0},
+             0
+  };
   PetscReal   T = 4, err[8], dH[8], dpphi = 0, refdiff, eo, ho;
   PetscInt    n = 16, levels = 3, order, nref;
   Vec         U, Uref, Uref2;

@@ -33,11 +33,11 @@ typedef PetscOptionItems *SimpVIOptionItems;
 typedef PetscCtxRt SimpVICtxDestroyArg;
   #define SIMPVI_CTX(arg) (*(void **)(arg))
 #elif PETSC_VERSION_GE(3, 23, 0)
-typedef void **SimpVICtxDestroyArg;
+typedef void            **SimpVICtxDestroyArg;
   #define SIMPVI_CTX(arg) (*(arg))
 #else
 typedef void *SimpVICtxDestroyArg;
-  #define SIMPVI_CTX(arg)                     (arg)
+  #define SIMPVI_CTX(arg)                   (arg)
   #define PetscContainerSetCtxDestroy(c, f) PetscContainerSetUserDestroy(c, f)
 #endif
 
