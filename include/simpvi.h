@@ -241,6 +241,30 @@ typedef PetscErrorCode (*TSSimpVIForceFn)(TS ts, PetscReal t, Vec x, Vec v, Vec 
 S*/
 typedef PetscErrorCode (*TSSimpVIForceJacobianFn)(TS ts, PetscReal t, Vec x, Vec v, Mat Fx, Mat Fv, void *ctx);
 
+/*S
+   TSSimpVIParameterJacobianFn - A function that fills the derivatives in the parameters theta of the two quantities a
+   `TSSIMPVI` step is made of, P = dL/dv and G = dL/dx + f, for the parameter gradients of `TSAdjointSolve()`
+
+   Calling Sequence:
++  ts     - the `TS` context
+.  t      - the time
+.  x      - the position
+.  v      - the velocity
+.  Ptheta - on output, dP/dtheta (positions x parameters), assembled; NULL when it was not given
+.  Gtheta - on output, dG/dtheta (positions x parameters), assembled; NULL when it was not given
+-  ctx    - the user context given to `TSSimpVISetParameterJacobian()`
+
+   Note:
+   For the mechanical door P = M v and G = -grad V + 1/2 v' dM/dx v + f: dP/dtheta = (dM/dtheta) v, dG/dtheta =
+   -d(grad V)/dtheta + ... + df/dtheta. For the Lagrangian door dP/dtheta = d(L_v)/dtheta, dG/dtheta = d(L_x)/dtheta +
+   df/dtheta.
+
+   Level: intermediate
+
+.seealso: `TSSIMPVI`, `TSSimpVISetParameterJacobian()`, `TSSetCostGradients()`, `TSAdjointSolve()`
+S*/
+typedef PetscErrorCode (*TSSimpVIParameterJacobianFn)(TS ts, PetscReal t, Vec x, Vec v, Mat Ptheta, Mat Gtheta, void *ctx);
+
 PETSC_EXTERN PetscErrorCode SimpVIInitializePackage(void);
 PETSC_EXTERN PetscErrorCode SimpVIFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_simpvi(void);
@@ -263,6 +287,7 @@ PETSC_EXTERN PetscErrorCode TSSimpVISetLagrangianHessian(TS ts, Mat Lxx, Mat Lvx
 PETSC_EXTERN PetscErrorCode TSSimpVISetPotential(TS ts, Mat H, TSSimpVIPotentialFn V, TSSimpVIPotentialHessianFn hess, void *ctx);
 PETSC_EXTERN PetscErrorCode TSSimpVISetMass(TS ts, Mat M, Mat Mx, Mat Mxx, TSSimpVIMassFn f, void *ctx);
 PETSC_EXTERN PetscErrorCode TSSimpVISetForce(TS ts, Mat Fx, Mat Fv, TSSimpVIForceFn f, TSSimpVIForceJacobianFn jac, void *ctx);
+PETSC_EXTERN PetscErrorCode TSSimpVISetParameterJacobian(TS ts, Mat Ptheta, Mat Gtheta, TSSimpVIParameterJacobianFn f, void *ctx);
 
 PETSC_EXTERN PetscErrorCode TSSimpVIGetPhaseSpaceIS(TS ts, IS *isq, IS *isp);
 PETSC_EXTERN PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts);

@@ -47,6 +47,8 @@ static PetscErrorCode ProblemDestroy(SimpVICtxDestroyArg arg)
   PetscCall(MatDestroy(&prob->user.Mxx));
   PetscCall(MatDestroy(&prob->user.Fx));
   PetscCall(MatDestroy(&prob->user.Fv));
+  PetscCall(MatDestroy(&prob->user.Pth));
+  PetscCall(MatDestroy(&prob->user.Gth));
   PetscCall(PetscFree(prob));
   PetscFunctionReturn(0);
 }

@@ -89,6 +89,7 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
     PetscCall(TSPostStage(ts, ts->ptime + vi->step->h, 0, &vi->Ustage));
   }
   PetscCall(SimpVIStepAccept_Private(vi->step));
+  if (ts->trajectory) PetscCall(SimpVIStagesPack_Private(ts)); /* the step as TSTrajectory keeps it, for the adjoint */
   if (!vi->native) PetscCall(VecCopy(ts->vec_dot, vi->vprev)); /* the start velocity, for TSRollBack() */
   PetscCall(StoreState(ts, ts->ptime + vi->step->h));
 
@@ -302,6 +303,9 @@ static PetscErrorCode TSReset_SimpVI(TS ts)
   PetscCall(SimpVISchemeDestroy_Private(&vi->scheme));
   PetscCall(ISDestroy(&vi->isq));
   PetscCall(ISDestroy(&vi->isp));
+  PetscCall(SimpVIAdjointDestroyWork_Private(ts));
+  if (vi->stages) PetscCall(VecDestroyVecs(vi->nstages, &vi->stages));
+  PetscCall(VecDestroy(&vi->zview));
   vi->stabilityready  = PETSC_FALSE;
   vi->stabilitywarned = PETSC_FALSE;
   vi->growthsteps     = 0;
@@ -381,6 +385,7 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ts), &size));
     if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  This PETSc has no parallel LU (SuperLU_DIST, MUMPS): the step's default linear solver is Krylov at every size\n"));
   }
+  PetscCall(SimpVIAdjointView_Private(ts, viewer));
   PetscFunctionReturn(0);
 }
 
@@ -544,6 +549,7 @@ PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS ts)
   ts->ops->snesjacobian   = SNESTSFormJacobian_SimpVI;
   ts->default_adapt_type  = TSADAPTNONE;
   ts->usessnes            = PETSC_TRUE;
+  PetscCall(SimpVIAdjointSetOps_Private(ts));
 
   PetscCall(PetscNew(&vi));
   ts->data = (void *)vi;

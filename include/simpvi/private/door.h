@@ -44,6 +44,9 @@ typedef struct {
   void                       *forcectx;
   Mat                         Fx, Fv;
   Mat                         I2P, I2A; /* the I2 (or I) Jacobian matrices given to TSSetI2Jacobian(), taken from the SNES */
+  TSSimpVIParameterJacobianFn paramfn;  /* TSSimpVISetParameterJacobian(): dP/dtheta, dG/dtheta */
+  void                       *paramctx;
+  Mat                         Pth, Gth;
 } SimpVIUser;
 
 /* Kept on the TS whatever its type (composed "SimpVIProblem"), so that TSSetType() keeps it and other TS types can be

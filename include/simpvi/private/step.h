@@ -94,6 +94,34 @@ PETSC_INTERN PetscErrorCode SimpVIStepMomentum_Private(SimpVIStep, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStepFinish_Private(SimpVIStep, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStepAccept_Private(SimpVIStep);
 
+/* The step's tangent and adjoint maps (src/core/steptangent.c): their work space, for ncost adjoint vectors */
+typedef struct _SimpVIStepAdjoint *SimpVIStepAdjoint;
+struct _SimpVIStepAdjoint {
+  PetscInt     s, nloc, ncost;
+  Vec         *gZ, *m;             /* step-shaped: the right sides g_Z and the solutions m of J' m = g_Z */
+  Vec         *gq, *rq, *rp;       /* position-shaped: lq0 being built, the integrand's dr/dq and dr/dp */
+  Vec         *rtheta, thwork;     /* parameter-shaped (made on first use): dr/dtheta, work */
+  Vec          a, b, work;         /* position-shaped work */
+  Vec         *views, *mviews;     /* the blocks of a step-shaped vector */
+  PetscScalar *coef;
+};
+
+/* What a sensitivity adds to the step's maps (either may be NULL): the gradients of a cost integrand r(t, U) at a
+   quadrature point, U = (x, P), for every cost (dr/dq, dr/dp; dr/dtheta when its array is not NULL), and the
+   derivatives of P and G in the parameters at a point (n x np matrices; either may be NULL) */
+typedef struct {
+  PetscErrorCode (*integrand)(void *, PetscReal, Vec, Vec, Vec[], Vec[], Vec[]);
+  PetscErrorCode (*paramjac)(void *, PetscReal, Vec, Vec, Mat *, Mat *);
+  void *ctx;
+} SimpVIStepSensitivity;
+
+PETSC_INTERN PetscErrorCode SimpVIStepAdjointCreate_Private(SimpVIStep, PetscInt, SimpVIStepAdjoint *);
+PETSC_INTERN PetscErrorCode SimpVIStepAdjointDestroy_Private(SimpVIStepAdjoint *);
+PETSC_INTERN PetscErrorCode SimpVIStepLinearize_Private(SimpVIStep);
+PETSC_INTERN PetscErrorCode SimpVIStepTangent_Private(SimpVIStep, SimpVIStepAdjoint, KSP, const SimpVIStepSensitivity *, Vec, Vec, Vec, Vec, Vec);
+PETSC_INTERN PetscErrorCode SimpVIStepAdjoint_Private(SimpVIStep, SimpVIStepAdjoint, KSP, const SimpVIStepSensitivity *, PetscInt, Vec[], Vec[], Vec[]);
+PETSC_INTERN PetscErrorCode SimpVIStepIntegral_Private(SimpVIStep, PetscErrorCode (*)(void *, PetscReal, Vec, Vec, Vec), void *, Vec, Vec);
+
 /* Block assembly of the step matrix (src/core/blockmat.c) */
 PETSC_INTERN PetscErrorCode SimpVIMatAddBlocks_Private(Mat, PetscLayout, Mat, PetscBool, PetscInt, const PetscScalar[]);
 PETSC_INTERN PetscErrorCode SimpVIMatFill_Private(Mat, PetscBool *, PetscErrorCode (*)(void *, Mat), void *);

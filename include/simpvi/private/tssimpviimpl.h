@@ -43,6 +43,15 @@ typedef struct {
   PetscInt  growthsteps;  /* steps in a row with a blow-up-like growth, and the growth over them */
   PetscReal growth;
 
+  /* the step's tangent and adjoint maps (src/ts/adjoint.c) */
+  Vec              *stages;  /* a step for TSTrajectory (TSGetStages()): its start (q0, p0), then its increments Z_a two by two, shaped like U */
+  PetscInt          nstages;
+  Vec               zview;   /* a view of one block of the step vector */
+  SimpVIStepAdjoint adj;
+  KSP               adjksp;  /* the tangent and transposed solves of the step Jacobian (prefix -ts_simpvi_adjoint_) */
+  Vec              *lq, *lp; /* the cost gradients split (numcost each) */
+  Vec               tq[4];   /* the tangent map's dq0, dp0, dq1, dp1 */
+  Vec               Uk, eth; /* a state at a quadrature point; a unit vector in the parameters */
 } TS_SimpVI;
 
 PETSC_INTERN PetscErrorCode SimpVISchemeFind_Private(const char[], TSSimpVIQuadrature *, PetscInt *, PetscBool *);
@@ -56,6 +65,12 @@ PETSC_INTERN PetscErrorCode SimpVIStabilityEstimate_Private(TS, PetscReal, Vec, 
 PETSC_INTERN PetscErrorCode SimpVIStabilityCheckStep_Private(TS, Vec, Vec, PetscBool *);
 PETSC_INTERN PetscErrorCode SimpVIStabilityCheckGrowth_Private(TS, Vec, Vec, Vec, Vec, Vec, PetscBool *);
 PETSC_INTERN PetscErrorCode SimpVIStabilityHint_Private(TS, const char[], Vec, Vec, char[], size_t);
+
+/* the adjoint and tangent maps under TSAdjointSolve() and TSForward (src/ts/adjoint.c) */
+PETSC_INTERN PetscErrorCode SimpVIStagesPack_Private(TS);
+PETSC_INTERN PetscErrorCode SimpVIAdjointSetOps_Private(TS);
+PETSC_INTERN PetscErrorCode SimpVIAdjointDestroyWork_Private(TS);
+PETSC_INTERN PetscErrorCode SimpVIAdjointView_Private(TS, PetscViewer);
 
 /* the step under SNESKINSOL and the deprecated solver choice (src/ts/stepkinsol.c) */
 PETSC_INTERN PetscErrorCode SimpVIStepKINSOL_Private(TS);

@@ -1,0 +1,435 @@
+/*
+   TSSIMPVI under TSAdjointSolve() and TSForward: the discrete adjoint and tangent maps of the step (the core's
+   src/core/steptangent.c) on the TS's state U = (q, p), the step as TSTrajectory keeps it (TSGetStages()), the cost
+   integral of a quadrature TS (TSCreateQuadratureTS()) with the scheme's own quadrature, and the parameter
+   derivatives of TSSimpVISetParameterJacobian().
+*/
+#include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
+
+/* The stages of a native step: U-shaped, the start (q0, p0), then the increments Z_1..Z_s two per stage (q and p
+   slots) */
+static PetscInt NumStages(TS_SimpVI *vi)
+{
+  return vi->native ? 1 + (vi->scheme->degree + 1) / 2 : 0;
+}
+
+static PetscErrorCode StagesCreate(TS ts)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  MPI_Comm    comm;
+  PetscMPIInt size;
+  PetscInt    nloc, N;
+
+  PetscFunctionBegin;
+  if (vi->stages || !vi->native) PetscFunctionReturn(0);
+  vi->nstages = NumStages(vi);
+  PetscCall(VecDuplicateVecs(ts->vec_sol, vi->nstages, &vi->stages));
+  PetscCall(PetscObjectGetComm((PetscObject)ts, &comm));
+  PetscCall(VecGetLocalSize(vi->q1, &nloc));
+  PetscCall(VecGetSize(vi->q1, &N));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (size == 1) PetscCall(VecCreateSeqWithArray(comm, 1, nloc, NULL, &vi->zview));
+  else PetscCall(VecCreateMPIWithArray(comm, 1, nloc, N, NULL, &vi->zview));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSGetStages_SimpVI(TS ts, PetscInt *ns, Vec *Y[])
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  if (ns) *ns = NumStages(vi);
+  if (Y) {
+    PetscCall(StagesCreate(ts));
+    *Y = vi->stages;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Copies the increments between the step vector Y and the stages (tostages: Y -> stages) */
+static PetscErrorCode StagesCopyIncrements(TS ts, PetscBool tostages)
+{
+  TS_SimpVI   *vi = (TS_SimpVI *)ts->data;
+  SimpVIStep   st = vi->step;
+  const PetscInt s = vi->scheme->degree, nloc = st->qmap->n;
+  PetscScalar *y;
+
+  PetscFunctionBegin;
+  if (tostages) PetscCall(VecGetArrayRead(st->Y, (const PetscScalar **)&y));
+  else PetscCall(VecGetArray(st->Y, &y));
+  for (PetscInt a = 0; a < s; a++) {
+    Vec U = vi->stages[1 + a / 2], sub;
+
+    PetscCall(VecPlaceArray(vi->zview, y + a * nloc));
+    PetscCall(VecGetSubVector(U, a % 2 ? vi->isp : vi->isq, &sub));
+    if (tostages) PetscCall(VecCopy(vi->zview, sub));
+    else PetscCall(VecCopy(sub, vi->zview));
+    PetscCall(VecRestoreSubVector(U, a % 2 ? vi->isp : vi->isq, &sub));
+    PetscCall(VecResetArray(vi->zview));
+  }
+  if (s % 2) { /* the unused momentum slot of the last stage */
+    Vec sub;
+
+    PetscCall(VecGetSubVector(vi->stages[vi->nstages - 1], vi->isp, &sub));
+    if (tostages) PetscCall(VecSet(sub, 0));
+    PetscCall(VecRestoreSubVector(vi->stages[vi->nstages - 1], vi->isp, &sub));
+  }
+  if (tostages) PetscCall(VecRestoreArrayRead(st->Y, (const PetscScalar **)&y));
+  else PetscCall(VecRestoreArray(st->Y, &y));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStagesPack_Private - the step just solved, as TSTrajectory keeps it: its start and its increments (the
+  adjoint step linearises the step map at exactly these, with no solve)
+*/
+PetscErrorCode SimpVIStagesPack_Private(TS ts)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  if (!vi->native) PetscFunctionReturn(0);
+  PetscCall(StagesCreate(ts));
+  PetscCall(SimpVIPhaseSpaceJoin_Private(vi->step->q0, vi->step->p0, vi->isq, vi->isp, vi->stages[0]));
+  PetscCall(StagesCopyIncrements(ts, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/* The step that ends at ts->ptime (ts->time_step < 0 in the adjoint run), from the stages, linearised */
+static PetscErrorCode StepFromStages(TS ts)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  SimpVIStep st = vi->step;
+
+  PetscFunctionBegin;
+  st->h = -ts->time_step;
+  st->t = ts->ptime + ts->time_step;
+  PetscCall(SimpVIPhaseSpaceSplit_Private(vi->stages[0], vi->isq, vi->isp, st->q0, st->p0));
+  PetscCall(StagesCopyIncrements(ts, PETSC_FALSE));
+  PetscCall(SimpVIStepLinearize_Private(st));
+  PetscFunctionReturn(0);
+}
+
+/* The solver of the tangent and transposed systems: the step's default, except a parallel direct solve (SuperLU_DIST
+   has no transposed solve in PETSc 3.18): Krylov with block Jacobi there */
+static PetscErrorCode AdjointKSP(TS ts)
+{
+  TS_SimpVI  *vi = (TS_SimpVI *)ts->data;
+  PetscMPIInt size;
+  PetscInt    N;
+  char        prefix[256];
+
+  PetscFunctionBegin;
+  if (vi->adjksp) PetscFunctionReturn(0);
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ts), &size));
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)ts), &vi->adjksp));
+  PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sts_simpvi_adjoint_", ((PetscObject)ts)->prefix ? ((PetscObject)ts)->prefix : ""));
+  PetscCall(KSPSetOptionsPrefix(vi->adjksp, prefix));
+  PetscCall(VecGetSize(vi->step->Y, &N));
+  PetscCall(SimpVIDefaultLinearSolver_Private(vi->adjksp, N, size > 1 ? 0 : vi->prob->directlimit, PETSC_FALSE, PETSC_FALSE));
+  PetscCall(KSPSetFromOptions(vi->adjksp));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AdjointWork(TS ts, PetscInt ncost)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  if (vi->adj && vi->adj->ncost < ncost) PetscCall(SimpVIAdjointDestroyWork_Private(ts));
+  if (!vi->adj) {
+    PetscCall(SimpVIStepAdjointCreate_Private(vi->step, ncost, &vi->adj));
+    PetscCall(VecDuplicateVecs(vi->q1, vi->adj->ncost, &vi->lq));
+    PetscCall(VecDuplicateVecs(vi->q1, vi->adj->ncost, &vi->lp));
+    for (PetscInt i = 0; i < 4; i++) PetscCall(VecDuplicate(vi->q1, &vi->tq[i]));
+  }
+  if (!vi->Uk) PetscCall(VecDuplicate(ts->vec_sol, &vi->Uk));
+  PetscCall(AdjointKSP(ts));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIAdjointDestroyWork_Private - what the adjoint and tangent maps made (TSReset(), TSAdjointReset())
+*/
+PetscErrorCode SimpVIAdjointDestroyWork_Private(TS ts)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  if (vi->adj) {
+    PetscCall(VecDestroyVecs(vi->adj->ncost, &vi->lq));
+    PetscCall(VecDestroyVecs(vi->adj->ncost, &vi->lp));
+  }
+  PetscCall(SimpVIStepAdjointDestroy_Private(&vi->adj));
+  for (PetscInt i = 0; i < 4; i++) PetscCall(VecDestroy(&vi->tq[i]));
+  PetscCall(VecDestroy(&vi->Uk));
+  PetscCall(VecDestroy(&vi->eth));
+  PetscCall(KSPDestroy(&vi->adjksp));
+  PetscFunctionReturn(0);
+}
+
+/* The parameter derivatives of P and G at a point (TSSimpVISetParameterJacobian()) */
+static PetscErrorCode ParameterJacobian(void *ctx, PetscReal t, Vec x, Vec v, Mat *Pth, Mat *Gth)
+{
+  TS          ts = (TS)ctx;
+  SimpVIUser *u  = &((TS_SimpVI *)ts->data)->prob->user;
+
+  PetscFunctionBegin;
+  *Pth = u->Pth;
+  *Gth = u->Gth;
+  if (!u->paramfn) {
+    *Pth = *Gth = NULL;
+    PetscFunctionReturn(0);
+  }
+  SimpVICallBack(ts, "TSSIMPVI parameter Jacobian", u->paramfn(ts, t, x, v, u->Pth, u->Gth, u->paramctx));
+  PetscFunctionReturn(0);
+}
+
+/* Column n of a dense matrix (a cost's gradient, stored as a column: PETSc's convention for the quadrature TS) into a
+   vector, through the work vector col of its layout */
+static PetscErrorCode DenseColumn(Mat A, PetscInt n, Vec col, Vec out)
+{
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscCall(MatDenseGetColumn(A, n, &a));
+  PetscCall(VecPlaceArray(col, a));
+  PetscCall(VecCopy(col, out));
+  PetscCall(VecResetArray(col));
+  PetscCall(MatDenseRestoreColumn(A, &a));
+  PetscFunctionReturn(0);
+}
+
+/* The gradients of the quadrature TS's integrand r(t, U) at U = (x, P): dr/dq, dr/dp (and dr/dtheta) of each cost */
+static PetscErrorCode IntegrandGradients(void *ctx, PetscReal t, Vec x, Vec P, Vec rq[], Vec rp[], Vec rth[])
+{
+  TS         ts = (TS)ctx, quadts = ts->quadraturets;
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  Mat        quadJ = NULL, quadJp = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(SimpVIPhaseSpaceJoin_Private(x, P, vi->isq, vi->isp, vi->Uk));
+  PetscCall(TSGetRHSJacobian(quadts, &quadJ, NULL, NULL, NULL));
+  if (quadJ) PetscCall(TSComputeRHSJacobian(quadts, t, vi->Uk, quadJ, NULL));
+  for (PetscInt n = 0; n < ts->numcost; n++) {
+    if (quadJ) {
+      PetscCall(DenseColumn(quadJ, n, ts->vec_drdu_col, vi->Uk));
+      PetscCall(SimpVIPhaseSpaceSplit_Private(vi->Uk, vi->isq, vi->isp, rq[n], rp[n]));
+    } else {
+      PetscCall(VecSet(rq[n], 0));
+      PetscCall(VecSet(rp[n], 0));
+    }
+  }
+  if (!rth) PetscFunctionReturn(0);
+  PetscCall(SimpVIPhaseSpaceJoin_Private(x, P, vi->isq, vi->isp, vi->Uk));
+  PetscCall(TSGetRHSJacobianP(quadts, &quadJp, NULL, NULL));
+  if (quadJp) PetscCall(TSComputeRHSJacobianP(quadts, t, vi->Uk, quadJp));
+  for (PetscInt n = 0; n < ts->numcost; n++) {
+    if (quadJp) PetscCall(DenseColumn(quadJp, n, ts->vec_drdp_col, rth[n]));
+    else PetscCall(VecSet(rth[n], 0));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The quadrature TS's integrand r(t, U) at U = (x, P) */
+static PetscErrorCode IntegrandValue(void *ctx, PetscReal t, Vec x, Vec P, Vec r)
+{
+  TS         ts = (TS)ctx;
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  if (!vi->Uk) PetscCall(VecDuplicate(ts->vec_sol, &vi->Uk));
+  PetscCall(SimpVIPhaseSpaceJoin_Private(x, P, vi->isq, vi->isp, vi->Uk));
+  PetscCall(TSComputeRHSFunction(ts->quadraturets, t, vi->Uk, r));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CheckSupported(TS ts, const char what[])
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCheck(vi->native, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has %s only for problems given through the Lagrangian or mechanical door (state U = (q, p)): the I2 door's velocities are outside the TS state", what);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSAdjointSetUp_SimpVI(TS ts)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(CheckSupported(ts, "a discrete adjoint (TSAdjointSolve())"));
+  PetscCheck(!ts->vecs_sensi2, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no second-order adjoint (TSSetCostHessianProducts())");
+  PetscCheck(!ts->vecs_sensip || vi->prob->user.paramfn, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI gradients in the parameters (mu of TSSetCostGradients()) need TSSimpVISetParameterJacobian()");
+  PetscCall(AdjointWork(ts, ts->numcost));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSAdjointReset_SimpVI(TS ts)
+{
+  PetscFunctionBegin;
+  PetscCall(SimpVIAdjointDestroyWork_Private(ts));
+  PetscFunctionReturn(0);
+}
+
+/* lambda_j = (d(q1, p1)/d(q0, p0))' lambda_{j+1} (plus the cost integrand's gradients), mu += the parameter part */
+static PetscErrorCode TSAdjointStep_SimpVI(TS ts)
+{
+  TS_SimpVI            *vi   = (TS_SimpVI *)ts->data;
+  SimpVIStepSensitivity sens = {ts->quadraturets ? IntegrandGradients : NULL, ParameterJacobian, ts};
+
+  PetscFunctionBegin;
+  PetscCall(StepFromStages(ts));
+  for (PetscInt n = 0; n < ts->numcost; n++) PetscCall(SimpVIPhaseSpaceSplit_Private(ts->vecs_sensi[n], vi->isq, vi->isp, vi->lq[n], vi->lp[n]));
+  PetscCall(SimpVIStepAdjoint_Private(vi->step, vi->adj, vi->adjksp, &sens, ts->numcost, vi->lq, vi->lp, ts->vecs_sensip));
+  for (PetscInt n = 0; n < ts->numcost; n++) PetscCall(SimpVIPhaseSpaceJoin_Private(vi->lq[n], vi->lp[n], vi->isq, vi->isp, ts->vecs_sensi[n]));
+  PetscFunctionReturn(0);
+}
+
+/* The cost integral over the step with the scheme's quadrature: after TSStep() (forward) or TSAdjointStep() */
+static PetscErrorCode CostIntegral(TS ts)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(CheckSupported(ts, "a cost integral"));
+  PetscCall(SimpVIStepIntegral_Private(vi->step, IntegrandValue, ts, ts->vec_costintegrand, ts->quadraturets->vec_sol));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSForwardCostIntegral_SimpVI(TS ts)
+{
+  PetscFunctionBegin;
+  if (ts->reason < 0) PetscFunctionReturn(0);
+  PetscCall(CostIntegral(ts));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSAdjointCostIntegral_SimpVI(TS ts)
+{
+  PetscFunctionBegin;
+  PetscCall(CostIntegral(ts));
+  PetscFunctionReturn(0);
+}
+
+/* The tangent-linear run: every column S_j of the sensitivities dU/dtheta goes through the step's tangent map, with
+   the parameter part when TSSimpVISetParameterJacobian() gave one (column j: theta_j), else as perturbations of the
+   initial state */
+static PetscErrorCode TSForwardStep_SimpVI(TS ts)
+{
+  TS_SimpVI            *vi   = (TS_SimpVI *)ts->data;
+  SimpVIUser           *u    = &vi->prob->user;
+  SimpVIStepSensitivity sens = {NULL, ParameterJacobian, ts};
+  PetscInt              ncol;
+
+  PetscFunctionBegin;
+  if (ts->reason < 0) PetscFunctionReturn(0);
+  PetscCall(CheckSupported(ts, "forward sensitivities (TSForwardSetSensitivities())"));
+  PetscCall(AdjointWork(ts, 1));
+  PetscCall(SimpVIStepLinearize_Private(vi->step));
+  PetscCall(MatGetSize(ts->mat_sensip, NULL, &ncol));
+  if (u->paramfn && !vi->eth) PetscCall(MatCreateVecs(u->Gth ? u->Gth : u->Pth, &vi->eth, NULL));
+  for (PetscInt j = 0; j < ncol; j++) {
+    Vec col;
+
+    if (vi->eth) {
+      PetscCall(VecSet(vi->eth, 0));
+      PetscCall(VecSetValue(vi->eth, j, 1, INSERT_VALUES));
+      PetscCall(VecAssemblyBegin(vi->eth));
+      PetscCall(VecAssemblyEnd(vi->eth));
+    }
+    PetscCall(MatDenseGetColumnVecWrite(ts->mat_sensip, j, &col));
+    PetscCall(SimpVIPhaseSpaceSplit_Private(col, vi->isq, vi->isp, vi->tq[0], vi->tq[1]));
+    PetscCall(SimpVIStepTangent_Private(vi->step, vi->adj, vi->adjksp, &sens, vi->tq[0], vi->tq[1], vi->eth, vi->tq[2], vi->tq[3]));
+    PetscCall(SimpVIPhaseSpaceJoin_Private(vi->tq[2], vi->tq[3], vi->isq, vi->isp, col));
+    PetscCall(MatDenseRestoreColumnVecWrite(ts->mat_sensip, j, &col));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIAdjointView_Private - what -ts_view says of the adjoint
+*/
+PetscErrorCode SimpVIAdjointView_Private(TS ts, PetscViewer viewer)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  if (vi->prob && vi->prob->door && !vi->native) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  Adjoint (TSAdjointSolve()) and forward sensitivities: not for the I2 door\n"));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  Adjoint (TSAdjointSolve()): exact discrete adjoint of the step, one transposed step-Jacobian solve per step; cost integrals with the scheme's quadrature; parameter gradients %s\n",
+                                   vi->prob && vi->prob->user.paramfn ? "from TSSimpVISetParameterJacobian()" : "need TSSimpVISetParameterJacobian()"));
+  if (vi->adjksp) {
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscCall(KSPView(vi->adjksp, viewer));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIAdjointSetOps_Private - the adjoint, forward-sensitivity and trajectory ops of TSSIMPVI
+*/
+PetscErrorCode SimpVIAdjointSetOps_Private(TS ts)
+{
+  PetscFunctionBegin;
+  ts->ops->getstages       = TSGetStages_SimpVI;
+  ts->ops->adjointsetup    = TSAdjointSetUp_SimpVI;
+  ts->ops->adjointreset    = TSAdjointReset_SimpVI;
+  ts->ops->adjointstep     = TSAdjointStep_SimpVI;
+  ts->ops->adjointintegral = TSAdjointCostIntegral_SimpVI;
+  ts->ops->forwardintegral = TSForwardCostIntegral_SimpVI;
+  ts->ops->forwardstep     = TSForwardStep_SimpVI;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSSimpVISetParameterJacobian - Gives a `TSSIMPVI` problem the derivatives of its step quantities P = dL/dv and
+  G = dL/dx + f in parameters theta, for the parameter gradients (mu) of `TSAdjointSolve()` and the parameter
+  columns of `TSForwardSetSensitivities()`
+
+  Logically Collective
+
+  Input Parameters:
++ ts     - the `TS` context
+. Ptheta - matrix (positions x parameters) for dP/dtheta, or NULL if P does not depend on theta
+. Gtheta - matrix (positions x parameters) for dG/dtheta, or NULL if G does not depend on theta
+. f      - fills the matrices at (t, x, v)
+- ctx    - user context for f
+
+  Calling sequence of f:
+$ PetscErrorCode f(TS ts, PetscReal t, Vec x, Vec v, Mat Ptheta, Mat Gtheta, void *ctx)
+
+  Notes:
+  This stands in for `TSSetIJacobianP()` (and is registered as the `TS`'s parameter Jacobian, so that
+  `TSSetCostGradients()` accepts mu): the step's residual and its end momentum are made of P and G at the quadrature
+  points, so these two derivatives give the exact parameter gradients of the discrete map. A quadrature `TS`
+  (`TSCreateQuadratureTS()`) adds its `TSSetRHSJacobianP()` term.
+
+  Level: intermediate
+
+.seealso: `TSSIMPVI`, `TSSimpVIParameterJacobianFn`, `TSSetCostGradients()`, `TSAdjointSolve()`, `TSForwardSetSensitivities()`
+@*/
+PetscErrorCode TSSimpVISetParameterJacobian(TS ts, Mat Ptheta, Mat Gtheta, TSSimpVIParameterJacobianFn f, void *ctx)
+{
+  SimpVIProblem *prob;
+
+  PetscFunctionBegin;
+  SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
+  if (Ptheta) SimpVIValidHeaderSpecific(Ptheta, MAT_CLASSID, 2);
+  if (Gtheta) SimpVIValidHeaderSpecific(Gtheta, MAT_CLASSID, 3);
+  PetscCheck(Ptheta || Gtheta, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_NULL, "TSSimpVISetParameterJacobian() needs dP/dtheta or dG/dtheta");
+  PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
+  if (Ptheta) PetscCall(PetscObjectReference((PetscObject)Ptheta));
+  PetscCall(MatDestroy(&prob->user.Pth));
+  prob->user.Pth = Ptheta;
+  if (Gtheta) PetscCall(PetscObjectReference((PetscObject)Gtheta));
+  PetscCall(MatDestroy(&prob->user.Gth));
+  prob->user.Gth      = Gtheta;
+  prob->user.paramfn  = f;
+  prob->user.paramctx = ctx;
+  PetscCall(TSSetIJacobianP(ts, Gtheta ? Gtheta : Ptheta, NULL, NULL));
+  PetscFunctionReturn(0);
+}

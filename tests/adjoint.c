@@ -1,0 +1,723 @@
+static char help[] = "The discrete adjoint of TSSIMPVI (TSAdjointSolve()) against central finite differences, theta 0.5's own\n"
+                     "adjoint and its own tangent-linear run (TSForwardSetSensitivities()). The cost is\n"
+                     "  C = sum_i a_i sin(q_i) + 1/2 b_i p_i^2 at the end  (+ the integral of sum_i 1/2 q_i^2 + 0.1 q_i p_i with -integral)\n"
+                     "Problems (-problem): pendulum (mechanical door, or -door lagrangian; -force adds f = -gamma v + A cos t),\n"
+                     "  double (the double pendulum, mass M(q)), chain (a sine-Gordon chain on a DMDA, any number of processes).\n"
+                     "Checks (-check): fd (dC/dU0 and dC/dg, g the potential's strength, against central differences),\n"
+                     "  theta (midpoint scheme vs TSTHETA 0.5 on the phase-space form: the same map, so the same adjoint),\n"
+                     "  pairing (lambda_j' dU_j along the run: constant, the adjoint being the transpose of the tangent map).\n\n";
+
+#include <simpvi.h>
+#include <petscdmda.h>
+
+typedef enum {
+  PENDULUM,
+  DOUBLE,
+  CHAIN
+} Problem;
+static const char *const Problems[] = {"pendulum", "double", "chain", "Problem", "", NULL};
+
+typedef struct {
+  Problem   problem;
+  PetscBool lagrangian, force, integral, verbose;
+  PetscReal g, gamma, amp, k, h;
+  PetscInt  steps, n; /* steps; positions (chain) */
+  DM        da;       /* chain */
+  Vec       xloc;     /* chain: positions with ghosts */
+  IS        isq, isp; /* chain: the split */
+  PetscInt  nloc, rstart;
+  /* pairing */
+  PetscReal *S;
+  PetscReal  pair0, pairdev;
+  Vec        lam, mu; /* the cost gradients: TSSetCostGradients() keeps the address of these */
+} Ctx;
+
+/* ---------------------------------------------------------------- the mechanics */
+
+static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec gradV, void *ptr)
+{
+  Ctx               *c = (Ctx *)ptr;
+  const PetscScalar *q;
+  PetscScalar       *gv;
+
+  PetscFunctionBeginUser;
+  if (c->problem == CHAIN) {
+    const PetscScalar *ql;
+    PetscReal          Vloc = 0;
+    PetscInt           xs, xm;
+
+    PetscCall(DMGlobalToLocalBegin(c->da, x, INSERT_VALUES, c->xloc));
+    PetscCall(DMGlobalToLocalEnd(c->da, x, INSERT_VALUES, c->xloc));
+    PetscCall(DMDAGetCorners(c->da, &xs, NULL, NULL, &xm, NULL, NULL));
+    PetscCall(DMDAVecGetArrayRead(c->da, c->xloc, &ql));
+    PetscCall(VecGetArray(gradV, &gv));
+    for (PetscInt i = xs; i < xs + xm; i++) {
+      PetscScalar l = i > 0 ? ql[i - 1] : 0, r = i < c->n - 1 ? ql[i + 1] : 0; /* fixed ends */
+
+      gv[i - xs] = c->k * (2 * ql[i] - l - r) + c->g * PetscSinScalar(ql[i]);
+      Vloc += 0.5 * c->k * PetscRealPart((ql[i] - l) * (ql[i] - l)) + c->g * (1 - PetscCosReal(PetscRealPart(ql[i])));
+      if (i == c->n - 1) Vloc += 0.5 * c->k * PetscRealPart(ql[i] * ql[i]);
+    }
+    PetscCall(VecRestoreArray(gradV, &gv));
+    PetscCall(DMDAVecRestoreArrayRead(c->da, c->xloc, &ql));
+    PetscCall(MPIU_Allreduce(&Vloc, V, 1, MPIU_REAL, MPI_SUM, PetscObjectComm((PetscObject)ts)));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecGetArrayRead(x, &q));
+  PetscCall(VecGetArray(gradV, &gv));
+  if (c->problem == PENDULUM) {
+    *V    = -c->g * PetscCosReal(q[0]);
+    gv[0] = c->g * PetscSinReal(q[0]);
+  } else {
+    *V    = -c->g * (2 * PetscCosReal(q[0]) + PetscCosReal(q[1]));
+    gv[0] = 2 * c->g * PetscSinReal(q[0]);
+    gv[1] = c->g * PetscSinReal(q[1]);
+  }
+  PetscCall(VecRestoreArrayRead(x, &q));
+  PetscCall(VecRestoreArray(gradV, &gv));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *ptr)
+{
+  Ctx               *c = (Ctx *)ptr;
+  const PetscScalar *q;
+
+  PetscFunctionBeginUser;
+  if (c->problem == CHAIN) {
+    const PetscScalar *ql;
+    PetscInt           xs, xm;
+
+    PetscCall(DMGlobalToLocalBegin(c->da, x, INSERT_VALUES, c->xloc));
+    PetscCall(DMGlobalToLocalEnd(c->da, x, INSERT_VALUES, c->xloc));
+    PetscCall(DMDAGetCorners(c->da, &xs, NULL, NULL, &xm, NULL, NULL));
+    PetscCall(DMDAVecGetArrayRead(c->da, c->xloc, &ql));
+    for (PetscInt i = xs; i < xs + xm; i++) {
+      PetscInt    cols[3] = {i - 1, i, i + 1};
+      PetscScalar vals[3] = {-c->k, 2 * c->k + c->g * PetscCosScalar(ql[i]), -c->k};
+
+      if (i == 0) PetscCall(MatSetValues(H, 1, &i, 2, cols + 1, vals + 1, INSERT_VALUES));
+      else if (i == c->n - 1) PetscCall(MatSetValues(H, 1, &i, 2, cols, vals, INSERT_VALUES));
+      else PetscCall(MatSetValues(H, 1, &i, 3, cols, vals, INSERT_VALUES));
+    }
+    PetscCall(DMDAVecRestoreArrayRead(c->da, c->xloc, &ql));
+  } else {
+    PetscCall(VecGetArrayRead(x, &q));
+    if (c->problem == PENDULUM) PetscCall(MatSetValue(H, 0, 0, c->g * PetscCosReal(q[0]), INSERT_VALUES));
+    else {
+      PetscCall(MatSetValue(H, 0, 0, 2 * c->g * PetscCosReal(q[0]), INSERT_VALUES));
+      PetscCall(MatSetValue(H, 1, 1, c->g * PetscCosReal(q[1]), INSERT_VALUES));
+    }
+    PetscCall(VecRestoreArrayRead(x, &q));
+  }
+  PetscCall(MatAssemblyBegin(H, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(H, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* the double pendulum's mass M = [[2, c], [c, 1]], c = cos(q1 - q2), and its derivative terms */
+static PetscErrorCode Mass(TS ts, Vec x, Vec v, Mat M, Mat Mx, Vec g, Mat Mxx, void *ptr)
+{
+  const PetscScalar *q, *w;
+  PetscScalar       *gv;
+  PetscReal          c, s;
+  PetscInt           idx[2] = {0, 1};
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(x, &q));
+  PetscCall(VecGetArrayRead(v, &w));
+  c = PetscCosReal(q[0] - q[1]);
+  s = PetscSinReal(q[0] - q[1]);
+  {
+    PetscScalar m[4] = {2, c, c, 1}, mx[4] = {-s * w[1], s * w[1], -s * w[0], s * w[0]}, mxx[4] = {-c * w[0] * w[1], c * w[0] * w[1], c * w[0] * w[1], -c * w[0] * w[1]};
+
+    PetscCall(MatSetValues(M, 2, idx, 2, idx, m, INSERT_VALUES));
+    PetscCall(MatSetValues(Mx, 2, idx, 2, idx, mx, INSERT_VALUES));
+    PetscCall(MatSetValues(Mxx, 2, idx, 2, idx, mxx, INSERT_VALUES));
+  }
+  PetscCall(VecGetArray(g, &gv));
+  gv[0] = -s * w[0] * w[1];
+  gv[1] = s * w[0] * w[1];
+  PetscCall(VecRestoreArray(g, &gv));
+  PetscCall(VecRestoreArrayRead(x, &q));
+  PetscCall(VecRestoreArrayRead(v, &w));
+  PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyBegin(Mx, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(Mx, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyBegin(Mxx, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(Mxx, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* the pendulum's Lagrangian L = 1/2 v^2 + g cos q */
+static PetscErrorCode Lagrangian(TS ts, PetscReal t, Vec x, Vec v, PetscReal *L, Vec Lx, Vec Lv, void *ptr)
+{
+  Ctx               *c = (Ctx *)ptr;
+  const PetscScalar *q, *w;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(x, &q));
+  PetscCall(VecGetArrayRead(v, &w));
+  *L = 0.5 * PetscRealPart(w[0] * w[0]) + c->g * PetscCosReal(q[0]);
+  PetscCall(VecSetValue(Lx, 0, -c->g * PetscSinReal(q[0]), INSERT_VALUES));
+  PetscCall(VecSetValue(Lv, 0, w[0], INSERT_VALUES));
+  PetscCall(VecRestoreArrayRead(x, &q));
+  PetscCall(VecRestoreArrayRead(v, &w));
+  PetscCall(VecAssemblyBegin(Lx));
+  PetscCall(VecAssemblyEnd(Lx));
+  PetscCall(VecAssemblyBegin(Lv));
+  PetscCall(VecAssemblyEnd(Lv));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode LagrangianHessian(TS ts, PetscReal t, Vec x, Vec v, Mat Lxx, Mat Lvx, Mat Lvv, void *ptr)
+{
+  Ctx               *c = (Ctx *)ptr;
+  const PetscScalar *q;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(x, &q));
+  PetscCall(MatSetValue(Lxx, 0, 0, -c->g * PetscCosReal(q[0]), INSERT_VALUES));
+  PetscCall(MatSetValue(Lvv, 0, 0, 1, INSERT_VALUES));
+  PetscCall(VecRestoreArrayRead(x, &q));
+  PetscCall(MatAssemblyBegin(Lxx, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(Lxx, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyBegin(Lvv, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(Lvv, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* f = -gamma v + A cos t on every position */
+static PetscErrorCode Force(TS ts, PetscReal t, Vec x, Vec v, Vec f, void *ptr)
+{
+  Ctx *c = (Ctx *)ptr;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecSet(f, c->amp * PetscCosReal(t)));
+  PetscCall(VecAXPY(f, -c->gamma, v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ForceJacobian(TS ts, PetscReal t, Vec x, Vec v, Mat Fx, Mat Fv, void *ptr)
+{
+  Ctx *c = (Ctx *)ptr;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatZeroEntries(Fv));
+  PetscCall(MatShift(Fv, -c->gamma));
+  PetscFunctionReturn(0);
+}
+
+/* dG/dg = -d(grad V)/dg (the pendulum's Lagrangian door: d(L_x)/dg, the same) */
+static PetscErrorCode ParameterJacobian(TS ts, PetscReal t, Vec x, Vec v, Mat Pth, Mat Gth, void *ptr)
+{
+  Ctx               *c = (Ctx *)ptr;
+  const PetscScalar *q;
+  PetscInt           lo, hi;
+  PetscScalar        gs;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(x, &q));
+  PetscCall(VecGetOwnershipRange(x, &lo, &hi));
+  for (PetscInt i = lo; i < hi; i++) {
+    gs = (c->problem == DOUBLE && i == 0 ? -2 : -1) * PetscSinScalar(q[i - lo]);
+    PetscCall(MatSetValue(Gth, i, 0, gs, INSERT_VALUES));
+  }
+  PetscCall(VecRestoreArrayRead(x, &q));
+  PetscCall(MatAssemblyBegin(Gth, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(Gth, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- the cost */
+
+/* the local parts of U = (q, p) are [q_local, p_local] in every problem here */
+static PetscErrorCode Weights(Ctx *c, PetscInt iq, PetscReal *a, PetscReal *b)
+{
+  PetscFunctionBeginUser;
+  *a = 1 + 0.1 * (PetscReal)(iq % 7);
+  *b = 1 - 0.05 * (PetscReal)(iq % 5);
+  PetscFunctionReturn(0);
+}
+
+/* phi(U) and its gradient (grad may be NULL) */
+static PetscErrorCode Terminal(Ctx *c, Vec U, PetscReal *phi, Vec grad)
+{
+  const PetscScalar *u;
+  PetscScalar       *gr = NULL;
+  PetscInt           nloc, lo;
+  PetscReal          loc = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(U, &nloc));
+  PetscCall(VecGetOwnershipRange(U, &lo, NULL));
+  nloc /= 2;
+  PetscCall(VecGetArrayRead(U, &u));
+  if (grad) PetscCall(VecGetArray(grad, &gr));
+  for (PetscInt i = 0; i < nloc; i++) {
+    PetscReal a, b;
+
+    PetscCall(Weights(c, lo / 2 + i, &a, &b));
+    loc += a * PetscSinReal(PetscRealPart(u[i])) + 0.5 * b * PetscRealPart(u[nloc + i] * u[nloc + i]);
+    if (gr) {
+      gr[i]        = a * PetscCosReal(PetscRealPart(u[i]));
+      gr[nloc + i] = b * u[nloc + i];
+    }
+  }
+  PetscCall(VecRestoreArrayRead(U, &u));
+  if (grad) PetscCall(VecRestoreArray(grad, &gr));
+  PetscCall(MPIU_Allreduce(&loc, phi, 1, MPIU_REAL, MPI_SUM, PetscObjectComm((PetscObject)U)));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Integrand(TS quadts, PetscReal t, Vec U, Vec r, void *ptr)
+{
+  const PetscScalar *u;
+  PetscInt           nloc;
+  PetscReal          loc = 0, all;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(U, &nloc));
+  nloc /= 2;
+  PetscCall(VecGetArrayRead(U, &u));
+  for (PetscInt i = 0; i < nloc; i++) loc += PetscRealPart(0.5 * u[i] * u[i] + 0.1 * u[i] * u[nloc + i]);
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscCall(MPIU_Allreduce(&loc, &all, 1, MPIU_REAL, MPI_SUM, PetscObjectComm((PetscObject)U)));
+  PetscCall(VecSet(r, all));
+  PetscFunctionReturn(0);
+}
+
+/* the gradient as the column of an N x 1 dense matrix (PETSc's convention for the quadrature TS) */
+static PetscErrorCode IntegrandGradient(TS quadts, PetscReal t, Vec U, Mat A, Mat B, void *ptr)
+{
+  const PetscScalar *u;
+  PetscScalar       *a;
+  PetscInt           nloc;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(U, &nloc));
+  nloc /= 2;
+  PetscCall(VecGetArrayRead(U, &u));
+  PetscCall(MatDenseGetColumn(A, 0, &a));
+  for (PetscInt i = 0; i < nloc; i++) {
+    a[i]        = u[i] + 0.1 * u[nloc + i];
+    a[nloc + i] = 0.1 * u[i];
+  }
+  PetscCall(MatDenseRestoreColumn(A, &a));
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- the runs */
+
+static PetscErrorCode InitialState(Ctx *c, Vec U)
+{
+  PetscScalar *u;
+  PetscInt     nloc, lo;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(U, &nloc));
+  PetscCall(VecGetOwnershipRange(U, &lo, NULL));
+  nloc /= 2;
+  PetscCall(VecGetArray(U, &u));
+  for (PetscInt i = 0; i < nloc; i++) {
+    PetscInt iq = lo / 2 + i;
+
+    u[i]        = c->problem == CHAIN ? 0.8 * PetscSinReal(PETSC_PI * (iq + 1) / (c->n + 1)) : 0.9 - 0.4 * iq;
+    u[nloc + i] = c->problem == CHAIN ? 0.1 * PetscCosReal(0.7 * iq) : 0.2 + 0.3 * iq;
+  }
+  PetscCall(VecRestoreArray(U, &u));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CreateState(Ctx *c, Vec *U)
+{
+  PetscFunctionBeginUser;
+  if (c->problem == CHAIN) PetscCall(VecCreateMPI(PETSC_COMM_WORLD, 2 * c->nloc, 2 * c->n, U));
+  else PetscCall(VecCreateSeq(PETSC_COMM_SELF, c->problem == PENDULUM ? 2 : 4, U));
+  PetscFunctionReturn(0);
+}
+
+/* a TS of the problem from U (kept), with the cost integral when asked; the matrices go to mats[] (destroyed by the
+   caller); sensi: cost gradients and a saved trajectory */
+static PetscErrorCode CreateTS(Ctx *c, const char type[], PetscReal g, Vec U, PetscBool sensi, Mat mats[8], TS *out)
+{
+  TS       ts;
+  MPI_Comm comm = PetscObjectComm((PetscObject)U);
+  PetscInt n    = c->problem == CHAIN ? c->n : (c->problem == PENDULUM ? 1 : 2), nloc = c->problem == CHAIN ? c->nloc : n;
+
+  PetscFunctionBeginUser;
+  c->g = g;
+  for (PetscInt i = 0; i < 8; i++) mats[i] = NULL;
+  PetscCall(TSCreate(comm, &ts));
+  PetscCall(TSSetType(ts, type));
+  if (c->problem == CHAIN) {
+    PetscCall(TSRHSSplitSetIS(ts, "position", c->isq));
+    PetscCall(TSRHSSplitSetIS(ts, "momentum", c->isp));
+  }
+  if (c->lagrangian) {
+    PetscCall(MatCreateDense(comm, 1, 1, 1, 1, NULL, &mats[0]));
+    PetscCall(MatCreateDense(comm, 1, 1, 1, 1, NULL, &mats[1]));
+    PetscCall(TSSimpVISetLagrangian(ts, Lagrangian, c));
+    PetscCall(TSSimpVISetLagrangianHessian(ts, mats[0], NULL, mats[1], LagrangianHessian, c));
+  } else {
+    if (c->problem == CHAIN) {
+      PetscCall(DMCreateMatrix(c->da, &mats[0]));
+      PetscCall(DMCreateMatrix(c->da, &mats[1]));
+      PetscCall(MatZeroEntries(mats[1]));
+      PetscCall(MatShift(mats[1], 1));
+    } else {
+      PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, NULL, &mats[0]));
+      PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, NULL, &mats[1]));
+      PetscCall(MatZeroEntries(mats[1]));
+      PetscCall(MatShift(mats[1], 1));
+    }
+    PetscCall(TSSimpVISetPotential(ts, mats[0], Potential, PotentialHessian, c));
+    if (c->problem == DOUBLE) {
+      PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, NULL, &mats[2]));
+      PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, NULL, &mats[3]));
+      PetscCall(TSSimpVISetMass(ts, mats[1], mats[2], mats[3], Mass, c));
+    } else PetscCall(TSSimpVISetMass(ts, mats[1], NULL, NULL, NULL, NULL));
+  }
+  if (c->force) {
+    PetscCall(MatCreateAIJ(comm, nloc, nloc, n, n, 1, NULL, 0, NULL, &mats[4]));
+    PetscCall(MatSetOption(mats[4], MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+    PetscCall(MatAssemblyBegin(mats[4], MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(mats[4], MAT_FINAL_ASSEMBLY));
+    PetscCall(MatShift(mats[4], 1));
+    PetscCall(TSSimpVISetForce(ts, NULL, mats[4], Force, ForceJacobian, c));
+  }
+  PetscCall(MatCreateDense(comm, nloc, PETSC_DECIDE, n, 1, NULL, &mats[5]));
+  PetscCall(TSSimpVISetParameterJacobian(ts, NULL, mats[5], ParameterJacobian, c));
+  PetscCall(TSSetSolution(ts, U));
+  PetscCall(TSSetTimeStep(ts, c->h));
+  PetscCall(TSSetMaxSteps(ts, c->steps));
+  PetscCall(TSSetMaxTime(ts, 1e10));
+  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+  if (sensi) {
+    PetscCall(TSSetSaveTrajectory(ts));
+    PetscCall(VecDuplicate(U, &c->lam));
+    PetscCall(MatCreateVecs(mats[5], &c->mu, NULL));
+  }
+  if (c->integral) {
+    TS       quadts;
+    PetscInt Nloc;
+
+    if (sensi) PetscCall(TSSetCostGradients(ts, 1, &c->lam, &c->mu)); /* the number of costs before the quadrature TS sizes its integral */
+    PetscCall(TSCreateQuadratureTS(ts, PETSC_TRUE, &quadts));
+    PetscCall(TSSetRHSFunction(quadts, NULL, Integrand, c));
+    PetscCall(VecGetLocalSize(U, &Nloc));
+    PetscCall(MatCreateDense(comm, Nloc, PETSC_DECIDE, PETSC_DETERMINE, 1, NULL, &mats[6]));
+    PetscCall(TSSetRHSJacobian(quadts, mats[6], mats[6], IntegrandGradient, c));
+  }
+  PetscCall(TSSetFromOptions(ts));
+  if (c->problem == PENDULUM || !sensi || 1) {
+    PetscBool issimpvi;
+
+    PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &issimpvi));
+    if (!issimpvi) PetscCall(TSSimpVISetUpPhaseSpace(ts));
+  }
+  *out = ts;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode DestroyTS(Ctx *c, TS *ts, Mat mats[8])
+{
+  PetscFunctionBeginUser;
+  PetscCall(TSDestroy(ts));
+  for (PetscInt i = 0; i < 8; i++) PetscCall(MatDestroy(&mats[i]));
+  PetscCall(VecDestroy(&c->lam));
+  PetscCall(VecDestroy(&c->mu));
+  PetscFunctionReturn(0);
+}
+
+/* C(U0, g) of a forward run */
+static PetscErrorCode Cost(Ctx *c, const char type[], Vec U0, PetscReal g, PetscReal *C)
+{
+  TS  ts;
+  Mat mats[8];
+  Vec U;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(U0, &U));
+  PetscCall(VecCopy(U0, U));
+  PetscCall(CreateTS(c, type, g, U, PETSC_FALSE, mats, &ts));
+  PetscCall(TSSolve(ts, U));
+  PetscCall(Terminal(c, U, C, NULL));
+  if (c->integral) {
+    Vec                Q;
+    const PetscScalar *q;
+
+    PetscCall(TSGetCostIntegral(ts, &Q));
+    PetscCall(VecGetArrayRead(Q, &q));
+    *C += PetscRealPart(q[0]);
+    PetscCall(VecRestoreArrayRead(Q, &q));
+  }
+  PetscCall(DestroyTS(c, &ts, mats));
+  PetscCall(VecDestroy(&U));
+  PetscFunctionReturn(0);
+}
+
+/* dC/dU0 into lambda and dC/dg into *dg by TSAdjointSolve() */
+static PetscErrorCode Gradient(Ctx *c, const char type[], Vec U0, PetscReal g, Vec lambda, PetscReal *dg, PetscBool pairing)
+{
+  TS                 ts;
+  Mat                mats[8], S = NULL;
+  Vec                U, lam, mu;
+  const PetscScalar *m;
+
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(U0, &U));
+  PetscCall(VecCopy(U0, U));
+  PetscCall(CreateTS(c, type, g, U, PETSC_TRUE, mats, &ts));
+  lam = c->lam;
+  mu  = c->mu;
+  if (!c->integral) PetscCall(TSSetCostGradients(ts, 1, &c->lam, &c->mu));
+  if (pairing) { /* the tangent-linear run of dU0 = (0.3, -0.7, ...) along the forward run */
+    PetscInt     N;
+    PetscScalar *s;
+
+    PetscCall(VecGetSize(U, &N));
+    PetscCall(MatCreateDense(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, N, 1, NULL, &S));
+    PetscCall(MatDenseGetArray(S, &s));
+    for (PetscInt i = 0; i < N; i++) s[i] = i % 2 ? -0.7 : 0.3;
+    PetscCall(MatDenseRestoreArray(S, &s));
+    PetscCall(TSForwardSetSensitivities(ts, 1, S));
+  }
+  PetscCall(TSSolve(ts, U));
+  PetscCall(Terminal(c, U, &c->pair0, lam));
+  PetscCall(VecSet(mu, 0));
+  PetscCall(TSAdjointSolve(ts));
+  PetscCall(VecCopy(lam, lambda));
+  PetscCall(VecGetArrayRead(mu, &m));
+  *dg = PetscRealPart(m[0]);
+  PetscCall(VecRestoreArrayRead(mu, &m));
+  PetscCall(MPI_Bcast(dg, 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
+  PetscCall(DestroyTS(c, &ts, mats));
+  PetscCall(MatDestroy(&S));
+  PetscCall(VecDestroy(&U));
+  PetscFunctionReturn(0);
+}
+
+/* the directions of the check: the unit vectors of a small problem, three fixed smooth ones of the chain */
+static PetscErrorCode Direction(Ctx *c, PetscInt j, Vec d, PetscInt *ndir)
+{
+  PetscInt     N, lo, hi;
+  PetscScalar *a;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetSize(d, &N));
+  *ndir = c->problem == CHAIN ? 3 : N;
+  if (j >= *ndir) PetscFunctionReturn(0);
+  PetscCall(VecGetOwnershipRange(d, &lo, &hi));
+  PetscCall(VecGetArray(d, &a));
+  for (PetscInt i = lo; i < hi; i++) a[i - lo] = c->problem == CHAIN ? PetscSinReal(1.3 * (i + 1) * (j + 1) + 0.7) : (i == j ? 1 : 0);
+  PetscCall(VecRestoreArray(d, &a));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CheckFD(Ctx *c, Vec U0)
+{
+  Vec       lambda, d, Up;
+  PetscReal dg, lnorm, worst = 0, Cp, Cm, eps = 1e-5, gerr;
+  PetscInt  ndir = 1;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(U0, &lambda));
+  PetscCall(VecDuplicate(U0, &d));
+  PetscCall(VecDuplicate(U0, &Up));
+  PetscCall(Gradient(c, TSSIMPVI, U0, c->g, lambda, &dg, PETSC_FALSE));
+  PetscCall(VecNorm(lambda, NORM_2, &lnorm));
+  for (PetscInt j = 0; j < ndir; j++) {
+    PetscScalar ld;
+    PetscReal   dnorm, fd, err;
+
+    PetscCall(Direction(c, j, d, &ndir));
+    PetscCall(VecNorm(d, NORM_2, &dnorm));
+    PetscCall(VecDot(lambda, d, &ld));
+    PetscCall(VecWAXPY(Up, eps, d, U0));
+    PetscCall(Cost(c, TSSIMPVI, Up, c->g, &Cp));
+    PetscCall(VecWAXPY(Up, -eps, d, U0));
+    PetscCall(Cost(c, TSSIMPVI, Up, c->g, &Cm));
+    fd  = (Cp - Cm) / (2 * eps);
+    err = PetscAbsReal(PetscRealPart(ld) - fd) / (lnorm * dnorm);
+    if (c->verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  direction %" PetscInt_FMT ": adjoint %.12e, central difference %.12e, relative error %.2e\n", j, (double)PetscRealPart(ld), (double)fd, (double)err));
+    worst = PetscMax(worst, err);
+  }
+  {
+    PetscReal g0 = c->g;
+
+    PetscCall(Cost(c, TSSIMPVI, U0, g0 * (1 + eps), &Cp));
+    PetscCall(Cost(c, TSSIMPVI, U0, g0 * (1 - eps), &Cm));
+    c->g = g0;
+    gerr = PetscAbsReal(dg - (Cp - Cm) / (2 * eps * g0)) / PetscMax(PetscAbsReal(dg), 1e-300);
+    if (c->verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  dC/dg: adjoint %.12e, central difference %.12e, relative error %.2e\n", (double)dg, (double)((Cp - Cm) / (2 * eps * g0)), (double)gerr));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "dC/dU0 against central differences in %" PetscInt_FMT " directions, relative error < 1e-7: %s\n", ndir, worst < 1e-7 ? "yes" : "no"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "dC/dg (mu) against central differences, relative error < 1e-7: %s\n", gerr < 1e-7 ? "yes" : "no"));
+  PetscCall(VecDestroy(&lambda));
+  PetscCall(VecDestroy(&d));
+  PetscCall(VecDestroy(&Up));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CheckTheta(Ctx *c, Vec U0)
+{
+  Vec       l1, l2;
+  PetscReal dg1, dg2, diff, norm, dgerr;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(U0, &l1));
+  PetscCall(VecDuplicate(U0, &l2));
+  PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_type", "midpoint"));
+  PetscCall(Gradient(c, TSSIMPVI, U0, c->g, l1, &dg1, PETSC_FALSE));
+  PetscCall(PetscOptionsSetValue(NULL, "-ts_theta_theta", "0.5"));
+  c->force = PETSC_FALSE;
+  PetscCall(Gradient(c, TSTHETA, U0, c->g, l2, &dg2, PETSC_FALSE));
+  (void)dg2;
+  PetscCall(VecNorm(l1, NORM_INFINITY, &norm));
+  PetscCall(VecAXPY(l2, -1, l1));
+  PetscCall(VecNorm(l2, NORM_INFINITY, &diff));
+  dgerr = 0;
+  if (c->verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  |lambda_simpvi - lambda_theta| / |lambda| = %.2e\n", (double)(diff / norm)));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "midpoint's dC/dU0 equals theta 0.5's to 1e-12 (relative): %s\n", diff <= 1e-12 * norm && dgerr == 0 ? "yes" : "no"));
+  PetscCall(VecDestroy(&l1));
+  PetscCall(VecDestroy(&l2));
+  PetscFunctionReturn(0);
+}
+
+/* the pairing: S_j stored by the forward monitor, lambda_j' S_j compared in the adjoint monitor */
+static PetscErrorCode StoreTangent(TS ts, PetscInt step, PetscReal t, Vec U, void *ptr)
+{
+  Ctx               *c = (Ctx *)ptr;
+  Mat                S;
+  const PetscScalar *s;
+  PetscInt           N, np;
+
+  PetscFunctionBeginUser;
+  if (step < 0) PetscFunctionReturn(0);
+  PetscCall(TSForwardGetSensitivities(ts, &np, &S));
+  PetscCall(VecGetSize(U, &N));
+  PetscCall(MatDenseGetArrayRead(S, &s));
+  for (PetscInt i = 0; i < N; i++) c->S[step * N + i] = PetscRealPart(s[i]);
+  PetscCall(MatDenseRestoreArrayRead(S, &s));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PairAdjoint(TS ts, PetscInt step, PetscReal t, Vec U, PetscInt ncost, Vec *lambda, Vec *mu, void *ptr)
+{
+  Ctx               *c = (Ctx *)ptr;
+  const PetscScalar *l;
+  PetscInt           N;
+  PetscReal          pair = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetSize(U, &N));
+  PetscCall(VecGetArrayRead(lambda[0], &l));
+  for (PetscInt i = 0; i < N; i++) pair += PetscRealPart(l[i]) * c->S[step * N + i];
+  PetscCall(VecRestoreArrayRead(lambda[0], &l));
+  if (step == c->steps) c->pair0 = pair;
+  c->pairdev = PetscMax(c->pairdev, PetscAbsReal(pair - c->pair0) / PetscAbsReal(c->pair0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CheckPairing(Ctx *c, Vec U0)
+{
+  TS        ts;
+  Mat       mats[8], S;
+  Vec       U, lam;
+  PetscInt  N;
+  PetscReal dummy;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetSize(U0, &N));
+  PetscCall(PetscMalloc1(N * (c->steps + 1), &c->S));
+  PetscCall(VecDuplicate(U0, &U));
+  PetscCall(VecCopy(U0, U));
+  PetscCall(CreateTS(c, TSSIMPVI, c->g, U, PETSC_TRUE, mats, &ts));
+  lam = c->lam;
+  PetscCall(TSSetCostGradients(ts, 1, &c->lam, NULL));
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, N, 1, NULL, &S));
+  for (PetscInt i = 0; i < N; i++) PetscCall(MatSetValue(S, i, 0, i % 2 ? -0.7 : 0.3, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(S, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(S, MAT_FINAL_ASSEMBLY));
+  PetscCall(TSForwardSetSensitivities(ts, 1, S));
+  PetscCall(TSMonitorSet(ts, StoreTangent, c, NULL));
+  PetscCall(TSAdjointMonitorSet(ts, PairAdjoint, c, NULL));
+  PetscCall(TSSolve(ts, U));
+  PetscCall(Terminal(c, U, &dummy, lam));
+  c->pairdev = 0;
+  PetscCall(TSAdjointSolve(ts));
+  if (c->verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  max_j |lambda_j' dU_j - lambda_N' dU_N| / |lambda_N' dU_N| = %.2e over %" PetscInt_FMT " steps\n", (double)c->pairdev, c->steps));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "lambda_j' dU_j constant over %" PetscInt_FMT " steps to 1e-11 (relative): %s\n", c->steps, c->pairdev < 1e-11 ? "yes" : "no"));
+  PetscCall(DestroyTS(c, &ts, mats));
+  PetscCall(MatDestroy(&S));
+  PetscCall(VecDestroy(&U));
+  PetscCall(PetscFree(c->S));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  Ctx       c = {0};
+  Vec       U0;
+  char      check[16] = "fd", door[16] = "mechanical";
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SimpVIInitializePackage());
+  c.g     = 9.81;
+  c.gamma = 0.3;
+  c.amp   = 0.5;
+  c.k     = 4;
+  c.h     = 0.05;
+  c.steps = 40;
+  c.n     = 12;
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Adjoint checks", NULL);
+  PetscCall(PetscOptionsEnum("-problem", "Problem", NULL, Problems, (PetscEnum)c.problem, (PetscEnum *)&c.problem, NULL));
+  PetscCall(PetscOptionsString("-check", "fd, theta or pairing", NULL, check, check, sizeof(check), NULL));
+  PetscCall(PetscOptionsString("-door", "mechanical or lagrangian (pendulum)", NULL, door, door, sizeof(door), NULL));
+  PetscCall(PetscOptionsBool("-force", "Add a damping and driving force", NULL, c.force, &c.force, NULL));
+  PetscCall(PetscOptionsBool("-integral", "Add the cost integral", NULL, c.integral, &c.integral, NULL));
+  PetscCall(PetscOptionsBool("-verbose", "Print the numbers", NULL, c.verbose, &c.verbose, NULL));
+  PetscCall(PetscOptionsInt("-steps", "Steps", NULL, c.steps, &c.steps, NULL));
+  PetscCall(PetscOptionsInt("-n", "Positions of the chain", NULL, c.n, &c.n, NULL));
+  PetscCall(PetscOptionsReal("-h", "Time step", NULL, c.h, &c.h, NULL));
+  PetscOptionsEnd();
+  c.lagrangian = (PetscBool)!strcmp(door, "lagrangian");
+  if (c.problem == CHAIN) {
+    PetscInt lo, hi;
+
+    PetscCall(DMDACreate1d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, c.n, 1, 1, NULL, &c.da));
+    PetscCall(DMSetUp(c.da));
+    PetscCall(DMCreateLocalVector(c.da, &c.xloc));
+    PetscCall(DMDAGetCorners(c.da, &c.rstart, NULL, NULL, &c.nloc, NULL, NULL));
+    lo = 2 * c.rstart;
+    hi = lo + c.nloc;
+    PetscCall(ISCreateStride(PETSC_COMM_WORLD, c.nloc, lo, 1, &c.isq));
+    PetscCall(ISCreateStride(PETSC_COMM_WORLD, c.nloc, hi, 1, &c.isp));
+  }
+  PetscCall(CreateState(&c, &U0));
+  PetscCall(InitialState(&c, U0));
+  if (!strcmp(check, "fd")) PetscCall(CheckFD(&c, U0));
+  else if (!strcmp(check, "theta")) PetscCall(CheckTheta(&c, U0));
+  else if (!strcmp(check, "pairing")) PetscCall(CheckPairing(&c, U0));
+  else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "Unknown -check %s", check);
+  PetscCall(VecDestroy(&U0));
+  PetscCall(VecDestroy(&c.xloc));
+  PetscCall(ISDestroy(&c.isq));
+  PetscCall(ISDestroy(&c.isp));
+  PetscCall(DMDestroy(&c.da));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+  test:
+    suffix: pendulum
+    args: -problem pendulum -ts_simpvi_type {{simpson lobatto}}
+
+TEST*/
