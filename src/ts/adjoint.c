@@ -89,7 +89,19 @@ PetscErrorCode SimpVIStagesPack_Private(TS ts)
 
   PetscFunctionBegin;
   if (!vi->native) PetscFunctionReturn(0);
-  PetscCall(StagesCreate(ts));
+  PetscCall(StagesCreate(ts)); /* and the step's own times */
+  if (ts->steps >= vi->nsteptimes) {
+    PetscInt   n = PetscMax(2 * vi->nsteptimes, ts->steps + 64);
+    PetscReal *more;
+
+    PetscCall(PetscCalloc1(2 * n, &more));
+    if (vi->nsteptimes) PetscCall(PetscArraycpy(more, vi->steptimes, 2 * vi->nsteptimes));
+    PetscCall(PetscFree(vi->steptimes));
+    vi->steptimes  = more;
+    vi->nsteptimes = n;
+  }
+  vi->steptimes[2 * ts->steps]     = vi->step->t;
+  vi->steptimes[2 * ts->steps + 1] = vi->step->h;
   PetscCall(SimpVIPhaseSpaceJoin_Private(vi->step->q0, vi->step->p0, vi->isq, vi->isp, vi->stages[0]));
   PetscCall(StagesCopyIncrements(ts, PETSC_TRUE));
   PetscFunctionReturn(0);
@@ -104,6 +116,14 @@ static PetscErrorCode StepFromStages(TS ts)
   PetscFunctionBegin;
   st->h = -ts->time_step;
   st->t = ts->ptime + ts->time_step;
+  if (ts->steps < vi->nsteptimes) { /* the step's own t and h, of which the trajectory's differ by the round-off of t + h */
+    const PetscReal t = vi->steptimes[2 * ts->steps], h = vi->steptimes[2 * ts->steps + 1];
+
+    if (PetscAbsReal(t - st->t) <= 1e-10 * PetscMax(1, PetscAbsReal(t)) && PetscAbsReal(h - st->h) <= 1e-10 * h) {
+      st->t = t;
+      st->h = h;
+    }
+  }
   PetscCall(SimpVIPhaseSpaceSplit_Private(vi->stages[0], vi->isq, vi->isp, st->q0, st->p0));
   PetscCall(StagesCopyIncrements(ts, PETSC_FALSE));
   PetscCall(SimpVIStepLinearize_Private(st));
@@ -347,6 +367,15 @@ static PetscErrorCode TSForwardStep_SimpVI(TS ts)
   PetscFunctionReturn(0);
 }
 
+/* The tangent map needs nothing inside a step: no stages for a TSTrajectory to keep */
+static PetscErrorCode TSForwardGetStages_SimpVI(TS ts, PetscInt *ns, Mat *S[])
+{
+  PetscFunctionBegin;
+  if (ns) *ns = 0;
+  if (S) *S = NULL;
+  PetscFunctionReturn(0);
+}
+
 /*
   SimpVIAdjointView_Private - what -ts_view says of the adjoint
 */
@@ -381,7 +410,8 @@ PetscErrorCode SimpVIAdjointSetOps_Private(TS ts)
   ts->ops->adjointstep     = TSAdjointStep_SimpVI;
   ts->ops->adjointintegral = TSAdjointCostIntegral_SimpVI;
   ts->ops->forwardintegral = TSForwardCostIntegral_SimpVI;
-  ts->ops->forwardstep     = TSForwardStep_SimpVI;
+  ts->ops->forwardstep      = TSForwardStep_SimpVI;
+  ts->ops->forwardgetstages = TSForwardGetStages_SimpVI;
   PetscFunctionReturn(0);
 }
 

@@ -306,6 +306,8 @@ static PetscErrorCode TSReset_SimpVI(TS ts)
   PetscCall(SimpVIAdjointDestroyWork_Private(ts));
   if (vi->stages) PetscCall(VecDestroyVecs(vi->nstages, &vi->stages));
   PetscCall(VecDestroy(&vi->zview));
+  PetscCall(PetscFree(vi->steptimes));
+  vi->nsteptimes = 0;
   vi->stabilityready  = PETSC_FALSE;
   vi->stabilitywarned = PETSC_FALSE;
   vi->growthsteps     = 0;
