@@ -345,7 +345,7 @@ static PetscErrorCode CreateTS(Ctx *c, const char type[], PetscReal g, Vec U, Pe
 {
   TS       ts;
   MPI_Comm comm = PetscObjectComm((PetscObject)U);
-  PetscInt n    = c->problem == CHAIN ? c->n : (c->problem == PENDULUM ? 1 : 2), nloc = c->problem == CHAIN ? c->nloc : n;
+  PetscInt n = c->problem == CHAIN ? c->n : (c->problem == PENDULUM ? 1 : 2), nloc = c->problem == CHAIN ? c->nloc : n;
 
   PetscFunctionBeginUser;
   c->g = g;
@@ -462,10 +462,9 @@ static PetscErrorCode Cost(Ctx *c, const char type[], Vec U0, PetscReal g, Petsc
 /* dC/dU0 into lambda and dC/dg into *dg by TSAdjointSolve() */
 static PetscErrorCode Gradient(Ctx *c, const char type[], Vec U0, PetscReal g, Vec lambda, PetscReal *dg)
 {
-  TS                 ts;
-  Mat                mats[8];
-  Vec                U, lam, mu;
-
+  TS  ts;
+  Mat mats[8];
+  Vec U, lam, mu;
 
   PetscFunctionBeginUser;
   PetscCall(VecDuplicate(U0, &U));
@@ -654,9 +653,9 @@ static PetscErrorCode CheckPairing(Ctx *c, Vec U0)
 
 int main(int argc, char **argv)
 {
-  Ctx       c = {0};
-  Vec       U0;
-  char      check[16] = "fd", door[16] = "mechanical";
+  Ctx  c = {0};
+  Vec  U0;
+  char check[16] = "fd", door[16] = "mechanical";
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));

@@ -160,7 +160,7 @@ PetscErrorCode SimpVIStepTangent_Private(SimpVIStep st, SimpVIStepAdjoint adj, K
 {
   const SimpVIScheme *sc = st->scheme;
   const PetscInt      s = sc->degree, s1 = s + 1;
-  const PetscReal     h = st->h;
+  const PetscReal     h   = st->h;
   Vec                 rhs = adj->gZ[0], dZ = adj->m[0], *rv = adj->views, *zv = adj->mviews;
   PetscScalar        *r, *z;
 
@@ -242,7 +242,7 @@ PetscErrorCode SimpVIStepAdjoint_Private(SimpVIStep st, SimpVIStepAdjoint adj, K
 {
   const SimpVIScheme *sc = st->scheme;
   const PetscInt      s = sc->degree, s1 = s + 1;
-  const PetscReal     h = st->h;
+  const PetscReal     h         = st->h;
   const PetscBool     integrand = (PetscBool)(sens && sens->integrand);
   Vec                *gv = adj->views, *mv = adj->mviews;
   PetscScalar        *g, *m;

@@ -15,7 +15,7 @@ static PetscInt NumStages(TS_SimpVI *vi)
 
 static PetscErrorCode StagesCreate(TS ts)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  TS_SimpVI  *vi = (TS_SimpVI *)ts->data;
   MPI_Comm    comm;
   PetscMPIInt size;
   PetscInt    nloc, N;
@@ -49,10 +49,10 @@ static PetscErrorCode TSGetStages_SimpVI(TS ts, PetscInt *ns, Vec *Y[])
 /* Copies the increments between the step vector Y and the stages (tostages: Y -> stages) */
 static PetscErrorCode StagesCopyIncrements(TS ts, PetscBool tostages)
 {
-  TS_SimpVI   *vi = (TS_SimpVI *)ts->data;
-  SimpVIStep   st = vi->step;
+  TS_SimpVI     *vi = (TS_SimpVI *)ts->data;
+  SimpVIStep     st = vi->step;
   const PetscInt s = vi->scheme->degree, nloc = st->qmap->n;
-  PetscScalar *y;
+  PetscScalar   *y;
 
   PetscFunctionBegin;
   if (tostages) PetscCall(VecGetArrayRead(st->Y, (const PetscScalar **)&y));
@@ -224,7 +224,7 @@ static PetscErrorCode DenseColumn(Mat A, PetscInt n, Vec col, Vec out)
 static PetscErrorCode IntegrandGradients(void *ctx, PetscReal t, Vec x, Vec P, Vec rq[], Vec rp[], Vec rth[])
 {
   TS         ts = (TS)ctx, quadts = ts->quadraturets;
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  TS_SimpVI *vi    = (TS_SimpVI *)ts->data;
   Mat        quadJ = NULL, quadJp = NULL;
 
   PetscFunctionBegin;
@@ -388,8 +388,8 @@ PetscErrorCode SimpVIAdjointView_Private(TS ts, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Adjoint (TSAdjointSolve()) and forward sensitivities: not for the I2 door\n"));
     PetscFunctionReturn(0);
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  Adjoint (TSAdjointSolve()): exact discrete adjoint of the step, one transposed step-Jacobian solve per step; cost integrals with the scheme's quadrature; parameter gradients %s\n",
-                                   vi->prob && vi->prob->user.paramfn ? "from TSSimpVISetParameterJacobian()" : "need TSSimpVISetParameterJacobian()"));
+  PetscCall(
+    PetscViewerASCIIPrintf(viewer, "  Adjoint (TSAdjointSolve()): exact discrete adjoint of the step, one transposed step-Jacobian solve per step; cost integrals with the scheme's quadrature; parameter gradients %s\n", vi->prob && vi->prob->user.paramfn ? "from TSSimpVISetParameterJacobian()" : "need TSSimpVISetParameterJacobian()"));
   if (vi->adjksp) {
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(KSPView(vi->adjksp, viewer));
@@ -404,12 +404,12 @@ PetscErrorCode SimpVIAdjointView_Private(TS ts, PetscViewer viewer)
 PetscErrorCode SimpVIAdjointSetOps_Private(TS ts)
 {
   PetscFunctionBegin;
-  ts->ops->getstages       = TSGetStages_SimpVI;
-  ts->ops->adjointsetup    = TSAdjointSetUp_SimpVI;
-  ts->ops->adjointreset    = TSAdjointReset_SimpVI;
-  ts->ops->adjointstep     = TSAdjointStep_SimpVI;
-  ts->ops->adjointintegral = TSAdjointCostIntegral_SimpVI;
-  ts->ops->forwardintegral = TSForwardCostIntegral_SimpVI;
+  ts->ops->getstages        = TSGetStages_SimpVI;
+  ts->ops->adjointsetup     = TSAdjointSetUp_SimpVI;
+  ts->ops->adjointreset     = TSAdjointReset_SimpVI;
+  ts->ops->adjointstep      = TSAdjointStep_SimpVI;
+  ts->ops->adjointintegral  = TSAdjointCostIntegral_SimpVI;
+  ts->ops->forwardintegral  = TSForwardCostIntegral_SimpVI;
   ts->ops->forwardstep      = TSForwardStep_SimpVI;
   ts->ops->forwardgetstages = TSForwardGetStages_SimpVI;
   PetscFunctionReturn(0);

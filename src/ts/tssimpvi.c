@@ -307,7 +307,7 @@ static PetscErrorCode TSReset_SimpVI(TS ts)
   if (vi->stages) PetscCall(VecDestroyVecs(vi->nstages, &vi->stages));
   PetscCall(VecDestroy(&vi->zview));
   PetscCall(PetscFree(vi->steptimes));
-  vi->nsteptimes = 0;
+  vi->nsteptimes      = 0;
   vi->stabilityready  = PETSC_FALSE;
   vi->stabilitywarned = PETSC_FALSE;
   vi->growthsteps     = 0;
@@ -507,6 +507,18 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
   (`SNESKSPONLY`, unless -snes_type chooses another), and the step Jacobian, assembled again at each step (it may
   depend on t), keeps its factorization while it does not change. This costs a second copy of the step matrix.
 
+  Sensitivities: `TSAdjointSolve()` after `TSSetSaveTrajectory()` and `TSSetCostGradients()` gives the exact discrete
+  adjoint of the step map (q_j, p_j) -> (q_{j+1}, p_{j+1}) for every scheme and both native doors (Lagrangian,
+  mechanical with constant or configuration-dependent mass, with forces), serial and parallel: one transposed solve
+  of the step Jacobian per step, at the nodes of the step the trajectory kept (`TSGetStages()`: its start and its
+  increments), with any `TSTrajectory` type (memory, basic on disk, -ts_trajectory_solution_only recomputing steps).
+  The solver of those systems takes -ts_simpvi_adjoint_ksp_*, -ts_simpvi_adjoint_pc_* options (a direct solve up to
+  -ts_simpvi_direct_limit on one process, Krylov with block Jacobi in parallel). A cost integral of a quadrature `TS`
+  (`TSCreateQuadratureTS()`) is integrated with the scheme's own quadrature, h sum_k w_k r(t_k, (x_k, P_k)), and its
+  gradients `TSSetRHSJacobian()`/`TSSetRHSJacobianP()` enter the adjoint. Gradients in parameters (mu) need
+  `TSSimpVISetParameterJacobian()`. `TSForwardSetSensitivities()` runs the step's tangent map. Not supported: the I2
+  door (its velocities are outside the state), second-order adjoints, adaptive steps.
+
   References:
 + * - J. A. Rojas-Quintero, F. Dubois, J. G. Cabrera-Diaz, Simpson's variational integrator for systems with quadratic Lagrangians, Axioms 13(4):255, 2024.
 - * - F. Dubois, J. A. Rojas-Quintero, Simpson's quadrature for a nonlinear variational symplectic scheme, FVCA X, 2023.
@@ -514,7 +526,7 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
   Level: beginner
 
 .seealso: `TSCreate()`, `TS`, `TSSetType()`, `TSSimpVISetType()`, `TSSimpVISetLagrangian()`, `TSSimpVISetMass()`, `TSSimpVISetNonlinearSolverType()`,
-          `TSSimpVISetUpPhaseSpace()`, `TSALPHA2`, `TSBASICSYMPLECTIC`
+          `TSSimpVISetUpPhaseSpace()`, `TSSimpVISetParameterJacobian()`, `TSAdjointSolve()`, `TSALPHA2`, `TSBASICSYMPLECTIC`
 M*/
 
 /*@C

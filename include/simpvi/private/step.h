@@ -98,11 +98,11 @@ PETSC_INTERN PetscErrorCode SimpVIStepAccept_Private(SimpVIStep);
 typedef struct _SimpVIStepAdjoint *SimpVIStepAdjoint;
 struct _SimpVIStepAdjoint {
   PetscInt     s, nloc, ncost;
-  Vec         *gZ, *m;             /* step-shaped: the right sides g_Z and the solutions m of J' m = g_Z */
-  Vec         *gq, *rq, *rp;       /* position-shaped: lq0 being built, the integrand's dr/dq and dr/dp */
-  Vec         *rtheta, thwork;     /* parameter-shaped (made on first use): dr/dtheta, work */
-  Vec          a, b, work;         /* position-shaped work */
-  Vec         *views, *mviews;     /* the blocks of a step-shaped vector */
+  Vec         *gZ, *m;         /* step-shaped: the right sides g_Z and the solutions m of J' m = g_Z */
+  Vec         *gq, *rq, *rp;   /* position-shaped: lq0 being built, the integrand's dr/dq and dr/dp */
+  Vec         *rtheta, thwork; /* parameter-shaped (made on first use): dr/dtheta, work */
+  Vec          a, b, work;     /* position-shaped work */
+  Vec         *views, *mviews; /* the blocks of a step-shaped vector */
   PetscScalar *coef;
 };
 

@@ -44,11 +44,11 @@ typedef struct {
   PetscReal growth;
 
   /* the step's tangent and adjoint maps (src/ts/adjoint.c) */
-  Vec              *stages;  /* a step for TSTrajectory (TSGetStages()): its start (q0, p0), then its increments Z_a two by two, shaped like U */
+  Vec              *stages; /* a step for TSTrajectory (TSGetStages()): its start (q0, p0), then its increments Z_a two by two, shaped like U */
   PetscInt          nstages;
   PetscReal        *steptimes; /* (t_j, h_j) of step j as the step used them: the trajectory's times differ by round-off */
   PetscInt          nsteptimes;
-  Vec               zview;   /* a view of one block of the step vector */
+  Vec               zview; /* a view of one block of the step vector */
   SimpVIStepAdjoint adj;
   KSP               adjksp;  /* the tangent and transposed solves of the step Jacobian (prefix -ts_simpvi_adjoint_) */
   Vec              *lq, *lp; /* the cost gradients split (numcost each) */
