@@ -727,6 +727,12 @@ int main(int argc, char **argv)
     args: -problem chain -integral -force -ts_simpvi_type {{simpson lobatto}shared output}
     output_file: output/adjoint_chain_1.out
 
+  # -ts_view says what the adjoint supports (on the runs that save their trajectory)
+  test:
+    suffix: view
+    args: -problem pendulum -ts_view
+    filter: grep -e "Adjoint" -e "against"
+
   # the trajectory types: memory (default), basic (disk), memory recomputing the steps (solution only)
   test:
     suffix: trajectory

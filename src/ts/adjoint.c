@@ -313,6 +313,7 @@ static PetscErrorCode CostIntegral(TS ts)
 
   PetscFunctionBegin;
   PetscCall(CheckSupported(ts, "a cost integral"));
+  PetscCheck(ts->quadraturets, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI integrates the cost of a quadrature TS: TSCreateQuadratureTS() with TSSetRHSFunction() and TSSetRHSJacobian() on it (TSSetCostIntegrand() is PETSc's deprecated form, which TSGetCostIntegral() does not read)");
   PetscCall(SimpVIStepIntegral_Private(vi->step, IntegrandValue, ts, ts->vec_costintegrand, ts->quadraturets->vec_sol));
   PetscFunctionReturn(0);
 }
@@ -377,13 +378,14 @@ static PetscErrorCode TSForwardGetStages_SimpVI(TS ts, PetscInt *ns, Mat *S[])
 }
 
 /*
-  SimpVIAdjointView_Private - what -ts_view says of the adjoint
+  SimpVIAdjointView_Private - what -ts_view says of the adjoint, when the TS saves its trajectory or has cost gradients
 */
 PetscErrorCode SimpVIAdjointView_Private(TS ts, PetscViewer viewer)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
+  if (!ts->trajectory && !ts->vecs_sensi && !ts->forward_solve) PetscFunctionReturn(0); /* said where sensitivities are asked for */
   if (vi->prob && vi->prob->door && !vi->native) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Adjoint (TSAdjointSolve()) and forward sensitivities: not for the I2 door\n"));
     PetscFunctionReturn(0);
