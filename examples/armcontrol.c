@@ -21,16 +21,16 @@ static char help[] = "Optimal control of a two-link arm (issue 15) by TAO on gra
 #endif
 
 typedef struct {
-  PetscReal   T, W, qT[2];
-  PetscInt    steps, K, np;
-  const PetscScalar *theta; /* the controls being evaluated: u_j(t) = sum_m theta[j (K + 1) + m] hat_m(t) */
-  Mat         Gth, Fth, Jp, Ju; /* simpvi: dG/dtheta (2 x np); theta: dF/dtheta (4 x np); the integrand's gradients in theta (np x 1) and U (4 x 1: zero) */
-  Mat         M, Mx, Mxx;
-  Vec         lambda, mu;
-  PetscBool   simpvi;
-  TSType      type;
-  PetscInt    evals, failed; /* objective evaluations, of which failed forward runs */
-  FILE       *taofile;
+  PetscReal          T, W, qT[2];
+  PetscInt           steps, K, np;
+  const PetscScalar *theta;            /* the controls being evaluated: u_j(t) = sum_m theta[j (K + 1) + m] hat_m(t) */
+  Mat                Gth, Fth, Jp, Ju; /* simpvi: dG/dtheta (2 x np); theta: dF/dtheta (4 x np); the integrand's gradients in theta (np x 1) and U (4 x 1: zero) */
+  Mat                M, Mx, Mxx;
+  Vec                lambda, mu;
+  PetscBool          simpvi;
+  TSType             type;
+  PetscInt           evals, failed; /* objective evaluations, of which failed forward runs */
+  FILE              *taofile;
 } Arm;
 
 /* the hat functions of the control grid at t: hat_m(t) is nonzero for m = m0, m0 + 1 only */

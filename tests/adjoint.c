@@ -5,7 +5,8 @@ static char help[] = "The discrete adjoint of TSSIMPVI (TSAdjointSolve()) agains
                      "  double (the double pendulum, mass M(q)), chain (a sine-Gordon chain on a DMDA, any number of processes).\n"
                      "Checks (-check): fd (dC/dU0 and dC/dg, g the potential's strength, against central differences),\n"
                      "  theta (midpoint scheme vs TSTHETA 0.5 on the phase-space form: the same map, so the same adjoint),\n"
-                     "  pairing (lambda_j' dU_j along the run: constant, the adjoint being the transpose of the tangent map).\n\n";
+                     "  pairing (lambda_j' dU_j along the run: constant, the adjoint being the transpose of the tangent map),\n"
+                     "  forward (dC/dg by the tangent-linear run of the parameter against the adjoint's mu).\n\n";
 
 #include <simpvi.h>
 #include <petscdmda.h>
@@ -651,6 +652,43 @@ static PetscErrorCode CheckPairing(Ctx *c, Vec U0)
   PetscFunctionReturn(0);
 }
 
+/* the tangent-linear run of the parameter g (TSForwardSetSensitivities() with a parameter Jacobian: S_0 = 0, forced by
+   dG/dg) against the adjoint's mu: dC/dg = lambda_N' S_N for the terminal cost */
+static PetscErrorCode CheckForwardParameter(Ctx *c, Vec U0)
+{
+  TS          ts;
+  Mat         mats[8], S;
+  Vec         U, col;
+  PetscInt    nloc;
+  PetscScalar lS, mu;
+  PetscReal   dummy, err;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(U0, &U));
+  PetscCall(VecCopy(U0, U));
+  PetscCall(CreateTS(c, TSSIMPVI, c->g, U, PETSC_TRUE, mats, &ts));
+  PetscCall(TSSetCostGradients(ts, 1, &c->lam, &c->mu));
+  PetscCall(VecGetLocalSize(U, &nloc));
+  PetscCall(MatCreateDense(PetscObjectComm((PetscObject)U), nloc, PETSC_DECIDE, PETSC_DETERMINE, 1, NULL, &S));
+  PetscCall(MatZeroEntries(S));
+  PetscCall(TSForwardSetSensitivities(ts, 1, S));
+  PetscCall(TSSolve(ts, U));
+  PetscCall(Terminal(c, U, &dummy, c->lam));
+  PetscCall(MatDenseGetColumnVecRead(S, 0, &col));
+  PetscCall(VecDot(c->lam, col, &lS));
+  PetscCall(MatDenseRestoreColumnVecRead(S, 0, &col));
+  PetscCall(VecSet(c->mu, 0));
+  PetscCall(TSAdjointSolve(ts));
+  PetscCall(VecSum(c->mu, &mu));
+  err = PetscAbsScalar(mu - lS) / PetscAbsScalar(mu);
+  if (c->verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  dC/dg: adjoint %.15e, tangent-linear %.15e, relative difference %.2e\n", (double)PetscRealPart(mu), (double)PetscRealPart(lS), (double)err));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "dC/dg of the adjoint equals the tangent-linear run's to 1e-10 (relative; Krylov solves to 1e-12 in parallel): %s\n", err < 1e-10 ? "yes" : "no"));
+  PetscCall(DestroyTS(c, &ts, mats));
+  PetscCall(MatDestroy(&S));
+  PetscCall(VecDestroy(&U));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   Ctx  c = {0};
@@ -669,7 +707,7 @@ int main(int argc, char **argv)
   c.n     = 12;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Adjoint checks", NULL);
   PetscCall(PetscOptionsEnum("-problem", "Problem", NULL, Problems, (PetscEnum)c.problem, (PetscEnum *)&c.problem, NULL));
-  PetscCall(PetscOptionsString("-check", "fd, theta or pairing", NULL, check, check, sizeof(check), NULL));
+  PetscCall(PetscOptionsString("-check", "fd, theta, pairing or forward", NULL, check, check, sizeof(check), NULL));
   PetscCall(PetscOptionsString("-door", "mechanical or lagrangian (pendulum)", NULL, door, door, sizeof(door), NULL));
   PetscCall(PetscOptionsBool("-force", "Add a damping and driving force", NULL, c.force, &c.force, NULL));
   PetscCall(PetscOptionsBool("-integral", "Add the cost integral", NULL, c.integral, &c.integral, NULL));
@@ -696,6 +734,7 @@ int main(int argc, char **argv)
   if (!strcmp(check, "fd")) PetscCall(CheckFD(&c, U0));
   else if (!strcmp(check, "theta")) PetscCall(CheckTheta(&c, U0));
   else if (!strcmp(check, "pairing")) PetscCall(CheckPairing(&c, U0));
+  else if (!strcmp(check, "forward")) PetscCall(CheckForwardParameter(&c, U0));
   else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "Unknown -check %s", check);
   PetscCall(VecDestroy(&U0));
   PetscCall(VecDestroy(&c.xloc));
@@ -760,5 +799,16 @@ int main(int argc, char **argv)
     suffix: pairing_double
     args: -check pairing -steps 10000 -problem double -force -ts_simpvi_type lobatto
     output_file: output/adjoint_pairing.out
+
+
+  # the parameter's tangent-linear run (TSForwardSetSensitivities() forced by dG/dg) against mu
+  test:
+    suffix: forward
+    nsize: {{1 2}}
+    args: -check forward -problem chain -force -ts_simpvi_type lobatto
+  test:
+    suffix: forward_double
+    args: -check forward -problem double -steps 400
+    output_file: output/adjoint_forward.out
 
 TEST*/
