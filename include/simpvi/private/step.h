@@ -93,6 +93,7 @@ PETSC_INTERN PetscErrorCode SimpVIStepJacobian_Private(SimpVIStep, Vec, Mat);
 PETSC_INTERN PetscErrorCode SimpVIStepMomentum_Private(SimpVIStep, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStepFinish_Private(SimpVIStep, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStepAccept_Private(SimpVIStep);
+PETSC_INTERN PetscErrorCode SimpVIStepIncrements_Private(SimpVIStep, Vec, Vec);
 
 /* The step's tangent and adjoint maps (src/core/steptangent.c): their work space, for ncost adjoint vectors */
 typedef struct _SimpVIStepAdjoint *SimpVIStepAdjoint;
