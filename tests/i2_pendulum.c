@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 {
   Pendulum  pen     = {2 * PETSC_PI, 1, PETSC_PI / 2, 0, 0, 0, 0, 0, 0};
   PetscReal periods = 5, tol = 0.15, slides_q = 1.057e-13, slides_p = 7.070e-13;
-  PetscInt  steps   = 200;
+  PetscInt  steps = 200;
   TS        ts;
   Vec       u, v;
   Mat       J;
