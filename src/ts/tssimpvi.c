@@ -612,7 +612,14 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
 . -ts_simpvi_monitor_energy - print the energy H and its relative drift after each step
 . -ts_simpvi_check_stability <true> - stop when h*omega_max, with omega_max estimated at the first step from the mass and
                                        the Hessian, is beyond the scheme's linear stability bound, or when the state blows up
-- -ts_simpvi_check_stability_warn - only warn instead
+. -ts_simpvi_check_stability_warn - only warn instead
+. -ts_simpvi_compensated_summation <true> - sum the q, p and t updates with Kahan's compensation: round-off then stays near
+                                       one rounding instead of growing like sqrt(steps)
+. -ts_simpvi_checkpoint <file> - write a checkpoint (state, step, time, time step, the last step's polynomial, compensations,
+                                       counters) every -ts_simpvi_checkpoint_every steps, to <file>.tmp then renamed to <file>
+. -ts_simpvi_checkpoint_every <1000> - steps between checkpoints
+- -ts_simpvi_restart <file> - go on from a checkpoint, bit for bit as the run that wrote it (same program, same number of
+                                       processes); applied in `TSSetUp()`
 
   Notes:
   The problem comes through one of three doors: a Lagrangian `TSSimpVISetLagrangian()` with
@@ -644,6 +651,13 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
   The step is one stage for `TSSetPreStage()` and `TSSetPostStage()`: the pre-stage hook gets the start time of the
   step, the post-stage hook the end time and a copy, shaped like the state, of the state the step gives (U = (q, p),
   or u for the I2 door); changes the hook makes to that copy are ignored.
+
+  Long runs: a failed step solve leaves the state of the last good step in the `TS` (with `TSSetErrorIfStepFails()`
+  false, or -ts_error_if_step_fails false; by default it is an error that names the step). With -ts_max_snes_failures
+  <n> (-1: no limit) the step is retried from that state with a halved step (-ts_adapt_scale_solve_failed), at most
+  -ts_max_reject times; the steps go on with the smaller step, which costs the scheme its exact symplecticity at the
+  change. -ts_adapt_monitor reports each retry, `TSView()` their number. docs/longruns.md gives the checkpoint's
+  contents, restarts on another number of processes, and the round-off measurements.
 
   A quadratic Lagrangian may be declared with `TSSetProblemType`(ts, `TS_LINEAR`): each step is then one linear solve
   (`SNESKSPONLY`, unless -snes_type chooses another), and the step Jacobian, assembled again at each step (it may
