@@ -85,8 +85,8 @@ PetscErrorCode SimpVICheckpointSetFromOptions_Private(TS ts, SimpVIOptionItems P
    momenta (the order of U's entries may depend on the number of processes, as [q_local | p_local] does) */
 static PetscErrorCode Vectors(TS ts, PetscViewer viewer, PetscBool write, PetscBool havepoly)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-  SimpVIStep st = vi->step;
+  TS_SimpVI *vi                          = (TS_SimpVI *)ts->data;
+  SimpVIStep st                          = vi->step;
   PetscErrorCode (*io)(Vec, PetscViewer) = write ? VecView : VecLoad;
 
   PetscFunctionBegin;
@@ -134,15 +134,15 @@ static PetscErrorCode SyncAndRename(MPI_Comm comm, const char tmp[], const char 
 */
 PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
 {
-  TS_SimpVI    *vi = (TS_SimpVI *)ts->data;
-  SimpVIStep    st = vi->step;
-  MPI_Comm      comm;
-  PetscMPIInt   size;
-  PetscViewer   viewer;
-  PetscInt      ints[CP_NINT];
-  PetscReal     reals[CP_NREAL];
-  char          tmp[PETSC_MAX_PATH_LEN + 8], name[CP_NAMELEN];
-  PetscBool     stored = PETSC_FALSE;
+  TS_SimpVI     *vi = (TS_SimpVI *)ts->data;
+  SimpVIStep     st = vi->step;
+  MPI_Comm       comm;
+  PetscMPIInt    size;
+  PetscViewer    viewer;
+  PetscInt       ints[CP_NINT];
+  PetscReal      reals[CP_NREAL];
+  char           tmp[PETSC_MAX_PATH_LEN + 8], name[CP_NAMELEN];
+  PetscBool      stored = PETSC_FALSE;
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
@@ -249,8 +249,8 @@ PetscErrorCode SimpVICheckpointRestart_Private(TS ts)
   PetscCall(PetscViewerBinaryRead(viewer, name, CP_NAMELEN, NULL, PETSC_CHAR));
   name[CP_NAMELEN - 1] = 0;
   PetscCheck(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == (PetscInt)vi->quadrature, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of scheme %s with degree %" PetscInt_FMT ", but this TS has scheme %s with degree %" PetscInt_FMT, vi->restartfile, name, ints[CP_DEGREE], vi->type, vi->degree);
-  PetscCheck(ints[CP_NATIVE] == (PetscInt)vi->native && ints[CP_NPOS] == st->qmap->N, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of a problem with %" PetscInt_FMT " positions through the %s door, but this TS has %" PetscInt_FMT " positions through the %s door", vi->restartfile, ints[CP_NPOS],
-             ints[CP_NATIVE] ? "Lagrangian or mechanical" : "second-order (I2)", st->qmap->N, vi->prob->door->name);
+  PetscCheck(ints[CP_NATIVE] == (PetscInt)vi->native && ints[CP_NPOS] == st->qmap->N, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of a problem with %" PetscInt_FMT " positions through the %s door, but this TS has %" PetscInt_FMT " positions through the %s door", vi->restartfile, ints[CP_NPOS], ints[CP_NATIVE] ? "Lagrangian or mechanical" : "second-order (I2)",
+             st->qmap->N, vi->prob->door->name);
   PetscCall(Vectors(ts, viewer, PETSC_FALSE, (PetscBool)ints[CP_HAVEPOLY]));
   PetscCall(PetscViewerDestroy(&viewer));
 
@@ -307,4 +307,3 @@ PetscErrorCode SimpVICheckpointView_Private(TS ts, PetscViewer viewer)
   if (vi->restartstep >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Restarted from the checkpoint %s at step %" PetscInt_FMT ", t = %g\n", vi->restartfile, vi->restartstep, (double)vi->restarttime));
   PetscFunctionReturn(0);
 }
-

@@ -31,13 +31,11 @@ static PetscErrorCode StateIsStored(TS ts, PetscBool *stored)
 
 /* Loads (q0, p0) from the TS state; I2 problems carry velocities, turned into momenta p0 = L_v(q0, v0), unless the
    state is the last step's own end, whose momentum p1 is kept (the round trip p -> v -> p would cost digits) */
-static PetscErrorCode LoadState(TS ts)
+static PetscErrorCode LoadState(TS ts, PetscBool stored)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-  PetscBool  stored;
 
   PetscFunctionBegin;
-  PetscCall(StateIsStored(ts, &stored));
   if (vi->compensated && !stored) {
     PetscCall(VecSet(vi->cq, 0));
     PetscCall(VecSet(vi->cp, 0));
@@ -168,17 +166,18 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
   TS_SimpVI  *vi  = (TS_SimpVI *)ts->data;
   PetscInt    its = 0, lits = 0, rejections = 0;
   PetscReal   next_time_step;
-  PetscBool   accept, converged = PETSC_FALSE, stop, retry = PETSC_TRUE;
+  PetscBool   accept, converged = PETSC_FALSE, stop, retry = PETSC_TRUE, stored;
   const char *reason;
 
   PetscFunctionBegin;
   PetscCall(PetscCitationsRegister(citation, &cited));
   PetscCall(SimpVICheckpointMaybeWrite_Private(ts));
+  PetscCall(StateIsStored(ts, &stored)); /* once: a retry starts from the same state */
   while (retry) {
     PetscCheck(ts->time_step > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI needs a positive time step, not %g (TSSetTimeStep() or -ts_dt)", (double)ts->time_step);
     vi->step->t = ts->ptime;
     vi->step->h = ts->time_step;
-    PetscCall(LoadState(ts));
+    PetscCall(LoadState(ts, stored));
     PetscCall(SimpVIStabilityCheckStep_Private(ts, vi->step->q0, vi->native ? vi->prob->zero : vi->step->v, &stop));
     if (stop) PetscFunctionReturn(0);
     PetscCall(SimpVIStepPredict_Private(vi->step));
@@ -200,6 +199,7 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
     PetscFunctionReturn(0);
   }
 
+  vi->stored = PETSC_FALSE; /* q1, p1 are this step's end from here on, U becomes it only in StoreState() */
   PetscCall(FinishStep(ts));
   PetscCall(SimpVIStabilityCheckGrowth_Private(ts, vi->step->q0, vi->step->p0, vi->q1, vi->p1, vi->native ? vi->prob->zero : vi->step->v, &stop));
   if (stop) PetscFunctionReturn(0);
