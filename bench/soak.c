@@ -139,8 +139,8 @@ static PetscErrorCode Energy(TS ts, Soak *s, Vec U, PetscReal *H)
 
 static PetscErrorCode Monitor(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
 {
-  Soak          *s = (Soak *)ctx;
-  PetscReal      H = 0, err;
+  Soak          *s   = (Soak *)ctx;
+  PetscReal      H   = 0, err;
   PetscLogDouble mem = ResidentMemory(), now;
 
   PetscFunctionBeginUser;
@@ -151,7 +151,7 @@ static PetscErrorCode Monitor(TS ts, PetscInt step, PetscReal t, Vec U, void *ct
     s->H0 = H;
     PetscCall(PetscTime(&s->t0));
   }
-  err = PetscAbsReal(H - s->H0) / PetscAbsReal(s->H0);
+  err       = PetscAbsReal(H - s->H0) / PetscAbsReal(s->H0);
   s->maxerr = PetscMax(s->maxerr, err);
   if (step <= s->steps / 2) s->mem0 = mem; /* the sample at half the run: the work space and malloc's pools are there */
   if (step <= s->steps / 2) s->half = step;
@@ -266,8 +266,7 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(comm, "        step              t   rel. energy err  memory (MB)   time (s)\n"));
   PetscCall(TSSolve(ts, U));
   PetscCall(PetscPrintf(comm, "largest relative energy error at the samples: %.3e\n", (double)s.maxerr));
-  PetscCall(PetscPrintf(comm, "memory growth over the second half of the run (steps %" PetscInt_FMT " to %" PetscInt_FMT "): %.3f MB, %.3g bytes per step; flat (below %g MB): %s\n", s.half, s.steps, (s.mem - s.mem0) / 1048576.0, (s.mem - s.mem0) / (double)PetscMax(1, s.steps - s.half), (double)memtol,
-                        (s.mem - s.mem0) / 1048576.0 <= memtol ? "yes" : "no"));
+  PetscCall(PetscPrintf(comm, "memory growth over the second half of the run (steps %" PetscInt_FMT " to %" PetscInt_FMT "): %.3f MB, %.3g bytes per step; flat (below %g MB): %s\n", s.half, s.steps, (s.mem - s.mem0) / 1048576.0, (s.mem - s.mem0) / (double)PetscMax(1, s.steps - s.half), (double)memtol, (s.mem - s.mem0) / 1048576.0 <= memtol ? "yes" : "no"));
   PetscCall(VecDestroy(&U));
   PetscCall(VecDestroy(&s.g));
   PetscCall(VecDestroy(&s.uloc));

@@ -85,8 +85,8 @@ static PetscErrorCode Monitor(TS ts, PetscInt step, PetscReal t, Vec U, void *ct
 
 int main(int argc, char **argv)
 {
-  Ensemble  e = {32, 4 * PETSC_PI * PETSC_PI, NULL, 1000, 7, NULL, NULL, 0};
-  PetscInt  spp = 1000, nsteps;
+  Ensemble  e      = {32, 4 * PETSC_PI * PETSC_PI, NULL, 1000, 7, NULL, NULL, 0};
+  PetscInt  spp    = 1000, nsteps;
   PetscReal expmax = 0.6, sx = 0, sy = 0, sxx = 0, sxy = 0, slope, x, y;
   PetscBool compensated = PETSC_TRUE;
   TS        ts;

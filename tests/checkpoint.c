@@ -4,6 +4,7 @@ static char help[] = "Checkpoint and restart of TSSIMPVI on a chain of n pendulu
                      "  -final <file>      write the final positions and momenta (velocities for -door i2) in the DMDA's natural order,\n"
                      "                     for tests/checkpoint/checkpoint_kill.py, which compares them byte for byte\n"
                      "  -kill_at_step <k>  rank -kill_rank SIGKILLs itself in the monitor of step k (a run killed mid-way)\n"
+                     "  -pid_file <file>   each rank writes its process id to <file>.<rank> (for a kill from outside)\n"
                      "  -restart_check     in one process: a run to the end writing checkpoints, then a second TS restarted from the\n"
                      "                     last one; prints whether the two final states are bitwise equal\n"
                      "Options: -door mechanical|i2 -n <40> -steps <200> -dt <0.05> -kappa <4>\n\n";
@@ -231,12 +232,12 @@ static PetscErrorCode Run(Chain *ch, Door door, PetscInt steps, PetscReal dt, Ve
 
 int main(int argc, char **argv)
 {
-  Chain       ch    = {NULL, NULL, 4, -1, 0};
-  Door        door  = DOOR_MECHANICAL;
-  PetscInt    n     = 40, steps = 200;
-  PetscReal   dt    = 0.05;
-  PetscBool   check = PETSC_FALSE, flg;
-  char        final[PETSC_MAX_PATH_LEN] = "";
+  Chain       ch   = {NULL, NULL, 4, -1, 0};
+  Door        door = DOOR_MECHANICAL;
+  PetscInt    n = 40, steps = 200;
+  PetscReal   dt                        = 0.05;
+  PetscBool   check                     = PETSC_FALSE, flg;
+  char        final[PETSC_MAX_PATH_LEN] = "", pidfile[PETSC_MAX_PATH_LEN] = "";
   Vec         q, p;
   PetscViewer viewer;
 
@@ -252,8 +253,21 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-kill_at_step", "SIGKILL at this step", NULL, ch.killstep, &ch.killstep, NULL));
   PetscCall(PetscOptionsInt("-kill_rank", "The rank that kills itself", NULL, ch.killrank, &ch.killrank, NULL));
   PetscCall(PetscOptionsString("-final", "Write the final state to this file", NULL, final, final, sizeof(final), NULL));
+  PetscCall(PetscOptionsString("-pid_file", "Write each rank's process id to <file>.<rank>", NULL, pidfile, pidfile, sizeof(pidfile), NULL));
   PetscCall(PetscOptionsBool("-restart_check", "Restart from the last checkpoint in the same process and compare", NULL, check, &check, NULL));
   PetscOptionsEnd();
+  if (pidfile[0]) { /* OpenMPI starts the ranks in process groups of their own: a kill from outside needs their ids */
+    char        name[PETSC_MAX_PATH_LEN + 16];
+    PetscMPIInt rank;
+    FILE       *f;
+
+    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "%s.%d", pidfile, (int)rank));
+    f = fopen(name, "w");
+    PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write %s", name);
+    fprintf(f, "%d\n", (int)getpid());
+    fclose(f);
+  }
   PetscCall(DMDACreate1d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, n, 1, 1, NULL, &ch.da));
   PetscCall(DMSetFromOptions(ch.da));
   PetscCall(DMSetUp(ch.da));

@@ -4,14 +4,14 @@ static char help[] = "A failed step solve of TSSIMPVI: the state of the last goo
                      "step -hole_step (Lobatto, h = 0.01): that step's solve fails, the same step halved has no point in the window.\n"
                      "Prints the step and time reached, whether U after a final failure is bitwise the state of the last good step,\n"
                      "and the energy error of a run that goes on after the retry.\n"
-                     "Options: -hole_step <5> -hole_width <1e-9> -steps <20>\n\n";
+                     "Options: -hole_step <5> -hole_width <1e-9> -steps <20> -max_reject <10> (TSSetMaxStepRejections())\n\n";
 
 #include <simpvi.h>
 #include <math.h>
 
 typedef struct {
   PetscReal thole, width;
-  Vec       last;      /* the state after the last completed step */
+  Vec       last; /* the state after the last completed step */
   PetscInt  laststep;
   PetscReal lasttime;
 } Ctx;
@@ -75,8 +75,8 @@ int main(int argc, char **argv)
   TS                 ts;
   Vec                U;
   Mat                Lxx, Lvv;
-  Ctx                c = {0, 1e-9, NULL, -1, 0};
-  PetscInt           holestep = 5, steps = 20, nsteps, failures;
+  Ctx                c        = {0, 1e-9, NULL, -1, 0};
+  PetscInt           holestep = 5, steps = 20, nsteps, failures, maxreject = 10;
   PetscReal          h = 0.01, t, H0, H1;
   PetscBool          same;
   TSConvergedReason  reason;
@@ -89,6 +89,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-hole_step", &holestep, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-hole_width", &c.width, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-steps", &steps, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-max_reject", &maxreject, NULL));
   c.thole = (holestep + tau1) * h;
 
   PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
@@ -113,6 +114,7 @@ int main(int argc, char **argv)
   PetscCall(TSSetMaxTime(ts, 1e10));
   PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
   PetscCall(TSMonitorSet(ts, KeepLast, &c, NULL));
+  PetscCall(TSSetMaxStepRejections(ts, maxreject)); /* -ts_max_reject (3.25: -ts_max_step_rejections) overrides it */
   PetscCall(TSSetFromOptions(ts));
   PetscCall(TSSolve(ts, U));
 
@@ -158,9 +160,10 @@ int main(int argc, char **argv)
     args: -ts_max_snes_failures 2 -ts_adapt_monitor -ts_view
     filter: grep -e "TSSIMPVI step" -e "retried" -e "^reason" -e "energy"
 
-  # retries allowed but each one fails again (a window wider than the run): -ts_max_reject ends them at the first step
+  # retries allowed but each one fails again (a window wider than the run): TSSetMaxStepRejections() ends them at the
+  # first step
   test:
     suffix: reject
-    args: -ts_max_snes_failures -1 -ts_max_reject 3 -hole_width 1e3 -ts_error_if_step_fails false -ts_adapt_monitor
+    args: -ts_max_snes_failures -1 -max_reject 3 -hole_width 1e3 -ts_error_if_step_fails false -ts_adapt_monitor
 
 TEST*/

@@ -133,8 +133,8 @@ static void AdvanceTime(TS ts)
 /*
   A failed step solve, as TSAdaptCheckStage() counts it: one more of ts->num_snes_failures; within
   -ts_max_snes_failures the step is retried from the same (untouched) state with its step scaled by the adaptor's
-  factor for failed solves (-ts_adapt_scale_solve_failed, 0.5 for TSSIMPVI), as TSTHETA retries; beyond it (or past -ts_max_reject
-  retries of one step) the step fails with ts->reason set, the state of the last good step left in U
+  factor for failed solves (-ts_adapt_scale_solve_failed, 0.5 for TSSIMPVI), as TSTHETA retries; beyond it (or past
+  the TSSetMaxStepRejections() retries of one step) the step fails with ts->reason set, the last good state left in U
 */
 static PetscErrorCode StepFailed(TS ts, PetscInt *rejections, const char reason[], PetscBool *retry)
 {
@@ -194,7 +194,7 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
 
     PetscCall(SimpVIStabilityHint_Private(ts, reason, vi->step->q0, vi->native ? vi->prob->zero : vi->step->v, bound, sizeof(bound)));
     PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "TSSIMPVI step %" PetscInt_FMT " from t = %g with h = %g failed: %s after %" PetscInt_FMT " iterations%s%s", ts->steps, (double)ts->ptime,
-               (double)vi->step->h, reason, its, bound, ts->reason == TS_DIVERGED_STEP_REJECTED ? " (retried -ts_max_reject times)" : "");
+               (double)vi->step->h, reason, its, bound, ts->reason == TS_DIVERGED_STEP_REJECTED ? " (retried as often as TSSetMaxStepRejections() allows)" : "");
     PetscCall(PetscInfo(ts, "Step %" PetscInt_FMT " at t = %g failed: %s; the state of the last good step is kept\n", ts->steps, (double)ts->ptime, reason));
     PetscFunctionReturn(0);
   }
@@ -655,8 +655,8 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
   Long runs: a failed step solve leaves the state of the last good step in the `TS` (with `TSSetErrorIfStepFails()`
   false, or -ts_error_if_step_fails false; by default it is an error that names the step). With -ts_max_snes_failures
   <n> (-1: no limit) the step is retried from that state with a halved step (-ts_adapt_scale_solve_failed), at most
-  -ts_max_reject times; the steps go on with the smaller step, which costs the scheme its exact symplecticity at the
-  change. -ts_adapt_monitor reports each retry, `TSView()` their number. docs/longruns.md gives the checkpoint's
+  `TSSetMaxStepRejections()` times (-ts_max_reject; -ts_max_step_rejections from PETSc 3.25); the steps go on with
+  the smaller step, which costs the scheme its exact symplecticity at the change. -ts_adapt_monitor reports each retry, `TSView()` their number. docs/longruns.md gives the checkpoint's
   contents, restarts on another number of processes, and the round-off measurements.
 
   A quadratic Lagrangian may be declared with `TSSetProblemType`(ts, `TS_LINEAR`): each step is then one linear solve

@@ -12,7 +12,8 @@ as the same run uninterrupted (tests/checkpoint.c, a chain of pendulums on a 1-D
 3. the restart from it (-ts_simpvi_restart, on --restart-np processes, by default --np), checkpointing on: -ts_view must
    name the restart step, and the final state must equal the reference byte for byte.
 With --external the kill comes from outside instead: SIGKILL to the whole process group of mpiexec after a random
-delay, with a checkpoint at every step, so that it may land in the middle of a checkpoint's writing (a <file>.tmp may
+delay (and to each rank, by the process id it wrote: OpenMPI puts the ranks in process groups of their own), with a
+checkpoint at every step, so that it may land in the middle of a checkpoint's writing (a <file>.tmp may
 then be left; <file> must still be a whole checkpoint). The delay counts from the first checkpoint's appearance. With --restart-np other than --np the restart is measured, not required to be bitwise: the largest difference of the
 final state from the reference is printed (docs/longruns.md).
 
@@ -93,20 +94,35 @@ def main():
     if args.external:
       every, delay = 1, rng.uniform(0.0, 0.5)
       print('external SIGKILL to the process group %.2f s after the first checkpoint, a checkpoint at every step' % delay)
-      proc = subprocess.Popen(mpi(args.np) + base + ['-ts_simpvi_checkpoint', 'run.cp', '-ts_simpvi_checkpoint_every', '1', '-final', 'killed.bin'],
-                              cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+      proc = subprocess.Popen(mpi(args.np) + base + ['-ts_simpvi_checkpoint', 'run.cp', '-ts_simpvi_checkpoint_every', '1', '-final', 'killed.bin',
+                                                     '-pid_file', 'pid'], cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
       while proc.poll() is None and not os.path.exists(os.path.join(work, 'run.cp')):  # the first checkpoint, then the delay
         time.sleep(0.01)
       try:
         proc.wait(timeout=delay)
       except subprocess.TimeoutExpired:
+        # the ranks first (OpenMPI gives each its own process group), then mpiexec's group
+        for r in range(args.np):
+          try:
+            os.kill(int(open(os.path.join(work, 'pid.%d' % r)).read()), signal.SIGKILL)
+          except (OSError, ValueError):
+            pass
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+        for r in range(args.np):  # gone before the restart writes the same files
+          try:
+            pid = int(open(os.path.join(work, 'pid.%d' % r)).read())
+          except (OSError, ValueError):
+            continue
+          for _ in range(500):
+            if not os.path.exists('/proc/%d' % pid) or open('/proc/%d/stat' % pid).read().split()[2] == 'Z':
+              break
+            time.sleep(0.01)
       died = not os.path.exists(os.path.join(work, 'killed.bin'))
       print('the run died by SIGKILL before its end: %s' % ('yes' if died else 'no (the delay was too long for this machine: use more -steps)'))
       ok &= died
       left = os.path.exists(os.path.join(work, 'run.cp'))
-      print('a checkpoint was left: %s (and a temporary file: %s)' % ('yes' if left else 'no', 'yes' if os.path.exists(os.path.join(work, 'run.cp.tmp')) else 'none'))
+      print('a checkpoint was left (%s): %s' % ('with a temporary file' if os.path.exists(os.path.join(work, 'run.cp.tmp')) else 'no temporary file', 'yes' if left else 'no'))
       ok &= left
       expect = None
     else:
