@@ -14,6 +14,7 @@ static char help[] = "Nonlinear double pendulum (Rojas-Quintero, Dubois, Jourdan
 #include <simpvi.h>
 #include "methods.h"
 #include "kinsolcompare.h"
+#include "workprecision.h"
 
 typedef struct {
   PetscReal m1, m2, l1, l2, g;
@@ -202,6 +203,7 @@ static PetscErrorCode Run(DoublePendulum *dp, const char method[], PetscReal T, 
   PetscScalar   *u;
   const PetscInt nsteps = (PetscInt)(T / dt + 0.5);
   EnergyErrors   err    = {dp, dt, T, 0, 0, 0, 0, 0, NULL, NULL, monitorevery, 0};
+  WorkPrecision  wp;
 
   PetscFunctionBeginUser;
   PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
@@ -235,12 +237,14 @@ static PetscErrorCode Run(DoublePendulum *dp, const char method[], PetscReal T, 
   err.label = res->label;
   if (monitorfile[0]) PetscCall(PetscFOpen(PETSC_COMM_SELF, monitorfile, "a", &err.fp));
   PetscCall(TSMonitorSet(ts, MonitorEnergy, &err, NULL));
+  PetscCall(WorkPrecisionSetUp(ts, NULL, NULL, &wp)); /* -wp: a record for bench/workprecision.py */
   {
     char label[64];
 
     PetscCall(PetscSNPrintf(label, sizeof(label), "%s, h = %g", res->label, (double)dt));
     PetscCall(KINSOLCompareSolve(&kinsolcompare, ts, U, label));
   }
+  PetscCall(WorkPrecisionReport(ts, U, &wp));
   if (err.fp) PetscCall(PetscFClose(PETSC_COMM_SELF, err.fp));
   { /* the library's energy (the same for every TS type) against the formula above, at the final state */
     const PetscScalar *uf;

@@ -17,6 +17,7 @@ static char help[] = "The Lagrange top in Euler angles q = (phi, theta, psi), a 
 #include <simpvi.h>
 #include "models/lagrangetop.h"
 #include "kinsolcompare.h"
+#include "workprecision.h"
 
 #define NMAX 8 /* at most this many methods, meshes and simulation lengths */
 
@@ -104,15 +105,16 @@ static KINSOLCompare kinsolcompare; /* -compare_kinsol */
    one run to the longest T gives every shorter T of Tables 4 and 5 (the same steps as separate runs) */
 static PetscErrorCode Run(Top *top, const Options *opt, const char method[], PetscInt meshes, PetscInt nT, const PetscReal periods[], Errors *err, char label[], size_t len, PetscBool *issimpvi, PetscBool *replaced)
 {
-  TS           ts;
-  SNES         snes;
-  TSAdapt      adapt;
-  Vec          U;
-  Mat          A[4];
-  PetscScalar *u;
-  PetscBool    isrk4, istheta, isrk4v;
-  PetscInt     nsteps = (PetscInt)(periods[nT - 1] * meshes + 0.5);
-  char         fname[PETSC_MAX_PATH_LEN];
+  TS            ts;
+  SNES          snes;
+  TSAdapt       adapt;
+  Vec           U;
+  Mat           A[4];
+  PetscScalar  *u;
+  PetscBool     isrk4, istheta, isrk4v;
+  PetscInt      nsteps = (PetscInt)(periods[nT - 1] * meshes + 0.5);
+  char          fname[PETSC_MAX_PATH_LEN];
+  WorkPrecision wp;
 
   PetscFunctionBeginUser;
   PetscCall(PetscStrcmp(method, "rk4", &isrk4));
@@ -188,7 +190,9 @@ static PetscErrorCode Run(Top *top, const Options *opt, const char method[], Pet
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, err->fp, "# %s, %" PetscInt_FMT " steps per nutation period: t/tbar theta theta_exact e_theta e_H dp_phi/p_phi dp_psi/p_psi\n", label, meshes));
   }
   PetscCall(PetscSNPrintf(fname, sizeof(fname), "%s, %" PetscInt_FMT " steps/period", label, meshes));
+  if (!isrk4v) PetscCall(WorkPrecisionSetUp(ts, NULL, NULL, &wp)); /* -wp: a record for bench/workprecision.py (U = (q, p)) */
   PetscCall(KINSOLCompareSolve(&kinsolcompare, ts, U, fname));
+  if (!isrk4v) PetscCall(WorkPrecisionReport(ts, U, &wp));
   if (err->fp) PetscCall(PetscFClose(PETSC_COMM_SELF, err->fp));
   err->fp = NULL;
   {

@@ -16,6 +16,7 @@ static char help[] = "FPU-beta chain in parallel by TSSIMPVI: n masses, alternat
 #include <petscdmda.h>
 #include "benchmemory.h"
 #include "phasesplit.h"
+#include "workprecision.h"
 
 typedef struct {
   PetscInt   n;
@@ -217,12 +218,13 @@ typedef struct {
    run (bench) monitors memory instead of the energy and the first mode after each step. */
 static PetscErrorCode Run(MPI_Comm comm, Params *par, PetscReal dt, PetscReal T, PetscInt every, PetscBool bench, Chain *c, Vec *qp, RunStats *st)
 {
-  TS           ts;
-  Vec          U, sub[2];
-  PetscReal    H0, H1;
-  Mat          M, K;
-  PetscInt     xs, xm;
-  PetscScalar *u;
+  TS            ts;
+  Vec           U, sub[2];
+  PetscReal     H0, H1;
+  Mat           M, K;
+  PetscInt      xs, xm;
+  PetscScalar  *u;
+  WorkPrecision wp;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(c, sizeof(*c)));
@@ -302,6 +304,7 @@ static PetscErrorCode Run(MPI_Comm comm, Params *par, PetscReal dt, PetscReal T,
     PetscCall(PetscStrncpy(st->tstype, type, sizeof(st->tstype)));
   }
   PetscCall(TSSetUp(ts));
+  PetscCall(WorkPrecisionSetUp(ts, NULL, NULL, &wp)); /* -wp: a record for bench/workprecision.py */
   PetscCall(TSSimpVIComputeEnergy(ts, 0, U, &H0));
   PetscCall(PetscTime(&st->time));
   PetscCall(TSSolve(ts, U));
@@ -312,6 +315,7 @@ static PetscErrorCode Run(MPI_Comm comm, Params *par, PetscReal dt, PetscReal T,
     st->time      = t1 - st->time;
     st->bm.mem[2] = PeakRSS(PETSC_FALSE);
   }
+  PetscCall(WorkPrecisionReport(ts, U, &wp));
   PetscCall(TSSimpVIComputeEnergy(ts, T, U, &H1));
   st->drift = PetscAbsReal(H1 - H0) / PetscAbsReal(H0);
   PetscCall(TSGetStepNumber(ts, &st->steps));

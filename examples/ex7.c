@@ -17,6 +17,7 @@ static char help[] = "Sine-Gordon u_tt = u_xx - sin u (or u_tt = u_xx + u_yy - s
 #include <petscdmda.h>
 #include "benchmemory.h"
 #include "phasesplit.h"
+#include "workprecision.h"
 
 typedef enum {
   SWEEP_SPACETIME,
@@ -297,6 +298,7 @@ static PetscErrorCode Run(MPI_Comm comm, Params *par, PetscInt n, PetscInt nstep
   PetscScalar    *u;
   IS              isq, isp;
   const PetscReal c2[3] = {-2, 1, 0}, c4[3] = {-30.0 / 12, 16.0 / 12, -1.0 / 12};
+  WorkPrecision   wp;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(&sg, sizeof(sg)));
@@ -368,6 +370,7 @@ static PetscErrorCode Run(MPI_Comm comm, Params *par, PetscInt n, PetscInt nstep
     PetscCall(PetscStrncpy(st->tstype, type, sizeof(st->tstype)));
   }
   PetscCall(TSSetUp(ts));
+  PetscCall(WorkPrecisionSetUp(ts, NULL, NULL, &wp)); /* -wp: a record for bench/workprecision.py */
   PetscCall(PetscTime(&st->time));
   PetscCall(TSSolve(ts, U));
   {
@@ -377,6 +380,7 @@ static PetscErrorCode Run(MPI_Comm comm, Params *par, PetscInt n, PetscInt nstep
     st->time      = t1 - st->time;
     st->bm.mem[2] = PeakRSS(PETSC_FALSE);
   }
+  PetscCall(WorkPrecisionReport(ts, U, &wp));
   PetscCall(TSGetStepNumber(ts, &st->steps));
   PetscCall(TSGetSNESIterations(ts, &st->snes_its));
   PetscCall(TSGetKSPIterations(ts, &st->ksp_its));
