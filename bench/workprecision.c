@@ -1,11 +1,12 @@
 static char help[] = "Two problems of the work-precision benchmark (bench/workprecision.py) that no example runs as such, each one\n"
                      "fixed-step TSSolve() with a -wp record (examples/workprecision.h):\n"
                      "  -problem pendulum: q'' = -sin q released at rest from -q0 (examples/models/pendulum.h), mechanical door,\n"
-                     "     any TS type through TSSimpVISetUpPhaseSpace() (rk, theta, bdf, irk, basicsymplectic, ...)\n"
+                     "     PETSc's types (rk, theta, bdf, irk, basicsymplectic, ...) get U' = (p, -sin q) written out, as a PETSc\n"
+                     "     user writes it (-native 0: through TSSimpVISetUpPhaseSpace() instead)\n"
                      "  -problem chain: the linear chain u'' + K u = 0 of -n unit masses (examples/models/springchain.h) as a plain\n"
                      "     PETSc second-order program (TSSetI2Function()/TSSetI2Jacobian()): TSSIMPVI or TSALPHA2; it starts at rest\n"
                      "     from a Gaussian pulse of -width masses in the middle\n"
-                     "Options: -problem <pendulum> -T <1000> -dt <0.1> -q0 <pi/2> -n <10000> -width <20>, then -wp (see the header)\n\n";
+                     "Options: -problem <pendulum> -T <1000> -dt <0.1> -q0 <pi/2> -native <1> -n <10000> -width <20>, then -wp (see the header)\n\n";
 
 #include <simpvi.h>
 #include "../examples/workprecision.h"
@@ -23,17 +24,102 @@ static char help[] = "Two problems of the work-precision benchmark (bench/workpr
 /* H = p^2/2 + 1 - cos q: the energy above the rest state (pendulum.h's V = -cos q makes H0 = 0 at q0 = pi/2) */
 static PetscErrorCode PendulumEnergy(TS ts, PetscReal t, Vec U, PetscReal *H, void *ctx)
 {
+  const PetscScalar *u;
+
   PetscFunctionBeginUser;
-  PetscCall(TSSimpVIComputeEnergy(ts, t, U, H));
-  *H += 1;
+  PetscCall(VecGetArrayRead(U, &u));
+  *H = 0.5 * PetscSqr(PetscRealPart(u[1])) + 1 - PetscCosReal(PetscRealPart(u[0]));
+  PetscCall(VecRestoreArrayRead(U, &u));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Pendulum(PetscReal q0, PetscReal T, PetscReal dt)
+/* The pendulum as a PETSc user writes it for PETSc's own types (-native): U' = (p, -sin q), its Jacobian, and the
+   splits q' = p, p' = -sin q of basicsymplectic; no library adapter between the TS and the arithmetic */
+static PetscErrorCode NativeRHS(TS ts, PetscReal t, Vec U, Vec F, void *ctx)
+{
+  const PetscScalar *u;
+  PetscScalar       *f;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(U, &u));
+  PetscCall(VecGetArrayWrite(F, &f));
+  f[0] = u[1];
+  f[1] = -PetscSinReal(PetscRealPart(u[0]));
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscCall(VecRestoreArrayWrite(F, &f));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode NativeRHSJacobian(TS ts, PetscReal t, Vec U, Mat J, Mat P, void *ctx)
+{
+  const PetscScalar *u;
+  PetscInt           rows[2] = {0, 1};
+  PetscScalar        v[4];
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(U, &u));
+  v[0] = 0;
+  v[1] = 1;
+  v[2] = -PetscCosReal(PetscRealPart(u[0]));
+  v[3] = 0;
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscCall(MatSetValues(P, 2, rows, 2, rows, v, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(P, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(P, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode NativePositionRate(TS ts, PetscReal t, Vec p, Vec qdot, void *ctx)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VecCopy(p, qdot));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode NativeMomentumRate(TS ts, PetscReal t, Vec q, Vec pdot, void *ctx)
+{
+  const PetscScalar *qq;
+  PetscScalar       *f;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(q, &qq));
+  PetscCall(VecGetArrayWrite(pdot, &f));
+  f[0] = -PetscSinReal(PetscRealPart(qq[0]));
+  PetscCall(VecRestoreArrayRead(q, &qq));
+  PetscCall(VecRestoreArrayWrite(pdot, &f));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode NativeSetUp(TS ts, Mat *J)
+{
+  PetscBool isbsymp;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 2, 2, 2, NULL, J)); /* AIJ: TSIRK builds a KAIJ on it */
+  PetscCall(TSSetRHSFunction(ts, NULL, NativeRHS, NULL));
+  PetscCall(TSSetRHSJacobian(ts, *J, *J, NativeRHSJacobian, NULL));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSBASICSYMPLECTIC, &isbsymp));
+  if (isbsymp) {
+    IS isq, isp;
+
+    PetscCall(ISCreateStride(PETSC_COMM_SELF, 1, 0, 1, &isq));
+    PetscCall(ISCreateStride(PETSC_COMM_SELF, 1, 1, 1, &isp));
+    PetscCall(TSRHSSplitSetIS(ts, "position", isq));
+    PetscCall(TSRHSSplitSetIS(ts, "momentum", isp));
+    PetscCall(TSRHSSplitSetRHSFunction(ts, "position", NULL, NativePositionRate, NULL));
+    PetscCall(TSRHSSplitSetRHSFunction(ts, "momentum", NULL, NativeMomentumRate, NULL));
+    PetscCall(ISDestroy(&isq));
+    PetscCall(ISDestroy(&isp));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Pendulum(PetscReal q0, PetscReal T, PetscReal dt, PetscBool native)
 {
   TS            ts;
   Vec           U;
-  Mat           M, H;
+  Mat           M, H, J = NULL;
+  PetscBool     issimpvi;
   PetscScalar  *u;
   WorkPrecision wp;
 
@@ -58,7 +144,9 @@ static PetscErrorCode Pendulum(PetscReal q0, PetscReal T, PetscReal dt)
   PetscCall(TSSetMaxSteps(ts, (PetscInt)(T / dt + 0.5)));
   PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
   PetscCall(TSSetFromOptions(ts));
-  PetscCall(TSSimpVISetUpPhaseSpace(ts)); /* for -ts_type rk, theta, ...: the same pendulum in phase space */
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &issimpvi));
+  if (native && !issimpvi) PetscCall(NativeSetUp(ts, &J));
+  else PetscCall(TSSimpVISetUpPhaseSpace(ts)); /* for -ts_type rk, theta, ...: the same pendulum in phase space */
   PetscCall(WorkPrecisionSetUp(ts, PendulumEnergy, NULL, &wp));
   PetscCall(TSSolve(ts, U));
   PetscCall(WorkPrecisionReport(ts, U, &wp));
@@ -66,6 +154,7 @@ static PetscErrorCode Pendulum(PetscReal q0, PetscReal T, PetscReal dt)
   PetscCall(VecDestroy(&U));
   PetscCall(MatDestroy(&M));
   PetscCall(MatDestroy(&H));
+  PetscCall(MatDestroy(&J));
   PetscFunctionReturn(0);
 }
 
@@ -140,7 +229,7 @@ int main(int argc, char **argv)
   char      problem[32] = "pendulum";
   PetscReal T = 1000, dt = 0.1, q0 = PETSC_PI / 2, width = 20;
   PetscInt  n = 10000;
-  PetscBool ispendulum, ischain;
+  PetscBool ispendulum, ischain, native = PETSC_TRUE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -150,13 +239,14 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-T", "Final time", NULL, T, &T, NULL));
   PetscCall(PetscOptionsReal("-dt", "Time step", NULL, dt, &dt, NULL));
   PetscCall(PetscOptionsReal("-q0", "Pendulum: initial angle, at rest", NULL, q0, &q0, NULL));
+  PetscCall(PetscOptionsBool("-native", "Pendulum: PETSc's types get U' = (p, -sin q) written out, not TSSimpVISetUpPhaseSpace()", NULL, native, &native, NULL));
   PetscCall(PetscOptionsInt("-n", "Chain: number of masses", NULL, n, &n, NULL));
   PetscCall(PetscOptionsReal("-width", "Chain: width of the initial pulse, in masses", NULL, width, &width, NULL));
   PetscOptionsEnd();
   PetscCall(PetscStrcmp(problem, "pendulum", &ispendulum));
   PetscCall(PetscStrcmp(problem, "chain", &ischain));
   PetscCheck(ispendulum || ischain, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-problem is pendulum or chain, not %s", problem);
-  if (ispendulum) PetscCall(Pendulum(q0, T, dt));
+  if (ispendulum) PetscCall(Pendulum(q0, T, dt, native));
   else PetscCall(Chain(n, width, T, dt));
   PetscCall(PetscFinalize());
   return 0;
