@@ -11,9 +11,9 @@ static char help[] = "Two problems of the work-precision benchmark (bench/workpr
 #include <simpvi.h>
 #include "../examples/workprecision.h"
 #include "../examples/models/pendulum.h"
-#define I2Function  ChainI2Function /* springchain.h names its callbacks as pendulum.h does */
-#define I2Jacobian  ChainI2Jacobian
-#define Potential   ChainPotential
+#define I2Function       ChainI2Function /* springchain.h names its callbacks as pendulum.h does */
+#define I2Jacobian       ChainI2Jacobian
+#define Potential        ChainPotential
 #define PotentialHessian ChainPotentialHessian
 #include "../examples/models/springchain.h"
 #undef I2Function
