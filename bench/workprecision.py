@@ -218,6 +218,39 @@ def retime(R, exe, pts, reps, ref):
             p["timed"] = True
 
 
+def extrapolate(pts, metric, target):
+    """(time, order): the time to reach target extrapolated from the last two runs with the order they show, or None"""
+    pts = sorted([p for p in pts if p[metric] > 0], key=lambda p: p["steps"])
+    if len(pts) < 2:
+        return None
+    a, b = pts[-2], pts[-1]
+    if a[metric] <= b[metric] or a["steps"] >= b["steps"]:
+        return None
+    order = math.log(a[metric] / b[metric]) / math.log(b["steps"] / a["steps"])
+    if not 0.5 < order < 16:
+        return None
+    return b["time"] * (b[metric] / target) ** (1 / order), order
+
+
+def predicted(pts):
+    """The time the method's ladder would take to reach its next target in either error, extrapolated from its last
+    two runs with the order they show (infinite when they show none); 0 with fewer than two runs"""
+    if len(pts) < 2:
+        return 0.0
+    a, b = pts[-2], pts[-1]
+    t = math.inf
+    for metric in ("energy", "state"):
+        nxt = [x for x in TARGETS if x < min(p[metric] for p in pts)]
+        if not nxt:
+            continue
+        if b[metric] <= 0 or a[metric] <= b[metric] or a["steps"] >= b["steps"]:
+            continue
+        order = math.log(a[metric] / b[metric]) / math.log(b["steps"] / a["steps"])
+        if order > 0.5:
+            t = min(t, b["time"] * (b[metric] / nxt[0]) ** (1 / order))
+    return t
+
+
 def limit(pts, simp, cap):
     """How long a run of a PETSc method may take before its ladder stops: RATIO_MAX times simpvi's best time to the
     first target the method has not reached yet (in either error), at most twice the cap; the cap where simpvi does
@@ -254,7 +287,7 @@ def ladders(R, prob, methods, ref, simp=None):
             pts.append(r)
             done = r["energy"] <= TARGETS[-1] and r["state"] <= TARGETS[-1]
             cap = prob["cap"] if simp is None else limit(pts, simp, prob["cap"])
-            if done or r["time"] > cap or stalled[m[0]] >= 2:
+            if done or r["time"] > cap or stalled[m[0]] >= 2 or predicted(pts) > cap:
                 active.remove(m)
     return points
 
@@ -349,7 +382,10 @@ def table(prob, points, refacc, out):
             for tgt in TARGETS:
                 p = cheapest(pts, metric, tgt)
                 if p is None:
-                    cells.append("not reached (> %s)" % fmt_time(max(q["time"] for q in pts)))
+                    x = extrapolate(pts, metric, tgt)
+                    cells.append("not reached (> %s%s)" % (fmt_time(max(q["time"] for q in pts)), "" if x is None else
+                                 "; ≈ %s at order %.1f%s" % (fmt_time(x[0]), x[1], "" if best[tgt] is None else
+                                                             ", ×%.2g" % (x[0] / best[tgt][0]["time"]))))
                     continue
                 ratio = "" if best[tgt] is None else ", ×%.2g" % (p["time"] / best[tgt][0]["time"])
                 cells.append("%s, %d steps%s" % (fmt_time(p["time"]), p["steps"], ratio))
@@ -537,14 +573,16 @@ def main():
             "interleaved in this one job) are what to read. Energy error: largest |H - H0|/|H0| over the steps; "
             "state error: largest entry of |U(T) - U_ref(T)| over the largest of |U_ref(T)|. The steps of a simpvi "
             "scheme are halved until it reaches 1e-12 in both errors, stops improving, or a run takes "
-            "longer than the problem's cap; those of a PETSc method until it is %g times slower than simpvi's best "
+            "longer than the problem's cap (or is predicted to, by the order its last two runs show); those of a PETSc method until it is %g times slower than simpvi's best "
             "at the next error it has not reached (at most twice the cap); then the step between the cheapest run to a "
             "target and the rung before it is tried too (sqrt 2 larger). Ratios above %g are shown as lower "
             "bounds: \"not reached (> t)\" gives the most expensive run tried." % (
                 " --quick" if a.quick else "", elapsed, R.count, reps, machine(), RATIO_MAX, RATIO_MAX), "",
             "## Headline ratios", "",
             "Time of the PETSc method to the error over the time of simpvi's best to it (> 1: simpvi is faster; "
-            "\"> x\": the method did not reach the error, x is its most expensive run tried over simpvi's time).", "",
+            "\"> x\": the method did not reach the error, x is its most expensive run tried over simpvi's time; "
+            "\"≈ y extrapolated\": its time to the error extrapolated from its last two runs with the order they "
+            "show, an estimate, not a measurement).", "",
             "| problem | error | simpvi's best | rk 4 | theta 0.5 | irk 3 | alpha2 | PETSc's best |",
             "|---|---|---|---|---|---|---|---|"] + headline + [""] + item4 + [""]
     with open(os.path.join(a.out, "performance.md"), "w") as f:
@@ -564,7 +602,9 @@ def ratio_cell(points, m, metric, tgt, best):
     c = cheapest(points[m], metric, tgt)
     if c is not None:
         return "%.2f" % (c["time"] / best["time"])
-    return "> %.2f" % (max(p["time"] for p in points[m]) / best["time"])
+    x = extrapolate(points[m], metric, tgt)
+    return "> %.2f%s" % (max(p["time"] for p in points[m]) / best["time"],
+                         "" if x is None else " (≈ %.2g extrapolated)" % (x[0] / best["time"]))
 
 
 def headlines(prob, points):
