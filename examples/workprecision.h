@@ -3,11 +3,13 @@
    WorkPrecisionSetUp() before its solve and WorkPrecisionReport() after it:
 
      WP steps=<n> time=<s> newton=<n> energy=<sup_j |H_j - H_0|/|H_0|> state=<|X - X_ref|_inf/|X_ref|_inf or -1>
+        diverged=<steps whose nonlinear solve failed>
 
    time is the wall time spent inside the steps (from each pre-step to its post-step hook), so the examples' own
    monitors and this one's energy are not counted: every method pays for its steps only. The state error compares the
    final state X with a reference saved by an earlier run (-wp_save FILE, -wp_reference FILE; PETSc binary, one
-   process). The energy is TSSimpVIComputeEnergy()'s unless the example gives its own. One measured TS at a time.
+   process). The energy is TSSimpVIComputeEnergy()'s unless the example gives its own. diverged counts the steps whose
+   SNES did not converge, which some PETSc types (TSIRK) step over without an error. One measured TS at a time.
 */
 #ifndef WORKPRECISION_H
 #define WORKPRECISION_H
@@ -19,6 +21,8 @@ typedef struct {
   PetscBool             on;
   PetscLogDouble        tstart, time; /* start of the current step; sum of the steps' times */
   PetscReal             H0, eH;
+  SNES                  snes;     /* the TS's SNES when its type has one, else NULL */
+  PetscInt              diverged; /* steps whose nonlinear solve failed */
   WorkPrecisionEnergyFn energy;
   void                 *ctx;
   char                  save[PETSC_MAX_PATH_LEN], reference[PETSC_MAX_PATH_LEN];
@@ -40,6 +44,12 @@ static inline PetscErrorCode WorkPrecisionPostStep(TS ts)
   PetscFunctionBeginUser;
   PetscCall(PetscTime(&t));
   workprecision_active->time += t - workprecision_active->tstart;
+  if (workprecision_active->snes) {
+    SNESConvergedReason reason;
+
+    PetscCall(SNESGetConvergedReason(workprecision_active->snes, &reason));
+    if (reason < 0) workprecision_active->diverged++;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -66,8 +76,19 @@ static inline PetscErrorCode WorkPrecisionSetUp(TS ts, WorkPrecisionEnergyFn ene
   if (!wp->on) PetscFunctionReturn(0);
   PetscCall(PetscOptionsGetString(NULL, NULL, "-wp_save", wp->save, sizeof(wp->save), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-wp_reference", wp->reference, sizeof(wp->reference), NULL));
-  wp->energy           = energy;
-  wp->ctx              = ctx;
+  wp->energy = energy;
+  wp->ctx    = ctx;
+  { /* the explicit types have no SNES (TSGetSNES() would make one) */
+    PetscBool explicit_type = PETSC_FALSE, match;
+
+    for (size_t i = 0; i < 4; i++) {
+      const TSType types[] = {TSRK, TSBASICSYMPLECTIC, TSEULER, TSSSP};
+
+      PetscCall(PetscObjectTypeCompare((PetscObject)ts, types[i], &match));
+      explicit_type = (PetscBool)(explicit_type || match);
+    }
+    if (!explicit_type) PetscCall(TSGetSNES(ts, &wp->snes));
+  }
   workprecision_active = wp;
   PetscCall(TSSetPreStep(ts, WorkPrecisionPreStep));
   PetscCall(TSSetPostStep(ts, WorkPrecisionPostStep));
@@ -109,7 +130,7 @@ static inline PetscErrorCode WorkPrecisionReport(TS ts, Vec X, WorkPrecision *wp
     PetscCall(VecView(X, viewer));
     PetscCall(PetscViewerDestroy(&viewer));
   }
-  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)ts), "WP steps=%" PetscInt_FMT " time=%.6e newton=%" PetscInt_FMT " energy=%.6e state=%.6e\n", steps, wp->time, newton, (double)wp->eH, (double)err));
+  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)ts), "WP steps=%" PetscInt_FMT " time=%.6e newton=%" PetscInt_FMT " energy=%.6e state=%.6e diverged=%" PetscInt_FMT "\n", steps, wp->time, newton, (double)wp->eH, (double)err, wp->diverged));
   PetscCall(TSSetPreStep(ts, NULL));
   PetscCall(TSSetPostStep(ts, NULL));
   workprecision_active = NULL;
