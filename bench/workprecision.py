@@ -27,6 +27,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "docs", "tools"))
+sys.dont_write_bytecode = True  # no __pycache__ in docs/tools
 import stability  # noqa: E402  (the schemes' bounds on omega*h, from the same discrete action as the library)
 
 TARGETS = (1e-6, 1e-9, 1e-12)
@@ -121,7 +122,8 @@ class Runner:
         except subprocess.TimeoutExpired:
             out, ok = "timeout", False
         self.count += 1
-        self.seconds += time.time() - t0
+        self.wall = time.time() - t0
+        self.seconds += self.wall
         recs = re.findall(r"^WP steps=(\d+) time=(\S+) newton=(\d+) energy=(\S+) state=(\S+) diverged=(\d+)", out, re.M)
         self.log.write("$ %s\n%s\n" % (" ".join(cmd), recs[-1] if recs else out[-2000:]))
         self.last = "error"
@@ -278,6 +280,7 @@ def ladders(R, prob, methods, ref, simp=None):
     """Interleaved ladders of the methods; simp: simpvi's points, which bound the PETSc methods' ladders (limit())"""
     points = {m[0]: [] for m in methods}
     stalled = {m[0]: 0 for m in methods}
+    failures = {m[0]: 0 for m in methods}
     active = list(methods)
     for k in range(prob["kmax"]):
         if not active:
@@ -287,10 +290,14 @@ def ladders(R, prob, methods, ref, simp=None):
             h = ladder(prob, k)
             opts = prob["args"] + prob["step"](h) + m[2]
             r = R.run(prob["exe"], opts + ["-wp_reference", ref])
-            if r is None:
+            if r is None:  # unstable at this step (explicit, Lobatto), or the solver failed: finer steps may run
                 if R.last == "diverged":
                     prob.setdefault("diverged", set()).add(m[0])
+                failures[m[0]] += 1
+                if failures[m[0]] >= 3 or R.wall > 2 * prob["cap"] or points[m[0]]:
+                    active.remove(m)  # but not for ever, nor after it ran at a larger step
                 continue
+            failures[m[0]] = 0
             r.update(h=h, k=k, opts=opts, kind=m[1])
             pts = points[m[0]]
             stalled[m[0]] = 0 if not pts or progress(pts[-1], r) else stalled[m[0]] + 1
