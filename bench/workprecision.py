@@ -113,7 +113,7 @@ class Runner:
         self.bindir, self.tmp, self.log = bindir, tmp, log
         self.count, self.seconds, self.diverged = 0, 0.0, 0
 
-    def run(self, exe, opts, timeout=900):
+    def run(self, exe, opts, timeout=300):
         cmd = [os.path.join(self.bindir, exe)] + opts + ["-wp", "-ts_adapt_type", "none"]
         t0 = time.time()
         try:
@@ -294,7 +294,7 @@ def ladders(R, prob, methods, ref, simp=None):
                 if R.last == "diverged":
                     prob.setdefault("diverged", set()).add(m[0])
                 failures[m[0]] += 1
-                if failures[m[0]] >= 3 or R.wall > 2 * prob["cap"] or points[m[0]]:
+                if failures[m[0]] >= 5 or R.wall > 2 * prob["cap"] or points[m[0]]:
                     active.remove(m)  # but not for ever, nor after it ran at a larger step
                 continue
             failures[m[0]] = 0
@@ -620,9 +620,9 @@ def main():
     with open(os.path.join(a.out, "performance.md"), "w") as f:
         f.write("\n".join(head + ["## Problems", ""] + body))
     print("workprecision: wrote %s (%d runs, %.0f s; log %s)" % (os.path.join(a.out, "performance.md"), R.count, elapsed, logpath))
-    if failed:  # an option or a program that no longer runs: the smoke test fails
+    if failed:  # an option or a program that no longer runs: the smoke test fails (the full run reports it)
         print("workprecision: no successful run of " + ", ".join(failed), file=sys.stderr)
-        sys.exit(1)
+        sys.exit(1 if a.quick else 0)
 
 
 HEADLINE_METHODS = ("rk 4", "theta 0.5", "irk 3", "alpha2")
