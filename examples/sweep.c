@@ -12,7 +12,10 @@ static char help[] = "MPI-parallel parameter studies with TSSIMPVI: PETSC_COMM_W
                      "  -sweep_only <task> (run one task, e.g. with -snes_test_jacobian)\n"
                      "  convergence: -schemes midpoint,simpson,lobatto -meshes 25,50,100,200,400 -order_floor <1e-12>\n"
                      "  flip: -grid <N> -flip_tmax <T in sqrt(l/g)> -flip_dt <h in sqrt(l/g)> -flip_l <1> -flip_g <9.81>\n"
-                     "        -flip_skip_forbidden <bool> -flip_energy_tol <2e-2> -flip_check_jacobian; the scheme is -ts_simpvi_type (default simpson)\n\n";
+                     "        -flip_skip_forbidden <bool> -flip_energy_tol <2e-2> -flip_check_jacobian; the scheme is -ts_simpvi_type (default simpson)\n"
+                     "        -flip_ensemble <bool> (default: each rank integrates its share of the grid as one batched system,\n"
+                     "        examples/ensemble.h, -ensemble_batch <1024>; 0: one TS per task through the queue)\n"
+                     "        -flip_check_ts <steps> (the ensemble against a TSSIMPVI run of each task alone, over that many steps)\n\n";
 
 #include <simpvi.h>
 #include "stepjacobian.h"
@@ -768,6 +771,7 @@ typedef struct {
   PetscReal *H0, *dH, *prev, *tflip; /* per task */
   PetscInt  *which;
   PetscInt   next, stride, last; /* the tasks next, next + stride, ... < last */
+  PetscInt   ndone, nrun;        /* members done, members to run (for the progress lines) */
   PetscBool  nostop;             /* no stop at the flip (-flip_check_ts) */
   PetscReal *qend;               /* with nostop: the end state of each task, 4 per task */
 } FlipEnsemble;
@@ -903,6 +907,14 @@ static PetscErrorCode FlipEnsembleDone(PetscInt task, EnsembleReason reason, Pet
     PetscCall(PetscArraycpy(fe->qend + 4 * task + 2, p, 2));
   }
   fe->q->ran++;
+  fe->ndone++;
+  while (fe->q->progress && fe->q->active && fe->q->shown < (10 * fe->ndone) / fe->nrun) {
+    PetscLogDouble now;
+
+    PetscCall(PetscTime(&now));
+    fe->q->shown++;
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "sweep: %3d%% of rank 0's %" PetscInt_FMT " integrations after %.0f s\n", (int)(10 * fe->q->shown), fe->nrun, now - fe->q->t0));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -928,7 +940,8 @@ static PetscErrorCode FlipEnsembleRun(Sweep *sw, Queue *q, PetscInt first, Petsc
   PetscCall(PetscArrayzero(rec, sw->ntasks * sw->nrec));
   PetscCall(PetscCalloc5(sw->ntasks, &fe.H0, sw->ntasks, &fe.dH, 2 * sw->ntasks, &fe.prev, sw->ntasks, &fe.tflip, sw->ntasks, &fe.which));
   for (PetscInt t = first; t < last; t += stride)
-    if (FlipForbidden(sw, t)) {
+    if (!FlipForbidden(sw, t)) fe.nrun++;
+    else {
         PetscReal *r = rec + t * sw->nrec;
 
         r[F_I]      = t % sw->grid;
@@ -937,6 +950,7 @@ static PetscErrorCode FlipEnsembleRun(Sweep *sw, Queue *q, PetscInt first, Petsc
         r[F_TH2]    = -PETSC_PI + (t / sw->grid + 0.5) * 2 * PETSC_PI / sw->grid;
         r[F_STATUS] = 2;
         r[F_TFLIP]  = -1;
+        q->ran++;
     }
   /* the scheme: a TSSIMPVI's, simpson unless -ts_simpvi_type says otherwise */
   PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
@@ -1185,12 +1199,13 @@ int main(int argc, char **argv)
     goto finalize;
   }
 
+  ensemble = (PetscBool)(ensemble && sw.study == STUDY_FLIP && k == 1);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "study %s: %" PetscInt_FMT " runs\n", Studies[sw.study], sw.ntasks));
-  if (q->progress) PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "sweep: %" PetscInt_FMT " runs on %d group(s) of %d rank(s), %s schedule\n", sw.ntasks, q->ngroups, k, q->dynamic ? "dynamic" : "static"));
+  if (q->progress && ensemble) PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "sweep: %" PetscInt_FMT " runs on %d rank(s), each rank's share (a cyclic split) as one ensemble\n", sw.ntasks, q->size));
+  else if (q->progress) PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "sweep: %" PetscInt_FMT " runs on %d group(s) of %d rank(s), %s schedule\n", sw.ntasks, q->ngroups, k, q->dynamic ? "dynamic" : "static"));
   if (sw.study == STUDY_FLIP) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "grid %" PetscInt_FMT " x %" PetscInt_FMT ", tmax %g sqrt(l/g), dt %g sqrt(l/g)\n", sw.grid, sw.grid, (double)sw.tmax, (double)sw.dt));
   PetscCall(PetscTime(&q->t0));
   c0 = CPUTime();
-  ensemble = (PetscBool)(ensemble && sw.study == STUDY_FLIP && k == 1);
   if (ensemble) { /* every process its share (a static cyclic split), its rows summed into rank 0's */
     PetscReal *rec;
 
