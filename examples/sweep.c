@@ -1338,10 +1338,33 @@ finalize:
     nsize: 2
     args: -study convergence -meshes 25,50,100 -sweep_ranks_per_run 2 -sweep_progress 0
 
+  # the ensemble (examples/ensemble.h): every row the same as the task run alone as an ensemble of one
+  # (-sweep_check_serial), the batched Jacobian against finite differences, and the members against TSSIMPVI runs alone
   test:
     suffix: flip
     nsize: {{1 2 3}}
-    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -flip_check_jacobian -sweep_csv sweep_flip.csv
+    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -flip_check_jacobian -flip_check_ts 20 -sweep_csv sweep_flip.csv
+
+  # a batch of 5: members refilled as others finish, the system compacted at the end; the same rows
+  test:
+    suffix: flip_batch
+    nsize: 2
+    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -flip_check_jacobian -flip_check_ts 20 -sweep_csv sweep_flip.csv -ensemble_batch 5
+    output_file: output/sweep_flip.out
+
+  # other schemes of the TSSIMPVI registry in the ensemble (blocks of 3 x 2 and 3 x 2 unknowns)
+  test:
+    suffix: flip_schemes
+    nsize: 2
+    args: -study flip -grid 8 -flip_tmax 20 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -flip_check_jacobian -flip_check_ts 20 -ensemble_batch 5 -ts_simpvi_type {{lobatto gauss}} -ts_simpvi_degree 3
+    filter: grep -E "Jacobian|agrees|identical"
+    output_file: output/sweep_flip_schemes.out
+
+  # one TS per task through the work queue (-flip_ensemble 0): the same flips as the ensemble
+  test:
+    suffix: flip_ts
+    nsize: 2
+    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -flip_check_jacobian -sweep_csv sweep_flip.csv -flip_ensemble 0
 
   # each run on 2 ranks (its positions split over them); this once hung in the first step Jacobian's assembly, before
   # the step DM's DMSNES was created eagerly
@@ -1353,16 +1376,16 @@ finalize:
   test:
     suffix: flip_static
     nsize: 2
-    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_schedule static -sweep_check_serial -flip_check_jacobian -sweep_csv sweep_flip.csv
-    output_file: output/sweep_flip.out
+    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_schedule static -sweep_check_serial -flip_check_jacobian -sweep_csv sweep_flip.csv -flip_ensemble 0
+    output_file: output/sweep_flip_ts.out
 
   # the flip map with KINSOL (fixed point, Anderson depth 3) on each process: the same flips as with SNES
   test:
     suffix: flip_kinsol
     requires: kinsol
     nsize: 2
-    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -flip_check_jacobian -sweep_csv sweep_flip.csv -ts_simpvi_nonlinear_solver kinsol -ts_simpvi_kinsol_strategy fp -ts_simpvi_kinsol_maa 3
-    output_file: output/sweep_flip.out
+    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -flip_check_jacobian -sweep_csv sweep_flip.csv -ts_simpvi_nonlinear_solver kinsol -ts_simpvi_kinsol_strategy fp -ts_simpvi_kinsol_maa 3 -flip_ensemble 0
+    output_file: output/sweep_flip_ts.out
 
   test:
     suffix: flip_snes_test_jacobian
