@@ -18,7 +18,8 @@
    run of the member to round-off (not bitwise: other linear algebra), checked by -flip_check_ts in examples/sweep.c.
 
    The scheme is a TSSIMPVI's (TSSimpVIGetTableau(): -ts_simpvi_type, -ts_simpvi_degree); the members' mechanics are
-   given pointwise and batched: P = dL/dv, G = dL/dx and, when asked, their derivatives, at many points at once.
+   given pointwise and batched: P = dL/dv, G = dL/dx and their derivatives, at many points at once; the derivatives of
+   a residual evaluation are kept for the Jacobian at the same point (Newton asks for both there).
 
    Usage:
      EnsembleCreate(ts, n, &e);                       // ts: a TSSIMPVI carrying the scheme (set from options)
@@ -33,8 +34,8 @@
 #include <simpvi.h>
 #include <petscdmshell.h>
 
-/* P = dL/dv and G = dL/dx at npts points (member id[j], time t[j], position x[j n..], velocity v[j n..]); when Px is not
-   NULL also the n x n (row-major) derivatives Px = dP/dx, Pv = dP/dv, Gx = dG/dx, Gv = dG/dv at each point */
+/* P = dL/dv and G = dL/dx at npts points (member id[j], time t[j], position x[j n..], velocity v[j n..]) and the n x n
+   (row-major) derivatives Px = dP/dx, Pv = dP/dv, Gx = dG/dx, Gv = dG/dv at each point */
 typedef PetscErrorCode (*EnsembleMechanicsFn)(PetscInt npts, const PetscInt id[], const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[], void *ctx);
 /* The next member to start: its id (>= 0; -1: none left) and initial state q0, p0 */
 typedef PetscErrorCode (*EnsembleNextFn)(PetscInt *id, PetscReal q0[], PetscReal p0[], void *ctx);
@@ -64,8 +65,11 @@ typedef struct {
   PetscInt   nb, m;
   PetscInt  *id, *steps, *its;
   PetscBool *conv, *failed, *havepoly, *stop;
-  PetscReal *q0, *p0, *Qprev, *G, *f0; /* per slot: n, n, (s+1) n, nq n, 1 */
-  PetscReal *q1, *p1;                  /* per slot: n, n (the post-step's arrays) */
+  PetscReal *q0, *p0, *Qprev, *G, *f0;             /* per slot: n, n, (s+1) n, nq n, 1 */
+  PetscReal *q1, *p1;                              /* per slot: n, n (the post-step's arrays) */
+  PetscReal *cx, *cv, *ct, *cPx, *cPv, *cGx, *cGv; /* per slot: the last evaluation's points (nq n, nq) and derivatives (nq n n) */
+  PetscInt  *cid;                                  /* per slot: the member they belong to */
+  PetscReal *coef;                                 /* [4][nq][s][s]: the weights of Px, Pv, Gx, Gv in block (i, l) at point k */
 
   /* points of the live slots (not converged in this solve), packed for one call of the mechanics */
   PetscInt  *live, nlive, *pid;
@@ -75,7 +79,7 @@ typedef struct {
   SNES snes;
   Vec  Y, F;
   Mat  J;
-} *Ensemble;
+} * Ensemble;
 
 /* Gaussian elimination with partial pivoting of the n x n row-major A (overwritten), b overwritten by the solution */
 static inline PetscErrorCode EnsembleDenseSolve(PetscInt n, PetscReal A[], PetscReal b[], PetscInt piv[])
@@ -117,8 +121,8 @@ static inline PetscErrorCode EnsembleDenseSolve(PetscInt n, PetscReal A[], Petsc
 }
 
 /* Packs the quadrature points of the live slots from the step vector y: x_k = q0 + sum_i B_ki Z_i,
-   v_k = (1/h) sum_i D_ki Z_i (i = 1..s, Z_i the slot's unknowns), and calls the mechanics there */
-static inline PetscErrorCode EnsembleEvaluate(Ensemble e, const PetscScalar *y, PetscBool derivatives)
+   v_k = (1/h) sum_i D_ki Z_i (i = 1..s, Z_i the slot's unknowns) */
+static inline PetscErrorCode EnsemblePack(Ensemble e, const PetscScalar *y)
 {
   const PetscInt n = e->n, s = e->s, nq = e->nq, s1 = s + 1;
 
@@ -145,7 +149,29 @@ static inline PetscErrorCode EnsembleEvaluate(Ensemble e, const PetscScalar *y, 
       }
     }
   }
-  if (e->nlive) PetscCall(e->mechanics(e->nlive * nq, e->pid, e->pt, e->px, e->pv, e->pP, e->pG, derivatives ? e->pPx : NULL, derivatives ? e->pPv : NULL, derivatives ? e->pGx : NULL, derivatives ? e->pGv : NULL, e->mechctx));
+  PetscFunctionReturn(0);
+}
+
+/* The mechanics at the packed points, the points and derivatives kept per slot for the Jacobian */
+static inline PetscErrorCode EnsembleEvaluate(Ensemble e)
+{
+  const PetscInt nq = e->nq, m = nq * e->n, mm = m * e->n;
+
+  PetscFunctionBeginUser;
+  if (!e->nlive) PetscFunctionReturn(0);
+  PetscCall(e->mechanics(e->nlive * nq, e->pid, e->pt, e->px, e->pv, e->pP, e->pG, e->pPx, e->pPv, e->pGx, e->pGv, e->mechctx));
+  for (PetscInt j = 0; j < e->nlive; j++) {
+    const PetscInt b = e->live[j];
+
+    e->cid[b] = e->id[b];
+    PetscCall(PetscArraycpy(e->ct + b * nq, e->pt + j * nq, nq));
+    PetscCall(PetscArraycpy(e->cx + b * m, e->px + j * m, m));
+    PetscCall(PetscArraycpy(e->cv + b * m, e->pv + j * m, m));
+    PetscCall(PetscArraycpy(e->cPx + b * mm, e->pPx + j * mm, mm));
+    PetscCall(PetscArraycpy(e->cPv + b * mm, e->pPv + j * mm, mm));
+    PetscCall(PetscArraycpy(e->cGx + b * mm, e->pGx + j * mm, mm));
+    PetscCall(PetscArraycpy(e->cGv + b * mm, e->pGv + j * mm, mm));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -169,8 +195,9 @@ static inline PetscErrorCode EnsembleResidual(SNES snes, Vec Y, Vec F, void *ctx
   PetscFunctionBeginUser;
   EnsembleLive(e);
   PetscCall(VecGetArrayRead(Y, &y));
-  PetscCall(EnsembleEvaluate(e, y, PETSC_FALSE));
+  PetscCall(EnsemblePack(e, y));
   PetscCall(VecRestoreArrayRead(Y, &y));
+  PetscCall(EnsembleEvaluate(e));
   PetscCall(VecGetArrayWrite(F, &f));
   PetscCall(PetscArrayzero(f, e->m * e->bs));
   for (PetscInt j = 0; j < e->nlive; j++) {
@@ -198,20 +225,35 @@ static inline PetscErrorCode EnsembleResidual(SNES snes, Vec Y, Vec F, void *ctx
   PetscFunctionReturn(0);
 }
 
-/* dR_i/dZ_l = sum_k w_k [D_ki (Px B_kl + Pv D_kl / h) + h B_ki (Gx B_kl + Gv D_kl / h)]: one block per live slot,
-   the identity for the others */
+/* dR_i/dZ_l = sum_k w_k [D_ki (Px B_kl + Pv D_kl / h) + h B_ki (Gx B_kl + Gv D_kl / h)] (e->coef): one block per
+   live slot, the identity for the others */
 static inline PetscErrorCode EnsembleJacobian(SNES snes, Vec Y, Mat J, Mat Jpre, void *ctx)
 {
   Ensemble           e = (Ensemble)ctx;
-  const PetscInt     n = e->n, s = e->s, nq = e->nq, s1 = s + 1, bs = e->bs, nn = n * n;
+  const PetscInt     n = e->n, s = e->s, nq = e->nq, bs = e->bs, nn = n * n;
   const PetscScalar *y;
   PetscInt           nextidle = 0;
 
   PetscFunctionBeginUser;
   EnsembleLive(e);
   PetscCall(VecGetArrayRead(Y, &y));
-  PetscCall(EnsembleEvaluate(e, y, PETSC_TRUE));
+  PetscCall(EnsemblePack(e, y));
   PetscCall(VecRestoreArrayRead(Y, &y));
+  { /* the derivatives of the residual evaluation at the same points, unless some point has moved since */
+    PetscBool same = PETSC_TRUE;
+
+    for (PetscInt j = 0; j < e->nlive && same; j++) {
+      const PetscInt b = e->live[j], m = nq * n;
+
+      PetscBool st = PETSC_FALSE, sx = PETSC_FALSE, sv = PETSC_FALSE;
+
+      PetscCall(PetscArraycmp(e->ct + b * nq, e->pt + j * nq, nq, &st));
+      PetscCall(PetscArraycmp(e->cx + b * m, e->px + j * m, m, &sx));
+      PetscCall(PetscArraycmp(e->cv + b * m, e->pv + j * m, m, &sv));
+      same = (PetscBool)(e->cid[b] == e->id[b] && st && sx && sv);
+    }
+    if (!same) PetscCall(EnsembleEvaluate(e));
+  }
   for (PetscInt j = 0; j <= e->nlive; j++) {
     const PetscInt b = j < e->nlive ? e->live[j] : e->m;
 
@@ -223,15 +265,16 @@ static inline PetscErrorCode EnsembleJacobian(SNES snes, Vec Y, Mat J, Mat Jpre,
     if (j == e->nlive) break;
     PetscCall(PetscArrayzero(e->blk, bs * bs));
     for (PetscInt k = 0; k < nq; k++) {
-      const PetscInt   pnt = j * nq + k;
-      const PetscReal *Px = e->pPx + pnt * nn, *Pv = e->pPv + pnt * nn, *Gx = e->pGx + pnt * nn, *Gv = e->pGv + pnt * nn;
+      const PetscInt   pnt = b * nq + k;
+      const PetscReal *Px = e->cPx + pnt * nn, *Pv = e->cPv + pnt * nn, *Gx = e->cGx + pnt * nn, *Gv = e->cGv + pnt * nn;
 
       for (PetscInt i = 0; i < s; i++)
-        for (PetscInt l = 1; l <= s; l++) {
-          const PetscReal Di = e->w[k] * e->D[k * s1 + i], Bi = e->w[k] * e->h * e->B[k * s1 + i], Bl = e->B[k * s1 + l], Dl = e->D[k * s1 + l] / e->h;
+        for (PetscInt l = 0; l < s; l++) {
+          const PetscReal *c = e->coef + (k * s + i) * s + l, cpx = c[0], cpv = c[nq * s * s], cgx = c[2 * nq * s * s], cgv = c[3 * nq * s * s];
+          PetscReal       *blk = e->blk + i * n * bs + l * n;
 
           for (PetscInt d = 0; d < n; d++)
-            for (PetscInt f = 0; f < n; f++) e->blk[(i * n + d) * bs + (l - 1) * n + f] += Di * (Px[d * n + f] * Bl + Pv[d * n + f] * Dl) + Bi * (Gx[d * n + f] * Bl + Gv[d * n + f] * Dl);
+            for (PetscInt f = 0; f < n; f++) blk[d * bs + f] += cpx * Px[d * n + f] + cpv * Pv[d * n + f] + cgx * Gx[d * n + f] + cgv * Gv[d * n + f];
         }
     }
     PetscCall(MatSetValuesBlocked(Jpre, 1, &b, 1, &b, e->blk, INSERT_VALUES));
@@ -258,7 +301,7 @@ static inline PetscReal EnsembleNorm(PetscInt n, const PetscScalar a[])
    every member has converged or failed, and after the most iterations the members still iterating fail */
 static inline PetscErrorCode EnsembleConverged(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm, SNESConvergedReason *reason, void *ctx)
 {
-  Ensemble           e = (Ensemble)ctx;
+  Ensemble           e  = (Ensemble)ctx;
   const PetscInt     bs = e->bs;
   PetscReal          atol, rtol, stol;
   PetscInt           maxit, maxf, left = 0;
@@ -357,6 +400,20 @@ static inline PetscErrorCode EnsembleAllocate(Ensemble e)
   PetscCall(PetscCalloc4(B * nq * n, &e->px, B * nq * n, &e->pv, B * nq * n, &e->pP, B * nq * n, &e->pG));
   PetscCall(PetscCalloc4(B * nq * nn, &e->pPx, B * nq * nn, &e->pPv, B * nq * nn, &e->pGx, B * nq * nn, &e->pGv));
   PetscCall(PetscCalloc3(e->bs * e->bs, &e->blk, nn, &e->lu, n, &e->piv));
+  PetscCall(PetscCalloc7(B * nq * n, &e->cx, B * nq * n, &e->cv, B * nq * nn, &e->cPx, B * nq * nn, &e->cPv, B * nq * nn, &e->cGx, B * nq * nn, &e->cGv, 4 * nq * s * s, &e->coef));
+  PetscCall(PetscMalloc2(B * nq, &e->ct, B, &e->cid));
+  for (PetscInt b = 0; b < B; b++) e->cid[b] = -1;
+  for (PetscInt k = 0; k < nq; k++)
+    for (PetscInt i = 0; i < s; i++)
+      for (PetscInt l = 0; l < s; l++) {
+        const PetscReal w = e->w[k], Di = e->D[k * (s + 1) + i], Bi = e->B[k * (s + 1) + i], Bl = e->B[k * (s + 1) + l + 1], Dl = e->D[k * (s + 1) + l + 1];
+        PetscReal      *c = e->coef + (k * s + i) * s + l;
+
+        c[0]              = w * Di * Bl;
+        c[nq * s * s]     = w * Di * Dl / e->h;
+        c[2 * nq * s * s] = w * e->h * Bi * Bl;
+        c[3 * nq * s * s] = w * Bi * Dl;
+      }
   PetscFunctionReturn(0);
 }
 
@@ -369,6 +426,8 @@ static inline PetscErrorCode EnsembleFree(Ensemble e)
   PetscCall(PetscFree4(e->px, e->pv, e->pP, e->pG));
   PetscCall(PetscFree4(e->pPx, e->pPv, e->pGx, e->pGv));
   PetscCall(PetscFree3(e->blk, e->lu, e->piv));
+  PetscCall(PetscFree7(e->cx, e->cv, e->cPx, e->cPv, e->cGx, e->cGv, e->coef));
+  PetscCall(PetscFree2(e->ct, e->cid));
   PetscFunctionReturn(0);
 }
 
@@ -574,7 +633,7 @@ static inline PetscErrorCode EnsembleMove(Ensemble e, PetscInt to, PetscInt from
 */
 static inline PetscErrorCode EnsembleSolve(Ensemble e, EnsembleNextFn next, EnsemblePostStepFn poststep, EnsembleDoneFn done, void *ctx)
 {
-  const PetscInt n = e->n;
+  const PetscInt n    = e->n;
   PetscBool      more = PETSC_TRUE;
 
   PetscFunctionBeginUser;

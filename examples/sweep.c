@@ -767,7 +767,7 @@ static PetscErrorCode FlipCheckJacobian(Sweep *sw, Model *m, PetscInt task, Pets
 typedef struct {
   Sweep     *sw;
   Queue     *q;
-  PetscReal *rec;                   /* ntasks x nrec: the rows of the tasks run here (zero elsewhere) */
+  PetscReal *rec;                    /* ntasks x nrec: the rows of the tasks run here (zero elsewhere) */
   PetscReal *H0, *dH, *prev, *tflip; /* per task */
   PetscInt  *which;
   PetscInt   next, stride, last; /* the tasks next, next + stride, ... < last */
@@ -784,33 +784,30 @@ static PetscErrorCode FlipMechanics(PetscInt npts, const PetscInt id[], const Pe
 
   for (PetscInt j = 0; j < npts; j++) {
     const PetscReal *xx = x + 2 * j, *vv = v + 2 * j;
-    const PetscReal  c = PetscCosReal(xx[0] - xx[1]), s = PetscSinReal(xx[0] - xx[1]), s0 = PetscSinReal(xx[0]), s1 = PetscSinReal(xx[1]);
+    const PetscReal  c = PetscCosReal(xx[0] - xx[1]), s = PetscSinReal(xx[0] - xx[1]), c0 = PetscCosReal(xx[0]), s0 = PetscSinReal(xx[0]), c1 = PetscCosReal(xx[1]), s1 = PetscSinReal(xx[1]);
+    const PetscReal  cvv = l2 * c * vv[0] * vv[1];
+    PetscReal       *px = Px + 4 * j, *pv = Pv + 4 * j, *gx = Gx + 4 * j, *gv = Gv + 4 * j;
 
     P[2 * j]     = 2 * l2 * vv[0] + l2 * c * vv[1];
     P[2 * j + 1] = l2 * c * vv[0] + l2 * vv[1];
     G[2 * j]     = -l2 * s * vv[0] * vv[1] - 2 * gl * s0;
     G[2 * j + 1] = l2 * s * vv[0] * vv[1] - gl * s1;
-    if (Px) {
-      PetscReal *px = Px + 4 * j, *pv = Pv + 4 * j, *gx = Gx + 4 * j, *gv = Gv + 4 * j;
-      PetscReal  cvv = l2 * c * vv[0] * vv[1];
-
-      px[0] = -l2 * s * vv[1];
-      px[1] = l2 * s * vv[1];
-      px[2] = -l2 * s * vv[0];
-      px[3] = l2 * s * vv[0];
-      pv[0] = 2 * l2;
-      pv[1] = l2 * c;
-      pv[2] = l2 * c;
-      pv[3] = l2;
-      gx[0] = -cvv - 2 * gl * PetscCosReal(xx[0]);
-      gx[1] = cvv;
-      gx[2] = cvv;
-      gx[3] = -cvv - gl * PetscCosReal(xx[1]);
-      gv[0] = px[0]; /* G_v = Mx' */
-      gv[1] = px[2];
-      gv[2] = px[1];
-      gv[3] = px[3];
-    }
+    px[0]        = -l2 * s * vv[1]; /* P_x = Mx */
+    px[1]        = l2 * s * vv[1];
+    px[2]        = -l2 * s * vv[0];
+    px[3]        = l2 * s * vv[0];
+    pv[0]        = 2 * l2; /* P_v = M */
+    pv[1]        = l2 * c;
+    pv[2]        = l2 * c;
+    pv[3]        = l2;
+    gx[0]        = -cvv - 2 * gl * c0; /* G_x = Mxx - V'' */
+    gx[1]        = cvv;
+    gx[2]        = cvv;
+    gx[3]        = -cvv - gl * c1;
+    gv[0]        = px[0]; /* G_v = Mx' */
+    gv[1]        = px[2];
+    gv[2]        = px[1];
+    gv[3]        = px[3];
   }
   return 0;
 }
@@ -837,12 +834,12 @@ static PetscErrorCode FlipNext(PetscInt *id, PetscReal q0[], PetscReal p0[], voi
   *id   = fe->next;
   q0[0] = -PETSC_PI + (*id % N + 0.5) * 2 * PETSC_PI / N;
   q0[1] = -PETSC_PI + (*id / N + 0.5) * 2 * PETSC_PI / N;
-  p0[0] = p0[1] = 0;
-  fe->H0[*id]       = DPEnergy(sw, q0, p0);
-  fe->dH[*id]       = 0;
-  fe->prev[2 * *id] = q0[0];
+  p0[0] = p0[1]         = 0;
+  fe->H0[*id]           = DPEnergy(sw, q0, p0);
+  fe->dH[*id]           = 0;
+  fe->prev[2 * *id]     = q0[0];
   fe->prev[2 * *id + 1] = q0[1];
-  fe->which[*id]    = 0;
+  fe->which[*id]        = 0;
   fe->next += fe->stride;
   PetscFunctionReturn(0);
 }
@@ -868,7 +865,7 @@ static PetscErrorCode FlipEnsemblePostStep(PetscInt nb, const PetscInt id[], con
         const PetscReal f = (PETSC_PI - a0) / (a - a0);
 
         if (f < frac) {
-          frac             = f;
+          frac            = f;
           fe->which[task] = i + 1;
         }
       }
@@ -886,10 +883,10 @@ static PetscErrorCode FlipEnsemblePostStep(PetscInt nb, const PetscInt id[], con
 /* A member's row, as FlipRun() writes it */
 static PetscErrorCode FlipEnsembleDone(PetscInt task, EnsembleReason reason, PetscInt steps, PetscInt its, const PetscReal q[], const PetscReal p[], void *ctx)
 {
-  FlipEnsemble   *fe = (FlipEnsemble *)ctx;
-  Sweep          *sw = fe->sw;
-  const PetscInt  N  = sw->grid;
-  PetscReal      *r  = fe->rec + task * sw->nrec;
+  FlipEnsemble  *fe = (FlipEnsemble *)ctx;
+  Sweep         *sw = fe->sw;
+  const PetscInt N  = sw->grid;
+  PetscReal     *r  = fe->rec + task * sw->nrec;
 
   PetscFunctionBeginUser;
   r[F_I]      = task % N;
@@ -942,15 +939,15 @@ static PetscErrorCode FlipEnsembleRun(Sweep *sw, Queue *q, PetscInt first, Petsc
   for (PetscInt t = first; t < last; t += stride)
     if (!FlipForbidden(sw, t)) fe.nrun++;
     else {
-        PetscReal *r = rec + t * sw->nrec;
+      PetscReal *r = rec + t * sw->nrec;
 
-        r[F_I]      = t % sw->grid;
-        r[F_J]      = t / sw->grid;
-        r[F_TH1]    = -PETSC_PI + (t % sw->grid + 0.5) * 2 * PETSC_PI / sw->grid;
-        r[F_TH2]    = -PETSC_PI + (t / sw->grid + 0.5) * 2 * PETSC_PI / sw->grid;
-        r[F_STATUS] = 2;
-        r[F_TFLIP]  = -1;
-        q->ran++;
+      r[F_I]      = t % sw->grid;
+      r[F_J]      = t / sw->grid;
+      r[F_TH1]    = -PETSC_PI + (t % sw->grid + 0.5) * 2 * PETSC_PI / sw->grid;
+      r[F_TH2]    = -PETSC_PI + (t / sw->grid + 0.5) * 2 * PETSC_PI / sw->grid;
+      r[F_STATUS] = 2;
+      r[F_TFLIP]  = -1;
+      q->ran++;
     }
   /* the scheme: a TSSIMPVI's, simpson unless -ts_simpvi_type says otherwise */
   PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
