@@ -72,12 +72,14 @@ tscompare=$("$PY" - "$OUT/flip-$TSGRID-np$NP-ts.csv" "$OUT/flip-$TSGRID-np$NP.cs
 import csv, sys
 a, b = ([r for r in csv.DictReader(open(f))] for f in sys.argv[1:3])
 run = [(x, y) for x, y in zip(a, b) if x['status'] != '2']
+row = lambda r: tuple(r[c] for c in ('status', 'which', 'steps', 't_flip', 'energy_err'))
 key = lambda r: (r['status'], r['which'], r['steps'])
-same = [(x, y) for x, y in run if key(x) == key(y)]
-dt = max(abs(float(x['t_flip']) - float(y['t_flip'])) for x, y in same if x['status'] == '1')
+same = sum(row(x) == row(y) for x, y in run)
+step = sum(key(x) == key(y) for x, y in run)
 its = sum(x['newton_its'] == y['newton_its'] for x, y in run)
-print('%d of %d integrated pixels have the same status, first angle and flip step (%.2f %%), their flip times agree to %.1e sqrt(l/g); '
-      'the same total of Newton iterations in %d pixels' % (len(same), len(run), 100.0 * len(same) / len(run), dt, its))
+print('%d of %d integrated pixels have the same row (status, first angle, flip step, flip time, energy error; %.1f %%), '
+      '%d more the same flip step, %d another; the same total of Newton iterations in %d pixels'
+      % (same, len(run), 100.0 * same / len(run), step - same, len(run) - step, its))
 EOF
 )
 cpu_tsq=$(sed -n 's/.*cpu \([0-9.]*\) s over all ranks.*/\1/p' "$OUT/flip-$TSGRID-np$NP-ts.err")
@@ -253,7 +255,8 @@ load() { cat "$OUT/$1.load" 2> /dev/null || echo unknown; }
   echo "one \`TSSIMPVI\` per task through the work queue (\`-flip_ensemble 0\`, what this program did before the ensemble)"
   echo "took $t_tsq s (CPU $cpu_tsq s over all ranks, load average $(load flip-$TSGRID-np$NP-ts) at its start), the ensemble"
   echo "$t_ens s (CPU $cpu_ens s, load average $(load flip-$TSGRID-np$NP)): **$cpuratio× less CPU time**. The rows: $tscompare."
-  echo "The pixels that differ are chaotic ones, where round-off (a different summation order) grows until the flip moves."
+  echo "The rows that differ are chaotic pixels, where round-off (another summation order, a Newton iteration more or less"
+  echo "at the stol threshold) grows until the flip moves."
   echo
   echo "**Step-size check** (32 × 32, T_max = 100 √(l/g), h = $DT and $DT2 √(l/g)): $dtcheck."
   echo
