@@ -12,7 +12,10 @@
    - every residual, Jacobian block and block factorization involves one member's numbers only;
    - per-member stopping: after each step a post-step function may stop any member (e.g. the flip map's "first flip");
      a finished member leaves the batch at once, its slot takes the next member from the caller's source, and when the
-     source is empty and half the system is idle the batch is compacted into a smaller system.
+     source is empty and half the system is idle the batch is compacted into a smaller system;
+   - a member whose Newton solve fails (-ensemble_snes_max_it, a residual not finite) leaves the batch alone.
+   Options that would couple the members break this: keep the basic line search, an exact block solve (PCLU natural,
+   or PCPBJACOBI) and no Jacobian lagging.
    So the results do not depend on the batch size, on which members share a batch, or on the number of processes
    (examples/sweep.c checks this against every member run alone, tests examples-sweep_flip*). They agree with a TSSIMPVI
    run of the member to round-off (not bitwise: other linear algebra), checked by -flip_check_ts in examples/sweep.c.
@@ -74,7 +77,6 @@ typedef struct {
   /* points of the live slots (not converged in this solve), packed for one call of the mechanics */
   PetscInt  *live, nlive, *pid;
   PetscReal *pt, *px, *pv, *pP, *pG, *pPx, *pPv, *pGx, *pGv, *blk, *lu;
-  PetscInt  *piv;
 
   SNES snes;
   Vec  Y, F;
@@ -82,7 +84,7 @@ typedef struct {
 } * Ensemble;
 
 /* Gaussian elimination with partial pivoting of the n x n row-major A (overwritten), b overwritten by the solution */
-static inline PetscErrorCode EnsembleDenseSolve(PetscInt n, PetscReal A[], PetscReal b[], PetscInt piv[])
+static inline PetscErrorCode EnsembleDenseSolve(PetscInt n, PetscReal A[], PetscReal b[])
 {
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < n; k++) {
@@ -91,7 +93,6 @@ static inline PetscErrorCode EnsembleDenseSolve(PetscInt n, PetscReal A[], Petsc
     for (PetscInt i = k + 1; i < n; i++)
       if (PetscAbsReal(A[i * n + k]) > PetscAbsReal(A[p * n + k])) p = i;
     PetscCheck(A[p * n + k] != 0, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Singular velocity Hessian L_vv");
-    piv[k] = p;
     if (p != k) {
       for (PetscInt j = 0; j < n; j++) {
         const PetscReal a = A[k * n + j];
@@ -399,7 +400,7 @@ static inline PetscErrorCode EnsembleAllocate(Ensemble e)
   PetscCall(PetscCalloc3(B, &e->live, B * nq, &e->pid, B * nq, &e->pt));
   PetscCall(PetscCalloc4(B * nq * n, &e->px, B * nq * n, &e->pv, B * nq * n, &e->pP, B * nq * n, &e->pG));
   PetscCall(PetscCalloc4(B * nq * nn, &e->pPx, B * nq * nn, &e->pPv, B * nq * nn, &e->pGx, B * nq * nn, &e->pGv));
-  PetscCall(PetscCalloc3(e->bs * e->bs, &e->blk, nn, &e->lu, n, &e->piv));
+  PetscCall(PetscCalloc2(e->bs * e->bs, &e->blk, nn, &e->lu));
   PetscCall(PetscCalloc7(B * nq * n, &e->cx, B * nq * n, &e->cv, B * nq * nn, &e->cPx, B * nq * nn, &e->cPv, B * nq * nn, &e->cGx, B * nq * nn, &e->cGv, 4 * nq * s * s, &e->coef));
   PetscCall(PetscMalloc2(B * nq, &e->ct, B, &e->cid));
   for (PetscInt b = 0; b < B; b++) e->cid[b] = -1;
@@ -425,7 +426,7 @@ static inline PetscErrorCode EnsembleFree(Ensemble e)
   PetscCall(PetscFree3(e->live, e->pid, e->pt));
   PetscCall(PetscFree4(e->px, e->pv, e->pP, e->pG));
   PetscCall(PetscFree4(e->pPx, e->pPv, e->pGx, e->pGv));
-  PetscCall(PetscFree3(e->blk, e->lu, e->piv));
+  PetscCall(PetscFree2(e->blk, e->lu));
   PetscCall(PetscFree7(e->cx, e->cv, e->cPx, e->cPv, e->cGx, e->cGv, e->coef));
   PetscCall(PetscFree2(e->ct, e->cid));
   PetscFunctionReturn(0);
@@ -544,7 +545,7 @@ static inline PetscErrorCode EnsembleStart(Ensemble e, PetscInt b, PetscInt id)
   PetscCall(e->mechanics(1, e->pid, e->pt, e->q0 + b * n, e->pv, e->pP, e->pG, e->pPx, e->pPv, e->pGx, e->pGv, e->mechctx));
   PetscCall(PetscArraycpy(e->lu, e->pPv, n * n));
   for (PetscInt d = 0; d < n; d++) e->q1[b * n + d] = e->p0[b * n + d] - e->pP[d]; /* q1: scratch for v0 until the first step */
-  PetscCall(EnsembleDenseSolve(n, e->lu, e->q1 + b * n, e->piv));
+  PetscCall(EnsembleDenseSolve(n, e->lu, e->q1 + b * n));
   PetscFunctionReturn(0);
 }
 

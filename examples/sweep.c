@@ -1349,6 +1349,14 @@ finalize:
     args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -flip_check_jacobian -flip_check_ts 20 -sweep_csv sweep_flip.csv -ensemble_batch 5
     output_file: output/sweep_flip.out
 
+  # a Newton limit that some members' steps need more than: those members fail (status -1) as they would alone, and
+  # the others go on (the same rows as each task alone, with a batch of 5)
+  test:
+    suffix: flip_failures
+    nsize: 2
+    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -ensemble_snes_max_it 3 -ensemble_batch 5
+    filter: grep -E "flipped|identical"
+
   # other schemes of the TSSIMPVI registry in the ensemble (blocks of 3 x 2 and 3 x 2 unknowns)
   test:
     suffix: flip_schemes
