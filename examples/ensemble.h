@@ -376,7 +376,11 @@ static inline PetscErrorCode EnsembleResize(Ensemble e, PetscInt m)
   /* the defaults of a TSSIMPVI's SNES: Newton until its update is negligible (stol) */
   PetscCall(SNESSetTolerances(e->snes, PETSC_DEFAULT, 1e-14, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
   PetscCall(SNESGetLineSearch(e->snes, &ls));
+#if defined(SNESLINESEARCHNONE) /* the full Newton step: "basic" up to PETSc 3.25, "none" since */
+  PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHNONE));
+#else
   PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC));
+#endif
   PetscCall(SNESGetKSP(e->snes, &ksp));
   PetscCall(KSPSetType(ksp, KSPPREONLY));
   PetscCall(KSPGetPC(ksp, &pc));

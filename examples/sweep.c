@@ -760,7 +760,7 @@ static PetscErrorCode FlipCheckJacobian(Sweep *sw, Model *m, PetscInt task, Pets
   PetscFunctionReturn(0);
 }
 
-/* ------------------------------------ flip: the double pendulums as an ensemble ----------------------------------- 
+/* ------------------------------------ flip: the double pendulums as an ensemble -----------------------------------
    Every process integrates its share of the grid as one batched system (examples/ensemble.h): members are tasks, the
    post-step is FlipPostStep()'s test for each member, and a member leaves the batch at its flip. Its row does not
    depend on the batch, so the CSV does not depend on the number of processes. */
@@ -782,6 +782,7 @@ static PetscErrorCode FlipMechanics(PetscInt npts, const PetscInt id[], const Pe
   FlipEnsemble   *fe = (FlipEnsemble *)ctx;
   const PetscReal l2 = fe->sw->l * fe->sw->l, gl = fe->sw->g * fe->sw->l;
 
+  PetscFunctionBeginUser;
   for (PetscInt j = 0; j < npts; j++) {
     const PetscReal *xx = x + 2 * j, *vv = v + 2 * j;
     const PetscReal  c = PetscCosReal(xx[0] - xx[1]), s = PetscSinReal(xx[0] - xx[1]), c0 = PetscCosReal(xx[0]), s0 = PetscSinReal(xx[0]), c1 = PetscCosReal(xx[1]), s1 = PetscSinReal(xx[1]);
@@ -809,7 +810,7 @@ static PetscErrorCode FlipMechanics(PetscInt npts, const PetscInt id[], const Pe
     gv[2]        = px[1];
     gv[3]        = px[3];
   }
-  return 0;
+  PetscFunctionReturn(0);
 }
 
 static PetscBool FlipForbidden(Sweep *sw, PetscInt task)
