@@ -12,11 +12,15 @@ static char help[] = "MPI-parallel parameter studies with TSSIMPVI: PETSC_COMM_W
                      "  -sweep_only <task> (run one task, e.g. with -snes_test_jacobian)\n"
                      "  convergence: -schemes midpoint,simpson,lobatto -meshes 25,50,100,200,400 -order_floor <1e-12>\n"
                      "  flip: -grid <N> -flip_tmax <T in sqrt(l/g)> -flip_dt <h in sqrt(l/g)> -flip_l <1> -flip_g <9.81>\n"
-                     "        -flip_skip_forbidden <bool> -flip_energy_tol <2e-2> -flip_check_jacobian; the scheme is -ts_simpvi_type (default simpson)\n\n";
+                     "        -flip_skip_forbidden <bool> -flip_energy_tol <2e-2> -flip_check_jacobian; the scheme is -ts_simpvi_type (default simpson)\n"
+                     "        -flip_ensemble <bool> (default: each rank integrates its share of the grid as one batched system,\n"
+                     "        examples/ensemble.h, -ensemble_batch <1024>; 0: one TS per task through the queue)\n"
+                     "        -flip_check_ts <steps> (the ensemble against a TSSIMPVI run of each task alone, over that many steps)\n\n";
 
 #include <simpvi.h>
 #include "stepjacobian.h"
 #include "phasesplit.h"
+#include "ensemble.h"
 #include <gsl/gsl_sf_elljac.h>
 #include <gsl/gsl_sf_ellint.h>
 #include <sys/resource.h>
@@ -288,6 +292,7 @@ struct _Sweep {
   PetscInt  grid;
   PetscReal l, g, tmax, dt, tau; /* tmax and dt in units of tau = sqrt(l/g) */
   PetscBool skip;
+  PetscBool nostop; /* no stop at the flip (-flip_check_ts) */
 };
 
 /* Per run: what the post-step and the monitor need */
@@ -587,7 +592,7 @@ static PetscErrorCode FlipPostStep(TS ts)
   PetscCall(TSGetSolution(ts, &U));
   PetscCall(ModelGetState(run->m, U, q, p));
   run->dH = PetscMax(run->dH, PetscAbsReal(DPEnergy(run->sw, q, p) - run->H0) / (run->sw->g * run->sw->l));
-  {
+  if (!run->sw->nostop) {
     PetscReal frac = 2;
 
     for (PetscInt i = 0; i < 2; i++) {
@@ -755,6 +760,293 @@ static PetscErrorCode FlipCheckJacobian(Sweep *sw, Model *m, PetscInt task, Pets
   PetscFunctionReturn(0);
 }
 
+/* ------------------------------------ flip: the double pendulums as an ensemble -----------------------------------
+   Every process integrates its share of the grid as one batched system (examples/ensemble.h): members are tasks, the
+   post-step is FlipPostStep()'s test for each member, and a member leaves the batch at its flip. Its row does not
+   depend on the batch, so the CSV does not depend on the number of processes. */
+typedef struct {
+  Sweep     *sw;
+  Queue     *q;
+  PetscReal *rec;                    /* ntasks x nrec: the rows of the tasks run here (zero elsewhere) */
+  PetscReal *H0, *dH, *prev, *tflip; /* per task */
+  PetscInt  *which;
+  PetscInt   next, stride, last; /* the tasks next, next + stride, ... < last */
+  PetscInt   ndone, nrun;        /* members done, members to run (for the progress lines) */
+  PetscBool  nostop;             /* no stop at the flip (-flip_check_ts) */
+  PetscReal *qend;               /* with nostop: the end state of each task, 4 per task */
+} FlipEnsemble;
+
+/* The double pendulum at npts points: P = M v, G = g - grad V and their derivatives (DPMass(), DPPotential()) */
+static PetscErrorCode FlipMechanics(PetscInt npts, const PetscInt id[], const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[], void *ctx)
+{
+  FlipEnsemble   *fe = (FlipEnsemble *)ctx;
+  const PetscReal l2 = fe->sw->l * fe->sw->l, gl = fe->sw->g * fe->sw->l;
+
+  PetscFunctionBeginUser;
+  for (PetscInt j = 0; j < npts; j++) {
+    const PetscReal *xx = x + 2 * j, *vv = v + 2 * j;
+    const PetscReal  c = PetscCosReal(xx[0] - xx[1]), s = PetscSinReal(xx[0] - xx[1]), c0 = PetscCosReal(xx[0]), s0 = PetscSinReal(xx[0]), c1 = PetscCosReal(xx[1]), s1 = PetscSinReal(xx[1]);
+    const PetscReal  cvv = l2 * c * vv[0] * vv[1];
+    PetscReal       *px = Px + 4 * j, *pv = Pv + 4 * j, *gx = Gx + 4 * j, *gv = Gv + 4 * j;
+
+    P[2 * j]     = 2 * l2 * vv[0] + l2 * c * vv[1];
+    P[2 * j + 1] = l2 * c * vv[0] + l2 * vv[1];
+    G[2 * j]     = -l2 * s * vv[0] * vv[1] - 2 * gl * s0;
+    G[2 * j + 1] = l2 * s * vv[0] * vv[1] - gl * s1;
+    px[0]        = -l2 * s * vv[1]; /* P_x = Mx */
+    px[1]        = l2 * s * vv[1];
+    px[2]        = -l2 * s * vv[0];
+    px[3]        = l2 * s * vv[0];
+    pv[0]        = 2 * l2; /* P_v = M */
+    pv[1]        = l2 * c;
+    pv[2]        = l2 * c;
+    pv[3]        = l2;
+    gx[0]        = -cvv - 2 * gl * c0; /* G_x = Mxx - V'' */
+    gx[1]        = cvv;
+    gx[2]        = cvv;
+    gx[3]        = -cvv - gl * c1;
+    gv[0]        = px[0]; /* G_v = Mx' */
+    gv[1]        = px[2];
+    gv[2]        = px[1];
+    gv[3]        = px[3];
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscBool FlipForbidden(Sweep *sw, PetscInt task)
+{
+  const PetscInt  N   = sw->grid;
+  const PetscReal th1 = -PETSC_PI + (task % N + 0.5) * 2 * PETSC_PI / N, th2 = -PETSC_PI + (task / N + 0.5) * 2 * PETSC_PI / N;
+
+  return (PetscBool)(sw->skip && 2 * PetscCosReal(th1) + PetscCosReal(th2) > 1);
+}
+
+/* The next task of this process (static cyclic split), at rest at its grid point */
+static PetscErrorCode FlipNext(PetscInt *id, PetscReal q0[], PetscReal p0[], void *ctx)
+{
+  FlipEnsemble  *fe = (FlipEnsemble *)ctx;
+  Sweep         *sw = fe->sw;
+  const PetscInt N  = sw->grid;
+
+  PetscFunctionBeginUser;
+  *id = -1;
+  while (fe->next < fe->last && FlipForbidden(sw, fe->next)) fe->next += fe->stride;
+  if (fe->next >= fe->last) PetscFunctionReturn(0);
+  *id   = fe->next;
+  q0[0] = -PETSC_PI + (*id % N + 0.5) * 2 * PETSC_PI / N;
+  q0[1] = -PETSC_PI + (*id / N + 0.5) * 2 * PETSC_PI / N;
+  p0[0] = p0[1]         = 0;
+  fe->H0[*id]           = DPEnergy(sw, q0, p0);
+  fe->dH[*id]           = 0;
+  fe->prev[2 * *id]     = q0[0];
+  fe->prev[2 * *id + 1] = q0[1];
+  fe->which[*id]        = 0;
+  fe->next += fe->stride;
+  PetscFunctionReturn(0);
+}
+
+/* FlipPostStep() for every member: the energy error, the flip (an angle beyond +-pi, its time interpolated) */
+static PetscErrorCode FlipEnsemblePostStep(PetscInt nb, const PetscInt id[], const PetscInt step[], const PetscReal q[], const PetscReal p[], PetscBool stop[], void *ctx)
+{
+  FlipEnsemble *fe = (FlipEnsemble *)ctx;
+  Sweep        *sw = fe->sw;
+
+  PetscFunctionBeginUser;
+  for (PetscInt b = 0; b < nb; b++) {
+    const PetscInt   task = id[b];
+    const PetscReal *qb = q + 2 * b, *pb = p + 2 * b;
+    PetscReal       *prev = fe->prev + 2 * task, frac = 2;
+
+    fe->dH[task] = PetscMax(fe->dH[task], PetscAbsReal(DPEnergy(sw, qb, pb) - fe->H0[task]) / (sw->g * sw->l));
+    if (fe->nostop) continue;
+    for (PetscInt i = 0; i < 2; i++) {
+      const PetscReal a = PetscAbsReal(qb[i]), a0 = PetscAbsReal(prev[i]);
+
+      if (a > PETSC_PI) {
+        const PetscReal f = (PETSC_PI - a0) / (a - a0);
+
+        if (f < frac) {
+          frac            = f;
+          fe->which[task] = i + 1;
+        }
+      }
+      prev[i] = qb[i];
+    }
+    if (fe->which[task]) {
+      fe->tflip[task] = (step[b] - 1 + frac) * sw->dt;
+      stop[b]         = PETSC_TRUE;
+    }
+  }
+  PetscCall(QueueServe(fe->q, PETSC_FALSE));
+  PetscFunctionReturn(0);
+}
+
+/* A member's row, as FlipRun() writes it */
+static PetscErrorCode FlipEnsembleDone(PetscInt task, EnsembleReason reason, PetscInt steps, PetscInt its, const PetscReal q[], const PetscReal p[], void *ctx)
+{
+  FlipEnsemble  *fe = (FlipEnsemble *)ctx;
+  Sweep         *sw = fe->sw;
+  const PetscInt N  = sw->grid;
+  PetscReal     *r  = fe->rec + task * sw->nrec;
+
+  PetscFunctionBeginUser;
+  r[F_I]      = task % N;
+  r[F_J]      = task / N;
+  r[F_TH1]    = -PETSC_PI + (task % N + 0.5) * 2 * PETSC_PI / N;
+  r[F_TH2]    = -PETSC_PI + (task / N + 0.5) * 2 * PETSC_PI / N;
+  r[F_STATUS] = reason == ENSEMBLE_FAILED ? -1 : fe->which[task] ? 1 : 0;
+  r[F_WHICH]  = fe->which[task];
+  r[F_STEPS]  = steps;
+  r[F_TFLIP]  = fe->which[task] ? fe->tflip[task] : -1;
+  r[F_DH]     = fe->dH[task];
+  r[F_NEWTON] = its;
+  if (fe->qend) {
+    PetscCall(PetscArraycpy(fe->qend + 4 * task, q, 2));
+    PetscCall(PetscArraycpy(fe->qend + 4 * task + 2, p, 2));
+  }
+  fe->q->ran++;
+  fe->ndone++;
+  while (fe->q->progress && fe->q->active && fe->q->shown < (10 * fe->ndone) / fe->nrun) {
+    PetscLogDouble now;
+
+    PetscCall(PetscTime(&now));
+    fe->q->shown++;
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "sweep: %3d%% of rank 0's %" PetscInt_FMT " integrations after %.0f s\n", (int)(10 * fe->q->shown), fe->nrun, now - fe->q->t0));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The ensemble of the tasks first, first + stride, ... < last: their rows into rec (ntasks x nrec, zeroed here; the
+   energetically forbidden ones too, not integrated); maxsteps < 0: up to tmax with the stop at the flip, else
+   maxsteps steps without it, the end states into qend (4 per task) */
+static PetscErrorCode FlipEnsembleRun(Sweep *sw, Queue *q, PetscInt first, PetscInt stride, PetscInt last, PetscInt maxsteps, PetscReal *qend, PetscReal *rec)
+{
+  FlipEnsemble fe;
+  Ensemble     e;
+  TS           ts;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(&fe, sizeof(fe)));
+  fe.sw     = sw;
+  fe.q      = q;
+  fe.rec    = rec;
+  fe.next   = first;
+  fe.stride = stride;
+  fe.last   = last;
+  fe.qend   = qend;
+  fe.nostop = (PetscBool)(maxsteps >= 0);
+  PetscCall(PetscArrayzero(rec, sw->ntasks * sw->nrec));
+  PetscCall(PetscCalloc5(sw->ntasks, &fe.H0, sw->ntasks, &fe.dH, 2 * sw->ntasks, &fe.prev, sw->ntasks, &fe.tflip, sw->ntasks, &fe.which));
+  for (PetscInt t = first; t < last; t += stride)
+    if (!FlipForbidden(sw, t)) fe.nrun++;
+    else {
+      PetscReal *r = rec + t * sw->nrec;
+
+      r[F_I]      = t % sw->grid;
+      r[F_J]      = t / sw->grid;
+      r[F_TH1]    = -PETSC_PI + (t % sw->grid + 0.5) * 2 * PETSC_PI / sw->grid;
+      r[F_TH2]    = -PETSC_PI + (t / sw->grid + 0.5) * 2 * PETSC_PI / sw->grid;
+      r[F_STATUS] = 2;
+      r[F_TFLIP]  = -1;
+      q->ran++;
+    }
+  /* the scheme: a TSSIMPVI's, simpson unless -ts_simpvi_type says otherwise */
+  PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
+  PetscCall(TSSetType(ts, TSSIMPVI));
+  PetscCall(TSSimpVISetType(ts, TSSIMPVISIMPSON));
+  PetscCall(TSSetFromOptions(ts));
+  PetscCall(EnsembleCreate(ts, 2, &e));
+  PetscCall(TSDestroy(&ts));
+  PetscCall(EnsembleSetMechanics(e, FlipMechanics, &fe));
+  PetscCall(EnsembleSetStep(e, sw->dt * sw->tau, maxsteps >= 0 ? maxsteps : (PetscInt)PetscCeilReal(sw->tmax / sw->dt - 1e-9)));
+  PetscCall(EnsembleSetFromOptions(e));
+  PetscCall(EnsembleSolve(e, FlipNext, FlipEnsemblePostStep, FlipEnsembleDone, &fe));
+  PetscCall(EnsembleDestroy(&e));
+  PetscCall(PetscFree5(fe.H0, fe.dH, fe.prev, fe.tflip, fe.which));
+  PetscFunctionReturn(0);
+}
+
+/* ||J - Jfd||_F / ||J||_F of the ensemble's batched system (three members from task first on), at a perturbed point */
+static PetscErrorCode FlipEnsembleCheckJacobian(Sweep *sw, Queue *q, PetscInt first, PetscReal *relerr)
+{
+  FlipEnsemble fe;
+  Ensemble     e;
+  TS           ts;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(&fe, sizeof(fe)));
+  fe.sw     = sw;
+  fe.q      = q;
+  fe.next   = first;
+  fe.stride = 1;
+  fe.last   = sw->ntasks;
+  PetscCall(PetscCalloc5(sw->ntasks, &fe.H0, sw->ntasks, &fe.dH, 2 * sw->ntasks, &fe.prev, sw->ntasks, &fe.tflip, sw->ntasks, &fe.which));
+  PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
+  PetscCall(TSSetType(ts, TSSIMPVI));
+  PetscCall(TSSimpVISetType(ts, TSSIMPVISIMPSON));
+  PetscCall(TSSetFromOptions(ts));
+  PetscCall(EnsembleCreate(ts, 2, &e));
+  PetscCall(TSDestroy(&ts));
+  PetscCall(EnsembleSetMechanics(e, FlipMechanics, &fe));
+  PetscCall(EnsembleSetStep(e, sw->dt * sw->tau, 1));
+  PetscCall(EnsembleSetUp(e));
+  for (PetscInt b = 0; b < PetscMin(3, e->batch); b++) {
+    PetscInt id;
+
+    PetscCall(FlipNext(&id, e->q0 + 2 * b, e->p0 + 2 * b, &fe));
+    if (id < 0) break;
+    PetscCall(EnsembleStart(e, e->nb++, id));
+  }
+  PetscCall(EnsembleResize(e, e->nb));
+  PetscCall(EnsemblePredict(e));
+  PetscCall(StepJacobianError(e->snes, e->Y, 0.3, relerr));
+  PetscCall(EnsembleDestroy(&e));
+  PetscCall(PetscFree5(fe.H0, fe.dH, fe.prev, fe.tflip, fe.which));
+  PetscFunctionReturn(0);
+}
+
+/* The ensemble against TSSIMPVI runs of each member alone: every integrated task, nsteps steps without the stop at
+   the flip; the largest difference of the end states and the number of tasks with the same Newton iterations */
+static PetscErrorCode FlipCheckTS(Sweep *sw, Queue *q, PetscInt nsteps, PetscReal *maxdiff, PetscInt *sameits, PetscInt *nrun)
+{
+  PetscReal *rec, *qend;
+  Model      self;
+
+  PetscFunctionBeginUser;
+  *maxdiff = 0;
+  *sameits = *nrun = 0;
+  PetscCall(PetscMalloc2(sw->ntasks * sw->nrec, &rec, 4 * sw->ntasks, &qend));
+  PetscCall(FlipEnsembleRun(sw, q, 0, 1, sw->ntasks, nsteps, qend, rec));
+  PetscCall(ModelCreate(PETSC_COMM_SELF, sw->npos, sw->nmat, &self));
+  sw->nostop = PETSC_TRUE;
+  for (PetscInt t = 0; t < sw->ntasks; t++) {
+    Run       run;
+    TS        ts;
+    Vec       U;
+    PetscInt  nmax, its;
+    PetscReal qq[2], pp[2];
+
+    if (FlipForbidden(sw, t)) continue;
+    PetscCall(FlipSetUp(sw, &self, &run, t, &ts, &U, &nmax));
+    PetscCall(TSSetMaxSteps(ts, nsteps));
+    PetscCall(TSSolve(ts, U));
+    PetscCall(TSGetSNESIterations(ts, &its));
+    PetscCall(ModelGetState(&self, U, qq, pp));
+    for (PetscInt i = 0; i < 2; i++) {
+      *maxdiff = PetscMax(*maxdiff, PetscAbsReal(qq[i] - qend[4 * t + i]));
+      *maxdiff = PetscMax(*maxdiff, PetscAbsReal(pp[i] - qend[4 * t + 2 + i]));
+    }
+    if (its == (PetscInt)rec[t * sw->nrec + F_NEWTON]) (*sameits)++;
+    (*nrun)++;
+    PetscCall(VecDestroy(&U));
+    PetscCall(TSDestroy(&ts));
+  }
+  sw->nostop = PETSC_FALSE;
+  PetscCall(ModelDestroy(&self));
+  PetscCall(PetscFree2(rec, qend));
+  PetscFunctionReturn(0);
+}
+
 /* ------------------------------------------------------ driver --------------------------------------------------- */
 /* CPU time of this process (user + system), for the load-balance lines */
 static PetscLogDouble CPUTime(void)
@@ -787,9 +1079,9 @@ int main(int argc, char **argv)
   Queue         *q = &sw.q;
   Model          model;
   PetscMPIInt    k  = 1;
-  PetscInt       kk = 1, only = -1, task, prev = -1;
+  PetscInt       kk = 1, only = -1, task, prev = -1, checkts = 0;
   PetscReal     *mine, floor = 1e-12, etol = 2e-2;
-  PetscBool      flg, checkserial = PETSC_FALSE, checkjac = PETSC_FALSE, dynamic = PETSC_TRUE;
+  PetscBool      flg, checkserial = PETSC_FALSE, checkjac = PETSC_FALSE, dynamic = PETSC_TRUE, ensemble = PETSC_TRUE;
   char           csv[PETSC_MAX_PATH_LEN] = "";
   PetscLogDouble t1, t2, c0, c1;
   const char    *schedules[] = {"static", "dynamic"};
@@ -844,6 +1136,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-flip_skip_forbidden", "flip: do not integrate where energy forbids a flip", NULL, sw.skip, &sw.skip, NULL));
   PetscCall(PetscOptionsReal("-flip_energy_tol", "flip: largest max |H - H0| / (m g l) accepted", NULL, etol, &etol, NULL));
   PetscCall(PetscOptionsBool("-flip_check_jacobian", "flip: compare the analytic step Jacobian with finite differences", NULL, checkjac, &checkjac, NULL));
+  PetscCall(PetscOptionsBool("-flip_ensemble", "flip: each process integrates its tasks as one batched system (examples/ensemble.h), else one TS per task", NULL, ensemble, &ensemble, NULL));
+  PetscCall(PetscOptionsInt("-flip_check_ts", "flip: compare the ensemble with a TSSIMPVI run of each task alone over this many steps", NULL, checkts, &checkts, NULL));
   PetscOptionsEnd();
   PetscCheck(kk >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-sweep_ranks_per_run must be positive");
   k = (PetscMPIInt)kk;
@@ -903,12 +1197,25 @@ int main(int argc, char **argv)
     goto finalize;
   }
 
+  ensemble = (PetscBool)(ensemble && sw.study == STUDY_FLIP && k == 1);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "study %s: %" PetscInt_FMT " runs\n", Studies[sw.study], sw.ntasks));
-  if (q->progress) PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "sweep: %" PetscInt_FMT " runs on %d group(s) of %d rank(s), %s schedule\n", sw.ntasks, q->ngroups, k, q->dynamic ? "dynamic" : "static"));
+  if (q->progress && ensemble) PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "sweep: %" PetscInt_FMT " runs on %d rank(s), each rank's share (a cyclic split) as one ensemble\n", sw.ntasks, q->size));
+  else if (q->progress) PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "sweep: %" PetscInt_FMT " runs on %d group(s) of %d rank(s), %s schedule\n", sw.ntasks, q->ngroups, k, q->dynamic ? "dynamic" : "static"));
   if (sw.study == STUDY_FLIP) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "grid %" PetscInt_FMT " x %" PetscInt_FMT ", tmax %g sqrt(l/g), dt %g sqrt(l/g)\n", sw.grid, sw.grid, (double)sw.tmax, (double)sw.dt));
   PetscCall(PetscTime(&q->t0));
   c0 = CPUTime();
-  PetscCall(QueueNext(q, -1, NULL, &task));
+  if (ensemble) { /* every process its share (a static cyclic split), its rows summed into rank 0's */
+    PetscReal *rec;
+
+    PetscCall(PetscMalloc1(sw.ntasks * sw.nrec, &rec));
+    PetscCall(PetscTime(&t1));
+    PetscCall(FlipEnsembleRun(&sw, q, q->rank, q->size, sw.ntasks, -1, NULL, rec));
+    PetscCall(PetscTime(&t2));
+    q->busy = t2 - t1;
+    PetscCallMPI(MPI_Reduce(rec, q->rank == 0 ? q->rec : NULL, (PetscMPIInt)(sw.ntasks * sw.nrec), MPIU_REAL, MPIU_SUM, 0, q->world));
+    PetscCall(PetscFree(rec));
+    task = -1;
+  } else PetscCall(QueueNext(q, -1, NULL, &task));
   while (task >= 0) {
     PetscCall(PetscTime(&t1));
     PetscCall(sw.run(&sw, &model, task, mine));
@@ -918,7 +1225,8 @@ int main(int argc, char **argv)
     prev = task;
     PetscCall(QueueNext(q, prev, mine, &task));
   }
-  PetscCall(QueueFinish(q));
+  if (!ensemble) PetscCall(QueueFinish(q));
+  q->active = PETSC_FALSE;
   PetscCall(PetscTime(&t2));
   c1 = CPUTime();
   { /* load balance, on stderr: it depends on the machine; busy is wall time in the tasks, cpu the processes' CPU time */
@@ -961,24 +1269,45 @@ int main(int argc, char **argv)
       PetscCall(ModelDestroy(&self));
     }
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "analytic step Jacobian matches finite differences to 1e-6: %s\n", err < 1e-6 ? "yes" : "no"));
+    if (ensemble) {
+      err = 0;
+      if (q->rank == 0) PetscCall(FlipEnsembleCheckJacobian(&sw, q, sw.ntasks / 3, &err));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ensemble's block Jacobian matches finite differences to 1e-6: %s\n", err < 1e-6 ? "yes" : "no"));
+    }
+  }
+
+  if (checkts > 0 && ensemble) { /* the ensemble against TSSIMPVI alone, member by member */
+    PetscReal diff = 0;
+    PetscInt  same = 0, nrun = 0;
+
+    if (q->rank == 0) PetscCall(FlipCheckTS(&sw, q, checkts, &diff, &same, &nrun));
+    PetscCallMPI(MPI_Bcast(&diff, 1, MPIU_REAL, 0, q->world));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ensemble after %" PetscInt_FMT " steps agrees with TSSIMPVI runs of each member alone to 1e-12: %s\n", checkts, diff < 1e-12 ? "yes" : "no"));
+    PetscCall(PetscInfo(NULL, "ensemble vs TSSIMPVI alone: max difference %g, same Newton iterations in %" PetscInt_FMT " of %" PetscInt_FMT " members\n", (double)diff, same, nrun));
   }
 
   if (checkserial) { /* rank 0 alone reruns every task on PETSC_COMM_SELF and compares the CSV rows it would write */
     PetscInt differ = 0;
 
     if (q->rank == 0) {
-      Model self;
-      char  row[512], row0[512];
+      Model      self;
+      char       row[512], row0[512];
+      PetscReal *alone = NULL;
 
+      if (ensemble) PetscCall(PetscMalloc1(sw.ntasks * sw.nrec, &alone));
       PetscCall(ModelCreate(PETSC_COMM_SELF, sw.npos, sw.nmat, &self));
       for (PetscInt t = 0; t < sw.ntasks; t++) {
-        PetscCall(sw.run(&sw, &self, t, mine));
+        if (ensemble) { /* the task as an ensemble of one */
+          PetscCall(FlipEnsembleRun(&sw, q, t, sw.ntasks, t + 1, -1, NULL, alone));
+          PetscCall(PetscArraycpy(mine, alone + t * sw.nrec, sw.nrec));
+        } else PetscCall(sw.run(&sw, &self, t, mine));
         PetscCall(sw.format(&sw, mine, row, sizeof(row)));
         PetscCall(sw.format(&sw, q->rec + t * sw.nrec, row0, sizeof(row0)));
         PetscCall(PetscStrcmp(row, row0, &flg));
         if (!flg) differ++;
       }
       PetscCall(ModelDestroy(&self));
+      PetscCall(PetscFree(alone));
     }
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "csv rows identical to a serial run: %s\n", differ ? "no" : "yes"));
   }
@@ -1007,10 +1336,41 @@ finalize:
     nsize: 2
     args: -study convergence -meshes 25,50,100 -sweep_ranks_per_run 2 -sweep_progress 0
 
+  # the ensemble (examples/ensemble.h): every row the same as the task run alone as an ensemble of one
+  # (-sweep_check_serial), the batched Jacobian against finite differences, and the members against TSSIMPVI runs alone
   test:
     suffix: flip
     nsize: {{1 2 3}}
-    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -flip_check_jacobian -sweep_csv sweep_flip.csv
+    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -flip_check_jacobian -flip_check_ts 20 -sweep_csv sweep_flip.csv
+
+  # a batch of 5: members refilled as others finish, the system compacted at the end; the same rows
+  test:
+    suffix: flip_batch
+    nsize: 2
+    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -flip_check_jacobian -flip_check_ts 20 -sweep_csv sweep_flip.csv -ensemble_batch 5
+    output_file: output/sweep_flip.out
+
+  # a Newton limit that some members' steps need more than: those members fail (status -1) as they would alone, and
+  # the others go on (the same rows as each task alone, with a batch of 5)
+  test:
+    suffix: flip_failures
+    nsize: 2
+    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -ensemble_snes_max_it 3 -ensemble_batch 5
+    filter: grep -E "flipped|identical"
+
+  # other schemes of the TSSIMPVI registry in the ensemble (blocks of 3 x 2 and 3 x 2 unknowns)
+  test:
+    suffix: flip_schemes
+    nsize: 2
+    args: -study flip -grid 8 -flip_tmax 20 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -flip_check_jacobian -flip_check_ts 20 -ensemble_batch 5 -ts_simpvi_type {{lobatto gauss}} -ts_simpvi_degree 3
+    filter: grep -E "Jacobian|agrees|identical"
+    output_file: output/sweep_flip_schemes.out
+
+  # one TS per task through the work queue (-flip_ensemble 0): the same flips as the ensemble
+  test:
+    suffix: flip_ts
+    nsize: 2
+    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -flip_check_jacobian -sweep_csv sweep_flip.csv -flip_ensemble 0
 
   # each run on 2 ranks (its positions split over them); this once hung in the first step Jacobian's assembly, before
   # the step DM's DMSNES was created eagerly
@@ -1022,16 +1382,16 @@ finalize:
   test:
     suffix: flip_static
     nsize: 2
-    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_schedule static -sweep_check_serial -flip_check_jacobian -sweep_csv sweep_flip.csv
-    output_file: output/sweep_flip.out
+    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_schedule static -sweep_check_serial -flip_check_jacobian -sweep_csv sweep_flip.csv -flip_ensemble 0
+    output_file: output/sweep_flip_ts.out
 
   # the flip map with KINSOL (fixed point, Anderson depth 3) on each process: the same flips as with SNES
   test:
     suffix: flip_kinsol
     requires: kinsol
     nsize: 2
-    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -flip_check_jacobian -sweep_csv sweep_flip.csv -ts_simpvi_nonlinear_solver kinsol -ts_simpvi_kinsol_strategy fp -ts_simpvi_kinsol_maa 3
-    output_file: output/sweep_flip.out
+    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -flip_check_jacobian -sweep_csv sweep_flip.csv -ts_simpvi_nonlinear_solver kinsol -ts_simpvi_kinsol_strategy fp -ts_simpvi_kinsol_maa 3 -flip_ensemble 0
+    output_file: output/sweep_flip_ts.out
 
   test:
     suffix: flip_snes_test_jacobian

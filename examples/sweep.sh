@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # MPI-parallel parameter studies with examples/sweep.c (issue 4), in one command:
-#   1. the double pendulum's time-to-first-flip map, 256 x 256 initial angles, on 2 ranks -> CSV, docs/img/flip-map.png
-#   2. the same command on 1 rank, on a smaller grid, must give a byte-identical CSV (cmp)
+#   1. the double pendulum's time-to-first-flip map, 256 x 256 initial angles, on 2 ranks -> CSV, docs/img/flip-map.png;
+#      each rank integrates its share of the grid as one batched system (examples/ensemble.h)
+#   2. the same command on 1 rank must give a byte-identical CSV (cmp)
+#   2b. side by side on a 64 x 64 map: one TS per task (-flip_ensemble 0, the program before the ensemble) against the
+#      ensemble, the times and the rows compared
 #   3. a step-size check of the map (32 x 32, T = 100, dt and dt/2)
 #   4. the convergence sweep (midpoint, simpson, lobatto x 25..400 steps per period) on 2 and 1 ranks (cmp)
 #   5. docs/sweeps.md summarising all of it, with the commands and timings.
 # Usage: bash examples/sweep.sh [build dir, default build]
-# Environment: SWEEP_NP (ranks, 2), SWEEP_GRID (256), SWEEP_CHECK_GRID (64), SWEEP_FULL_CHECK=1 (identity check on the
-# full grid: doubles the run time), SWEEP_TMAX (1000, in sqrt(l/g)), SWEEP_DT (0.1, in sqrt(l/g)), SWEEP_REUSE=1 (keep
-# the runs whose CSV, log and time are already in <build dir>/sweeps/: only redraws the picture and rewrites the page).
+# Environment: SWEEP_NP (ranks, 2), SWEEP_GRID (256), SWEEP_CHECK_GRID (the 1-rank identity check, default the full
+# grid), SWEEP_TS_GRID (64, the side-by-side grid), SWEEP_TMAX (1000, in sqrt(l/g)), SWEEP_DT (0.1, in sqrt(l/g)),
+# SWEEP_REUSE=1 (keep the runs whose CSV, log and time are already in <build dir>/sweeps/: only redraws the picture and
+# rewrites the page).
 # CSV files, logs and wall times go to <build dir>/sweeps/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,10 +21,10 @@ EXE=$B/examples/sweep
 OUT=$B/sweeps
 NP=${SWEEP_NP:-2}
 GRID=${SWEEP_GRID:-256}
-CHECKGRID=${SWEEP_CHECK_GRID:-64}
+CHECKGRID=${SWEEP_CHECK_GRID:-$GRID}
+TSGRID=${SWEEP_TS_GRID:-64}
 TMAX=${SWEEP_TMAX:-1000}
 DT=${SWEEP_DT:-0.1}
-[ "${SWEEP_FULL_CHECK:-0}" = 1 ] && CHECKGRID=$GRID
 PY=${SWEEP_PYTHON:-/usr/bin/python3} # Debian's Python, with numpy and matplotlib
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 mkdir -p "$OUT" docs/img
@@ -30,7 +34,7 @@ FLIP="-study flip -flip_tmax $TMAX -flip_dt $DT -ts_simpvi_type simpson"
 CONV="-study convergence -schemes midpoint,simpson,lobatto -meshes 25,50,100,200,400"
 
 # run <log> <ranks> <args...>: the program's stdout to <log>.txt, its progress (stderr) to <log>.err and the terminal,
-# the wall time in seconds to <log>.time and stdout
+# the wall time in seconds to <log>.time and stdout, the machine's load average (1 minute) at the start to <log>.load
 run() {
   local log=$1 np=$2 t0 t1
   shift 2
@@ -38,6 +42,7 @@ run() {
     echo "+ (reused $OUT/$log.*) mpiexec -n $np $EXE $*" >&2
   else
     echo "+ mpiexec -n $np $EXE $*" >&2
+    cut -d' ' -f1 /proc/loadavg > "$OUT/$log.load"
     t0=$(date +%s.%N)
     mpiexec -n "$np" "$EXE" "$@" > "$OUT/$log.txt" 2> >(tee "$OUT/$log.err" >&2)
     t1=$(date +%s.%N)
@@ -59,6 +64,28 @@ fi
 t_ser=$(run flip-$CHECKGRID-np1 1 $FLIP -grid "$CHECKGRID" -sweep_csv "$OUT/flip-$CHECKGRID-np1.csv")
 if cmp "$OUT/flip-$CHECKGRID-np$NP.csv" "$OUT/flip-$CHECKGRID-np1.csv"; then flipsame="identical (cmp: no difference)"; else flipsame="DIFFERENT"; fi
 echo "flip map $CHECKGRID x $CHECKGRID, $NP ranks vs 1 rank: $flipsame"
+
+# 2b. side by side: one TS per task (the work queue) and the ensemble, on the same smaller map
+t_tsq=$(run flip-$TSGRID-np$NP-ts "$NP" $FLIP -grid "$TSGRID" -sweep_csv "$OUT/flip-$TSGRID-np$NP-ts.csv" -flip_ensemble 0)
+t_ens=$(run flip-$TSGRID-np$NP "$NP" $FLIP -grid "$TSGRID" -sweep_csv "$OUT/flip-$TSGRID-np$NP.csv")
+tscompare=$("$PY" - "$OUT/flip-$TSGRID-np$NP-ts.csv" "$OUT/flip-$TSGRID-np$NP.csv" << 'EOF'
+import csv, sys
+a, b = ([r for r in csv.DictReader(open(f))] for f in sys.argv[1:3])
+run = [(x, y) for x, y in zip(a, b) if x['status'] != '2']
+row = lambda r: tuple(r[c] for c in ('status', 'which', 'steps', 't_flip', 'energy_err'))
+key = lambda r: (r['status'], r['which'], r['steps'])
+same = sum(row(x) == row(y) for x, y in run)
+step = sum(key(x) == key(y) for x, y in run)
+its = sum(x['newton_its'] == y['newton_its'] for x, y in run)
+print('%d of %d integrated pixels have the same row (status, first angle, flip step, flip time, energy error; %.1f %%), '
+      '%d more the same flip step, %d another; the same total of Newton iterations in %d pixels'
+      % (same, len(run), 100.0 * same / len(run), step - same, len(run) - step, its))
+EOF
+)
+cpu_tsq=$(sed -n 's/.*cpu \([0-9.]*\) s over all ranks.*/\1/p' "$OUT/flip-$TSGRID-np$NP-ts.err")
+cpu_ens=$(sed -n 's/.*cpu \([0-9.]*\) s over all ranks.*/\1/p' "$OUT/flip-$TSGRID-np$NP.err")
+cpuratio=$("$PY" -c "print('%.0f' % ($cpu_tsq / $cpu_ens))")
+echo "side by side $TSGRID x $TSGRID: one TS per task $t_tsq s (cpu $cpu_tsq s), ensemble $t_ens s (cpu $cpu_ens s); $tscompare"
 
 # 3. step-size check: the decade of the flip time with dt and dt/2, T = 100
 DT2=$("$PY" -c "print($DT / 2)")
@@ -136,15 +163,42 @@ for r in rows:
 EOF
 )
 balance() { grep -E "^sweep: (group|wall|[0-9]+ runs)" "$OUT/$1.err" | sed 's/^/    /'; }
+load() { cat "$OUT/$1.load" 2> /dev/null || echo unknown; }
 {
   echo "# Parameter studies on MPI ranks: the flip map and the convergence sweep"
   echo
   echo "Generated by \`bash examples/sweep.sh\` (this page, \`img/flip-map.png\` and the CSV files in \`build/sweeps/\`); do not edit."
-  echo "The program is \`examples/sweep.c\`: it splits \`PETSC_COMM_WORLD\` into run communicators of"
-  echo "\`-sweep_ranks_per_run\` ranks (default 1), rank 0 hands out the tasks of a parameter grid as a work queue (it answers"
-  echo "the other ranks' requests by MPI messages between its own time steps, so it computes too), each task is an independent"
-  echo "\`TSSIMPVI\` run, and rank 0 writes all results into one CSV file, sorted by task, so the file does not depend on the"
-  echo "number of ranks. \`-sweep_schedule static\` replaces the queue by a cyclic split; progress lines go to stderr every 10 %."
+  echo "The program is \`examples/sweep.c\`. The flip map is a study of many small systems: each rank integrates its share"
+  echo "of the grid (a cyclic split) as **one ensemble** (\`examples/ensemble.h\`, below), and rank 0 writes all results into"
+  echo "one CSV file, sorted by task, so the file does not depend on the number of ranks. The convergence sweep (and the flip"
+  echo "map with \`-flip_ensemble 0\`) runs one \`TSSIMPVI\` per task instead: \`PETSC_COMM_WORLD\` is split into run"
+  echo "communicators of \`-sweep_ranks_per_run\` ranks (default 1) and rank 0 hands out the tasks as a work queue (it answers"
+  echo "the other ranks' requests by MPI messages between its own time steps, so it computes too); \`-sweep_schedule static\`"
+  echo "replaces the queue by a cyclic split. Progress lines go to stderr every 10 %."
+  echo
+  echo "## Ensembles: many small systems as one batched system"
+  echo
+  echo "\`examples/ensemble.h\` integrates many members of n positions each with a \`TSSIMPVI\` scheme (its table from"
+  echo "\`TSSimpVIGetTableau()\`, so \`-ts_simpvi_type\` and \`-ts_simpvi_degree\` choose it) as one system per rank: one"
+  echo "\`SNES\` (options prefix \`ensemble_\`) on the stacked step unknowns of all members, a block-diagonal \`MATSEQBAIJ\`"
+  echo "Jacobian with one s n × s n block per member, factored block by block (\`PCLU\`, natural ordering). The members'"
+  echo "mechanics are one batched, pointwise call (P = L_v, G = L_x and their derivatives at all quadrature points of all live"
+  echo "members), so every PETSc call is shared by up to \`-ensemble_batch\` (1024) members. What makes a member's result its own:"
+  echo
+  echo "- **Per-member Newton**: the convergence test is \`SNESConvergedDefault()\`'s on each member's own norms (its residual"
+  echo "  against its first one, its update against its unknowns; the \`TSSIMPVI\` defaults rtol 1e-14, stol 1e-8); a converged"
+  echo "  member gets trivial equations (zero residual, identity block) for the rest of the solve, so its update is exactly"
+  echo "  zero; the line search is basic (the full Newton step)."
+  echo "- **Per-member stopping**: after each step the program's post-step may stop any member (here: its first flip); it"
+  echo "  leaves the batch at once and its slot takes the next task, so finished members cost no Newton work; when no task is"
+  echo "  left and half of the system is idle, the batch is compacted into a smaller system."
+  echo
+  echo "So a member's row is bit for bit the same whatever members share its batch, the batch size and the number of ranks: the"
+  echo "tests \`examples-sweep_flip\` (1, 2, 3 ranks; \`-ensemble_batch 5\` in \`examples-sweep_flip_batch\`) rerun every task"
+  echo "alone as an ensemble of one and compare the rows, \`examples-sweep_csv\` compares the CSV files of 1 and 2 ranks with"
+  echo "\`cmp\`. Against a \`TSSIMPVI\` run of each member alone (other linear algebra, so not bitwise) the members agree to"
+  echo "1e-12 after 20 steps (\`-flip_check_ts 20\` in the same tests; Simpson, Lobatto and Gauss of degree 3), and the"
+  echo "batched Jacobian matches finite differences (\`-flip_check_jacobian\`)."
   echo
   echo "## The command"
   echo
@@ -163,7 +217,7 @@ balance() { grep -E "^sweep: (group|wall|[0-9]+ runs)" "$OUT/$1.err" | sed 's/^/
   echo "\`examples-sweep_flip_snes_test_jacobian\` with \`-snes_test_jacobian\`). A flip is an angle passing ±π, detected after"
   echo "each step; its time is interpolated linearly between the two steps. Colour: flip time in units of √(l/g), log scale."
   echo
-  echo "Choices, for a run of a quarter of an hour on 2 cores:"
+  echo "Choices:"
   echo
   echo "- **Scheme and step**: Simpson (order 4) with h = $DT √(l/g). The step-size check below (h against h/2) shows that"
   echo "  the map is converged except in the chaotic pixels, where no finite step gives the true long flip time anyway."
@@ -182,21 +236,28 @@ balance() { grep -E "^sweep: (group|wall|[0-9]+ runs)" "$OUT/$1.err" | sed 's/^/
   cat "$OUT/flip-$GRID-np$NP.txt"
   echo '```'
   echo
-  echo "Wall time $t_map s on $NP ranks ($(getconf _NPROCESSORS_ONLN) cores). Load balance of"
-  echo "the work queue (stderr; busy is wall time spent in runs):"
+  echo "Wall time $t_map s on $NP ranks ($(getconf _NPROCESSORS_ONLN) cores; the machine's load average was $(load flip-$GRID-np$NP)"
+  echo "at the start: on a shared machine the CPU times below are the better measure). Balance of the ranks (stderr; busy is"
+  echo "wall time in the ensemble, cpu the processes' CPU time):"
   echo
   balance "flip-$GRID-np$NP"
   echo
   echo "**Same CSV on 1 rank**: the $CHECKGRID × $CHECKGRID map with the same options, on $NP ranks (${t_chk} s) and on 1 rank (${t_ser} s):"
-  echo "$flipsame. Every task runs alone on its own communicator from the same initial data, so its row is bit-for-bit the"
-  echo "same whichever rank runs it; the tests \`examples-sweep_flip\` (1, 2 and 3 ranks) compare every row with a serial rerun."
+  echo "$flipsame."
   echo
   cpu1=$(sed -n 's/.*cpu \([0-9.]*\) s over all ranks.*/\1/p' "$OUT/flip-$CHECKGRID-np1.err")
   if [ -n "$cpu1" ]; then
-    echo "The 1-rank run used $cpu1 s of CPU time for the $CHECKGRID × $CHECKGRID map: on $NP dedicated cores the queue"
-    echo "needs about $("$PY" -c "print('%.0f' % ($cpu1 / $NP))") s."
+    echo "The 1-rank run used $cpu1 s of CPU time for the $CHECKGRID × $CHECKGRID map: on $NP dedicated cores the ensembles"
+    echo "need about $("$PY" -c "print('%.0f' % ($cpu1 / $NP))") s."
     echo
   fi
+  echo "**One TS per task against the ensemble**, side by side on the $TSGRID × $TSGRID map with the same options on $NP ranks:"
+  echo "one \`TSSIMPVI\` per task through the work queue (\`-flip_ensemble 0\`, what this program did before the ensemble)"
+  echo "took $t_tsq s (CPU $cpu_tsq s over all ranks, load average $(load flip-$TSGRID-np$NP-ts) at its start), the ensemble"
+  echo "$t_ens s (CPU $cpu_ens s, load average $(load flip-$TSGRID-np$NP)): **$cpuratio× less CPU time**. The rows: $tscompare."
+  echo "The rows that differ are chaotic pixels, where round-off (another summation order, a Newton iteration more or less"
+  echo "at the stol threshold) grows until the flip moves."
+  echo
   echo "**Step-size check** (32 × 32, T_max = 100 √(l/g), h = $DT and $DT2 √(l/g)): $dtcheck."
   echo
   echo "CSV columns: \`task,i,j,theta1,theta2,status,which,steps,t_flip,energy_err,newton_its\` with status 1 = flipped"

@@ -279,6 +279,7 @@ PETSC_EXTERN PetscErrorCode TSSimpVIGetType(TS ts, TSSimpVIType *type);
 PETSC_EXTERN PetscErrorCode TSSimpVISetDegree(TS ts, PetscInt degree);
 PETSC_EXTERN PetscErrorCode TSSimpVIGetDegree(TS ts, PetscInt *degree);
 PETSC_EXTERN PetscErrorCode TSSimpVIGetOrder(TS ts, PetscInt *order);
+PETSC_EXTERN PetscErrorCode TSSimpVIGetTableau(TS ts, PetscInt *degree, PetscInt *nq, const PetscReal *c[], const PetscReal *tau[], const PetscReal *w[], const PetscReal *B[], const PetscReal *D[]);
 PETSC_EXTERN PetscErrorCode TSSimpVISetNonlinearSolverType(TS ts, TSSimpVINonlinearSolverType nls);
 PETSC_EXTERN PetscErrorCode TSSimpVIGetNonlinearSolverType(TS ts, TSSimpVINonlinearSolverType *nls);
 

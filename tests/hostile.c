@@ -299,6 +299,7 @@ typedef enum {
   ABUSE_ENERGY_OTHER,     /* TSSimpVIComputeEnergy() on an rk TS without TSSimpVISetUpPhaseSpace() */
   ABUSE_MONITOR_OTHER,    /* TSSimpVIMonitorEnergy() on an rk TS */
   ABUSE_PHASESPACE_OTHER, /* TSSimpVIGetPhaseSpaceIS() on an rk TS */
+  ABUSE_TABLEAU_OTHER,    /* TSSimpVIGetTableau() on an rk TS */
   ABUSE_MASSFN_NOMX,      /* a mass callback without the matrices Mx, Mxx */
   ABUSE_SPLIT_UNNAMED     /* U = (q, p) on several processes without TSRHSSplitSetIS() */
 } Abuse;
@@ -329,6 +330,7 @@ static const Case cases[] = {
   {"energy_other_type",  DOOR_MECHANICAL, ABUSE_ENERGY_OTHER,     NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_WRONGSTATE, NULL, PETSC_FALSE, 0.1},
   {"monitor_other_type", DOOR_MECHANICAL, ABUSE_MONITOR_OTHER,    NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_WRONGSTATE, NULL, PETSC_FALSE, 0.1},
   {"phasespace_other_type", DOOR_MECHANICAL, ABUSE_PHASESPACE_OTHER, NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_WRONGSTATE, NULL, PETSC_FALSE, 0.1},
+  {"tableau_other_type", DOOR_MECHANICAL, ABUSE_TABLEAU_OTHER,    NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_WRONG, NULL, PETSC_FALSE, 0.1},
   /* sizes */
   {"energy_size",        DOOR_MECHANICAL, ABUSE_ENERGY_SIZE,      NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_SIZ, NULL, PETSC_FALSE, 0.1},
   {"mass_size",          DOOR_MECHANICAL, ABUSE_MASS_SIZE,        NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_SIZ, NULL, PETSC_FALSE, 0.1},
@@ -541,6 +543,7 @@ static PetscErrorCode RunCase(const Case *c, AppCtx *user, Objects *o, TSConverg
   case ABUSE_ENERGY_OTHER:
   case ABUSE_MONITOR_OTHER:
   case ABUSE_PHASESPACE_OTHER:
+  case ABUSE_TABLEAU_OTHER:
     PetscCall(TSSetType(o->ts, TSRK));
     PetscCall(TSSetSolution(o->ts, o->U));
     if (c->abuse == ABUSE_ENERGY_OTHER) PetscCall(TSSimpVIComputeEnergy(o->ts, 0, o->U, &H));
@@ -549,6 +552,11 @@ static PetscErrorCode RunCase(const Case *c, AppCtx *user, Objects *o, TSConverg
       IS isq, isp;
 
       PetscCall(TSSimpVIGetPhaseSpaceIS(o->ts, &isq, &isp));
+    }
+    if (c->abuse == ABUSE_TABLEAU_OTHER) {
+      PetscInt s;
+
+      PetscCall(TSSimpVIGetTableau(o->ts, &s, NULL, NULL, NULL, NULL, NULL, NULL));
     }
     break;
   default:
@@ -704,7 +712,7 @@ int main(int argc, char **argv)
     filter: Error: grep "PETSC ERROR" | grep -v -e "() at " -e "----" -e "See https" -e "Option Table" -e "PETSC ERROR: -"
     test:
       suffix: objects
-      args: -case {{null_ts dm_as_ts vec_as_mat null_mass null_energy massfn_without_mx energy_other_type monitor_other_type phasespace_other_type}separate output}
+      args: -case {{null_ts dm_as_ts vec_as_mat null_mass null_energy massfn_without_mx energy_other_type monitor_other_type phasespace_other_type tableau_other_type}separate output}
     test:
       suffix: sizes
       args: -case {{energy_size mass_size hessian_size lagrangian_hessian_size split_unnamed}separate output}

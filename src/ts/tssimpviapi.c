@@ -186,3 +186,59 @@ PetscErrorCode TSSimpVIGetOrder(TS ts, PetscInt *order)
   *order *= 2;
   PetscFunctionReturn(0);
 }
+
+/*@C
+  TSSimpVIGetTableau - Gets the table of the current `TSSIMPVI` scheme: its Gauss-Lobatto nodes, its quadrature and
+  the Lagrange basis of the step polynomial at the quadrature points
+
+  Not Collective
+
+  Input Parameter:
+. ts - the `TS` context, of type `TSSIMPVI`
+
+  Output Parameters:
++ degree - s, the degree of the step polynomial (the step has s unknown nodes per position)
+. nq     - the number of quadrature points
+. c      - the s+1 nodes on [0, 1]
+. tau    - the nq quadrature points on [0, 1]
+. w      - the nq quadrature weights
+. B      - B[k (s+1) + i] = phi_i(tau_k), the Lagrange basis of the nodes at the quadrature points
+- D      - D[k (s+1) + i] = phi_i'(tau_k), its derivative
+
+  Level: advanced
+
+  Notes:
+  Any output may be `NULL`. The arrays belong to the `TS` and stay valid until its scheme changes or it is reset or
+  destroyed. With P = dL/dv and G = dL/dx at x_k = sum_i B_ki Q_i, v_k = (1/h) sum_i D_ki Q_i, the step from (q0, p0)
+  solves p0 + sum_k w_k [D_k0 P_k + h B_k0 G_k] = 0 and sum_k w_k [D_ki P_k + h B_ki G_k] = 0 (i = 1..s-1) for the
+  nodes Q_1..Q_s (Q_0 = q0); then q1 = Q_s and p1 = p0 + h sum_k w_k G_k. This is what a program needs to take the
+  same steps outside a `TS`, e.g. for many small systems at once (examples/ensemble.h), as `TSRKGetTableau()` gives
+  a Runge-Kutta table.
+
+.seealso: `TSSIMPVI`, `TSSimpVISetType()`, `TSSimpVIGetDegree()`
+@*/
+PetscErrorCode TSSimpVIGetTableau(TS ts, PetscInt *degree, PetscInt *nq, const PetscReal *c[], const PetscReal *tau[], const PetscReal *w[], const PetscReal *B[], const PetscReal *D[])
+{
+  TS_SimpVI *vi;
+  PetscBool  is, lobatto;
+
+  PetscFunctionBegin;
+  SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &is));
+  PetscCheck(is, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONG, "TSSimpVIGetTableau() needs a TS of type %s", TSSIMPVI);
+  vi      = (TS_SimpVI *)ts->data;
+  lobatto = (PetscBool)(vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO);
+  /* before set-up the table is made here (set-up makes it anew); after set-up it always matches the scheme */
+  if (!vi->scheme || vi->scheme->degree != vi->degree || vi->scheme->nq != (lobatto ? vi->degree + 1 : vi->degree)) {
+    PetscCall(SimpVISchemeDestroy_Private(&vi->scheme));
+    PetscCall(SimpVISchemeCreate_Private(lobatto, vi->degree, &vi->scheme));
+  }
+  if (degree) *degree = vi->scheme->degree;
+  if (nq) *nq = vi->scheme->nq;
+  if (c) *c = vi->scheme->c;
+  if (tau) *tau = vi->scheme->tau;
+  if (w) *w = vi->scheme->w;
+  if (B) *B = vi->scheme->B;
+  if (D) *D = vi->scheme->D;
+  PetscFunctionReturn(0);
+}
