@@ -6,7 +6,8 @@ static char help[] = "The discrete adjoint of TSSIMPVI (TSAdjointSolve()) agains
                      "Checks (-check): fd (dC/dU0 and dC/dg, g the potential's strength, against central differences),\n"
                      "  theta (midpoint scheme vs TSTHETA 0.5 on the phase-space form: the same map, so the same adjoint),\n"
                      "  pairing (lambda_j' dU_j along the run: constant, the adjoint being the transpose of the tangent map),\n"
-                     "  forward (dC/dg by the tangent-linear run of the parameter against the adjoint's mu).\n\n";
+                     "  forward (dC/dg by the tangent-linear run of the parameter against the adjoint's mu),\n"
+                     "  costintegrand (PETSc's deprecated TSSetCostIntegrand(): must stop with an error).\n\n";
 
 #include <simpvi.h>
 #include <petscdmda.h>
@@ -689,6 +690,46 @@ static PetscErrorCode CheckForwardParameter(Ctx *c, Vec U0)
   PetscFunctionReturn(0);
 }
 
+/* r(t, U) for PETSc's deprecated TSSetCostIntegrand() */
+static PetscErrorCode DeprecatedIntegrand(TS ts, PetscReal t, Vec U, Vec r, void *ptr)
+{
+  PetscFunctionBeginUser;
+  PetscCall(Integrand(ts, t, U, r, ptr));
+  PetscFunctionReturn(0);
+}
+
+/* a cost integral given by the deprecated TSSetCostIntegrand() (which makes no quadrature TS): TSAdjointSolve() must stop
+   with an error that names TSCreateQuadratureTS(), not give gradients without the integral */
+static PetscErrorCode CheckDeprecatedIntegrand(Ctx *c, Vec U0)
+{
+  TS        ts;
+  Mat       mats[8];
+  Vec       U;
+  PetscReal dummy;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(U0, &U));
+  PetscCall(VecCopy(U0, U));
+  c->nomu = PETSC_TRUE;
+  PetscCall(CreateTS(c, TSSIMPVI, c->g, U, PETSC_TRUE, mats, &ts));
+  PetscCall(TSSetCostGradients(ts, 1, &c->lam, NULL));
+#if defined(__GNUC__)
+  #pragma GCC diagnostic push
+  #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+  PetscCall(TSSetCostIntegrand(ts, 1, NULL, DeprecatedIntegrand, NULL, NULL, PETSC_FALSE, c));
+#if defined(__GNUC__)
+  #pragma GCC diagnostic pop
+#endif
+  PetscCall(TSSolve(ts, U));
+  PetscCall(Terminal(c, U, &dummy, c->lam));
+  PetscCall(TSAdjointSolve(ts));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "TSAdjointSolve() with TSSetCostIntegrand() gave gradients without the integral\n"));
+  PetscCall(DestroyTS(c, &ts, mats));
+  PetscCall(VecDestroy(&U));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   Ctx  c = {0};
@@ -707,7 +748,7 @@ int main(int argc, char **argv)
   c.n     = 12;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Adjoint checks", NULL);
   PetscCall(PetscOptionsEnum("-problem", "Problem", NULL, Problems, (PetscEnum)c.problem, (PetscEnum *)&c.problem, NULL));
-  PetscCall(PetscOptionsString("-check", "fd, theta, pairing or forward", NULL, check, check, sizeof(check), NULL));
+  PetscCall(PetscOptionsString("-check", "fd, theta, pairing, forward or costintegrand", NULL, check, check, sizeof(check), NULL));
   PetscCall(PetscOptionsString("-door", "mechanical or lagrangian (pendulum)", NULL, door, door, sizeof(door), NULL));
   PetscCall(PetscOptionsBool("-force", "Add a damping and driving force", NULL, c.force, &c.force, NULL));
   PetscCall(PetscOptionsBool("-integral", "Add the cost integral", NULL, c.integral, &c.integral, NULL));
@@ -735,6 +776,7 @@ int main(int argc, char **argv)
   else if (!strcmp(check, "theta")) PetscCall(CheckTheta(&c, U0));
   else if (!strcmp(check, "pairing")) PetscCall(CheckPairing(&c, U0));
   else if (!strcmp(check, "forward")) PetscCall(CheckForwardParameter(&c, U0));
+  else if (!strcmp(check, "costintegrand")) PetscCall(CheckDeprecatedIntegrand(&c, U0));
   else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "Unknown -check %s", check);
   PetscCall(VecDestroy(&U0));
   PetscCall(VecDestroy(&c.xloc));
@@ -810,5 +852,11 @@ int main(int argc, char **argv)
     suffix: forward_double
     args: -check forward -problem double -steps 400
     output_file: output/adjoint_forward.out
+
+  # a cost integral by the deprecated TSSetCostIntegrand() stops with an error naming TSCreateQuadratureTS()
+  test:
+    suffix: costintegrand
+    args: -check costintegrand -problem pendulum -petsc_ci_portable_error_output -error_output_stdout
+    filter: Error: grep "PETSC ERROR" | grep -v -e "() at " -e "----" -e "See https" -e "Option Table" -e "PETSC ERROR: -"
 
 TEST*/
