@@ -361,7 +361,8 @@ static PetscErrorCode CheckFD(Ctx *c, const char check[], Vec U0, Vec V0)
   c->g = g0;
   fdg  = (Cp - Cm) / (2 * eps * g0);
   gerr = PetscAbsReal(dg - fdg) / PetscAbsReal(dg);
-  if (c->verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  dC/dg (%s): adjoint %.12e, central difference %.12e, relative error %.2e\n", c->simpviparam ? "TSSimpVISetParameterJacobian()" : "TSSetIJacobianP()", (double)dg, (double)fdg, (double)gerr));
+  if (c->verbose)
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  dC/dg (%s): adjoint %.12e, central difference %.12e, relative error %.2e\n", c->simpviparam ? "TSSimpVISetParameterJacobian()" : "TSSetIJacobianP()", (double)dg, (double)fdg, (double)gerr));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "dC/dU0 (fixed V0) against central differences in %" PetscInt_FMT " directions, relative error < 1e-7: %s\n", ndir, worst < 1e-7 ? "yes" : "no"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "dC/dg (mu) against central differences, relative error < 1e-7: %s\n", gerr < 1e-7 ? "yes" : "no"));
   PetscCall(VecDestroy(&lambda));
