@@ -86,10 +86,10 @@ with open("docs/armcontrol.md", "w") as f:
     f.write("# Optimal control of a two-link arm with TAO and TSAdjointSolve()\n\n")
     f.write("Written by `bash examples/armcontrol.sh` (examples/armcontrol.c): the double pendulum in a horizontal plane, "
             "rest at q = 0 to rest at q = (pi/2, pi/2) in T = %g, shoulder and elbow torques piecewise linear on %d "
-            "intervals (%d parameters), J = int |u|^2 dt + %g/2 (|q(T) - qT|^2 + |p(T)|^2), %d time steps, TAO blmvm from "
-            "u = 0 to a gradient norm below 1e-6. The gradients are the discrete adjoints (mu of TSSetCostGradients()): "
+            "intervals (%d parameters), J = int |u|^2 dt + %g/2 (|q(T) - qT|^2 + |p(T)|^2), %d time steps, TAO blmvm (quasi-Newton "
+            "memory %d, one pair per parameter) from u = 0 to a gradient norm below 1e-6. The gradients are the discrete adjoints (mu of TSSetCostGradients()): "
             "simpvi's through TSSimpVISetParameterJacobian(), theta's through TSSetIJacobianP() on the phase-space "
-            "form.\n\n" % (T, K, 2 * (K + 1), W, steps))
+            "form.\n\n" % (T, K, 2 * (K + 1), W, steps, 2 * (K + 1)))
     f.write("| method | TAO | gradient < 1e-6 | iterations | evaluations (failed runs) | final J | gradient norm | time (s) | adjoint gradient vs finite differences |\n|---|---|---|---|---|---|---|---|---|\n")
     for m in methods:
         r = res[m]

@@ -205,7 +205,7 @@ PetscErrorCode SimpVIAdjointDestroyWork_Private(TS ts)
   PetscFunctionReturn(0);
 }
 
-/* Whether the I2 problem's parameter derivative comes from PETSc's TSSetIJacobianP() (or TSSetRHSJacobianP()) */
+/* Whether the I2 problem's parameter derivative comes from PETSc's TSSetIJacobianP() (given with its function) */
 static PetscBool I2ParameterJacobianP(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
