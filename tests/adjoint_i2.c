@@ -431,6 +431,12 @@ int main(int argc, char **argv)
     args: -problem chain -integral -ts_simpvi_type {{simpson lobatto}shared output}
     output_file: output/adjoint_i2_chain_1.out
 
+  # the memory trajectory (the default above is basic, on disk)
+  test:
+    suffix: memory
+    args: -problem chain -integral -ts_trajectory_type memory
+    output_file: output/adjoint_i2_chain_1.out
+
   # the adjoint in two pieces (TSAdjointSetSteps()): the momenta's adjoint carries over from the first
   test:
     suffix: resume
