@@ -9,6 +9,7 @@ static char help[] = "Optimal control of a two-link arm (issue 15) by TAO on gra
                      "TSSimpVISetParameterJacobian() for the force and TSSetRHSJacobianP() of the quadrature TS for the integral).\n"
                      "-ts_type theta -ts_theta_theta 0.5 runs the same problem through the phase-space form and theta's own adjoint\n"
                      "(TSSetIJacobianP()).\n"
+                     "TAO blmvm keeps 2 (K + 1) quasi-Newton pairs (-tao_blmvm_mat_lmvm_hist_size overrides).\n"
                      "Options: -T <2> -steps <40> -intervals <8> -W <100> -umax <15> (bounds on the torques) -target <1.5708,1.5708>\n"
                      "         -output <prefix>: CSV of the\n"
                      "         optimal motion (<prefix>-motion.csv) and of TAO's iterations (<prefix>-tao.csv)\n\n";
@@ -366,6 +367,16 @@ int main(int argc, char **argv)
   PetscCall(VecSet(P, 0));
   PetscCall(TaoCreate(PETSC_COMM_SELF, &tao));
   PetscCall(TaoSetType(tao, TAOBLMVM));
+  { /* a quasi-Newton memory as long as the controls (2 (K + 1)), not blmvm's 5: the penalty's few stiff directions
+       and the torque integral's soft ones then all stay in the approximate Hessian (-tao_blmvm_mat_lmvm_hist_size 5
+       takes about three times the iterations) */
+    PetscBool set;
+    char      hist[32];
+
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-tao_blmvm_mat_lmvm_hist_size", &set));
+    PetscCall(PetscSNPrintf(hist, sizeof(hist), "%" PetscInt_FMT, arm.np));
+    if (!set) PetscCall(PetscOptionsSetValue(NULL, "-tao_blmvm_mat_lmvm_hist_size", hist));
+  }
   PetscCall(TaoSetSolution(tao, P));
   PetscCall(TaoSetObjectiveAndGradient(tao, NULL, FormFunctionGradient, &arm));
   { /* torques within +-umax: blmvm's bounds keep the line search's trials in reach of every integrator's step */

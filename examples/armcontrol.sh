@@ -86,10 +86,10 @@ with open("docs/armcontrol.md", "w") as f:
     f.write("# Optimal control of a two-link arm with TAO and TSAdjointSolve()\n\n")
     f.write("Written by `bash examples/armcontrol.sh` (examples/armcontrol.c): the double pendulum in a horizontal plane, "
             "rest at q = 0 to rest at q = (pi/2, pi/2) in T = %g, shoulder and elbow torques piecewise linear on %d "
-            "intervals (%d parameters), J = int |u|^2 dt + %g/2 (|q(T) - qT|^2 + |p(T)|^2), %d time steps, TAO blmvm from "
-            "u = 0 to a gradient norm below 1e-6. The gradients are the discrete adjoints (mu of TSSetCostGradients()): "
+            "intervals (%d parameters), J = int |u|^2 dt + %g/2 (|q(T) - qT|^2 + |p(T)|^2), %d time steps, TAO blmvm (quasi-Newton "
+            "memory %d, one pair per parameter) from u = 0 to a gradient norm below 1e-6. The gradients are the discrete adjoints (mu of TSSetCostGradients()): "
             "simpvi's through TSSimpVISetParameterJacobian(), theta's through TSSetIJacobianP() on the phase-space "
-            "form.\n\n" % (T, K, 2 * (K + 1), W, steps))
+            "form.\n\n" % (T, K, 2 * (K + 1), W, steps, 2 * (K + 1)))
     f.write("| method | TAO | gradient < 1e-6 | iterations | evaluations (failed runs) | final J | gradient norm | time (s) | adjoint gradient vs finite differences |\n|---|---|---|---|---|---|---|---|---|\n")
     for m in methods:
         r = res[m]
@@ -97,10 +97,11 @@ with open("docs/armcontrol.md", "w") as f:
     f.write("\nThe optima differ by the integrators' errors at this step (theta is of order 2): the final J of each is "
             "that of its own discrete problem. Times are of one run on a shared machine. The last column is the largest "
             "relative difference ||G - Gfd||/||G|| of TAO's -tao_test_gradient over the first iterates (2 intervals; "
-            "finite differences of TAO's own step, so 1e-7 is their noise). theta's adjoint (PETSc's theta.c, one-stage "
-            "branch) transposes dF/dU alone, which is exact when dF/dU' is the identity (tests/adjoint.c: midpoint and "
-            "theta agree to round-off on identity-mass problems); the phase-space form of this arm has dF/dU' = "
-            "diag(M(q), I), and theta's gradients are off once the arm moves, which stops TAO's line search.\n\n")
+            "finite differences of TAO's own step, so 1e-7 is their noise). theta's own adjoint (PETSc's theta.c) is exact "
+            "on the phase-space form when the mass is constant, identity or not, but not with the arm's M(q) "
+            "(tests/adjoint.c -check thetafd and [adjoint.md](adjoint.md#petsc-theta-with-a-mass): on the double "
+            "pendulum its gradient is off from central differences of its own forward map by 1.9, relative): here "
+            "theta's gradients are off once the arm moves, which stops TAO's line search.\n\n")
     f.write("![motion and torques](img/armcontrol-motion.png)\n\n![TAO convergence](img/armcontrol-tao.png)\n\n![the arm](img/armcontrol-arm.png)\n")
 print("armcontrol.sh: docs/armcontrol.md and docs/img/armcontrol-*.png written")
 EOF

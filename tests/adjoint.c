@@ -6,7 +6,10 @@ static char help[] = "The discrete adjoint of TSSIMPVI (TSAdjointSolve()) agains
                      "Checks (-check): fd (dC/dU0 and dC/dg, g the potential's strength, against central differences),\n"
                      "  theta (midpoint scheme vs TSTHETA 0.5 on the phase-space form: the same map, so the same adjoint),\n"
                      "  pairing (lambda_j' dU_j along the run: constant, the adjoint being the transpose of the tangent map),\n"
-                     "  forward (dC/dg by the tangent-linear run of the parameter against the adjoint's mu).\n\n";
+                     "  forward (dC/dg by the tangent-linear run of the parameter against the adjoint's mu),\n"
+                     "  costintegrand (PETSc's deprecated TSSetCostIntegrand(): must stop with an error),\n"
+                     "  thetafd (PETSc theta 0.5's own adjoint against central differences of theta's own forward map; -mass m sets\n"
+                     "  the constant mass of the pendulum and the chain).\n\n";
 
 #include <simpvi.h>
 #include <petscdmda.h>
@@ -21,11 +24,11 @@ static const char *const Problems[] = {"pendulum", "double", "chain", "Problem",
 typedef struct {
   Problem   problem;
   PetscBool lagrangian, force, integral, verbose, nomu;
-  PetscReal g, gamma, amp, k, h;
-  PetscInt  steps, n; /* steps; positions (chain) */
-  DM        da;       /* chain */
-  Vec       xloc;     /* chain: positions with ghosts */
-  IS        isq, isp; /* chain: the split */
+  PetscReal g, gamma, amp, k, h, mass; /* mass: the constant mass of the pendulum and the chain */
+  PetscInt  steps, n;                  /* steps; positions (chain) */
+  DM        da;                        /* chain */
+  Vec       xloc;                      /* chain: positions with ghosts */
+  IS        isq, isp;                  /* chain: the split */
   PetscInt  nloc, rstart;
   /* pairing */
   PetscReal *S;
@@ -231,6 +234,26 @@ static PetscErrorCode ParameterJacobian(TS ts, PetscReal t, Vec x, Vec v, Mat Pt
   PetscFunctionReturn(0);
 }
 
+/* theta on the phase-space form F = (M q' - p, p' + grad V): dF/dg = (0, d(grad V)/dg), rows shaped like U */
+static PetscErrorCode ThetaParameterJacobian(TS ts, PetscReal t, Vec U, Vec Udot, PetscReal shift, Mat A, void *ptr)
+{
+  Ctx               *c = (Ctx *)ptr;
+  const PetscScalar *u;
+  PetscInt           lo, nloc;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetOwnershipRange(U, &lo, NULL));
+  PetscCall(VecGetLocalSize(U, &nloc));
+  nloc /= 2;
+  PetscCall(MatZeroEntries(A));
+  PetscCall(VecGetArrayRead(U, &u));
+  for (PetscInt i = 0; i < nloc; i++) PetscCall(MatSetValue(A, lo + nloc + i, 0, (c->problem == DOUBLE && lo + i == 0 ? 2 : 1) * PetscSinScalar(u[i]), INSERT_VALUES));
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
 /* ---------------------------------------------------------------- the cost */
 
 /* the local parts of U = (q, p) are [q_local, p_local] in every problem here */
@@ -367,12 +390,12 @@ static PetscErrorCode CreateTS(Ctx *c, const char type[], PetscReal g, Vec U, Pe
       PetscCall(DMCreateMatrix(c->da, &mats[0]));
       PetscCall(DMCreateMatrix(c->da, &mats[1]));
       PetscCall(MatZeroEntries(mats[1]));
-      PetscCall(MatShift(mats[1], 1));
+      PetscCall(MatShift(mats[1], c->mass));
     } else {
       PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, NULL, &mats[0]));
       PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, NULL, &mats[1]));
       PetscCall(MatZeroEntries(mats[1]));
-      PetscCall(MatShift(mats[1], 1));
+      PetscCall(MatShift(mats[1], c->mass));
     }
     PetscCall(TSSimpVISetPotential(ts, mats[0], Potential, PotentialHessian, c));
     if (c->problem == DOUBLE) {
@@ -418,6 +441,13 @@ static PetscErrorCode CreateTS(Ctx *c, const char type[], PetscReal g, Vec U, Pe
 
     PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &issimpvi));
     if (!issimpvi) PetscCall(TSSimpVISetUpPhaseSpace(ts)); /* theta: the phase-space form */
+    if (!issimpvi && !c->nomu) {                           /* and its own parameter Jacobian */
+      PetscInt Nloc;
+
+      PetscCall(VecGetLocalSize(U, &Nloc));
+      PetscCall(MatCreateDense(comm, Nloc, PETSC_DECIDE, PETSC_DETERMINE, 1, NULL, &mats[7]));
+      PetscCall(TSSetIJacobianP(ts, mats[7], ThetaParameterJacobian, c));
+    }
   }
   *out = ts;
   PetscFunctionReturn(0);
@@ -580,6 +610,59 @@ static PetscErrorCode CheckTheta(Ctx *c, Vec U0)
   PetscFunctionReturn(0);
 }
 
+/* theta 0.5's own adjoint (PETSc's theta.c, on the phase-space form F = (M(q) q' - p, p' + grad V)) against central
+   differences of theta's own forward map: what PETSc's adjoint gives when dF/dU' is not the identity. A second adjoint
+   run asks for mu too (theta.c then recomputes its stage derivative Xdot inside each adjoint step): the same lambda
+   if theta's adjoint does not depend on that left-over state */
+static PetscErrorCode CheckThetaFD(Ctx *c, Vec U0)
+{
+  Vec       lambda, lambda2, d, Up;
+  PetscReal dg, lnorm, worst = 0, Cp, Cm, eps = 1e-5, dmu;
+  PetscInt  ndir = 1;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(U0, &lambda));
+  PetscCall(VecDuplicate(U0, &lambda2));
+  PetscCall(VecDuplicate(U0, &d));
+  PetscCall(VecDuplicate(U0, &Up));
+  PetscCall(PetscOptionsSetValue(NULL, "-ts_theta_theta", "0.5"));
+  PetscCall(PetscOptionsSetValue(NULL, "-snes_rtol", "1e-15")); /* theta's forward map converged to round-off */
+  PetscCall(PetscOptionsSetValue(NULL, "-snes_atol", "1e-15"));
+  PetscCall(PetscOptionsSetValue(NULL, "-ksp_rtol", "1e-15"));
+  PetscCall(PetscOptionsSetValue(NULL, "-ksp_atol", "1e-50"));
+  c->nomu = PETSC_TRUE;
+  PetscCall(Gradient(c, TSTHETA, U0, c->g, lambda, &dg));
+  PetscCall(VecNorm(lambda, NORM_2, &lnorm));
+  for (PetscInt j = 0; j < ndir; j++) {
+    PetscScalar ld;
+    PetscReal   dnorm, fd, err;
+
+    PetscCall(Direction(c, j, d, &ndir));
+    PetscCall(VecNorm(d, NORM_2, &dnorm));
+    PetscCall(VecDot(lambda, d, &ld));
+    PetscCall(VecWAXPY(Up, eps, d, U0));
+    PetscCall(Cost(c, TSTHETA, Up, c->g, &Cp));
+    PetscCall(VecWAXPY(Up, -eps, d, U0));
+    PetscCall(Cost(c, TSTHETA, Up, c->g, &Cm));
+    fd  = (Cp - Cm) / (2 * eps);
+    err = PetscAbsReal(PetscRealPart(ld) - fd) / (lnorm * dnorm);
+    if (c->verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  direction %" PetscInt_FMT ": theta's adjoint %.12e, central difference of theta %.12e, relative error %.2e\n", j, (double)PetscRealPart(ld), (double)fd, (double)err));
+    worst = PetscMax(worst, err);
+  }
+  c->nomu = PETSC_FALSE; /* theta's own dF/dg (ThetaParameterJacobian()) */
+  PetscCall(Gradient(c, TSTHETA, U0, c->g, lambda2, &dg));
+  PetscCall(VecAXPY(lambda2, -1, lambda));
+  PetscCall(VecNorm(lambda2, NORM_2, &dmu));
+  if (c->verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  |lambda (with mu) - lambda (without)| / |lambda| = %.2e\n", (double)(dmu / lnorm)));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "theta 0.5's own adjoint dC/dU0 against central differences of theta's forward map in %" PetscInt_FMT " directions, relative error < 1e-7: %s\n", ndir, worst < 1e-7 ? "yes" : "no"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "theta 0.5's lambda the same (1e-12) whether mu is asked for or not: %s\n", dmu <= 1e-12 * lnorm ? "yes" : "no"));
+  PetscCall(VecDestroy(&lambda));
+  PetscCall(VecDestroy(&lambda2));
+  PetscCall(VecDestroy(&d));
+  PetscCall(VecDestroy(&Up));
+  PetscFunctionReturn(0);
+}
+
 /* the pairing: S_j stored by the forward monitor, lambda_j' S_j compared in the adjoint monitor */
 static PetscErrorCode StoreTangent(TS ts, PetscInt step, PetscReal t, Vec U, void *ptr)
 {
@@ -689,6 +772,46 @@ static PetscErrorCode CheckForwardParameter(Ctx *c, Vec U0)
   PetscFunctionReturn(0);
 }
 
+/* r(t, U) for PETSc's deprecated TSSetCostIntegrand() */
+static PetscErrorCode DeprecatedIntegrand(TS ts, PetscReal t, Vec U, Vec r, void *ptr)
+{
+  PetscFunctionBeginUser;
+  PetscCall(Integrand(ts, t, U, r, ptr));
+  PetscFunctionReturn(0);
+}
+
+/* a cost integral given by the deprecated TSSetCostIntegrand() (which makes no quadrature TS): TSAdjointSolve() must stop
+   with an error that names TSCreateQuadratureTS(), not give gradients without the integral */
+static PetscErrorCode CheckDeprecatedIntegrand(Ctx *c, Vec U0)
+{
+  TS        ts;
+  Mat       mats[8];
+  Vec       U;
+  PetscReal dummy;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(U0, &U));
+  PetscCall(VecCopy(U0, U));
+  c->nomu = PETSC_TRUE;
+  PetscCall(CreateTS(c, TSSIMPVI, c->g, U, PETSC_TRUE, mats, &ts));
+  PetscCall(TSSetCostGradients(ts, 1, &c->lam, NULL));
+#if defined(__GNUC__)
+  #pragma GCC diagnostic push
+  #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+  PetscCall(TSSetCostIntegrand(ts, 1, NULL, DeprecatedIntegrand, NULL, NULL, PETSC_FALSE, c));
+#if defined(__GNUC__)
+  #pragma GCC diagnostic pop
+#endif
+  PetscCall(TSSolve(ts, U));
+  PetscCall(Terminal(c, U, &dummy, c->lam));
+  PetscCall(TSAdjointSolve(ts));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "TSAdjointSolve() with TSSetCostIntegrand() gave gradients without the integral\n"));
+  PetscCall(DestroyTS(c, &ts, mats));
+  PetscCall(VecDestroy(&U));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   Ctx  c = {0};
@@ -705,9 +828,10 @@ int main(int argc, char **argv)
   c.h     = 0.05;
   c.steps = 40;
   c.n     = 12;
+  c.mass  = 1;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Adjoint checks", NULL);
   PetscCall(PetscOptionsEnum("-problem", "Problem", NULL, Problems, (PetscEnum)c.problem, (PetscEnum *)&c.problem, NULL));
-  PetscCall(PetscOptionsString("-check", "fd, theta, pairing or forward", NULL, check, check, sizeof(check), NULL));
+  PetscCall(PetscOptionsString("-check", "fd, theta, pairing, forward or costintegrand", NULL, check, check, sizeof(check), NULL));
   PetscCall(PetscOptionsString("-door", "mechanical or lagrangian (pendulum)", NULL, door, door, sizeof(door), NULL));
   PetscCall(PetscOptionsBool("-force", "Add a damping and driving force", NULL, c.force, &c.force, NULL));
   PetscCall(PetscOptionsBool("-integral", "Add the cost integral", NULL, c.integral, &c.integral, NULL));
@@ -715,6 +839,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-steps", "Steps", NULL, c.steps, &c.steps, NULL));
   PetscCall(PetscOptionsInt("-n", "Positions of the chain", NULL, c.n, &c.n, NULL));
   PetscCall(PetscOptionsReal("-h", "Time step", NULL, c.h, &c.h, NULL));
+  PetscCall(PetscOptionsReal("-mass", "Constant mass of the pendulum and the chain", NULL, c.mass, &c.mass, NULL));
   PetscOptionsEnd();
   c.lagrangian = (PetscBool)!strcmp(door, "lagrangian");
   if (c.problem == CHAIN) {
@@ -735,6 +860,8 @@ int main(int argc, char **argv)
   else if (!strcmp(check, "theta")) PetscCall(CheckTheta(&c, U0));
   else if (!strcmp(check, "pairing")) PetscCall(CheckPairing(&c, U0));
   else if (!strcmp(check, "forward")) PetscCall(CheckForwardParameter(&c, U0));
+  else if (!strcmp(check, "costintegrand")) PetscCall(CheckDeprecatedIntegrand(&c, U0));
+  else if (!strcmp(check, "thetafd")) PetscCall(CheckThetaFD(&c, U0));
   else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "Unknown -check %s", check);
   PetscCall(VecDestroy(&U0));
   PetscCall(VecDestroy(&c.xloc));
@@ -810,5 +937,25 @@ int main(int argc, char **argv)
     suffix: forward_double
     args: -check forward -problem double -steps 400
     output_file: output/adjoint_forward.out
+
+  # PETSc theta 0.5's own adjoint against central differences of its own forward map (docs/adjoint.md): exact with a
+  # constant mass (not the identity), not with M(q), where asking for mu also changes its lambda
+  test:
+    suffix: thetafd_mass
+    args: -check thetafd -problem pendulum -mass 1.5 -force
+  test:
+    suffix: thetafd_chain
+    nsize: {{1 2}}
+    args: -check thetafd -problem chain -mass 0.7
+    output_file: output/adjoint_thetafd_chain_1.out
+  test:
+    suffix: thetafd_double
+    args: -check thetafd -problem double
+
+  # a cost integral by the deprecated TSSetCostIntegrand() stops with an error naming TSCreateQuadratureTS()
+  test:
+    suffix: costintegrand
+    args: -check costintegrand -problem pendulum -petsc_ci_portable_error_output -error_output_stdout
+    filter: Error: grep "PETSC ERROR" | grep -v -e "() at " -e "----" -e "See https" -e "Option Table" -e "PETSC ERROR: -"
 
 TEST*/

@@ -3,14 +3,17 @@
    src/core/steptangent.c) on the TS's state U = (q, p), the step as TSTrajectory keeps it (TSGetStages()), the cost
    integral of a quadrature TS (TSCreateQuadratureTS()) with the scheme's own quadrature, and the parameter
    derivatives of TSSimpVISetParameterJacobian().
+   The I2 door carries the positions alone in U (its velocities in vec_dot, outside what TSTrajectory and
+   TSSetCostGradients() know): lambda is then dC/dq, the adjoint of the momenta is carried here from step to step (zero
+   at the final time: no cost on V), and the gradient that comes out is dC/dU0 at fixed V0 (constant M: p0 = M V0).
 */
 #include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
 
-/* The stages of a native step: U-shaped, the start (q0, p0), then the increments Z_1..Z_s two per stage (q and p
-   slots) */
+/* The stages of a step, U-shaped: native, the start (q0, p0), then the increments Z_1..Z_s two per stage (q and p
+   slots); I2 (U = q), q0, p0, Z_1..Z_s one per stage */
 static PetscInt NumStages(TS_SimpVI *vi)
 {
-  return vi->native ? 1 + (vi->scheme->degree + 1) / 2 : 0;
+  return vi->native ? 1 + (vi->scheme->degree + 1) / 2 : 2 + vi->scheme->degree;
 }
 
 static PetscErrorCode StagesCreate(TS ts)
@@ -21,7 +24,7 @@ static PetscErrorCode StagesCreate(TS ts)
   PetscInt    nloc, N;
 
   PetscFunctionBegin;
-  if (vi->stages || !vi->native) PetscFunctionReturn(0);
+  if (vi->stages) PetscFunctionReturn(0);
   vi->nstages = NumStages(vi);
   PetscCall(VecDuplicateVecs(ts->vec_sol, vi->nstages, &vi->stages));
   PetscCall(PetscObjectGetComm((PetscObject)ts, &comm));
@@ -61,13 +64,19 @@ static PetscErrorCode StagesCopyIncrements(TS ts, PetscBool tostages)
     Vec U = vi->stages[1 + a / 2], sub;
 
     PetscCall(VecPlaceArray(vi->zview, y + a * nloc));
+    if (!vi->native) {
+      if (tostages) PetscCall(VecCopy(vi->zview, vi->stages[2 + a]));
+      else PetscCall(VecCopy(vi->stages[2 + a], vi->zview));
+      PetscCall(VecResetArray(vi->zview));
+      continue;
+    }
     PetscCall(VecGetSubVector(U, a % 2 ? vi->isp : vi->isq, &sub));
     if (tostages) PetscCall(VecCopy(vi->zview, sub));
     else PetscCall(VecCopy(sub, vi->zview));
     PetscCall(VecRestoreSubVector(U, a % 2 ? vi->isp : vi->isq, &sub));
     PetscCall(VecResetArray(vi->zview));
   }
-  if (s % 2) { /* the unused momentum slot of the last stage */
+  if (s % 2 && vi->native) { /* the unused momentum slot of the last stage */
     Vec sub;
 
     PetscCall(VecGetSubVector(vi->stages[vi->nstages - 1], vi->isp, &sub));
@@ -88,7 +97,6 @@ PetscErrorCode SimpVIStagesPack_Private(TS ts)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  if (!vi->native) PetscFunctionReturn(0);
   PetscCall(StagesCreate(ts)); /* and the step's own times */
   if (ts->steps >= vi->nsteptimes) {
     PetscInt   n = PetscMax(2 * vi->nsteptimes, ts->steps + 64);
@@ -102,7 +110,12 @@ PetscErrorCode SimpVIStagesPack_Private(TS ts)
   }
   vi->steptimes[2 * ts->steps]     = vi->step->t;
   vi->steptimes[2 * ts->steps + 1] = vi->step->h;
-  PetscCall(SimpVIPhaseSpaceJoin_Private(vi->step->q0, vi->step->p0, vi->isq, vi->isp, vi->stages[0]));
+  vi->fwdsteps                     = ts->steps + 1; /* the I2 adjoint starts from the last step taken */
+  if (vi->native) PetscCall(SimpVIPhaseSpaceJoin_Private(vi->step->q0, vi->step->p0, vi->isq, vi->isp, vi->stages[0]));
+  else {
+    PetscCall(VecCopy(vi->step->q0, vi->stages[0]));
+    PetscCall(VecCopy(vi->step->p0, vi->stages[1]));
+  }
   PetscCall(StagesCopyIncrements(ts, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
@@ -124,7 +137,11 @@ static PetscErrorCode StepFromStages(TS ts)
       st->h = h;
     }
   }
-  PetscCall(SimpVIPhaseSpaceSplit_Private(vi->stages[0], vi->isq, vi->isp, st->q0, st->p0));
+  if (vi->native) PetscCall(SimpVIPhaseSpaceSplit_Private(vi->stages[0], vi->isq, vi->isp, st->q0, st->p0));
+  else {
+    PetscCall(VecCopy(vi->stages[0], st->q0));
+    PetscCall(VecCopy(vi->stages[1], st->p0));
+  }
   PetscCall(StagesCopyIncrements(ts, PETSC_FALSE));
   PetscCall(SimpVIStepLinearize_Private(st));
   PetscFunctionReturn(0);
@@ -188,7 +205,17 @@ PetscErrorCode SimpVIAdjointDestroyWork_Private(TS ts)
   PetscFunctionReturn(0);
 }
 
-/* The parameter derivatives of P and G at a point (TSSimpVISetParameterJacobian()) */
+/* Whether the I2 problem's parameter derivative comes from PETSc's TSSetIJacobianP() (given with its function) */
+static PetscBool I2ParameterJacobianP(TS ts)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  return (PetscBool)(!vi->native && !vi->prob->user.paramfn && ts->Jacp && ts->ijacobianp);
+}
+
+/* The parameter derivatives of P and G at a point: TSSimpVISetParameterJacobian(), or for the I2 door
+   F = M a + f(t, u, v; theta) PETSc's dF/dtheta (TSSetIJacobianP() called with (t, u, v) and shift 0, minus
+   TSSetRHSJacobianP()): G = -f, so dG/dtheta = -dF/dtheta with M independent of theta (dP/dtheta = 0) */
 static PetscErrorCode ParameterJacobian(void *ctx, PetscReal t, Vec x, Vec v, Mat *Pth, Mat *Gth)
 {
   TS          ts = (TS)ctx;
@@ -197,6 +224,13 @@ static PetscErrorCode ParameterJacobian(void *ctx, PetscReal t, Vec x, Vec v, Ma
   PetscFunctionBegin;
   *Pth = u->Pth;
   *Gth = u->Gth;
+  if (I2ParameterJacobianP(ts)) {
+    *Pth = NULL;
+    *Gth = ts->Jacp;
+    SimpVICallBack(ts, "TSSIMPVI I2 parameter Jacobian (TSSetIJacobianP())", TSComputeIJacobianP(ts, t, x, v, 0, ts->Jacp, PETSC_FALSE));
+    PetscCall(MatScale(ts->Jacp, -1));
+    PetscFunctionReturn(0);
+  }
   if (!u->paramfn) {
     *Pth = *Gth = NULL;
     PetscFunctionReturn(0);
@@ -220,6 +254,17 @@ static PetscErrorCode DenseColumn(Mat A, PetscInt n, Vec col, Vec out)
   PetscFunctionReturn(0);
 }
 
+/* The TS state at a quadrature point: U = (x, P), or U = x for the I2 door */
+static PetscErrorCode StateAt(TS ts, Vec x, Vec P, Vec U)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  if (vi->native) PetscCall(SimpVIPhaseSpaceJoin_Private(x, P, vi->isq, vi->isp, U));
+  else PetscCall(VecCopy(x, U));
+  PetscFunctionReturn(0);
+}
+
 /* The gradients of the quadrature TS's integrand r(t, U) at U = (x, P): dr/dq, dr/dp (and dr/dtheta) of each cost */
 static PetscErrorCode IntegrandGradients(void *ctx, PetscReal t, Vec x, Vec P, Vec rq[], Vec rp[], Vec rth[])
 {
@@ -228,11 +273,14 @@ static PetscErrorCode IntegrandGradients(void *ctx, PetscReal t, Vec x, Vec P, V
   Mat        quadJ = NULL, quadJp = NULL;
 
   PetscFunctionBegin;
-  PetscCall(SimpVIPhaseSpaceJoin_Private(x, P, vi->isq, vi->isp, vi->Uk));
+  PetscCall(StateAt(ts, x, P, vi->Uk));
   PetscCall(TSGetRHSJacobian(quadts, &quadJ, NULL, NULL, NULL));
   if (quadJ) PetscCall(TSComputeRHSJacobian(quadts, t, vi->Uk, quadJ, NULL));
   for (PetscInt n = 0; n < ts->numcost; n++) {
-    if (quadJ) {
+    if (quadJ && !vi->native) { /* r(t, q): no momentum part */
+      PetscCall(DenseColumn(quadJ, n, ts->vec_drdu_col, rq[n]));
+      PetscCall(VecSet(rp[n], 0));
+    } else if (quadJ) {
       PetscCall(DenseColumn(quadJ, n, ts->vec_drdu_col, vi->Uk));
       PetscCall(SimpVIPhaseSpaceSplit_Private(vi->Uk, vi->isq, vi->isp, rq[n], rp[n]));
     } else {
@@ -241,7 +289,7 @@ static PetscErrorCode IntegrandGradients(void *ctx, PetscReal t, Vec x, Vec P, V
     }
   }
   if (!rth) PetscFunctionReturn(0);
-  PetscCall(SimpVIPhaseSpaceJoin_Private(x, P, vi->isq, vi->isp, vi->Uk));
+  PetscCall(StateAt(ts, x, P, vi->Uk));
   PetscCall(TSGetRHSJacobianP(quadts, &quadJp, NULL, NULL));
   if (quadJp) PetscCall(TSComputeRHSJacobianP(quadts, t, vi->Uk, quadJp));
   for (PetscInt n = 0; n < ts->numcost; n++) {
@@ -259,17 +307,8 @@ static PetscErrorCode IntegrandValue(void *ctx, PetscReal t, Vec x, Vec P, Vec r
 
   PetscFunctionBegin;
   if (!vi->Uk) PetscCall(VecDuplicate(ts->vec_sol, &vi->Uk));
-  PetscCall(SimpVIPhaseSpaceJoin_Private(x, P, vi->isq, vi->isp, vi->Uk));
+  PetscCall(StateAt(ts, x, P, vi->Uk));
   PetscCall(TSComputeRHSFunction(ts->quadraturets, t, vi->Uk, r));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode CheckSupported(TS ts, const char what[])
-{
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-
-  PetscFunctionBegin;
-  PetscCheck(vi->native, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has %s only for problems given through the Lagrangian or mechanical door (state U = (q, p)): the I2 door's velocities are outside the TS state", what);
   PetscFunctionReturn(0);
 }
 
@@ -278,9 +317,13 @@ static PetscErrorCode TSAdjointSetUp_SimpVI(TS ts)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCall(CheckSupported(ts, "a discrete adjoint (TSAdjointSolve())"));
   PetscCheck(!ts->vecs_sensi2, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no second-order adjoint (TSSetCostHessianProducts())");
-  PetscCheck(!ts->vecs_sensip || vi->prob->user.paramfn, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI gradients in the parameters (mu of TSSetCostGradients()) need TSSimpVISetParameterJacobian()");
+  if (vi->native) PetscCheck(!ts->vecs_sensip || vi->prob->user.paramfn, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI gradients in the parameters (mu of TSSetCostGradients()) need TSSimpVISetParameterJacobian()");
+  else {
+    PetscCheck(!ts->vecs_sensip || vi->prob->user.paramfn || I2ParameterJacobianP(ts), PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI gradients in the parameters (mu of TSSetCostGradients()) of an I2 problem need TSSetIJacobianP() with a function (dF/dtheta at (t, U, V), M independent of theta) or TSSimpVISetParameterJacobian()");
+    /* a recomputed step would start from the checkpoint's U with whatever velocity vec_dot holds then */
+    PetscCheck(!ts->trajectory || !ts->trajectory->solution_only, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI's adjoint of an I2 problem needs the steps kept by the trajectory: -ts_trajectory_solution_only would recompute steps from positions without their velocities");
+  }
   PetscCall(AdjointWork(ts, ts->numcost));
   PetscFunctionReturn(0);
 }
@@ -300,9 +343,24 @@ static PetscErrorCode TSAdjointStep_SimpVI(TS ts)
 
   PetscFunctionBegin;
   PetscCall(StepFromStages(ts));
-  for (PetscInt n = 0; n < ts->numcost; n++) PetscCall(SimpVIPhaseSpaceSplit_Private(ts->vecs_sensi[n], vi->isq, vi->isp, vi->lq[n], vi->lp[n]));
+  if (vi->native) {
+    for (PetscInt n = 0; n < ts->numcost; n++) PetscCall(SimpVIPhaseSpaceSplit_Private(ts->vecs_sensi[n], vi->isq, vi->isp, vi->lq[n], vi->lp[n]));
+  } else { /* lambda = dC/dq; the momenta's adjoint is ours: zero at the final time, then carried over from the step after */
+    const PetscBool first = (PetscBool)(ts->steps + 1 == vi->fwdsteps);
+
+    PetscCheck(first || ts->steps + 1 == vi->adjnext, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI's adjoint of an I2 problem carries the velocities' adjoint from step to step: it must run backwards from the last step of TSSolve() (%" PetscInt_FMT "), not start at step %" PetscInt_FMT, vi->fwdsteps, ts->steps + 1);
+    for (PetscInt n = 0; n < ts->numcost; n++) {
+      PetscCall(VecCopy(ts->vecs_sensi[n], vi->lq[n]));
+      if (first) PetscCall(VecSet(vi->lp[n], 0));
+    }
+  }
   PetscCall(SimpVIStepAdjoint_Private(vi->step, vi->adj, vi->adjksp, &sens, ts->numcost, vi->lq, vi->lp, ts->vecs_sensip));
-  for (PetscInt n = 0; n < ts->numcost; n++) PetscCall(SimpVIPhaseSpaceJoin_Private(vi->lq[n], vi->lp[n], vi->isq, vi->isp, ts->vecs_sensi[n]));
+  if (vi->native) {
+    for (PetscInt n = 0; n < ts->numcost; n++) PetscCall(SimpVIPhaseSpaceJoin_Private(vi->lq[n], vi->lp[n], vi->isq, vi->isp, ts->vecs_sensi[n]));
+  } else {
+    for (PetscInt n = 0; n < ts->numcost; n++) PetscCall(VecCopy(vi->lq[n], ts->vecs_sensi[n]));
+    vi->adjnext = ts->steps;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -312,7 +370,6 @@ static PetscErrorCode CostIntegral(TS ts)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCall(CheckSupported(ts, "a cost integral"));
   PetscCheck(ts->quadraturets, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI integrates the cost of a quadrature TS: TSCreateQuadratureTS() with TSSetRHSFunction() and TSSetRHSJacobian() on it (TSSetCostIntegrand() is PETSc's deprecated form, which TSGetCostIntegral() does not read)");
   PetscCall(SimpVIStepIntegral_Private(vi->step, IntegrandValue, ts, ts->vec_costintegrand, ts->quadraturets->vec_sol));
   PetscFunctionReturn(0);
@@ -345,7 +402,7 @@ static PetscErrorCode TSForwardStep_SimpVI(TS ts)
 
   PetscFunctionBegin;
   if (ts->reason < 0) PetscFunctionReturn(0);
-  PetscCall(CheckSupported(ts, "forward sensitivities (TSForwardSetSensitivities())"));
+  PetscCheck(vi->native, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no forward sensitivities (TSForwardSetSensitivities()) for an I2 problem: its velocities, which the tangent map needs, are outside the TS state (TSAdjointSolve() gives dC/dU0 at fixed V0)");
   PetscCall(AdjointWork(ts, 1));
   PetscCall(SimpVIStepLinearize_Private(vi->step));
   PetscCall(MatGetSize(ts->mat_sensip, NULL, &ncol));
@@ -387,11 +444,12 @@ PetscErrorCode SimpVIAdjointView_Private(TS ts, PetscViewer viewer)
   PetscFunctionBegin;
   if (!ts->trajectory && !ts->vecs_sensi && !ts->forward_solve) PetscFunctionReturn(0); /* said where sensitivities are asked for */
   if (vi->prob && vi->prob->door && !vi->native) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  Adjoint (TSAdjointSolve()) and forward sensitivities: not for the I2 door\n"));
-    PetscFunctionReturn(0);
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  Adjoint (TSAdjointSolve()) of the I2 door: exact discrete adjoint, lambda = dC/dU0 at fixed V0, costs of U(T) and integrals of (t, U) (none of V), parameter gradients %s; no gradient in V0, no forward sensitivities\n",
+                                     vi->prob->user.paramfn ? "from TSSimpVISetParameterJacobian()" : (I2ParameterJacobianP(ts) ? "from TSSetIJacobianP() (dF/dtheta, M independent of theta)" : "need TSSetIJacobianP() or TSSimpVISetParameterJacobian()")));
+  } else {
+    PetscCall(
+      PetscViewerASCIIPrintf(viewer, "  Adjoint (TSAdjointSolve()): exact discrete adjoint of the step, one transposed step-Jacobian solve per step; cost integrals with the scheme's quadrature; parameter gradients %s\n", vi->prob && vi->prob->user.paramfn ? "from TSSimpVISetParameterJacobian()" : "need TSSimpVISetParameterJacobian()"));
   }
-  PetscCall(
-    PetscViewerASCIIPrintf(viewer, "  Adjoint (TSAdjointSolve()): exact discrete adjoint of the step, one transposed step-Jacobian solve per step; cost integrals with the scheme's quadrature; parameter gradients %s\n", vi->prob && vi->prob->user.paramfn ? "from TSSimpVISetParameterJacobian()" : "need TSSimpVISetParameterJacobian()"));
   if (vi->adjksp) {
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(KSPView(vi->adjksp, viewer));
@@ -438,7 +496,8 @@ $ PetscErrorCode f(TS ts, PetscReal t, Vec x, Vec v, Mat Ptheta, Mat Gtheta, voi
   This stands in for `TSSetIJacobianP()` (and is registered as the `TS`'s parameter Jacobian, so that
   `TSSetCostGradients()` accepts mu): the step's residual and its end momentum are made of P and G at the quadrature
   points, so these two derivatives give the exact parameter gradients of the discrete map. A quadrature `TS`
-  (`TSCreateQuadratureTS()`) adds its `TSSetRHSJacobianP()` term.
+  (`TSCreateQuadratureTS()`) adds its `TSSetRHSJacobianP()` term. On the I2 door (F = M A + f(t, U, V; theta)),
+  P = M V and G = -f; there PETSc's `TSSetIJacobianP()` may be used instead when M does not depend on theta.
 
   Level: intermediate
 

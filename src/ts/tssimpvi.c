@@ -672,8 +672,17 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
   -ts_simpvi_direct_limit on one process, Krylov with block Jacobi in parallel). A cost integral of a quadrature `TS`
   (`TSCreateQuadratureTS()`) is integrated with the scheme's own quadrature, h sum_k w_k r(t_k, (x_k, P_k)), and its
   gradients `TSSetRHSJacobian()`/`TSSetRHSJacobianP()` enter the adjoint. Gradients in parameters (mu) need
-  `TSSimpVISetParameterJacobian()`. `TSForwardSetSensitivities()` runs the step's tangent map. Not supported: the I2
-  door (its velocities are outside the state), second-order adjoints, adaptive steps.
+  `TSSimpVISetParameterJacobian()`. `TSForwardSetSensitivities()` runs the step's tangent map. Not supported:
+  second-order adjoints, adaptive steps.
+
+  On the I2 door the state U holds the positions alone and the velocities V are outside it (`TS2SetSolution()`), so
+  `TSAdjointSolve()` gives what PETSc's U-shaped lambda has room for: lambda = dC/dU0 at fixed V0, for a cost of U(T)
+  and cost integrals r(t, U) of a quadrature `TS`; the adjoint of the momenta p = M V is carried inside from step to
+  step, zero at the final time. Gradients in parameters (mu) come from `TSSetIJacobianP()`, called with (t, U, V) and
+  shift 0 as dF/dtheta of F = M A + f(t, U, V; theta) (M must not depend on theta), or from
+  `TSSimpVISetParameterJacobian()` (P = M V, G = -f). Not supported there: gradients in V0, costs of V, forward
+  sensitivities, -ts_trajectory_solution_only (a recomputed step would lack its start velocity), an adjoint that does
+  not run backwards from the last step of `TSSolve()`; each stops with an error.
 
   References:
 + * - J. A. Rojas-Quintero, F. Dubois, J. G. Cabrera-Diaz, Simpson's variational integrator for systems with quadratic Lagrangians, Axioms 13(4):255, 2024.

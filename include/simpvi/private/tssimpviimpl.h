@@ -50,10 +50,12 @@ typedef struct {
   PetscInt          nsteptimes;
   Vec               zview; /* a view of one block of the step vector */
   SimpVIStepAdjoint adj;
-  KSP               adjksp;  /* the tangent and transposed solves of the step Jacobian (prefix -ts_simpvi_adjoint_) */
-  Vec              *lq, *lp; /* the cost gradients split (numcost each) */
-  Vec               tq[4];   /* the tangent map's dq0, dp0, dq1, dp1 */
-  Vec               Uk, eth; /* a state at a quadrature point; a unit vector in the parameters */
+  KSP               adjksp;   /* the tangent and transposed solves of the step Jacobian (prefix -ts_simpvi_adjoint_) */
+  Vec              *lq, *lp;  /* the cost gradients split (numcost each) */
+  Vec               tq[4];    /* the tangent map's dq0, dp0, dq1, dp1 */
+  Vec               Uk, eth;  /* a state at a quadrature point; a unit vector in the parameters */
+  PetscInt          fwdsteps; /* I2 door: the steps of the last forward run, where the adjoint starts with the momenta's adjoint zero */
+  PetscInt          adjnext;  /* I2 door: the step the last adjoint step ended at (lp carries over from there) */
 
   /* long runs: compensated (Kahan) sums of the q, p and t updates; the low bits the last sums lost are in cq, cp, ct
      and carry on while the state is the one the last step stored (solstate, dotstate, tstored; else they restart at 0) */
