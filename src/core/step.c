@@ -36,57 +36,85 @@ static PetscErrorCode StageViewsReset(SimpVIStep st, Vec Y, Vec views[], PetscBo
   PetscFunctionReturn(0);
 }
 
-/* x_k = q0 + sum_i B_ki Z_i, v_k = (1/h) sum_i D_ki Z_i at every quadrature point (i = 1..s, Z = Yv), since the basis
-   sums to one and its derivatives to zero: working with increments spares v the round-off of (Q_i - Q_0)/h */
+/* x_k = q0 + sum_i B_ki Z_i, v_k = (1/h) sum_i D_ki Z_i at every quadrature point (i = 1..s, Z the blocks of Y), since
+   the basis sums to one and its derivatives to zero: working with increments spares v the round-off of (Q_i - Q_0)/h.
+   On the arrays: one pass per point rather than a Vec operation per stage. */
 static PetscErrorCode QuadraturePoints(SimpVIStep st, Vec Y)
 {
   const SimpVIScheme *sc = st->scheme;
-  const PetscInt      s  = sc->degree;
-  PetscScalar        *y, *coef = st->coef;
+  const PetscInt      s = sc->degree, n = st->qmap->n;
+  const PetscScalar  *y, *q0;
 
   PetscFunctionBegin;
-  PetscCall(StageViewsPlace(st, Y, st->Yv, PETSC_FALSE, &y));
+  PetscCall(VecGetArrayRead(Y, &y));
+  PetscCall(VecGetArrayRead(st->q0, &q0));
   for (PetscInt k = 0; k < sc->nq; k++) {
-    for (PetscInt i = 1; i <= s; i++) coef[i - 1] = sc->B[k * (s + 1) + i];
-    PetscCall(VecCopy(st->q0, st->X[k]));
-    PetscCall(VecMAXPY(st->X[k], s, coef, st->Yv));
-    for (PetscInt i = 1; i <= s; i++) coef[i - 1] = sc->D[k * (s + 1) + i] / st->h;
-    PetscCall(VecSet(st->V[k], 0));
-    PetscCall(VecMAXPY(st->V[k], s, coef, st->Yv));
+    const PetscReal *B = &sc->B[k * (s + 1)], *D = &sc->D[k * (s + 1)];
+    PetscScalar     *x, *v;
+
+    PetscCall(VecGetArrayWrite(st->X[k], &x));
+    PetscCall(VecGetArrayWrite(st->V[k], &v));
+    for (PetscInt j = 0; j < n; j++) {
+      PetscScalar xj = q0[j], vj = 0;
+
+      for (PetscInt i = 1; i <= s; i++) {
+        xj += B[i] * y[(i - 1) * n + j];
+        vj += D[i] * y[(i - 1) * n + j];
+      }
+      x[j] = xj;
+      v[j] = vj / st->h;
+    }
+    PetscCall(VecRestoreArrayWrite(st->X[k], &x));
+    PetscCall(VecRestoreArrayWrite(st->V[k], &v));
   }
-  PetscCall(StageViewsReset(st, Y, st->Yv, PETSC_FALSE, &y));
+  PetscCall(VecRestoreArrayRead(st->q0, &q0));
+  PetscCall(VecRestoreArrayRead(Y, &y));
   PetscFunctionReturn(0);
 }
 
-/* out = sum_k w_k [D_ki P_k + h B_ki G_k], the derivative of the discrete action in node i */
-static PetscErrorCode ActionGradient(SimpVIStep st, PetscInt i, Vec out)
+/* r_i = sum_k w_k [D_ki P_k + h B_ki G_k] (+ p0 for i = 0), the derivative of the discrete action in node i, for every
+   node at once on the arrays */
+static PetscErrorCode ActionGradients(SimpVIStep st, Vec R)
 {
-  const SimpVIScheme *sc   = st->scheme;
-  const PetscInt      s    = sc->degree;
-  PetscScalar        *coef = st->coef;
-  Vec                *vecs = st->vecs;
-  PetscInt            n    = 0;
+  const SimpVIScheme *sc = st->scheme;
+  const PetscInt      s = sc->degree, nq = sc->nq, n = st->qmap->n;
+  const PetscScalar **P = st->parr, **G = st->parr + nq, *p0;
+  PetscScalar        *r;
 
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < sc->nq; k++) {
-    PetscReal d = sc->w[k] * sc->D[k * (s + 1) + i], b = st->h * sc->w[k] * sc->B[k * (s + 1) + i];
+  for (PetscInt k = 0; k < nq; k++) {
+    PetscCall(VecGetArrayRead(st->P[k], &P[k]));
+    PetscCall(VecGetArrayRead(st->G[k], &G[k]));
+  }
+  PetscCall(VecGetArrayRead(st->p0, &p0));
+  PetscCall(VecGetArrayWrite(R, &r));
+  for (PetscInt i = 0; i < s; i++) {
+    PetscScalar *ri = r + i * n;
 
-    if (d != 0) {
-      coef[n]   = d;
-      vecs[n++] = st->P[k];
-    }
-    if (b != 0) {
-      coef[n]   = b;
-      vecs[n++] = st->G[k];
+    for (PetscInt j = 0; j < n; j++) ri[j] = i ? 0 : p0[j];
+    for (PetscInt k = 0; k < nq; k++) {
+      const PetscReal d = sc->w[k] * sc->D[k * (s + 1) + i], b = st->h * sc->w[k] * sc->B[k * (s + 1) + i];
+
+      if (d != 0)
+        for (PetscInt j = 0; j < n; j++) ri[j] += d * P[k][j];
+      if (b != 0)
+        for (PetscInt j = 0; j < n; j++) ri[j] += b * G[k][j];
     }
   }
-  PetscCall(VecSet(out, 0));
-  PetscCall(VecMAXPY(out, n, coef, vecs));
+  PetscCall(VecRestoreArrayWrite(R, &r));
+  PetscCall(VecRestoreArrayRead(st->p0, &p0));
+  for (PetscInt k = 0; k < nq; k++) {
+    PetscCall(VecRestoreArrayRead(st->P[k], &P[k]));
+    PetscCall(VecRestoreArrayRead(st->G[k], &G[k]));
+  }
   PetscFunctionReturn(0);
 }
 
-/* P and G at the quadrature points of the step vector Y; skipped when Y has not changed since the last call */
-static PetscErrorCode EvaluateDoor(SimpVIStep st, Vec Y)
+/*
+  SimpVIStepEvaluate_Private - X, V, P and G at the quadrature points of the step vector Y; skipped when Y has not
+  changed since the last call
+*/
+PetscErrorCode SimpVIStepEvaluate_Private(SimpVIStep st, Vec Y)
 {
   PetscObjectState state, q0state;
   PetscObjectId    id;
@@ -111,15 +139,10 @@ static PetscErrorCode EvaluateDoor(SimpVIStep st, Vec Y)
 */
 PetscErrorCode SimpVIStepResidual_Private(SimpVIStep st, Vec Y, Vec R)
 {
-  PetscScalar *r;
-
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SIMPVI_Residual, 0, Y, R, 0));
-  PetscCall(EvaluateDoor(st, Y));
-  PetscCall(StageViewsPlace(st, R, st->Rv, PETSC_TRUE, &r));
-  for (PetscInt i = 0; i < st->scheme->degree; i++) PetscCall(ActionGradient(st, i, st->Rv[i]));
-  PetscCall(VecAXPY(st->Rv[0], 1, st->p0));
-  PetscCall(StageViewsReset(st, R, st->Rv, PETSC_TRUE, &r));
+  PetscCall(SimpVIStepEvaluate_Private(st, Y));
+  PetscCall(ActionGradients(st, R));
   PetscCall(PetscLogEventEnd(SIMPVI_Residual, 0, Y, R, 0));
   PetscFunctionReturn(0);
 }
@@ -132,9 +155,10 @@ PetscErrorCode SimpVIStepResidual_Private(SimpVIStep st, Vec Y, Vec R)
 PetscErrorCode SimpVIStepMomentum_Private(SimpVIStep st, Vec p1)
 {
   PetscFunctionBegin;
-  PetscCall(EvaluateDoor(st, st->Y));
+  PetscCall(SimpVIStepEvaluate_Private(st, st->Y));
   PetscCall(VecCopy(st->p0, p1));
-  for (PetscInt k = 0; k < st->scheme->nq; k++) PetscCall(VecAXPY(p1, st->h * st->scheme->w[k], st->G[k]));
+  for (PetscInt k = 0; k < st->scheme->nq; k++) st->coef[k] = st->h * st->scheme->w[k];
+  PetscCall(VecMAXPY(p1, st->scheme->nq, st->coef, st->G));
   PetscFunctionReturn(0);
 }
 
@@ -175,12 +199,13 @@ static PetscBool AllZero(PetscInt n, const PetscScalar c[])
 }
 
 /*
-  d2Ld/dQ_i dQ_l = sum_k w_k [D_ki B_kl Px + (1/h) D_ki D_kl Pv + h B_ki B_kl Gx + B_ki D_kl Gv] into Jac. Terms the
-  door marks constant (a constant mass) have their coefficients summed over k and are inserted once.
+  SimpVIStepAssembleTerms_Private - d2Ld/dQ_i dQ_l = sum_k w_k [D_ki B_kl Px + (1/h) D_ki D_kl Pv + h B_ki B_kl Gx +
+  B_ki D_kl Gv] at the quadrature values of the last evaluation, given to add() term by term with its s x s
+  coefficients: add(st, ctx, A, transpose, coef) adds coef (x) A (A'). Terms the door marks constant (a constant mass)
+  have their coefficients summed over k and are given once.
 */
-static PetscErrorCode AssembleInto(void *ctx, Mat Jac)
+PetscErrorCode SimpVIStepAssembleTerms_Private(SimpVIStep st, PetscErrorCode (*add)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *ctx)
 {
-  SimpVIStep          st       = (SimpVIStep)ctx;
   const SimpVIScheme *sc       = st->scheme;
   const PetscInt      s        = sc->degree;
   const PetscInt      maxterms = st->door.maxterms;
@@ -209,10 +234,24 @@ static PetscErrorCode AssembleInto(void *ctx, Mat Jac)
         while (c < nconstant && !(constant[c].A == terms[t].A && constant[c].block == terms[t].block && constant[c].transpose == terms[t].transpose)) c++;
         if (c == nconstant) constant[nconstant++] = terms[t];
         for (PetscInt j = 0; j < s * s; j++) constcoef[c * s * s + j] += coef[j];
-      } else PetscCall(SimpVIMatAddBlocks_Private(Jac, st->qmap, terms[t].A, terms[t].transpose, s, coef));
+      } else PetscCall(add(st, ctx, terms[t].A, terms[t].transpose, coef));
     }
   }
-  for (PetscInt c = 0; c < nconstant; c++) PetscCall(SimpVIMatAddBlocks_Private(Jac, st->qmap, constant[c].A, constant[c].transpose, s, &constcoef[c * s * s]));
+  for (PetscInt c = 0; c < nconstant; c++) PetscCall(add(st, ctx, constant[c].A, constant[c].transpose, &constcoef[c * s * s]));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AddToMat(SimpVIStep st, void *ctx, Mat A, PetscBool transpose, const PetscScalar coef[])
+{
+  PetscFunctionBegin;
+  PetscCall(SimpVIMatAddBlocks_Private((Mat)ctx, st->qmap, A, transpose, st->scheme->degree, coef));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AssembleInto(void *ctx, Mat Jac)
+{
+  PetscFunctionBegin;
+  PetscCall(SimpVIStepAssembleTerms_Private((SimpVIStep)ctx, AddToMat, Jac));
   PetscFunctionReturn(0);
 }
 
@@ -224,7 +263,7 @@ static PetscErrorCode Jacobian(SimpVIStep st, Vec Y, Mat Jac)
 {
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SIMPVI_Jacobian, 0, Y, Jac, 0));
-  PetscCall(EvaluateDoor(st, Y));
+  PetscCall(SimpVIStepEvaluate_Private(st, Y));
   PetscCall(SimpVIMatFill_Private(Jac, &st->Jpreallocated, AssembleInto, st));
   PetscCall(PetscLogEventEnd(SIMPVI_Jacobian, 0, Y, Jac, 0));
   PetscFunctionReturn(0);
@@ -366,7 +405,7 @@ PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep st, const SimpVIScheme *scheme
   PetscCall(VecDuplicate(q, &st->v));
   /* scratch of the scheme's size: a node gradient sums 2 nq terms; the Jacobian keeps the door's terms at a point and
      its constant ones, each with s x s coefficients */
-  PetscCall(PetscMalloc3(2 * nq, &st->coef, 2 * nq, &st->vecs, s + 1, &st->phi));
+  PetscCall(PetscMalloc4(2 * nq, &st->coef, 2 * nq, &st->vecs, s + 1, &st->phi, 2 * nq, &st->parr));
   PetscCall(PetscMalloc2(2 * st->door.maxterms, &st->terms, (1 + st->door.maxterms) * s * s, &st->termcoef));
 
   PetscCall(VecCreate(comm, &st->Y));
@@ -410,7 +449,8 @@ PetscErrorCode SimpVIStepReset_Private(SimpVIStep st)
       }
   }
   PetscCall(PetscFree2(st->Yv, st->Rv));
-  PetscCall(PetscFree3(st->coef, st->vecs, st->phi));
+  PetscCall(PetscFree4(st->coef, st->vecs, st->phi, st->parr));
+  PetscCall(SimpVIStepSmallReset_Private(st));
   PetscCall(PetscFree2(st->terms, st->termcoef));
   PetscCall(VecDestroy(&st->q0));
   PetscCall(VecDestroy(&st->p0));

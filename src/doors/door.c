@@ -190,32 +190,54 @@ PetscErrorCode SimpVIProblemSplit_Private(TS ts, Vec U, IS *isq, IS *isp)
   PetscFunctionReturn(0);
 }
 
+/* x = U[is] (or U[is] = x when join). An index set of consecutive entries of this process's part of U (the default
+   split, and every split the user gives as such) is copied on the arrays: VecGetSubVector() makes a Vec at each call,
+   which cost more than the rest of a small step. Other splits go through VecGetSubVector(). */
+static PetscErrorCode CopySub(Vec U, IS is, Vec x, PetscBool join)
+{
+  PetscBool stride;
+  PetscInt  first = 0, step = 0, n, lo, hi;
+  Vec       sub;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)is, ISSTRIDE, &stride));
+  if (stride) {
+    PetscCall(ISStrideGetInfo(is, &first, &step));
+    PetscCall(ISGetLocalSize(is, &n));
+    PetscCall(VecGetOwnershipRange(U, &lo, &hi));
+  }
+  if (stride && (step == 1 || n <= 1) && first >= lo && first + n <= hi) {
+    PetscScalar *u, *a;
+
+    PetscCall(VecGetArray(U, &u));
+    PetscCall(VecGetArray(x, &a));
+    if (join) PetscCall(PetscArraycpy(u + first - lo, a, n));
+    else PetscCall(PetscArraycpy(a, u + first - lo, n));
+    PetscCall(VecRestoreArray(x, &a));
+    PetscCall(VecRestoreArray(U, &u));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecGetSubVector(U, is, &sub));
+  if (join) PetscCall(VecCopy(x, sub));
+  else PetscCall(VecCopy(sub, x));
+  PetscCall(VecRestoreSubVector(U, is, &sub));
+  PetscFunctionReturn(0);
+}
+
 /* (q, p) copied out of U and into U, through the index sets of the split */
 PetscErrorCode SimpVIPhaseSpaceSplit_Private(Vec U, IS isq, IS isp, Vec q, Vec p)
 {
-  Vec sub;
-
   PetscFunctionBegin;
-  PetscCall(VecGetSubVector(U, isq, &sub));
-  PetscCall(VecCopy(sub, q));
-  PetscCall(VecRestoreSubVector(U, isq, &sub));
-  PetscCall(VecGetSubVector(U, isp, &sub));
-  PetscCall(VecCopy(sub, p));
-  PetscCall(VecRestoreSubVector(U, isp, &sub));
+  PetscCall(CopySub(U, isq, q, PETSC_FALSE));
+  PetscCall(CopySub(U, isp, p, PETSC_FALSE));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode SimpVIPhaseSpaceJoin_Private(Vec q, Vec p, IS isq, IS isp, Vec U)
 {
-  Vec sub;
-
   PetscFunctionBegin;
-  PetscCall(VecGetSubVector(U, isq, &sub));
-  PetscCall(VecCopy(q, sub));
-  PetscCall(VecRestoreSubVector(U, isq, &sub));
-  PetscCall(VecGetSubVector(U, isp, &sub));
-  PetscCall(VecCopy(p, sub));
-  PetscCall(VecRestoreSubVector(U, isp, &sub));
+  PetscCall(CopySub(U, isq, q, PETSC_TRUE));
+  PetscCall(CopySub(U, isp, p, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
 

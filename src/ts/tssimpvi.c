@@ -362,6 +362,7 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, SimpVIOptionItems PetscOpti
   if (flg) PetscCall(TSSimpVISetDegree_SimpVI(ts, degree));
   PetscCall(SimpVIKINSOLAliasSetFromOptions_Private(ts, PetscOptionsObject));
   PetscCall(SimpVIDirectLimitOption_Private(ts, PetscOptionsObject, prob));
+  PetscCall(PetscOptionsInt("-ts_simpvi_small_limit", "Largest step system (rows, s times the positions) solved by a dense Newton on one process rather than by the SNES; 0: always the SNES", "TSSIMPVI", vi->smalllimit, &vi->smalllimit, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_check_stability", "Stop when h*omega_max (estimated at the first step) is beyond the scheme's linear stability bound, or when the state blows up", "TSSIMPVI", vi->checkstability, &vi->checkstability, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_check_stability_warn", "Only warn (once) where -ts_simpvi_check_stability would stop", "TSSIMPVI", vi->stabilitywarn, &vi->stabilitywarn, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_monitor_energy", "Print the energy H and its relative drift after each step", "TSSimpVIMonitorEnergy", monitor, &monitor, &flg));
@@ -381,6 +382,10 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Variational integrator %s: degree %" PetscInt_FMT ", %" PetscInt_FMT "-point %s quadrature, order %" PetscInt_FMT "\n", vi->type, vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? vi->degree + 1 : vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? "Gauss-Lobatto" : "Gauss-Legendre", 2 * vi->degree));
   if (vi->prob && vi->prob->door)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->prob->door->name, vi->degree, vi->step->qmap ? vi->step->qmap->N : 0));
+  if (vi->prob && vi->prob->door && vi->step->qmap) {
+    if (vi->smallpath) PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by a dense Newton (%" PetscInt_FMT " rows, -ts_simpvi_small_limit %" PetscInt_FMT ") with the SNES's tolerances; the SNES if it fails\n", vi->degree * vi->step->qmap->N, vi->smalllimit));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by the SNES\n"));
+  }
   if (!SIMPVI_HAVE_PARALLEL_LU) {
     PetscMPIInt size;
 
@@ -466,6 +471,8 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
 . -ts_simpvi_nonlinear_solver <snes> - deprecated: the step is solved by the TS's SNES, -snes_type kinsol chooses `SNESKINSOL`
 . -ts_simpvi_direct_limit <100000> - step systems with at most this many rows get a direct solve by default, larger ones
                               BiCGStab with block Jacobi/ILU(0); the mass solves behind velocities take -ts_simpvi_velocity_ksp_*
+. -ts_simpvi_small_limit <SIMPVI_SMALL_LIMIT> - step systems with at most this many rows, on one process, are solved by a
+                              dense Newton with the SNES's tolerances (the SNES takes over a step it fails); 0: the SNES always
 . -ts_simpvi_mat_type <aij> - the type of the step matrix
 . -ts_simpvi_monitor_energy - print the energy H and its relative drift after each step
 . -ts_simpvi_check_stability <true> - stop when h*omega_max, with omega_max estimated at the first step from the mass and
@@ -570,6 +577,7 @@ PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS ts)
   PetscCall(SimpVIStepCreate_Private(&vi->step));
   vi->checkstability = PETSC_TRUE;
   vi->growth         = 1;
+  vi->smalllimit     = SIMPVI_SMALL_LIMIT;
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetType_C", TSSimpVISetType_SimpVI));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetType_C", TSSimpVIGetType_SimpVI));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetDegree_C", TSSimpVISetDegree_SimpVI));

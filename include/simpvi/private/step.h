@@ -5,7 +5,7 @@
 #ifndef SIMPVI_STEP_H
 #define SIMPVI_STEP_H
 
-#include <petscksp.h>
+#include <petscsnes.h>
 #include <simpvi/private/compat.h>
 #include <simpvi/private/scheme.h>
 
@@ -77,11 +77,28 @@ struct _SimpVIStep {
   Mat       Jlinear; /* linear: the next step's Jacobian, compared with J before J is replaced */
 
   /* scratch of the scheme's size */
-  PetscScalar *coef, *termcoef;
-  Vec         *vecs;
-  PetscReal   *phi;
-  SimpVITerm  *terms;
+  PetscScalar        *coef, *termcoef;
+  Vec                *vecs;
+  const PetscScalar **parr; /* the arrays of P_k then G_k */
+  PetscReal          *phi;
+  SimpVITerm         *terms;
+
+  /* the small dense path (src/core/smallstep.c): the m = s n rows of the system, its dense Jacobian, LU factors (of
+     the Jacobian at step dJt with step size dJh), a lagged Jacobian's age in Newton iterations, scratch */
+  PetscInt     dm, *dpiv, djacage;
+  PetscScalar *dJ, *dLU, *dJprev, *dy, *dy0;
+  PetscBool    dvalid, dfactored;
+  PetscReal    dJh, dJt;
 };
+
+/* The stopping tests of the small path: those of the SNES it stands for */
+typedef struct {
+  PetscReal atol, rtol, stol, divtol;
+  PetscInt  maxit, maxf;
+  PetscInt  lag;     /* SNESSetLagJacobian() */
+  PetscBool persist; /* SNESSetLagJacobianPersists() */
+  PetscBool ksponly; /* SNESKSPONLY: one Newton step */
+} SimpVISmallOptions;
 
 PETSC_INTERN PetscErrorCode SimpVIStepCreate_Private(SimpVIStep *);
 PETSC_INTERN PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep, const SimpVIScheme *, const SimpVIStepDoor *, PetscBool, Vec, const char[]);
@@ -93,6 +110,8 @@ PETSC_INTERN PetscErrorCode SimpVIStepJacobian_Private(SimpVIStep, Vec, Mat);
 PETSC_INTERN PetscErrorCode SimpVIStepMomentum_Private(SimpVIStep, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStepFinish_Private(SimpVIStep, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStepAccept_Private(SimpVIStep);
+PETSC_INTERN PetscErrorCode SimpVIStepEvaluate_Private(SimpVIStep, Vec);
+PETSC_INTERN PetscErrorCode SimpVIStepAssembleTerms_Private(SimpVIStep, PetscErrorCode (*)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *);
 
 /* The step's tangent and adjoint maps (src/core/steptangent.c): their work space, for ncost adjoint vectors */
 typedef struct _SimpVIStepAdjoint *SimpVIStepAdjoint;
@@ -132,6 +151,10 @@ PETSC_INTERN PetscErrorCode SimpVIMatFill_Private(Mat, PetscBool *, PetscErrorCo
 PETSC_INTERN PetscErrorCode SimpVIDefaultLinearSolver_Private(KSP, PetscInt, PetscInt, PetscBool, PetscBool);
 PETSC_INTERN PetscErrorCode SimpVIStepPlaceholderSolver_Private(KSP);
 
-PETSC_INTERN PetscLogEvent SIMPVI_Residual, SIMPVI_Jacobian;
+/* The small dense path (src/core/smallstep.c) */
+PETSC_INTERN PetscErrorCode SimpVIStepSmallSolve_Private(SimpVIStep, const SimpVISmallOptions *, PetscInt *, PetscInt *, SNESConvergedReason *);
+PETSC_INTERN PetscErrorCode SimpVIStepSmallReset_Private(SimpVIStep);
+
+PETSC_INTERN PetscLogEvent SIMPVI_Residual, SIMPVI_Jacobian, SIMPVI_SmallSolve;
 
 #endif

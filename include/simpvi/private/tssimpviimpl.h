@@ -8,6 +8,9 @@
 #include <petscdmshell.h>
 #include <simpvi/private/door.h>
 
+/* The default -ts_simpvi_small_limit (rows of the step system): the crossover measured by bench/stepcost -crossover */
+#define SIMPVI_SMALL_LIMIT 64
+
 typedef struct {
   /* scheme */
   char              *type;
@@ -35,6 +38,10 @@ typedef struct {
   /* step solver: ts->snes; the deprecated -ts_simpvi_nonlinear_solver kinsol asked for SNESKINSOL */
   PetscBool kinsolalias;
   char      reason[256];
+
+  /* small systems: the dense Newton (src/core/smallstep.c) for step systems of at most smalllimit rows, on one process */
+  PetscInt  smalllimit;
+  PetscBool smallpath; /* possible for this set-up (SNES-only options absent) */
 
   /* linear stability (src/ts/stability.c) */
   PetscBool checkstability, stabilitywarn, stabilitywarned, stabilityready;
