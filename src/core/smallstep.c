@@ -104,18 +104,18 @@ static void Factor(PetscInt m, const PetscScalar *J, PetscScalar *LU, PetscInt *
   }
 }
 
-/* x = LU^-1 x */
+/* x = LU^-1 P x: the row swaps (made on whole rows, multipliers included, as LAPACK's getrf) all first */
 static void Solve(PetscInt m, const PetscScalar *LU, const PetscInt *piv, PetscScalar *x)
 {
-  for (PetscInt c = 0; c < m; c++) {
+  for (PetscInt c = 0; c < m; c++)
     if (piv[c] != c) {
       PetscScalar t = x[c];
 
       x[c]      = x[piv[c]];
       x[piv[c]] = t;
     }
+  for (PetscInt c = 0; c < m; c++)
     for (PetscInt r = c + 1; r < m; r++) x[r] -= LU[r * m + c] * x[c];
-  }
   for (PetscInt r = m - 1; r >= 0; r--) {
     for (PetscInt j = r + 1; j < m; j++) x[r] -= LU[r * m + j] * x[j];
     x[r] /= LU[r * m + r];
@@ -231,6 +231,7 @@ PetscErrorCode SimpVIStepSmallSolve_Private(SimpVIStep st, const SimpVISmallOpti
     if (lagged && !*reason && fnorm > 0.5 * fprev) st->dvalid = PETSC_FALSE;
   }
   if (!*reason) *reason = SNES_DIVERGED_MAX_IT;
+  PetscCall(PetscInfo(NULL, "Dense Newton: %s in %" PetscInt_FMT " iterations, residual norm %g (initial %g)\n", SNESConvergedReasons[*reason], *its, (double)fnorm, (double)fnorm0));
   if (*reason < 0) { /* back to the predictor, for the SNES */
     PetscCall(VecGetArray(st->Y, &y));
     PetscCall(PetscArraycpy(y, st->dy0, m));

@@ -36,6 +36,28 @@ static PetscErrorCode StageViewsReset(SimpVIStep st, Vec Y, Vec views[], PetscBo
   PetscFunctionReturn(0);
 }
 
+/* x[j] += sum_t a[t] y[t][j] for j < n, summed as PETSc's VecMAXPY_Seq() does (the remainder of nv mod 4 first, then
+   groups of four, each group's products summed before they are added to x), so that the step's residual is the same to
+   the last bit as when it was written with VecMAXPY() */
+static inline void MAXPY(PetscInt n, PetscScalar *x, PetscInt nv, const PetscScalar a[], const PetscScalar *const y[])
+{
+  PetscInt t = nv & 0x3;
+
+  switch (t) {
+  case 3:
+    for (PetscInt j = 0; j < n; j++) x[j] += a[0] * y[0][j] + a[1] * y[1][j] + a[2] * y[2][j];
+    break;
+  case 2:
+    for (PetscInt j = 0; j < n; j++) x[j] += a[0] * y[0][j] + a[1] * y[1][j];
+    break;
+  case 1:
+    for (PetscInt j = 0; j < n; j++) x[j] += a[0] * y[0][j];
+    break;
+  }
+  for (; t < nv; t += 4)
+    for (PetscInt j = 0; j < n; j++) x[j] += a[t] * y[t][j] + a[t + 1] * y[t + 1][j] + a[t + 2] * y[t + 2][j] + a[t + 3] * y[t + 3][j];
+}
+
 /* x_k = q0 + sum_i B_ki Z_i, v_k = (1/h) sum_i D_ki Z_i at every quadrature point (i = 1..s, Z the blocks of Y), since
    the basis sums to one and its derivatives to zero: working with increments spares v the round-off of (Q_i - Q_0)/h.
    On the arrays: one pass per point rather than a Vec operation per stage. */
@@ -43,27 +65,24 @@ static PetscErrorCode QuadraturePoints(SimpVIStep st, Vec Y)
 {
   const SimpVIScheme *sc = st->scheme;
   const PetscInt      s = sc->degree, n = st->qmap->n;
-  const PetscScalar  *y, *q0;
+  const PetscScalar  *y, *q0, **z = st->parr;
+  PetscScalar        *coef = st->coef;
 
   PetscFunctionBegin;
   PetscCall(VecGetArrayRead(Y, &y));
   PetscCall(VecGetArrayRead(st->q0, &q0));
+  for (PetscInt i = 0; i < s; i++) z[i] = y + i * n;
   for (PetscInt k = 0; k < sc->nq; k++) {
-    const PetscReal *B = &sc->B[k * (s + 1)], *D = &sc->D[k * (s + 1)];
-    PetscScalar     *x, *v;
+    PetscScalar *x, *v;
 
     PetscCall(VecGetArrayWrite(st->X[k], &x));
     PetscCall(VecGetArrayWrite(st->V[k], &v));
-    for (PetscInt j = 0; j < n; j++) {
-      PetscScalar xj = q0[j], vj = 0;
-
-      for (PetscInt i = 1; i <= s; i++) {
-        xj += B[i] * y[(i - 1) * n + j];
-        vj += D[i] * y[(i - 1) * n + j];
-      }
-      x[j] = xj;
-      v[j] = vj / st->h;
-    }
+    PetscCall(PetscArraycpy(x, q0, n));
+    for (PetscInt i = 1; i <= s; i++) coef[i - 1] = sc->B[k * (s + 1) + i];
+    MAXPY(n, x, s, coef, z);
+    PetscCall(PetscArrayzero(v, n));
+    for (PetscInt i = 1; i <= s; i++) coef[i - 1] = sc->D[k * (s + 1) + i] / st->h;
+    MAXPY(n, v, s, coef, z);
     PetscCall(VecRestoreArrayWrite(st->X[k], &x));
     PetscCall(VecRestoreArrayWrite(st->V[k], &v));
   }
@@ -78,34 +97,40 @@ static PetscErrorCode ActionGradients(SimpVIStep st, Vec R)
 {
   const SimpVIScheme *sc = st->scheme;
   const PetscInt      s = sc->degree, nq = sc->nq, n = st->qmap->n;
-  const PetscScalar **P = st->parr, **G = st->parr + nq, *p0;
-  PetscScalar        *r;
+  const PetscScalar **PG = st->parr, **terms = st->parr + 2 * nq, *p0;
+  PetscScalar        *r, *coef = st->coef;
 
   PetscFunctionBegin;
   for (PetscInt k = 0; k < nq; k++) {
-    PetscCall(VecGetArrayRead(st->P[k], &P[k]));
-    PetscCall(VecGetArrayRead(st->G[k], &G[k]));
+    PetscCall(VecGetArrayRead(st->P[k], &PG[2 * k]));
+    PetscCall(VecGetArrayRead(st->G[k], &PG[2 * k + 1]));
   }
   PetscCall(VecGetArrayRead(st->p0, &p0));
   PetscCall(VecGetArrayWrite(R, &r));
   for (PetscInt i = 0; i < s; i++) {
-    PetscScalar *ri = r + i * n;
+    PetscInt nt = 0;
 
-    for (PetscInt j = 0; j < n; j++) ri[j] = i ? 0 : p0[j];
     for (PetscInt k = 0; k < nq; k++) {
       const PetscReal d = sc->w[k] * sc->D[k * (s + 1) + i], b = st->h * sc->w[k] * sc->B[k * (s + 1) + i];
 
-      if (d != 0)
-        for (PetscInt j = 0; j < n; j++) ri[j] += d * P[k][j];
-      if (b != 0)
-        for (PetscInt j = 0; j < n; j++) ri[j] += b * G[k][j];
+      if (d != 0) {
+        coef[nt]    = d;
+        terms[nt++] = PG[2 * k];
+      }
+      if (b != 0) {
+        coef[nt]    = b;
+        terms[nt++] = PG[2 * k + 1];
+      }
     }
+    PetscCall(PetscArrayzero(r + i * n, n));
+    MAXPY(n, r + i * n, nt, coef, terms);
   }
+  for (PetscInt j = 0; j < n; j++) r[j] += p0[j];
   PetscCall(VecRestoreArrayWrite(R, &r));
   PetscCall(VecRestoreArrayRead(st->p0, &p0));
   for (PetscInt k = 0; k < nq; k++) {
-    PetscCall(VecRestoreArrayRead(st->P[k], &P[k]));
-    PetscCall(VecRestoreArrayRead(st->G[k], &G[k]));
+    PetscCall(VecRestoreArrayRead(st->P[k], &PG[2 * k]));
+    PetscCall(VecRestoreArrayRead(st->G[k], &PG[2 * k + 1]));
   }
   PetscFunctionReturn(0);
 }
@@ -157,8 +182,7 @@ PetscErrorCode SimpVIStepMomentum_Private(SimpVIStep st, Vec p1)
   PetscFunctionBegin;
   PetscCall(SimpVIStepEvaluate_Private(st, st->Y));
   PetscCall(VecCopy(st->p0, p1));
-  for (PetscInt k = 0; k < st->scheme->nq; k++) st->coef[k] = st->h * st->scheme->w[k];
-  PetscCall(VecMAXPY(p1, st->scheme->nq, st->coef, st->G));
+  for (PetscInt k = 0; k < st->scheme->nq; k++) PetscCall(VecAXPY(p1, st->h * st->scheme->w[k], st->G[k]));
   PetscFunctionReturn(0);
 }
 
@@ -405,7 +429,7 @@ PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep st, const SimpVIScheme *scheme
   PetscCall(VecDuplicate(q, &st->v));
   /* scratch of the scheme's size: a node gradient sums 2 nq terms; the Jacobian keeps the door's terms at a point and
      its constant ones, each with s x s coefficients */
-  PetscCall(PetscMalloc4(2 * nq, &st->coef, 2 * nq, &st->vecs, s + 1, &st->phi, 2 * nq, &st->parr));
+  PetscCall(PetscMalloc4(2 * nq + s, &st->coef, 2 * nq, &st->vecs, s + 1, &st->phi, 4 * nq + s, &st->parr));
   PetscCall(PetscMalloc2(2 * st->door.maxterms, &st->terms, (1 + st->door.maxterms) * s * s, &st->termcoef));
 
   PetscCall(VecCreate(comm, &st->Y));

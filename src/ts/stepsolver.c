@@ -11,19 +11,30 @@
 static const char *const SNESOnlyOptions[] = {"-snes_converged_reason", "-snes_view", "-snes_monitor", "-snes_test_jacobian", "-snes_mf", "-snes_mf_operator", "-snes_fd", "-snes_fd_color", "-snes_linesearch_type", "-snes_linesearch_monitor", "-snes_ksp_ew"};
 
 /* Whether the dense path may solve this TS's steps (vi->smallpath; the SNES's type and monitors are checked again at
-   each solve): one process, s n rows up to the limit, none of the SNES-only options */
+   each solve): one process, s n rows up to the limit, none of the SNES-only options, the default direct solve (a
+   linear solver or a step matrix type the user chose keeps the SNES and its KSP) */
 static PetscErrorCode SmallPathPossible(TS ts, PetscInt N)
 {
   TS_SimpVI  *vi = (TS_SimpVI *)ts->data;
   PetscMPIInt size;
-  PetscBool   given = PETSC_FALSE;
+  PetscBool   given = PETSC_FALSE, matset, preonly, lu;
   SNES        snes;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ts), &size));
   PetscCall(TSGetSNES(ts, &snes));
   for (size_t i = 0; i < sizeof(SNESOnlyOptions) / sizeof(SNESOnlyOptions[0]) && !given; i++) PetscCall(PetscOptionsHasName(((PetscObject)snes)->options, ((PetscObject)snes)->prefix, SNESOnlyOptions[i], &given));
-  vi->smallpath = (PetscBool)(size == 1 && N <= vi->smalllimit && !given);
+  PetscCall(PetscOptionsHasName(((PetscObject)ts)->options, ((PetscObject)ts)->prefix, "-ts_simpvi_mat_type", &matset));
+  { /* the default direct solve, not a linear solver the user chose (in code or by options) */
+    KSP ksp;
+    PC  pc;
+
+    PetscCall(SNESGetKSP(snes, &ksp));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &lu, PCLU, PCCHOLESKY, ""));
+  }
+  vi->smallpath = (PetscBool)(size == 1 && N <= vi->smalllimit && !given && !matset && preonly && lu);
   PetscFunctionReturn(0);
 }
 
@@ -94,6 +105,15 @@ PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, Pet
       opt.persist = ts->snes->lagjac_persist;
       opt.ksponly = ksponly;
       PetscCall(SimpVIStepSmallSolve_Private(vi->step, &opt, its, &nfuncs, &small));
+      /* what the SNES would hold after the solve, for callers that ask it (SNESGetSolution(), its reason) */
+      if (ts->snes->vec_sol != vi->step->Y) {
+        PetscCall(PetscObjectReference((PetscObject)vi->step->Y));
+        PetscCall(VecDestroy(&ts->snes->vec_sol));
+        ts->snes->vec_sol = vi->step->Y;
+      }
+      ts->snes->iter       = *its;
+      ts->snes->linear_its = *its;
+      ts->snes->reason     = small;
       if (small > 0) {
         *lits      = *its; /* one direct solve per iteration, as preonly LU counts */
         *converged = PETSC_TRUE;

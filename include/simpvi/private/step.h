@@ -79,7 +79,7 @@ struct _SimpVIStep {
   /* scratch of the scheme's size */
   PetscScalar        *coef, *termcoef;
   Vec                *vecs;
-  const PetscScalar **parr; /* the arrays of P_k then G_k */
+  const PetscScalar **parr; /* array pointers: P_k and G_k, then the terms of a node gradient (or the stages) */
   PetscReal          *phi;
   SimpVITerm         *terms;
 
