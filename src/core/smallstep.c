@@ -163,7 +163,7 @@ static PetscErrorCode JacobianFactor(SimpVIStep st, PetscBool *ok)
 PetscErrorCode SimpVIStepSmallSolve_Private(SimpVIStep st, const SimpVISmallOptions *opt, PetscInt *its, PetscInt *nfuncs, SNESConvergedReason *reason)
 {
   PetscScalar *y, *r;
-  PetscReal    fnorm, fnorm0, ttol, ynorm, xnorm, fprev;
+  PetscReal    fnorm, fnorm0, ttol, ynorm = 0, xnorm = 0, fprev = 0;
   PetscInt     m, it;
   PetscBool    ok, lagged = PETSC_FALSE;
 
@@ -191,7 +191,11 @@ PetscErrorCode SimpVIStepSmallSolve_Private(SimpVIStep st, const SimpVISmallOpti
   else if (fnorm < opt->atol) *reason = SNES_CONVERGED_FNORM_ABS;
   for (it = 0; it < opt->maxit && !*reason; it++) {
     /* the Jacobian: new unless a valid lagged one may serve (SNES's lag counts Newton iterations) */
-    if (!st->dvalid || opt->lag == 1 || (opt->lag > 1 && st->djacage % opt->lag == 0)) {
+    /* -ts_simpvi_lag_jacobian: the rule of SimpVIStepLagJacobian_Private() (the factors of this h, kept at a step's first
+       iteration and while each Newton step cuts the residual by SIMPVI_LAG_CONTRACTION) */
+    const PetscBool lag = (PetscBool)(st->lagjacobian && !st->linear && st->dvalid && (it == 0 || fnorm <= SIMPVI_LAG_CONTRACTION * fprev));
+
+    if (!lag && (!st->dvalid || st->lagjacobian || opt->lag == 1 || (opt->lag > 1 && st->djacage % opt->lag == 0))) {
       PetscCall(JacobianFactor(st, &ok));
       if (!ok) {
         *reason = SNES_DIVERGED_LINEAR_SOLVE;
@@ -227,8 +231,8 @@ PetscErrorCode SimpVIStepSmallSolve_Private(SimpVIStep st, const SimpVISmallOpti
     else if (fnorm <= ttol) *reason = SNES_CONVERGED_FNORM_RELATIVE;
     else if (ynorm < opt->stol * xnorm) *reason = SNES_CONVERGED_SNORM_RELATIVE;
     else if (opt->divtol > 0 && fnorm > opt->divtol * fnorm0) *reason = SNES_DIVERGED_DTOL;
-    /* the safeguard: a lagged Jacobian that no longer halves the residual is replaced at the next iteration */
-    if (lagged && !*reason && fnorm > 0.5 * fprev) st->dvalid = PETSC_FALSE;
+    /* SNES's lag: a lagged Jacobian that no longer halves the residual is replaced at the next iteration */
+    if (lagged && !st->lagjacobian && !*reason && fnorm > 0.5 * fprev) st->dvalid = PETSC_FALSE;
   }
   if (!*reason) *reason = SNES_DIVERGED_MAX_IT;
   PetscCall(PetscInfo(NULL, "Dense Newton: %s in %" PetscInt_FMT " iterations, residual norm %g (initial %g)\n", SNESConvergedReasons[*reason], *its, (double)fnorm, (double)fnorm0));

@@ -294,6 +294,26 @@ static PetscErrorCode Jacobian(SimpVIStep st, Vec Y, Mat Jac)
 }
 
 /*
+  SimpVIStepLagJacobian_Private - whether the Jacobian of an earlier Newton iteration (this step's or, with the same h,
+  an earlier step's) may serve again (st->lagjacobian, -ts_simpvi_lag_jacobian): at the first iteration of a step, and
+  at a later one while each Newton step has cut the residual R (the residual at the iterate, which the solver computed
+  before it asks for the Jacobian) by SIMPVI_LAG_CONTRACTION at least; otherwise a new Jacobian. R = NULL: the first
+  iteration of a solve. Counts the calls of this step (st->jcalls, reset by SimpVIStepPredict_Private()).
+*/
+PetscErrorCode SimpVIStepLagJacobian_Private(SimpVIStep st, Vec R, PetscBool *lag)
+{
+  PetscReal fnorm = 0;
+
+  PetscFunctionBegin;
+  *lag = PETSC_FALSE;
+  if (R && st->lagjacobian) PetscCall(VecNorm(R, NORM_2, &fnorm));
+  if (st->lagjacobian && !st->linear && st->Jvalid && st->Jh == st->h) *lag = (PetscBool)(st->jcalls == 0 || fnorm <= SIMPVI_LAG_CONTRACTION * st->jfnorm);
+  st->jfnorm = fnorm;
+  st->jcalls++;
+  PetscFunctionReturn(0);
+}
+
+/*
   SimpVIStepJacobian_Private - the step Jacobian at Y into J, for the solvers. A linear problem (st->linear) has
   a Jacobian independent of Y: it is kept within a step, and at a new step (the door's matrices may depend on t) it is
   assembled into a second matrix and copied into J only if it differs, so that an unchanged J keeps its factorization
@@ -301,8 +321,11 @@ static PetscErrorCode Jacobian(SimpVIStep st, Vec Y, Mat Jac)
 PetscErrorCode SimpVIStepJacobian_Private(SimpVIStep st, Vec Y, Mat J)
 {
   PetscBool same;
+  PetscBool lag;
 
   PetscFunctionBegin;
+  PetscCall(SimpVIStepLagJacobian_Private(st, st->R, &lag));
+  if (lag) PetscFunctionReturn(0);
   if (st->linear && st->Jpreallocated) {
     if (st->Jh == st->h && st->Jt == st->t) PetscFunctionReturn(0);
     if (!st->Jlinear) PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &st->Jlinear));
@@ -310,8 +333,9 @@ PetscErrorCode SimpVIStepJacobian_Private(SimpVIStep st, Vec Y, Mat J)
     PetscCall(MatEqual(st->Jlinear, J, &same));
     if (!same) PetscCall(MatCopy(st->Jlinear, J, DIFFERENT_NONZERO_PATTERN));
   } else PetscCall(Jacobian(st, Y, J));
-  st->Jh = st->h;
-  st->Jt = st->t;
+  st->Jh     = st->h;
+  st->Jt     = st->t;
+  st->Jvalid = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
@@ -331,6 +355,7 @@ PetscErrorCode SimpVIStepPredict_Private(SimpVIStep st)
   PetscReal start = PetscAbsReal(st->tprev + st->hprev - st->t) <= tol ? 1 : (st->t - st->tprev) / st->hprev;
 
   PetscFunctionBegin;
+  st->jcalls = 0;
   PetscCall(StageViewsPlace(st, st->Y, st->Yv, PETSC_TRUE, &y));
   for (PetscInt a = 0; a < s; a++) {
     const PetscReal c = sc->c[a + 1];
@@ -452,6 +477,7 @@ PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep st, const SimpVIScheme *scheme
   PetscCall(MatSetOptionsPrefix(st->J, prefix));
   PetscCall(MatSetFromOptions(st->J));
   st->Jpreallocated = PETSC_FALSE;
+  st->Jvalid        = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 

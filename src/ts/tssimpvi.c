@@ -362,6 +362,7 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, SimpVIOptionItems PetscOpti
   if (flg) PetscCall(TSSimpVISetDegree_SimpVI(ts, degree));
   PetscCall(SimpVIKINSOLAliasSetFromOptions_Private(ts, PetscOptionsObject));
   PetscCall(SimpVIDirectLimitOption_Private(ts, PetscOptionsObject, prob));
+  PetscCall(PetscOptionsBool("-ts_simpvi_lag_jacobian", "Reuse the step Jacobian (and its factors) of an earlier Newton iteration or step with the same h while each Newton step cuts the residual 100 times", "TSSIMPVI", vi->step->lagjacobian, &vi->step->lagjacobian, NULL));
   PetscCall(PetscOptionsInt("-ts_simpvi_small_limit", "Largest step system (rows, s times the positions) solved by a dense Newton on one process rather than by the SNES; 0: always the SNES", "TSSIMPVI", vi->smalllimit, &vi->smalllimit, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_check_stability", "Stop when h*omega_max (estimated at the first step) is beyond the scheme's linear stability bound, or when the state blows up", "TSSIMPVI", vi->checkstability, &vi->checkstability, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_check_stability_warn", "Only warn (once) where -ts_simpvi_check_stability would stop", "TSSIMPVI", vi->stabilitywarn, &vi->stabilitywarn, NULL));
@@ -473,6 +474,10 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
                               BiCGStab with block Jacobi/ILU(0); the mass solves behind velocities take -ts_simpvi_velocity_ksp_*
 . -ts_simpvi_small_limit <SIMPVI_SMALL_LIMIT> - step systems with at most this many rows, on one process, are solved by a
                               dense Newton with the SNES's tolerances (the SNES takes over a step it fails); 0: the SNES always
+. -ts_simpvi_lag_jacobian - reuse the step Jacobian and its factorization (of an earlier Newton iteration, or of an earlier
+                              step with the same h) while each Newton step cuts the residual 100 times; assembled again
+                              otherwise. For problems whose Jacobian changes little or not at all (a linear problem not
+                              declared `TS_LINEAR`)
 . -ts_simpvi_mat_type <aij> - the type of the step matrix
 . -ts_simpvi_monitor_energy - print the energy H and its relative drift after each step
 . -ts_simpvi_check_stability <true> - stop when h*omega_max, with omega_max estimated at the first step from the mass and

@@ -75,6 +75,12 @@ struct _SimpVIStep {
   PetscBool Jpreallocated;
   PetscReal Jh, Jt;  /* step size and start of the step of the assembled Jacobian (linear) */
   Mat       Jlinear; /* linear: the next step's Jacobian, compared with J before J is replaced */
+  PetscBool Jvalid;  /* J holds a Jacobian of this step size (for lagging) */
+
+  /* Jacobian lagging (-ts_simpvi_lag_jacobian): Jacobian requests in this step, the residual norm at the last one */
+  PetscBool lagjacobian;
+  PetscInt  jcalls;
+  PetscReal jfnorm;
 
   /* scratch of the scheme's size */
   PetscScalar        *coef, *termcoef;
@@ -111,6 +117,9 @@ PETSC_INTERN PetscErrorCode SimpVIStepMomentum_Private(SimpVIStep, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStepFinish_Private(SimpVIStep, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStepAccept_Private(SimpVIStep);
 PETSC_INTERN PetscErrorCode SimpVIStepEvaluate_Private(SimpVIStep, Vec);
+PETSC_INTERN PetscErrorCode SimpVIStepLagJacobian_Private(SimpVIStep, Vec, PetscBool *);
+/* A lagged Jacobian serves again while each Newton step cuts the residual by this factor at least */
+#define SIMPVI_LAG_CONTRACTION 1e-2
 PETSC_INTERN PetscErrorCode SimpVIStepAssembleTerms_Private(SimpVIStep, PetscErrorCode (*)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *);
 
 /* The step's tangent and adjoint maps (src/core/steptangent.c): their work space, for ncost adjoint vectors */
