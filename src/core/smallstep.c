@@ -40,30 +40,64 @@ PetscErrorCode SimpVIStepSmallReset_Private(SimpVIStep st)
   PetscFunctionReturn(0);
 }
 
-/* dJ += coef (x) A (A' when transpose), row-major, rows and columns block-major as the step vector */
-static PetscErrorCode AddToDense(SimpVIStep st, void *ctx, Mat A, PetscBool transpose, const PetscScalar coef[])
+/* dJ += c A(r, col) in block (i, l): A' goes to row (i, col), column (l, r) */
+static inline void AddEntry(SimpVIStep st, PetscBool transpose, const PetscScalar coef[], PetscInt r, PetscInt col, PetscScalar a)
 {
   const PetscInt s = st->scheme->degree, n = st->qmap->n, m = st->dm;
-  PetscScalar   *J = st->dJ;
+
+  for (PetscInt i = 0; i < s; i++)
+    for (PetscInt l = 0; l < s; l++) {
+      const PetscScalar c = coef[i * s + l];
+
+      if (c == 0) continue;
+      if (!transpose) st->dJ[(i * n + r) * m + l * n + col] += c * a;
+      else st->dJ[(i * n + col) * m + l * n + r] += c * a;
+    }
+}
+
+/* dJ += coef (x) A (A' when transpose), row-major, rows and columns block-major as the step vector. A dense or AIJ
+   matrix is read on its arrays (MatGetRow() of a dense matrix allocates at each call), others by rows. */
+static PetscErrorCode AddToDense(SimpVIStep st, void *ctx, Mat A, PetscBool transpose, const PetscScalar coef[])
+{
+  const PetscInt n = st->qmap->n;
+  PetscBool      dense, aij;
 
   PetscFunctionBegin;
-  for (PetscInt r = 0; r < n; r++) {
-    PetscInt           ncols;
-    const PetscInt    *cols;
-    const PetscScalar *vals;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQDENSE, &dense));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &aij));
+  if (dense) {
+    const PetscScalar *a;
+    PetscInt           lda;
 
-    PetscCall(MatGetRow(A, r, &ncols, &cols, &vals));
-    for (PetscInt i = 0; i < s; i++)
-      for (PetscInt l = 0; l < s; l++) {
-        const PetscScalar c = coef[i * s + l];
+    PetscCall(MatDenseGetLDA(A, &lda));
+    PetscCall(MatDenseGetArrayRead(A, &a));
+    for (PetscInt col = 0; col < n; col++)
+      for (PetscInt r = 0; r < n; r++)
+        if (a[r + col * lda] != 0) AddEntry(st, transpose, coef, r, col, a[r + col * lda]);
+    PetscCall(MatDenseRestoreArrayRead(A, &a));
+  } else if (aij) {
+    const PetscInt    *ai, *aj;
+    const PetscScalar *a;
+    PetscInt           nrows;
+    PetscBool          done;
 
-        if (c == 0) continue;
-        if (!transpose)
-          for (PetscInt j = 0; j < ncols; j++) J[(i * n + r) * m + l * n + cols[j]] += c * vals[j];
-        else
-          for (PetscInt j = 0; j < ncols; j++) J[(i * n + cols[j]) * m + l * n + r] += c * vals[j];
-      }
-    PetscCall(MatRestoreRow(A, r, &ncols, &cols, &vals));
+    PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrows, &ai, &aj, &done));
+    PetscCheck(done && nrows == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cannot read the rows of a matrix of the problem");
+    PetscCall(MatSeqAIJGetArrayRead(A, &a));
+    for (PetscInt r = 0; r < n; r++)
+      for (PetscInt k = ai[r]; k < ai[r + 1]; k++) AddEntry(st, transpose, coef, r, aj[k], a[k]);
+    PetscCall(MatSeqAIJRestoreArrayRead(A, &a));
+    PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrows, &ai, &aj, &done));
+  } else {
+    for (PetscInt r = 0; r < n; r++) {
+      PetscInt           ncols;
+      const PetscInt    *cols;
+      const PetscScalar *vals;
+
+      PetscCall(MatGetRow(A, r, &ncols, &cols, &vals));
+      for (PetscInt j = 0; j < ncols; j++) AddEntry(st, transpose, coef, r, cols[j], vals[j]);
+      PetscCall(MatRestoreRow(A, r, &ncols, &cols, &vals));
+    }
   }
   PetscFunctionReturn(0);
 }
@@ -138,13 +172,15 @@ static PetscErrorCode JacobianFactor(SimpVIStep st, PetscBool *ok)
   PetscBool      same = PETSC_FALSE;
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(SIMPVI_Jacobian, 0, 0, 0, 0));
-  PetscCall(SimpVIStepEvaluate_Private(st, st->Y));
-  if (st->linear && st->dfactored) PetscCall(PetscArraycpy(st->dJprev, st->dJ, m * m));
-  PetscCall(PetscArrayzero(st->dJ, m * m));
-  PetscCall(SimpVIStepAssembleTerms_Private(st, AddToDense, NULL));
-  if (st->linear && st->dfactored) PetscCall(PetscArraycmp(st->dJprev, st->dJ, m * m, &same));
-  PetscCall(PetscLogEventEnd(SIMPVI_Jacobian, 0, 0, 0, 0));
+  if (!st->dassembled) { /* else the fused evaluation assembled it at this iterate */
+    PetscCall(PetscLogEventBegin(SIMPVI_Jacobian, 0, 0, 0, 0));
+    PetscCall(SimpVIStepEvaluate_Private(st, st->Y));
+    if (st->linear && st->dfactored) PetscCall(PetscArraycpy(st->dJprev, st->dJ, m * m));
+    PetscCall(PetscArrayzero(st->dJ, m * m));
+    PetscCall(SimpVIStepAssembleTerms_Private(st, AddToDense, NULL));
+    if (st->linear && st->dfactored) PetscCall(PetscArraycmp(st->dJprev, st->dJ, m * m, &same));
+    PetscCall(PetscLogEventEnd(SIMPVI_Jacobian, 0, 0, 0, 0));
+  }
   if (!same) Factor(m, st->dJ, st->dLU, st->dpiv, ok);
   else *ok = PETSC_TRUE;
   st->dfactored = *ok;
@@ -152,6 +188,24 @@ static PetscErrorCode JacobianFactor(SimpVIStep st, PetscBool *ok)
   st->djacage   = 0;
   st->dJh       = st->h;
   st->dJt       = st->t;
+  PetscFunctionReturn(0);
+}
+
+/* The residual at st->Y into st->R and its norm; fuse: the Jacobian's terms too, point by point with P and G (a door
+   whose pg and terms share a user callback then calls it once per point and iteration) */
+static PetscErrorCode Residual(SimpVIStep st, PetscBool fuse, PetscReal *fnorm)
+{
+  PetscScalar *r;
+
+  PetscFunctionBegin;
+  if (fuse) {
+    PetscCall(PetscArrayzero(st->dJ, st->dm * st->dm));
+    PetscCall(SimpVIStepResidualAndTerms_Private(st, st->Y, st->R, AddToDense, NULL));
+  } else PetscCall(SimpVIStepResidual_Private(st, st->Y, st->R));
+  st->dassembled = fuse;
+  PetscCall(VecGetArray(st->R, &r));
+  *fnorm = Norm2(st->dm, r);
+  PetscCall(VecRestoreArray(st->R, &r));
   PetscFunctionReturn(0);
 }
 
@@ -165,12 +219,14 @@ PetscErrorCode SimpVIStepSmallSolve_Private(SimpVIStep st, const SimpVISmallOpti
   PetscScalar *y, *r;
   PetscReal    fnorm, fnorm0, ttol, ynorm = 0, xnorm = 0, fprev = 0;
   PetscInt     m, it;
-  PetscBool    ok, lagged = PETSC_FALSE;
+  PetscBool    ok, lagged = PETSC_FALSE, fuse;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SIMPVI_SmallSolve, 0, 0, 0, 0));
   PetscCall(SmallWorkSpace(st));
   m       = st->dm;
+  /* fused residual and Jacobian when every iteration assembles a new Jacobian anyway */
+  fuse = (PetscBool)(st->door.shared && !st->lagjacobian && !st->linear && opt->lag == 1 && !opt->ksponly);
   *its    = 0;
   *nfuncs = 0;
   *reason = SNES_CONVERGED_ITERATING;
@@ -181,11 +237,9 @@ PetscErrorCode SimpVIStepSmallSolve_Private(SimpVIStep st, const SimpVISmallOpti
   PetscCall(PetscArraycpy(st->dy0, y, m));
   PetscCall(VecRestoreArray(st->Y, &y));
 
-  PetscCall(SimpVIStepResidual_Private(st, st->Y, st->R));
+  PetscCall(Residual(st, fuse, &fnorm));
+  fnorm0 = fnorm;
   (*nfuncs)++;
-  PetscCall(VecGetArray(st->R, &r));
-  fnorm = fnorm0 = Norm2(m, r);
-  PetscCall(VecRestoreArray(st->R, &r));
   ttol = opt->rtol * fnorm0;
   if (PetscIsInfOrNanReal(fnorm)) *reason = SNES_DIVERGED_FNORM_NAN;
   else if (fnorm < opt->atol) *reason = SNES_CONVERGED_FNORM_ABS;
@@ -214,11 +268,8 @@ PetscErrorCode SimpVIStepSmallSolve_Private(SimpVIStep st, const SimpVISmallOpti
     PetscCall(VecRestoreArray(st->Y, &y));
     ynorm = Norm2(m, st->dy);
     fprev = fnorm;
-    PetscCall(SimpVIStepResidual_Private(st, st->Y, st->R));
+    PetscCall(Residual(st, fuse, &fnorm));
     (*nfuncs)++;
-    PetscCall(VecGetArray(st->R, &r));
-    fnorm = Norm2(m, r);
-    PetscCall(VecRestoreArray(st->R, &r));
     *its = it + 1;
     if (opt->ksponly) { /* SNESKSPONLY: one linear solve, no test */
       *reason = PetscIsInfOrNanReal(fnorm) ? SNES_DIVERGED_FNORM_NAN : SNES_CONVERGED_ITS;

@@ -222,46 +222,94 @@ static PetscBool AllZero(PetscInt n, const PetscScalar c[])
   return PETSC_TRUE;
 }
 
+/* The coefficients of a unit term of each block at each quadrature point for the step size h, and the blocks each
+   point needs (a Lobatto scheme's first node needs no G_x), kept until h changes: the same numbers as
+   TermCoefficients() gives, computed once rather than at every Jacobian */
+static void CoefficientTables(SimpVIStep st)
+{
+  const SimpVIScheme *sc = st->scheme;
+  const PetscInt      s = sc->degree, s2 = s * s;
+
+  if (st->ctabh == st->h) return;
+  for (PetscInt k = 0; k < sc->nq; k++) {
+    st->cneed[k] = 0;
+    for (PetscInt b = SIMPVI_BLOCK_PX; b <= SIMPVI_BLOCK_GV; b++) {
+      SimpVITerm   probe = {NULL, 1, (SimpVIBlock)b, PETSC_FALSE, PETSC_FALSE};
+      PetscScalar *c     = &st->ctab[(k * 4 + b) * s2];
+
+      TermCoefficients(sc, k, st->h, &probe, c);
+      if (!AllZero(s2, c)) st->cneed[k] |= SIMPVI_NEED(b);
+    }
+  }
+  st->ctabh = st->h;
+}
+
 /*
   SimpVIStepAssembleTerms_Private - d2Ld/dQ_i dQ_l = sum_k w_k [D_ki B_kl Px + (1/h) D_ki D_kl Pv + h B_ki B_kl Gx +
   B_ki D_kl Gv] at the quadrature values of the last evaluation, given to add() term by term with its s x s
   coefficients: add(st, ctx, A, transpose, coef) adds coef (x) A (A'). Terms the door marks constant (a constant mass)
   have their coefficients summed over k and are given once.
 */
-PetscErrorCode SimpVIStepAssembleTerms_Private(SimpVIStep st, PetscErrorCode (*add)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *ctx)
+static PetscErrorCode AssembleTerms(SimpVIStep st, PetscBool withpg, PetscErrorCode (*add)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *ctx)
 {
   const SimpVIScheme *sc       = st->scheme;
-  const PetscInt      s        = sc->degree;
+  const PetscInt      s        = sc->degree, s2 = s * s;
   const PetscInt      maxterms = st->door.maxterms;
   SimpVITerm         *terms = st->terms, *constant = st->terms + maxterms;
   PetscInt            nconstant = 0;
-  PetscScalar        *coef = st->termcoef, *constcoef = st->termcoef + s * s;
+  PetscScalar        *coef = st->termcoef, *constcoef = st->termcoef + s2;
 
   PetscFunctionBegin;
-  PetscCall(PetscArrayzero(constcoef, maxterms * s * s));
+  CoefficientTables(st);
+  PetscCall(PetscArrayzero(constcoef, maxterms * s2));
   for (PetscInt k = 0; k < sc->nq; k++) {
-    PetscInt nterms = 0, need = 0;
+    PetscInt nterms = 0;
 
-    for (PetscInt b = SIMPVI_BLOCK_PX; b <= SIMPVI_BLOCK_GV; b++) {
-      SimpVITerm probe = {NULL, 1, (SimpVIBlock)b, PETSC_FALSE, PETSC_FALSE};
-
-      TermCoefficients(sc, k, st->h, &probe, coef);
-      if (!AllZero(s * s, coef)) need |= SIMPVI_NEED(b);
-    }
-    PetscCall(st->door.terms(st->door.ctx, st->t + sc->tau[k] * st->h, st->X[k], st->V[k], need, &nterms, terms));
+    if (withpg) PetscCall(st->door.pg(st->door.ctx, st->t + sc->tau[k] * st->h, st->X[k], st->V[k], st->P[k], st->G[k]));
+    PetscCall(st->door.terms(st->door.ctx, st->t + sc->tau[k] * st->h, st->X[k], st->V[k], st->cneed[k], &nterms, terms));
     for (PetscInt t = 0; t < nterms; t++) {
-      TermCoefficients(sc, k, st->h, &terms[t], coef);
-      if (AllZero(s * s, coef)) continue; /* e.g. the Hessian at a Lobatto scheme's first node */
+      const PetscScalar *unit = &st->ctab[(k * 4 + terms[t].block) * s2];
+
+      if (!(st->cneed[k] & SIMPVI_NEED(terms[t].block))) continue; /* e.g. the Hessian at a Lobatto scheme's first node */
+      for (PetscInt j = 0; j < s2; j++) coef[j] = terms[t].scale * unit[j];
       if (terms[t].constant) {
         PetscInt c = 0;
 
         while (c < nconstant && !(constant[c].A == terms[t].A && constant[c].block == terms[t].block && constant[c].transpose == terms[t].transpose)) c++;
         if (c == nconstant) constant[nconstant++] = terms[t];
-        for (PetscInt j = 0; j < s * s; j++) constcoef[c * s * s + j] += coef[j];
+        for (PetscInt j = 0; j < s2; j++) constcoef[c * s2 + j] += coef[j];
       } else PetscCall(add(st, ctx, terms[t].A, terms[t].transpose, coef));
     }
   }
-  for (PetscInt c = 0; c < nconstant; c++) PetscCall(add(st, ctx, constant[c].A, constant[c].transpose, &constcoef[c * s * s]));
+  for (PetscInt c = 0; c < nconstant; c++) PetscCall(add(st, ctx, constant[c].A, constant[c].transpose, &constcoef[c * s2]));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimpVIStepAssembleTerms_Private(SimpVIStep st, PetscErrorCode (*add)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(AssembleTerms(st, PETSC_FALSE, add, ctx));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStepResidualAndTerms_Private - the residual R(Y) and the terms of the Jacobian at Y (given to add()) in one pass
+  over the quadrature points, P, G and the terms of each point one after the other: for a door whose pg and terms
+  share a user callback (st->door.shared, a mass M(x)), which the door then calls once per point
+*/
+PetscErrorCode SimpVIStepResidualAndTerms_Private(SimpVIStep st, Vec Y, Vec R, PetscErrorCode (*add)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SIMPVI_Residual, 0, Y, R, 0));
+  PetscCall(QuadraturePoints(st, Y));
+  PetscCall(AssembleTerms(st, PETSC_TRUE, add, ctx));
+  PetscCall(ActionGradients(st, R));
+  PetscCall(PetscObjectStateGet((PetscObject)st->q0, &st->evalq0));
+  PetscCall(PetscObjectStateGet((PetscObject)Y, &st->evalstate));
+  PetscCall(PetscObjectGetId((PetscObject)Y, &st->evalid));
+  st->evalh = st->h;
+  st->evalt = st->t;
+  PetscCall(PetscLogEventEnd(SIMPVI_Residual, 0, Y, R, 0));
   PetscFunctionReturn(0);
 }
 
@@ -361,7 +409,13 @@ PetscErrorCode SimpVIStepPredict_Private(SimpVIStep st)
     const PetscReal c = sc->c[a + 1];
 
     if (poly) {
-      PetscCall(SimpVISchemeBasis_Private(sc, start + c * st->h / st->hprev, phi, NULL));
+      const PetscReal x = start + c * st->h / st->hprev;
+
+      phi = &st->predphi[a * (s + 1)];
+      if (st->predx[a] != x) { /* the basis at this stage's node, kept while steps keep their size */
+        PetscCall(SimpVISchemeBasis_Private(sc, x, phi, NULL));
+        st->predx[a] = x;
+      }
       PetscCall(VecSet(st->Yv[a], 0));
       PetscCall(VecMAXPY(st->Yv[a], s + 1, phi, st->Qprev));
       PetscCall(VecAXPY(st->Yv[a], -1, st->q0));
@@ -456,6 +510,9 @@ PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep st, const SimpVIScheme *scheme
      its constant ones, each with s x s coefficients */
   PetscCall(PetscMalloc4(2 * nq + s, &st->coef, 2 * nq, &st->vecs, s + 1, &st->phi, 4 * nq + s, &st->parr));
   PetscCall(PetscMalloc2(2 * st->door.maxterms, &st->terms, (1 + st->door.maxterms) * s * s, &st->termcoef));
+  PetscCall(PetscMalloc4(nq * 4 * s * s, &st->ctab, nq, &st->cneed, s, &st->predx, s * (s + 1), &st->predphi));
+  st->ctabh = 0;
+  for (PetscInt a = 0; a < s; a++) st->predx[a] = PETSC_MAX_REAL;
 
   PetscCall(VecCreate(comm, &st->Y));
   PetscCall(VecSetSizes(st->Y, s * nloc, s * N));
@@ -502,6 +559,7 @@ PetscErrorCode SimpVIStepReset_Private(SimpVIStep st)
   PetscCall(PetscFree4(st->coef, st->vecs, st->phi, st->parr));
   PetscCall(SimpVIStepSmallReset_Private(st));
   PetscCall(PetscFree2(st->terms, st->termcoef));
+  PetscCall(PetscFree4(st->ctab, st->cneed, st->predx, st->predphi));
   PetscCall(VecDestroy(&st->q0));
   PetscCall(VecDestroy(&st->p0));
   PetscCall(VecDestroy(&st->pprev));

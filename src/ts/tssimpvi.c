@@ -269,6 +269,7 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   stepdoor.pg       = StepPG;
   stepdoor.terms    = StepTerms;
   stepdoor.ctx      = ts;
+  stepdoor.shared   = (PetscBool)(door == &SimpVIDoorMechanical && vi->prob->user.massfn); /* the mass callback gives both */
   PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sts_simpvi_", ((PetscObject)ts)->prefix ? ((PetscObject)ts)->prefix : ""));
   PetscCall(SimpVIStepSetUp_Private(vi->step, vi->scheme, &stepdoor, (PetscBool)(ts->problem_type == TS_LINEAR), vi->q1, prefix));
   PetscCall(SimpVIStepSolverSetUp_Private(ts));

@@ -35,7 +35,8 @@ typedef struct {
   PetscInt maxterms;
   PetscErrorCode (*pg)(void *, PetscReal, Vec, Vec, Vec, Vec);
   PetscErrorCode (*terms)(void *, PetscReal, Vec, Vec, PetscInt, PetscInt *, SimpVITerm[]);
-  void *ctx;
+  void     *ctx;
+  PetscBool shared; /* pg and terms share a user callback (a mass M(x)): the dense path calls them together, point by point */
 } SimpVIStepDoor;
 
 /*
@@ -88,12 +89,16 @@ struct _SimpVIStep {
   const PetscScalar **parr; /* array pointers: P_k and G_k, then the terms of a node gradient (or the stages) */
   PetscReal          *phi;
   SimpVITerm         *terms;
+  PetscScalar        *ctab;             /* unit term coefficients per point and block, for the step size ctabh */
+  PetscInt           *cneed;            /* the blocks each point needs */
+  PetscReal           ctabh;
+  PetscReal          *predx, *predphi; /* the predictor's basis at each stage's node (predx on the old polynomial) */
 
   /* the small dense path (src/core/smallstep.c): the m = s n rows of the system, its dense Jacobian, LU factors (of
      the Jacobian at step dJt with step size dJh), a lagged Jacobian's age in Newton iterations, scratch */
   PetscInt     dm, *dpiv, djacage;
   PetscScalar *dJ, *dLU, *dJprev, *dy, *dy0;
-  PetscBool    dvalid, dfactored;
+  PetscBool    dvalid, dfactored, dassembled; /* dassembled: dJ is the Jacobian at the current iterate */
   PetscReal    dJh, dJt;
 };
 
@@ -121,6 +126,7 @@ PETSC_INTERN PetscErrorCode SimpVIStepLagJacobian_Private(SimpVIStep, Vec, Petsc
 /* A lagged Jacobian serves again while each Newton step cuts the residual by this factor at least */
 #define SIMPVI_LAG_CONTRACTION 1e-2
 PETSC_INTERN PetscErrorCode SimpVIStepAssembleTerms_Private(SimpVIStep, PetscErrorCode (*)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *);
+PETSC_INTERN PetscErrorCode SimpVIStepResidualAndTerms_Private(SimpVIStep, Vec, Vec, PetscErrorCode (*)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *);
 
 /* The step's tangent and adjoint maps (src/core/steptangent.c): their work space, for ncost adjoint vectors */
 typedef struct _SimpVIStepAdjoint *SimpVIStepAdjoint;
