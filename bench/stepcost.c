@@ -164,7 +164,7 @@ static PetscErrorCode RHSJacobian(TS ts, PetscReal t, Vec U, Mat A, Mat B, void 
   PetscFunctionBeginUser;
   PetscCall(VecGetArrayRead(U, &u));
   if (ctx->problem == PENDULUM) {
-    const PetscInt    idx[2] = {0, 1};
+    const PetscInt    idx[2]  = {0, 1};
     const PetscScalar vals[4] = {0, 1, -PetscCosReal(u[0]), 0}; /* every entry: PETSc shifts this matrix in place */
 
     PetscCall(MatSetValues(B, 2, idx, 2, idx, vals, INSERT_VALUES));
@@ -312,22 +312,22 @@ static PetscErrorCode MonitorEnergy(TS ts, PetscInt step, PetscReal t, Vec U, vo
 
 /* ---- one run ---- */
 typedef struct {
-  char      name[64];
-  char      scheme[32]; /* simpvi scheme, or "" */
-  PetscInt  degree;     /* 0: the scheme's default */
-  PetscBool snes;       /* simpvi: force the SNES path */
-  PetscInt  nsteps;     /* target mode: the chosen N */
-  PetscBool unmet;      /* target mode: not met with -Nmax steps (its time there is a lower bound) */
-  PetscReal eH;
+  char       name[64];
+  char       scheme[32]; /* simpvi scheme, or "" */
+  PetscInt   degree;     /* 0: the scheme's default */
+  PetscBool  snes;       /* simpvi: force the SNES path */
+  PetscInt   nsteps;     /* target mode: the chosen N */
+  PetscBool  unmet;      /* target mode: not met with -Nmax steps (its time there is a lower bound) */
+  PetscReal  eH;
   PetscReal *times;
 } Method;
 
 static PetscErrorCode SetUpMethod(TS ts, Ctx *ctx, const Method *m)
 {
-  SNES     snes;
-  KSP      ksp;
-  PC       pc;
-  TSAdapt  adapt;
+  SNES      snes;
+  KSP       ksp;
+  PC        pc;
+  TSAdapt   adapt;
   PetscBool simpvi = (PetscBool)(m->scheme[0] != 0), isrk4, istheta, isirk, isalpha2;
 
   PetscFunctionBeginUser;
@@ -483,8 +483,8 @@ static PetscErrorCode Run(Ctx *ctx, const Method *m, PetscReal T, PetscInt N, Pe
   *seconds = t1 - t0;
   if (eH) *eH = ctx->eH;
   {
-    PetscInt           steps;
-    TSConvergedReason  reason;
+    PetscInt          steps;
+    TSConvergedReason reason;
 
     PetscCall(TSGetStepNumber(ts, &steps));
     PetscCall(TSGetConvergedReason(ts, &reason));
@@ -549,7 +549,7 @@ static PetscReal Median(PetscInt n, const PetscReal x[])
 
 int main(int argc, char **argv)
 {
-  Ctx       ctx = {PENDULUM, 10000, 1.0, 0, 0};
+  Ctx       ctx      = {PENDULUM, 10000, 1.0, 0, 0};
   char      mode[16] = "step", *names[16];
   PetscInt  nmethods = 16, rounds = 5, steps = 2000, Nmin = 0, Nmax = 0, warmup = 1;
   PetscReal T = 1000, h = 0.1, tol = 1e-9;
@@ -576,7 +576,7 @@ int main(int argc, char **argv)
   if (!Nmax) Nmax = (PetscInt)PetscCeilReal(400 * T);
   PetscCheck(rounds >= 1 && rounds <= 256, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rounds 1..256");
   if (nmethods == 16) { /* not given */
-    const char *i2[] = {"simpson", "alpha2"}, *ps[] = {"simpson", "theta", "rk4"};
+    const char     *i2[] = {"simpson", "alpha2"}, *ps[] = {"simpson", "theta", "rk4"};
     const PetscBool isi2 = (PetscBool)(ctx.problem == CHAIN || ctx.problem == PENDULUM_I2);
 
     nmethods = isi2 ? 2 : 3;

@@ -98,14 +98,17 @@ typedef struct {
 /* steps of h of the problem with the scheme; limit: -ts_simpvi_small_limit; lag: -ts_simpvi_lag_jacobian */
 static PetscErrorCode Run(Problem problem, const char scheme[], PetscReal h, PetscInt steps, PetscInt limit, PetscBool lag, Result *res)
 {
-  TS          ts;
-  Vec         U, V = NULL;
-  Mat         A[4] = {NULL, NULL, NULL, NULL};
-  SNES        snes;
-  PetscInt    d = problem == PENDULUM || problem == PENDULUM_I2 ? 1 : problem == DOUBLE ? 2 : 3;
-  Top         top = {1, 9.81, 0.1, 1, 2, {0, PETSC_PI / 6, 0}, {2 * PETSC_PI, 0, 2 * PETSC_PI}};
+  TS       ts;
+  Vec      U, V = NULL;
+  Mat      A[4] = {NULL, NULL, NULL, NULL};
+  SNES     snes;
+  PetscInt d   = problem == PENDULUM || problem == PENDULUM_I2 ? 1 : problem == DOUBLE ? 2 : 3;
+  Top      top = {
+         1, 9.81, 0.1, 1, 2, {0,            PETSC_PI / 6, 0           },
+              {2 * PETSC_PI, 0,            2 * PETSC_PI}
+  };
   PetscScalar *u;
-  char        value[32];
+  char         value[32];
 
   PetscFunctionBeginUser;
   PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
@@ -231,8 +234,7 @@ int main(int argc, char **argv)
       PetscCall(Run((Problem)p, schemes[s], 0.05, 40, 0, PETSC_FALSE, &snes));
       PetscCall(Run((Problem)p, schemes[s], 0.05, 40, 64, PETSC_TRUE, &lagged));
       noalloc = (PetscBool)(noalloc && dense.noalloc);
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-16s %-8s: dense path alone: %s, the SNES path used the SNES: %s, same trajectory to 1e-12: %s, lagged Jacobian to 1e-10: %s\n", Problems[p], schemes[s], dense.nfuncs == 0 ? "yes" : "no", snes.nfuncs > 0 ? "yes" : "no",
-                            Difference(&dense, &snes) < 1e-12 ? "yes" : "no", Difference(&lagged, &snes) < 1e-10 ? "yes" : "no"));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-16s %-8s: dense path alone: %s, the SNES path used the SNES: %s, same trajectory to 1e-12: %s, lagged Jacobian to 1e-10: %s\n", Problems[p], schemes[s], dense.nfuncs == 0 ? "yes" : "no", snes.nfuncs > 0 ? "yes" : "no", Difference(&dense, &snes) < 1e-12 ? "yes" : "no", Difference(&lagged, &snes) < 1e-10 ? "yes" : "no"));
     }
   }
   { /* Simpson's order on the dense path: the pendulum from q = 1, p = 0.5 against a reference of h/8 */

@@ -168,7 +168,7 @@ static PetscReal Norm2(PetscInt m, const PetscScalar *x)
    assembled at each new step and factored again only if it changed. */
 static PetscErrorCode JacobianFactor(SimpVIStep st, PetscBool *ok)
 {
-  const PetscInt m = st->dm;
+  const PetscInt m    = st->dm;
   PetscBool      same = PETSC_FALSE;
 
   PetscFunctionBegin;
@@ -224,9 +224,9 @@ PetscErrorCode SimpVIStepSmallSolve_Private(SimpVIStep st, const SimpVISmallOpti
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SIMPVI_SmallSolve, 0, 0, 0, 0));
   PetscCall(SmallWorkSpace(st));
-  m       = st->dm;
+  m = st->dm;
   /* fused residual and Jacobian when every iteration assembles a new Jacobian anyway */
-  fuse = (PetscBool)(st->door.shared && !st->lagjacobian && !st->linear && opt->lag == 1 && !opt->ksponly);
+  fuse    = (PetscBool)(st->door.shared && !st->lagjacobian && !st->linear && opt->lag == 1 && !opt->ksponly);
   *its    = 0;
   *nfuncs = 0;
   *reason = SNES_CONVERGED_ITERATING;

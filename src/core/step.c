@@ -98,7 +98,7 @@ static PetscErrorCode ActionGradients(SimpVIStep st, Vec R)
   const SimpVIScheme *sc = st->scheme;
   const PetscInt      s = sc->degree, nq = sc->nq, n = st->qmap->n;
   const PetscScalar **PG = st->parr, **terms = st->parr + 2 * nq, *p0;
-  PetscScalar        *r, *coef = st->coef;
+  PetscScalar        *r, *coef               = st->coef;
 
   PetscFunctionBegin;
   for (PetscInt k = 0; k < nq; k++) {
@@ -252,8 +252,8 @@ static void CoefficientTables(SimpVIStep st)
 */
 static PetscErrorCode AssembleTerms(SimpVIStep st, PetscBool withpg, PetscErrorCode (*add)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *ctx)
 {
-  const SimpVIScheme *sc       = st->scheme;
-  const PetscInt      s        = sc->degree, s2 = s * s;
+  const SimpVIScheme *sc = st->scheme;
+  const PetscInt      s = sc->degree, s2 = s * s;
   const PetscInt      maxterms = st->door.maxterms;
   SimpVITerm         *terms = st->terms, *constant = st->terms + maxterms;
   PetscInt            nconstant = 0;

@@ -8,7 +8,8 @@
 #include <petsc/private/snesimpl.h>
 
 /* Options that ask for the SNES's own output or a Jacobian other than the step's: they keep the SNES path */
-static const char *const SNESOnlyOptions[] = {"-snes_converged_reason", "-snes_view", "-snes_monitor", "-snes_test_jacobian", "-snes_mf", "-snes_mf_operator", "-snes_fd", "-snes_fd_color", "-snes_linesearch_type", "-snes_linesearch_monitor", "-snes_ksp_ew"};
+static const char *const SNESOnlyOptions[] = {"-snes_converged_reason",   "-snes_view",  "-snes_monitor", "-snes_test_jacobian", "-snes_mf", "-snes_mf_operator", "-snes_fd", "-snes_fd_color", "-snes_linesearch_type",
+                                              "-snes_linesearch_monitor", "-snes_ksp_ew"};
 
 /* Whether the dense path may solve this TS's steps (vi->smallpath; the SNES's type and monitors are checked again at
    each solve): one process, s n rows up to the limit, none of the SNES-only options, the default direct solve (a
@@ -78,7 +79,6 @@ PetscErrorCode SimpVIStepSolverSetUp_Private(TS ts)
   PetscCall(SmallPathPossible(ts, N));
   PetscFunctionReturn(0);
 }
-
 
 /* Solves the step system for vi->step->Y with the SNES; reason names the failure (a SNESKINSOL's by KINSOL's flag) */
 PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, PetscBool *converged, const char **reason)

@@ -363,7 +363,8 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, SimpVIOptionItems PetscOpti
   if (flg) PetscCall(TSSimpVISetDegree_SimpVI(ts, degree));
   PetscCall(SimpVIKINSOLAliasSetFromOptions_Private(ts, PetscOptionsObject));
   PetscCall(SimpVIDirectLimitOption_Private(ts, PetscOptionsObject, prob));
-  PetscCall(PetscOptionsBool("-ts_simpvi_lag_jacobian", "Reuse the step Jacobian (and its factors) of an earlier Newton iteration or step with the same h while each Newton step cuts the residual 100 times", "TSSIMPVI", vi->step->lagjacobian, &vi->step->lagjacobian, NULL));
+  PetscCall(
+    PetscOptionsBool("-ts_simpvi_lag_jacobian", "Reuse the step Jacobian (and its factors) of an earlier Newton iteration or step with the same h while each Newton step cuts the residual 100 times", "TSSIMPVI", vi->step->lagjacobian, &vi->step->lagjacobian, NULL));
   PetscCall(PetscOptionsInt("-ts_simpvi_small_limit", "Largest step system (rows, s times the positions) solved by a dense Newton on one process rather than by the SNES; 0: always the SNES", "TSSIMPVI", vi->smalllimit, &vi->smalllimit, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_check_stability", "Stop when h*omega_max (estimated at the first step) is beyond the scheme's linear stability bound, or when the state blows up", "TSSIMPVI", vi->checkstability, &vi->checkstability, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_check_stability_warn", "Only warn (once) where -ts_simpvi_check_stability would stop", "TSSIMPVI", vi->stabilitywarn, &vi->stabilitywarn, NULL));
@@ -385,7 +386,8 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
   if (vi->prob && vi->prob->door)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->prob->door->name, vi->degree, vi->step->qmap ? vi->step->qmap->N : 0));
   if (vi->prob && vi->prob->door && vi->step->qmap) {
-    if (vi->smallpath) PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by a dense Newton (%" PetscInt_FMT " rows, -ts_simpvi_small_limit %" PetscInt_FMT ") with the SNES's tolerances; the SNES if it fails\n", vi->degree * vi->step->qmap->N, vi->smalllimit));
+    if (vi->smallpath)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by a dense Newton (%" PetscInt_FMT " rows, -ts_simpvi_small_limit %" PetscInt_FMT ") with the SNES's tolerances; the SNES if it fails\n", vi->degree * vi->step->qmap->N, vi->smalllimit));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by the SNES\n"));
   }
   if (!SIMPVI_HAVE_PARALLEL_LU) {

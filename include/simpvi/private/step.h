@@ -89,8 +89,8 @@ struct _SimpVIStep {
   const PetscScalar **parr; /* array pointers: P_k and G_k, then the terms of a node gradient (or the stages) */
   PetscReal          *phi;
   SimpVITerm         *terms;
-  PetscScalar        *ctab;             /* unit term coefficients per point and block, for the step size ctabh */
-  PetscInt           *cneed;            /* the blocks each point needs */
+  PetscScalar        *ctab;  /* unit term coefficients per point and block, for the step size ctabh */
+  PetscInt           *cneed; /* the blocks each point needs */
   PetscReal           ctabh;
   PetscReal          *predx, *predphi; /* the predictor's basis at each stage's node (predx on the old polynomial) */
 
