@@ -24,6 +24,8 @@ static PetscErrorCode SmallWorkSpace(SimpVIStep st)
   PetscFunctionBegin;
   if (st->dJ) PetscFunctionReturn(0);
   PetscCall(PetscMalloc6(m * m, &st->dJ, m * m, &st->dLU, m * m, &st->dJprev, m, &st->dpiv, m, &st->dy, m, &st->dy0));
+  PetscCall(PetscMalloc2(st->qmap->n, &st->didx, st->qmap->n * st->qmap->n, &st->dvals));
+  for (PetscInt j = 0; j < st->qmap->n; j++) st->didx[j] = j;
   st->dm      = m;
   st->dvalid  = PETSC_FALSE;
   st->djacage = 0;
@@ -34,6 +36,7 @@ PetscErrorCode SimpVIStepSmallReset_Private(SimpVIStep st)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree6(st->dJ, st->dLU, st->dJprev, st->dpiv, st->dy, st->dy0));
+  PetscCall(PetscFree2(st->didx, st->dvals));
   st->dm        = 0;
   st->dvalid    = PETSC_FALSE;
   st->dfactored = PETSC_FALSE;
@@ -55,8 +58,9 @@ static inline void AddEntry(SimpVIStep st, PetscBool transpose, const PetscScala
     }
 }
 
-/* dJ += coef (x) A (A' when transpose), row-major, rows and columns block-major as the step vector. A dense or AIJ
-   matrix is read on its arrays (MatGetRow() of a dense matrix allocates at each call), others by rows. */
+/* dJ += coef (x) A (A' when transpose), row-major, rows and columns block-major as the step vector. A dense matrix is
+   read by one MatGetValues() (MatGetRow() of a dense matrix allocates at each call, its array access looks up a
+   method by name), an AIJ one on its arrays, others by rows. */
 static PetscErrorCode AddToDense(SimpVIStep st, void *ctx, Mat A, PetscBool transpose, const PetscScalar coef[])
 {
   const PetscInt n = st->qmap->n;
@@ -65,16 +69,13 @@ static PetscErrorCode AddToDense(SimpVIStep st, void *ctx, Mat A, PetscBool tran
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQDENSE, &dense));
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &aij));
-  if (dense) {
-    const PetscScalar *a;
-    PetscInt           lda;
+  if (dense) { /* all n x n values in one call, row-major */
+    const PetscScalar *a = st->dvals;
 
-    PetscCall(MatDenseGetLDA(A, &lda));
-    PetscCall(MatDenseGetArrayRead(A, &a));
-    for (PetscInt col = 0; col < n; col++)
-      for (PetscInt r = 0; r < n; r++)
-        if (a[r + col * lda] != 0) AddEntry(st, transpose, coef, r, col, a[r + col * lda]);
-    PetscCall(MatDenseRestoreArrayRead(A, &a));
+    PetscCall(MatGetValues(A, n, st->didx, n, st->didx, st->dvals));
+    for (PetscInt r = 0; r < n; r++)
+      for (PetscInt col = 0; col < n; col++)
+        if (a[r * n + col] != 0) AddEntry(st, transpose, coef, r, col, a[r * n + col]);
   } else if (aij) {
     const PetscInt    *ai, *aj;
     const PetscScalar *a;

@@ -96,8 +96,8 @@ struct _SimpVIStep {
 
   /* the small dense path (src/core/smallstep.c): the m = s n rows of the system, its dense Jacobian, LU factors (of
      the Jacobian at step dJt with step size dJh), a lagged Jacobian's age in Newton iterations, scratch */
-  PetscInt     dm, *dpiv, djacage;
-  PetscScalar *dJ, *dLU, *dJprev, *dy, *dy0;
+  PetscInt     dm, *dpiv, djacage, *didx;
+  PetscScalar *dJ, *dLU, *dJprev, *dy, *dy0, *dvals;
   PetscBool    dvalid, dfactored, dassembled; /* dassembled: dJ is the Jacobian at the current iterate */
   PetscReal    dJh, dJt;
 };
