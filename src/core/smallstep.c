@@ -242,7 +242,7 @@ PetscErrorCode SimpVIStepSmallSolve_Private(SimpVIStep st, const SimpVISmallOpti
   fnorm0 = fnorm;
   (*nfuncs)++;
   ttol = opt->rtol * fnorm0;
-  if (PetscIsInfOrNanReal(fnorm)) *reason = SNES_DIVERGED_FNORM_NAN;
+  if (PetscIsInfOrNanReal(fnorm)) *reason = SNES_DIVERGED_FUNCTION_NANORINF;
   else if (fnorm < opt->atol) *reason = SNES_CONVERGED_FNORM_ABS;
   for (it = 0; it < opt->maxit && !*reason; it++) {
     /* the Jacobian: new unless a valid lagged one may serve (SNES's lag counts Newton iterations) */
@@ -273,11 +273,11 @@ PetscErrorCode SimpVIStepSmallSolve_Private(SimpVIStep st, const SimpVISmallOpti
     (*nfuncs)++;
     *its = it + 1;
     if (opt->ksponly) { /* SNESKSPONLY: one linear solve, no test */
-      *reason = PetscIsInfOrNanReal(fnorm) ? SNES_DIVERGED_FNORM_NAN : SNES_CONVERGED_ITS;
+      *reason = PetscIsInfOrNanReal(fnorm) ? SNES_DIVERGED_FUNCTION_NANORINF : SNES_CONVERGED_ITS;
       break;
     }
     /* SNESConvergedDefault */
-    if (PetscIsInfOrNanReal(fnorm)) *reason = SNES_DIVERGED_FNORM_NAN;
+    if (PetscIsInfOrNanReal(fnorm)) *reason = SNES_DIVERGED_FUNCTION_NANORINF;
     else if (fnorm < opt->atol) *reason = SNES_CONVERGED_FNORM_ABS;
     else if (opt->maxf >= 0 && *nfuncs >= opt->maxf) *reason = SNES_DIVERGED_FUNCTION_COUNT;
     else if (fnorm <= ttol) *reason = SNES_CONVERGED_FNORM_RELATIVE;
