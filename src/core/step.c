@@ -346,7 +346,8 @@ static PetscErrorCode Jacobian(SimpVIStep st, Vec Y, Mat Jac)
   an earlier step's) may serve again (st->lagjacobian, -ts_simpvi_lag_jacobian): at the first iteration of a step, and
   at a later one while each Newton step has cut the residual R (the residual at the iterate, which the solver computed
   before it asks for the Jacobian) by SIMPVI_LAG_CONTRACTION at least; otherwise a new Jacobian. R = NULL: the first
-  iteration of a solve. Counts the calls of this step (st->jcalls, reset by SimpVIStepPredict_Private()).
+  iteration of a solve. Counts the calls of this step (st->jcalls, reset by SimpVIStepPredict_Private()). For the
+  solver only: SimpVIStepJacobian_Private() itself always gives the Jacobian at Y (the adjoint's linearisation needs it).
 */
 PetscErrorCode SimpVIStepLagJacobian_Private(SimpVIStep st, Vec R, PetscBool *lag)
 {
@@ -369,11 +370,8 @@ PetscErrorCode SimpVIStepLagJacobian_Private(SimpVIStep st, Vec R, PetscBool *la
 PetscErrorCode SimpVIStepJacobian_Private(SimpVIStep st, Vec Y, Mat J)
 {
   PetscBool same;
-  PetscBool lag;
 
   PetscFunctionBegin;
-  PetscCall(SimpVIStepLagJacobian_Private(st, st->R, &lag));
-  if (lag) PetscFunctionReturn(0);
   if (st->linear && st->Jpreallocated) {
     if (st->Jh == st->h && st->Jt == st->t) PetscFunctionReturn(0);
     if (!st->Jlinear) PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &st->Jlinear));

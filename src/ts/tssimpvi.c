@@ -108,8 +108,12 @@ static PetscErrorCode SNESTSFormFunction_SimpVI(SNES snes, Vec Y, Vec R, TS ts)
 
 static PetscErrorCode SNESTSFormJacobian_SimpVI(SNES snes, Vec Y, Mat A, Mat B, TS ts)
 {
+  SimpVIStep st = ((TS_SimpVI *)ts->data)->step;
+  PetscBool  lag;
+
   PetscFunctionBegin;
-  PetscCall(SimpVIStepJacobian_Private(((TS_SimpVI *)ts->data)->step, Y, B));
+  PetscCall(SimpVIStepLagJacobian_Private(st, st->R, &lag)); /* -ts_simpvi_lag_jacobian: J and its factors kept */
+  if (!lag) PetscCall(SimpVIStepJacobian_Private(st, Y, B));
   if (A != B) {
     PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
