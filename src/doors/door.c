@@ -207,14 +207,16 @@ static PetscErrorCode CopySub(Vec U, IS is, Vec x, PetscBool join)
     PetscCall(VecGetOwnershipRange(U, &lo, &hi));
   }
   if (stride && (step == 1 || n <= 1) && first >= lo && first + n <= hi) {
-    PetscScalar *u, *a;
+    const PetscScalar *from;
+    PetscScalar       *to;
 
-    PetscCall(VecGetArray(U, &u));
-    PetscCall(VecGetArray(x, &a));
-    if (join) PetscCall(PetscArraycpy(u + first - lo, a, n));
-    else PetscCall(PetscArraycpy(a, u + first - lo, n));
-    PetscCall(VecRestoreArray(x, &a));
-    PetscCall(VecRestoreArray(U, &u));
+    /* read access to the source (U may be locked read-only, as in a monitor), write access to the target */
+    PetscCall(VecGetArrayRead(join ? x : U, &from));
+    PetscCall(VecGetArray(join ? U : x, &to));
+    if (join) PetscCall(PetscArraycpy(to + first - lo, from, n));
+    else PetscCall(PetscArraycpy(to, from + first - lo, n));
+    PetscCall(VecRestoreArray(join ? U : x, &to));
+    PetscCall(VecRestoreArrayRead(join ? x : U, &from));
     PetscFunctionReturn(0);
   }
   PetscCall(VecGetSubVector(U, is, &sub));
