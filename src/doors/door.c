@@ -190,17 +190,20 @@ PetscErrorCode SimpVIProblemSplit_Private(TS ts, Vec U, IS *isq, IS *isp)
   PetscFunctionReturn(0);
 }
 
-/* x = U[is] (or U[is] = x when join). An index set of consecutive entries of this process's part of U (the default
-   split, and every split the user gives as such) is copied on the arrays: VecGetSubVector() makes a Vec at each call,
+/* x = U[is] (or U[is] = x when join). On one process, an index set of consecutive entries of U (the default split,
+   and every split the user gives as such) is copied on the arrays: VecGetSubVector() makes a Vec at each call,
    which cost more than the rest of a small step. Other splits go through VecGetSubVector(). */
 static PetscErrorCode CopySub(Vec U, IS is, Vec x, PetscBool join)
 {
-  PetscBool stride;
-  PetscInt  first = 0, step = 0, n, lo, hi;
-  Vec       sub;
+  PetscBool   stride;
+  PetscInt    first = 0, step = 0, n, lo, hi;
+  PetscMPIInt size;
+  Vec         sub;
 
   PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)U), &size));
   PetscCall(PetscObjectTypeCompare((PetscObject)is, ISSTRIDE, &stride));
+  stride = (PetscBool)(stride && size == 1); /* in parallel VecGetSubVector() is collective: every process takes it */
   if (stride) {
     PetscCall(ISStrideGetInfo(is, &first, &step));
     PetscCall(ISGetLocalSize(is, &n));
