@@ -582,3 +582,24 @@ PetscErrorCode SimpVIStepDestroy_Private(SimpVIStep *step)
   PetscCall(PetscFree(*step));
   PetscFunctionReturn(0);
 }
+
+/*
+  SimpVIStepIncrements_Private - the increments of the solved step, dq = Z_s and dp = h sum_k w_k G_k, for an owner that
+  adds them to (q0, p0) itself: a compensated sum keeps the low bits q0 + dq and p0 + dp round away
+*/
+PetscErrorCode SimpVIStepIncrements_Private(SimpVIStep st, Vec dq, Vec dp)
+{
+  const PetscInt s = st->scheme->degree;
+  PetscScalar   *y;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(st->Y, (const PetscScalar **)&y));
+  PetscCall(VecPlaceArray(st->Yv[s - 1], y + (s - 1) * st->qmap->n));
+  PetscCall(VecCopy(st->Yv[s - 1], dq));
+  PetscCall(VecResetArray(st->Yv[s - 1]));
+  PetscCall(VecRestoreArrayRead(st->Y, (const PetscScalar **)&y));
+  PetscCall(SimpVIStepEvaluate_Private(st, st->Y));
+  PetscCall(VecSet(dp, 0));
+  for (PetscInt k = 0; k < st->scheme->nq; k++) PetscCall(VecAXPY(dp, st->h * st->scheme->w[k], st->G[k]));
+  PetscFunctionReturn(0);
+}

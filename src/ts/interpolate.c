@@ -46,9 +46,10 @@ PetscErrorCode SimpVIInterpolate_Private(TS ts, PetscReal t, Vec q, Vec p)
     PetscCall(VecCopy(vi->step->pprev, p));
     PetscFunctionReturn(0);
   }
-  /* the step's end (vi->p1 holds its momentum until the next step) */
-  if (t >= vi->step->tprev + vi->step->hprev - tol && vi->step->tprev + vi->step->hprev == ts->ptime) {
-    PetscCall(VecCopy(vi->step->Qprev[vi->scheme->degree], q));
+  /* the step's end as the step stored it (vi->q1, vi->p1 hold it until the next step; with compensated sums t, q1 and
+     p1 may differ in the last bit from tprev + hprev and the polynomial's last node) */
+  if (t >= vi->step->tprev + vi->step->hprev - tol && vi->stored && ts->ptime == vi->tstored) {
+    PetscCall(VecCopy(vi->q1, q));
     PetscCall(VecCopy(vi->p1, p));
     PetscFunctionReturn(0);
   }

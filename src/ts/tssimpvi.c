@@ -13,17 +13,40 @@ static const char citation[] = "@article{RojasQuintero2024,\n"
                                "  author  = {J. A. Rojas-Quintero and F. Dubois and J. G. Cabrera-D\\'iaz},\n"
                                "  journal = {Axioms},\n  volume = {13},\n  number = {4},\n  pages = {255},\n  year = {2024}\n}\n";
 
-/* Loads (q0, p0) from the TS state; I2 problems carry velocities, turned into momenta p0 = L_v(q0, v0) */
-static PetscErrorCode LoadState(TS ts)
+/* The state in U is the one the last step stored (nobody changed U, U' or t since): the next step goes on from that
+   step's end (q1, p1) and its compensations; otherwise they restart at zero */
+static PetscErrorCode StateIsStored(TS ts, PetscBool *stored)
+{
+  TS_SimpVI       *vi = (TS_SimpVI *)ts->data;
+  PetscObjectState sol, dot = 0;
+
+  PetscFunctionBegin;
+  *stored = PETSC_FALSE;
+  if (!vi->stored || ts->ptime != vi->tstored) PetscFunctionReturn(0);
+  PetscCall(PetscObjectStateGet((PetscObject)ts->vec_sol, &sol));
+  if (!vi->native) PetscCall(PetscObjectStateGet((PetscObject)ts->vec_dot, &dot));
+  *stored = (PetscBool)(sol == vi->solstate && dot == vi->dotstate);
+  PetscFunctionReturn(0);
+}
+
+/* Loads (q0, p0) from the TS state; I2 problems carry velocities, turned into momenta p0 = L_v(q0, v0), unless the
+   state is the last step's own end, whose momentum p1 is kept (the round trip p -> v -> p would cost digits) */
+static PetscErrorCode LoadState(TS ts, PetscBool stored)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
+  if (vi->compensated && !stored) {
+    PetscCall(VecSet(vi->cq, 0));
+    PetscCall(VecSet(vi->cp, 0));
+    vi->ct = 0;
+  }
   if (vi->native) PetscCall(SimpVIPhaseSpaceSplit_Private(ts->vec_sol, vi->isq, vi->isp, vi->step->q0, vi->step->p0));
   else {
     PetscCall(VecCopy(ts->vec_sol, vi->step->q0));
     PetscCall(VecCopy(ts->vec_dot, vi->step->v));
-    PetscCall(vi->prob->door->pg(ts, vi->prob, ts->ptime, vi->step->q0, vi->step->v, vi->step->p0, vi->work));
+    if (vi->compensated && stored) PetscCall(VecCopy(vi->p1, vi->step->p0));
+    else PetscCall(vi->prob->door->pg(ts, vi->prob, ts->ptime, vi->step->q0, vi->step->v, vi->step->p0, vi->work));
     vi->step->vvalid = PETSC_TRUE;
   }
   PetscFunctionReturn(0);
@@ -41,6 +64,99 @@ static PetscErrorCode StoreState(TS ts, PetscReal t1)
     if (vi->prob->door->check) PetscCall(vi->prob->door->check(ts, vi->prob, t1, vi->q1, vi->step->v));
     PetscCall(VecCopy(vi->q1, ts->vec_sol));
     PetscCall(VecCopy(vi->step->v, ts->vec_dot));
+    PetscCall(PetscObjectStateGet((PetscObject)ts->vec_dot, &vi->dotstate));
+  }
+  PetscCall(PetscObjectStateGet((PetscObject)ts->vec_sol, &vi->solstate));
+  vi->stored = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* x1 = x0 + d, summed with Kahan's compensation c (the low bits of the earlier sums, carried into this one) */
+static PetscErrorCode CompensatedAdd(Vec x0, Vec d, Vec c, Vec x1)
+{
+  const PetscScalar *a, *b;
+  PetscScalar       *cc, *s;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(x0, &n));
+  PetscCall(VecGetArrayRead(x0, &a));
+  PetscCall(VecGetArrayRead(d, &b));
+  PetscCall(VecGetArray(c, &cc));
+  PetscCall(VecGetArrayWrite(x1, &s));
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscScalar y = b[i] - cc[i], sum = a[i] + y;
+
+    cc[i] = (sum - a[i]) - y;
+    s[i]  = sum;
+  }
+  PetscCall(VecRestoreArrayRead(x0, &a));
+  PetscCall(VecRestoreArrayRead(d, &b));
+  PetscCall(VecRestoreArray(c, &cc));
+  PetscCall(VecRestoreArrayWrite(x1, &s));
+  PetscFunctionReturn(0);
+}
+
+/* The end of the solved step (q1, p1), compensated or not */
+static PetscErrorCode FinishStep(TS ts)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  if (!vi->compensated) PetscCall(SimpVIStepFinish_Private(vi->step, vi->q1, vi->p1));
+  else {
+    PetscCall(SimpVIStepIncrements_Private(vi->step, vi->dq, vi->dp));
+    PetscCall(CompensatedAdd(vi->step->q0, vi->dq, vi->cq, vi->q1));
+    PetscCall(CompensatedAdd(vi->step->p0, vi->dp, vi->cp, vi->p1));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* t += h, compensated as q and p are. PETSc's TSAdaptChoose() clips the last step of a matchstep run to end where its
+   uncompensated sum reaches the final time: that step lands on it exactly, or the run would take one more step */
+static void AdvanceTime(TS ts)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  if (vi->compensated) {
+    const PetscReal y = ts->time_step - vi->ct, t = ts->ptime + y;
+
+    vi->ct = (t - ts->ptime) - y;
+    if (ts->exact_final_time == TS_EXACTFINALTIME_MATCHSTEP && t < ts->max_time && ts->ptime + ts->time_step >= ts->max_time) {
+      ts->ptime = ts->max_time;
+      vi->ct    = 0;
+    } else ts->ptime = t;
+  } else ts->ptime += ts->time_step;
+  vi->tstored = ts->ptime;
+}
+
+/*
+  A failed step solve, as TSAdaptCheckStage() counts it: one more of ts->num_snes_failures; within
+  -ts_max_snes_failures the step is retried from the same (untouched) state with its step scaled by the adaptor's
+  factor for failed solves (-ts_adapt_scale_solve_failed, 0.5 for TSSIMPVI), as TSTHETA retries; beyond it (or past
+  the TSSetMaxStepRejections() retries of one step) the step fails with ts->reason set, the last good state left in U
+*/
+static PetscErrorCode StepFailed(TS ts, PetscInt *rejections, const char reason[], PetscBool *retry)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  TSAdapt    adapt;
+  PetscReal  h = ts->time_step;
+
+  PetscFunctionBegin;
+  *retry = PETSC_FALSE;
+  PetscCall(TSGetAdapt(ts, &adapt));
+  if (++ts->num_snes_failures >= ts->max_snes_failures && ts->max_snes_failures > 0) ts->reason = TS_DIVERGED_NONLINEAR_SOLVE;
+  else if (++(*rejections) > ts->max_reject && ts->max_reject >= 0) ts->reason = TS_DIVERGED_STEP_REJECTED;
+  if (ts->reason) PetscFunctionReturn(0);
+  *retry = PETSC_TRUE;
+  ts->reject++;
+  vi->retries++;
+  PetscCall(TSSetTimeStep(ts, h * adapt->scale_solve_failed));
+  PetscCall(PetscInfo(ts, "Step %" PetscInt_FMT " at t = %g failed (%s): retried with h = %g\n", ts->steps, (double)ts->ptime, reason, (double)ts->time_step));
+  if (adapt->monitor) {
+    PetscCall(PetscViewerASCIIAddTab(adapt->monitor, ((PetscObject)adapt)->tablevel));
+    PetscCall(PetscViewerASCIIPrintf(adapt->monitor, "    TSSIMPVI step %3" PetscInt_FMT " failed at t = %-11g with h = %10.3e (%s): retrying from the same state with h = %-10.3e\n", ts->steps, (double)ts->ptime, (double)h, reason, (double)ts->time_step));
+    PetscCall(PetscViewerASCIISubtractTab(adapt->monitor, ((PetscObject)adapt)->tablevel));
   }
   PetscFunctionReturn(0);
 }
@@ -48,38 +164,43 @@ static PetscErrorCode StoreState(TS ts, PetscReal t1)
 static PetscErrorCode TSStep_SimpVI(TS ts)
 {
   TS_SimpVI  *vi  = (TS_SimpVI *)ts->data;
-  PetscInt    its = 0, lits = 0;
+  PetscInt    its = 0, lits = 0, rejections = 0;
   PetscReal   next_time_step;
-  PetscBool   accept, converged = PETSC_FALSE, stop;
+  PetscBool   accept, converged = PETSC_FALSE, stop, retry = PETSC_TRUE, stored;
   const char *reason;
 
   PetscFunctionBegin;
   PetscCall(PetscCitationsRegister(citation, &cited));
-  PetscCheck(ts->time_step > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI needs a positive time step, not %g (TSSetTimeStep() or -ts_dt)", (double)ts->time_step);
-  vi->step->t = ts->ptime;
-  vi->step->h = ts->time_step;
-  PetscCall(LoadState(ts));
-  PetscCall(SimpVIStabilityCheckStep_Private(ts, vi->step->q0, vi->native ? vi->prob->zero : vi->step->v, &stop));
-  if (stop) PetscFunctionReturn(0);
-  PetscCall(SimpVIStepPredict_Private(vi->step));
+  PetscCall(SimpVICheckpointMaybeWrite_Private(ts));
+  PetscCall(StateIsStored(ts, &stored)); /* once: a retry starts from the same state */
+  while (retry) {
+    PetscCheck(ts->time_step > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI needs a positive time step, not %g (TSSetTimeStep() or -ts_dt)", (double)ts->time_step);
+    vi->step->t = ts->ptime;
+    vi->step->h = ts->time_step;
+    PetscCall(LoadState(ts, stored));
+    PetscCall(SimpVIStabilityCheckStep_Private(ts, vi->step->q0, vi->native ? vi->prob->zero : vi->step->v, &stop));
+    if (stop) PetscFunctionReturn(0);
+    PetscCall(SimpVIStepPredict_Private(vi->step));
 
-  PetscCall(TSPreStage(ts, vi->step->t));
-  PetscCall(SimpVIStepSolve_Private(ts, &its, &lits, &converged, &reason));
-  ts->snes_its += its;
-  ts->ksp_its += lits;
-  if (!converged) {
+    PetscCall(TSPreStage(ts, vi->step->t));
+    PetscCall(SimpVIStepSolve_Private(ts, &its, &lits, &converged, &reason));
+    ts->snes_its += its;
+    ts->ksp_its += lits;
+    if (converged) break;
+    PetscCall(StepFailed(ts, &rejections, reason, &retry));
+  }
+  if (!converged) { /* U, U' and t are still those of the last good step */
     char bound[512];
 
-    ts->num_snes_failures++;
-    ts->reason = TS_DIVERGED_NONLINEAR_SOLVE;
     PetscCall(SimpVIStabilityHint_Private(ts, reason, vi->step->q0, vi->native ? vi->prob->zero : vi->step->v, bound, sizeof(bound)));
-    PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "TSSIMPVI step %" PetscInt_FMT " from t = %g with h = %g failed: %s after %" PetscInt_FMT " iterations%s", ts->steps, (double)ts->ptime,
-               (double)vi->step->h, reason, its, bound);
-    PetscCall(PetscInfo(ts, "Step %" PetscInt_FMT " at t = %g failed: %s\n", ts->steps, (double)ts->ptime, reason));
+    PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "TSSIMPVI step %" PetscInt_FMT " from t = %g with h = %g failed: %s after %" PetscInt_FMT " iterations%s%s", ts->steps, (double)ts->ptime,
+               (double)vi->step->h, reason, its, bound, ts->reason == TS_DIVERGED_STEP_REJECTED ? " (retried as often as TSSetMaxStepRejections() allows)" : "");
+    PetscCall(PetscInfo(ts, "Step %" PetscInt_FMT " at t = %g failed: %s; the state of the last good step is kept\n", ts->steps, (double)ts->ptime, reason));
     PetscFunctionReturn(0);
   }
 
-  PetscCall(SimpVIStepFinish_Private(vi->step, vi->q1, vi->p1));
+  vi->stored = PETSC_FALSE; /* q1, p1 are this step's end from here on, U becomes it only in StoreState() */
+  PetscCall(FinishStep(ts));
   PetscCall(SimpVIStabilityCheckGrowth_Private(ts, vi->step->q0, vi->step->p0, vi->q1, vi->p1, vi->native ? vi->prob->zero : vi->step->v, &stop));
   if (stop) PetscFunctionReturn(0);
   if (ts->poststage) { /* the one stage, the step solve, shown as the state it gives: a copy, shaped like U */
@@ -91,10 +212,9 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
   PetscCall(SimpVIStepAccept_Private(vi->step));
   if (ts->trajectory) PetscCall(SimpVIStagesPack_Private(ts)); /* the step as TSTrajectory keeps it, for the adjoint */
   if (!vi->native) PetscCall(VecCopy(ts->vec_dot, vi->vprev)); /* the start velocity, for TSRollBack() */
-  PetscCall(StoreState(ts, ts->ptime + vi->step->h));
-
   PetscCall(TSAdaptChoose(ts->adapt, ts, ts->time_step, NULL, &next_time_step, &accept));
-  ts->ptime += ts->time_step;
+  AdvanceTime(ts);
+  PetscCall(StoreState(ts, ts->ptime));
   ts->time_step = next_time_step;
   PetscFunctionReturn(0);
 }
@@ -139,7 +259,7 @@ static PetscErrorCode TSRollBack_SimpVI(TS ts)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCheck(vi->step->havepoly && vi->step->tprev + vi->step->hprev == ts->ptime, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI can roll back only the step it has just taken");
+  PetscCheck(vi->step->havepoly && vi->stored && ts->ptime == vi->tstored, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI can roll back only the step it has just taken");
   if (vi->native) PetscCall(SimpVIPhaseSpaceJoin_Private(vi->step->Qprev[0], vi->step->pprev, vi->isq, vi->isp, ts->vec_sol));
   else {
     PetscCall(VecCopy(vi->step->Qprev[0], ts->vec_sol));
@@ -265,6 +385,14 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   PetscCall(VecDuplicate(vi->q1, &vi->p1));
   PetscCall(VecDuplicate(vi->q1, &vi->work));
   if (!vi->native) PetscCall(VecDuplicate(vi->q1, &vi->vprev));
+  PetscCall(VecDuplicate(vi->q1, &vi->cq));
+  PetscCall(VecDuplicate(vi->q1, &vi->cp));
+  PetscCall(VecDuplicate(vi->q1, &vi->dq));
+  PetscCall(VecDuplicate(vi->q1, &vi->dp));
+  PetscCall(VecSet(vi->cq, 0));
+  PetscCall(VecSet(vi->cp, 0));
+  vi->ct     = 0;
+  vi->stored = PETSC_FALSE;
   PetscCall(SimpVISchemeDestroy_Private(&vi->scheme));
   PetscCall(SimpVISchemeCreate_Private((PetscBool)(vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO), vi->degree, &vi->scheme));
   vi->stabilityready = PETSC_FALSE; /* the bound and omega_max of this scheme and problem, at the first step */
@@ -284,6 +412,7 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
     if (((PetscObject)ts->snes)->type_name) PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESNEWTONLS, &newton));
     if (!given && (newton || !((PetscObject)ts->snes)->type_name)) PetscCall(SNESSetType(ts->snes, SNESKSPONLY));
   }
+  PetscCall(SimpVICheckpointRestart_Private(ts)); /* -ts_simpvi_restart: the state and history of a checkpoint */
   PetscFunctionReturn(0);
 }
 
@@ -305,6 +434,11 @@ static PetscErrorCode TSReset_SimpVI(TS ts)
   PetscCall(VecDestroy(&vi->eq));
   PetscCall(VecDestroy(&vi->ep));
   PetscCall(VecDestroy(&vi->Ustage));
+  PetscCall(VecDestroy(&vi->cq));
+  PetscCall(VecDestroy(&vi->cp));
+  PetscCall(VecDestroy(&vi->dq));
+  PetscCall(VecDestroy(&vi->dp));
+  vi->stored = PETSC_FALSE;
   PetscCall(SimpVISchemeDestroy_Private(&vi->scheme));
   PetscCall(ISDestroy(&vi->isq));
   PetscCall(ISDestroy(&vi->isp));
@@ -329,6 +463,8 @@ static PetscErrorCode TSDestroy_SimpVI(TS ts)
   PetscCall(TSReset_SimpVI(ts));
   PetscCall(SimpVIStepDestroy_Private(&vi->step));
   PetscCall(PetscFree(vi->type));
+  PetscCall(PetscFree(vi->cpfile));
+  PetscCall(PetscFree(vi->restartfile));
   PetscCall(PetscFree(ts->data));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetType_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetType_C", NULL));
@@ -374,6 +510,8 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, SimpVIOptionItems PetscOpti
   PetscCall(PetscOptionsBool("-ts_simpvi_check_stability_warn", "Only warn (once) where -ts_simpvi_check_stability would stop", "TSSIMPVI", vi->stabilitywarn, &vi->stabilitywarn, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_monitor_energy", "Print the energy H and its relative drift after each step", "TSSimpVIMonitorEnergy", monitor, &monitor, &flg));
   if (flg && monitor) PetscCall(TSMonitorSet(ts, TSSimpVIMonitorEnergy, NULL, NULL));
+  PetscCall(PetscOptionsBool("-ts_simpvi_compensated_summation", "Sum the q, p and t updates with Kahan's compensation (round-off that grows like sqrt(steps))", "TSSIMPVI", vi->compensated, &vi->compensated, NULL));
+  PetscCall(SimpVICheckpointSetFromOptions_Private(ts, PetscOptionsObject));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
@@ -401,6 +539,10 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
     if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  This PETSc has no parallel LU (SuperLU_DIST, MUMPS): the step's default linear solver is Krylov at every size\n"));
   }
   PetscCall(SimpVIAdjointView_Private(ts, viewer));
+  if (!vi->compensated) PetscCall(PetscViewerASCIIPrintf(viewer, "  Compensated (Kahan) summation of the q, p and t updates: off\n"));
+  if (vi->retries || ts->max_snes_failures != 1)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  Steps retried from the last good state with a smaller step after a failed solve: %" PetscInt_FMT " (solve failures allowed: %" PetscInt_FMT ", -ts_max_snes_failures)\n", vi->retries, ts->max_snes_failures));
+  PetscCall(SimpVICheckpointView_Private(ts, viewer));
   PetscFunctionReturn(0);
 }
 
@@ -489,7 +631,14 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
 . -ts_simpvi_monitor_energy - print the energy H and its relative drift after each step
 . -ts_simpvi_check_stability <true> - stop when h*omega_max, with omega_max estimated at the first step from the mass and
                                        the Hessian, is beyond the scheme's linear stability bound, or when the state blows up
-- -ts_simpvi_check_stability_warn - only warn instead
+. -ts_simpvi_check_stability_warn - only warn instead
+. -ts_simpvi_compensated_summation <true> - sum the q, p and t updates with Kahan's compensation: round-off then stays near
+                                       one rounding instead of growing like sqrt(steps)
+. -ts_simpvi_checkpoint <file> - write a checkpoint (state, step, time, time step, the last step's polynomial, compensations,
+                                       counters) every -ts_simpvi_checkpoint_every steps, to <file>.tmp then renamed to <file>
+. -ts_simpvi_checkpoint_every <1000> - steps between checkpoints
+- -ts_simpvi_restart <file> - go on from a checkpoint, bit for bit as the run that wrote it (same program, same number of
+                                       processes); applied in `TSSetUp()`
 
   Notes:
   The problem comes through one of three doors: a Lagrangian `TSSimpVISetLagrangian()` with
@@ -521,6 +670,13 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
   The step is one stage for `TSSetPreStage()` and `TSSetPostStage()`: the pre-stage hook gets the start time of the
   step, the post-stage hook the end time and a copy, shaped like the state, of the state the step gives (U = (q, p),
   or u for the I2 door); changes the hook makes to that copy are ignored.
+
+  Long runs: a failed step solve leaves the state of the last good step in the `TS` (with `TSSetErrorIfStepFails()`
+  false, or -ts_error_if_step_fails false; by default it is an error that names the step). With -ts_max_snes_failures
+  <n> (-1: no limit) the step is retried from that state with a halved step (-ts_adapt_scale_solve_failed), at most
+  `TSSetMaxStepRejections()` times (-ts_max_reject; -ts_max_step_rejections from PETSc 3.25); the steps go on with
+  the smaller step, which costs the scheme its exact symplecticity at the change. -ts_adapt_monitor reports each retry, `TSView()` their number. docs/longruns.md gives the checkpoint's
+  contents, restarts on another number of processes, and the round-off measurements.
 
   A quadratic Lagrangian may be declared with `TSSetProblemType`(ts, `TS_LINEAR`): each step is then one linear solve
   (`SNESKSPONLY`, unless -snes_type chooses another), and the step Jacobian, assembled again at each step (it may
@@ -568,6 +724,7 @@ PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS ts)
   TS_SimpVI *vi;
   SNES       snes;
   KSP        ksp;
+  TSAdapt    adapt;
 
   PetscFunctionBegin;
   ts->ops->reset          = TSReset_SimpVI;
@@ -590,6 +747,9 @@ PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS ts)
   vi->checkstability = PETSC_TRUE;
   vi->growth         = 1;
   vi->smalllimit     = SIMPVI_SMALL_LIMIT;
+  vi->compensated    = PETSC_TRUE;
+  vi->restartstep    = -1;
+  vi->cpstep         = -1;
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetType_C", TSSimpVISetType_SimpVI));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVIGetType_C", TSSimpVIGetType_SimpVI));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSSimpVISetDegree_C", TSSimpVISetDegree_SimpVI));
@@ -602,6 +762,8 @@ PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS ts)
   /* Defaults that options may override: Newton run until its update is negligible (the stol test) rather than
      stopped at 1e-8 of the first residual, which would cap high orders; the step's linear solver is chosen at set-up
      (SimpVIDefaultLinearSolver_Private) where the user left it unchosen, placeholders until then */
+  PetscCall(TSGetAdapt(ts, &adapt));
+  PetscCall(TSAdaptSetScaleSolveFailed(adapt, 0.5)); /* a failed step solve is retried with a halved step (PETSc: 0.25) */
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, 1e-14, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
   PetscCall(SNESGetKSP(snes, &ksp));

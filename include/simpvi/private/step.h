@@ -127,6 +127,7 @@ PETSC_INTERN PetscErrorCode SimpVIStepLagJacobian_Private(SimpVIStep, Vec, Petsc
 #define SIMPVI_LAG_CONTRACTION 1e-2
 PETSC_INTERN PetscErrorCode SimpVIStepAssembleTerms_Private(SimpVIStep, PetscErrorCode (*)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *);
 PETSC_INTERN PetscErrorCode SimpVIStepResidualAndTerms_Private(SimpVIStep, Vec, Vec, PetscErrorCode (*)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *);
+PETSC_INTERN PetscErrorCode SimpVIStepIncrements_Private(SimpVIStep, Vec, Vec);
 
 /* The step's tangent and adjoint maps (src/core/steptangent.c): their work space, for ncost adjoint vectors */
 typedef struct _SimpVIStepAdjoint *SimpVIStepAdjoint;

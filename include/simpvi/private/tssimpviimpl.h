@@ -64,6 +64,23 @@ typedef struct {
   Vec              *lq, *lp; /* the cost gradients split (numcost each) */
   Vec               tq[4];   /* the tangent map's dq0, dp0, dq1, dp1 */
   Vec               Uk, eth; /* a state at a quadrature point; a unit vector in the parameters */
+
+  /* long runs: compensated (Kahan) sums of the q, p and t updates; the low bits the last sums lost are in cq, cp, ct
+     and carry on while the state is the one the last step stored (solstate, dotstate, tstored; else they restart at 0) */
+  PetscBool        compensated;
+  Vec              cq, cp, dq, dp; /* dq, dp: the step's increments */
+  PetscReal        ct, tstored;
+  PetscBool        stored;
+  PetscObjectState solstate, dotstate;
+
+  /* failed step solves retried from the last good state with a halved step (-ts_max_snes_failures) */
+  PetscInt retries;
+
+  /* checkpoint and restart (src/ts/checkpoint.c) */
+  char     *cpfile, *restartfile;
+  PetscInt  cpevery, cpstep, cpcount; /* every how many steps, the step last written, how many written */
+  PetscInt  restartstep;              /* the step the run restarted from (-1: none) */
+  PetscReal restarttime;
 } TS_SimpVI;
 
 PETSC_INTERN PetscErrorCode SimpVISchemeFind_Private(const char[], TSSimpVIQuadrature *, PetscInt *, PetscBool *);
@@ -71,6 +88,13 @@ PETSC_INTERN PetscErrorCode SimpVISchemeNames_Private(PetscInt *, const char ***
 PETSC_INTERN PetscErrorCode SimpVIStepSolverSetUp_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVIStepSolve_Private(TS, PetscInt *, PetscInt *, PetscBool *, const char **);
 PETSC_INTERN PetscErrorCode SimpVIInterpolate_Private(TS, PetscReal, Vec, Vec);
+
+/* checkpoint and restart (src/ts/checkpoint.c) */
+PETSC_INTERN PetscErrorCode SimpVICheckpointSetFromOptions_Private(TS, SimpVIOptionItems);
+PETSC_INTERN PetscErrorCode SimpVICheckpointWrite_Private(TS, const char[]);
+PETSC_INTERN PetscErrorCode SimpVICheckpointMaybeWrite_Private(TS);
+PETSC_INTERN PetscErrorCode SimpVICheckpointRestart_Private(TS);
+PETSC_INTERN PetscErrorCode SimpVICheckpointView_Private(TS, PetscViewer);
 
 PETSC_INTERN PetscErrorCode SimpVISchemeStabilityBound_Private(const SimpVIScheme *, PetscReal *);
 PETSC_INTERN PetscErrorCode SimpVIStabilityEstimate_Private(TS, PetscReal, Vec, Vec);
