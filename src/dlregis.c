@@ -47,6 +47,7 @@ PetscErrorCode SimpVIInitializePackage(void)
 #endif
   PetscCall(PetscLogEventRegister("SimpVIResidual", TS_CLASSID, &SIMPVI_Residual));
   PetscCall(PetscLogEventRegister("SimpVIJacobian", TS_CLASSID, &SIMPVI_Jacobian));
+  PetscCall(PetscLogEventRegister("SimpVISmallSolve", TS_CLASSID, &SIMPVI_SmallSolve));
   PetscCall(PetscRegisterFinalize(SimpVIFinalizePackage));
   PetscFunctionReturn(0);
 }

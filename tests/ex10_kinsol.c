@@ -515,7 +515,7 @@ int main(int argc, char **argv)
     filter: grep -E "SUNDIALS KINSOL|Anderson acceleration|stops when|fnormtol|last solve|KINSOL counters|KSP Object: \(ts_simpvi_kinsol_\)"
 
   # -ts_monitor, -ts_view and -log_view under KINSOL: the view shows the SNES of type kinsol and the iteration totals,
-  # -log_view the SNESSolve of each step; SNES newtonls for contrast
+  # -log_view the SNESSolve of each step; SNES newtonls for contrast (the SNES itself: -ts_simpvi_small_limit 0)
   testset:
     requires: kinsol
     args: -fail -dt 0.1 -steps 3 -ts_monitor -ts_view -log_view
@@ -525,6 +525,7 @@ int main(int argc, char **argv)
       args: -ts_simpvi_nonlinear_solver kinsol
     test:
       suffix: view_log_snes
+      args: -ts_simpvi_small_limit 0
 
   # a distributed chain of 8 coupled pendulums on 2 processes; PCREDUNDANT rather than the default MUMPS, which hangs
   # after a few hundred parallel factorizations with Debian's PETSc 3.18 / MUMPS 5.5 / Open MPI 4.1

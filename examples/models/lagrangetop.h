@@ -25,9 +25,11 @@
 #ifndef LAGRANGETOP_H
 #define LAGRANGETOP_H
 #include <simpvi.h>
-#include <gsl/gsl_sf_elljac.h>
-#include <gsl/gsl_sf_ellint.h>
-#include <gsl/gsl_poly.h>
+#if !defined(LAGRANGETOP_MECHANICS_ONLY) /* the mechanics alone (tests/smallpath.c) need no GSL */
+  #include <gsl/gsl_sf_elljac.h>
+  #include <gsl/gsl_sf_ellint.h>
+  #include <gsl/gsl_poly.h>
+#endif
 
 typedef struct {
   PetscReal mass, g, l, I1, I3;      /* the paper's Table 3 or 6 */
@@ -241,6 +243,7 @@ static inline PetscErrorCode RHSVelocity(TS ts, PetscReal t, Vec U, Vec F, void 
 }
 
 /* ---------------------------------------------------------------------------------------------------------- */
+#if !defined(LAGRANGETOP_MECHANICS_ONLY)
 /* The exact nutation                                                                                           */
 
 static inline PetscErrorCode TopSetUp(Top *top)
@@ -313,4 +316,5 @@ static inline PetscReal ExactTheta(const Top *top, PetscReal t)
   return 2 * PetscAsinReal(PetscSqrtReal(PetscMax(0, omu) / 2));
 }
 
+#endif
 #endif

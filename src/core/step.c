@@ -36,57 +36,110 @@ static PetscErrorCode StageViewsReset(SimpVIStep st, Vec Y, Vec views[], PetscBo
   PetscFunctionReturn(0);
 }
 
-/* x_k = q0 + sum_i B_ki Z_i, v_k = (1/h) sum_i D_ki Z_i at every quadrature point (i = 1..s, Z = Yv), since the basis
-   sums to one and its derivatives to zero: working with increments spares v the round-off of (Q_i - Q_0)/h */
+/* x[j] += sum_t a[t] y[t][j] for j < n, summed as PETSc's VecMAXPY_Seq() does (the remainder of nv mod 4 first, then
+   groups of four, each group's products summed before they are added to x), so that the step's residual is the same to
+   the last bit as when it was written with VecMAXPY() */
+static inline void MAXPY(PetscInt n, PetscScalar *x, PetscInt nv, const PetscScalar a[], const PetscScalar *const y[])
+{
+  PetscInt t = nv & 0x3;
+
+  switch (t) {
+  case 3:
+    for (PetscInt j = 0; j < n; j++) x[j] += a[0] * y[0][j] + a[1] * y[1][j] + a[2] * y[2][j];
+    break;
+  case 2:
+    for (PetscInt j = 0; j < n; j++) x[j] += a[0] * y[0][j] + a[1] * y[1][j];
+    break;
+  case 1:
+    for (PetscInt j = 0; j < n; j++) x[j] += a[0] * y[0][j];
+    break;
+  }
+  for (; t < nv; t += 4)
+    for (PetscInt j = 0; j < n; j++) x[j] += a[t] * y[t][j] + a[t + 1] * y[t + 1][j] + a[t + 2] * y[t + 2][j] + a[t + 3] * y[t + 3][j];
+}
+
+/* x_k = q0 + sum_i B_ki Z_i, v_k = (1/h) sum_i D_ki Z_i at every quadrature point (i = 1..s, Z the blocks of Y), since
+   the basis sums to one and its derivatives to zero: working with increments spares v the round-off of (Q_i - Q_0)/h.
+   On the arrays: one pass per point rather than a Vec operation per stage. */
 static PetscErrorCode QuadraturePoints(SimpVIStep st, Vec Y)
 {
   const SimpVIScheme *sc = st->scheme;
-  const PetscInt      s  = sc->degree;
-  PetscScalar        *y, *coef = st->coef;
-
-  PetscFunctionBegin;
-  PetscCall(StageViewsPlace(st, Y, st->Yv, PETSC_FALSE, &y));
-  for (PetscInt k = 0; k < sc->nq; k++) {
-    for (PetscInt i = 1; i <= s; i++) coef[i - 1] = sc->B[k * (s + 1) + i];
-    PetscCall(VecCopy(st->q0, st->X[k]));
-    PetscCall(VecMAXPY(st->X[k], s, coef, st->Yv));
-    for (PetscInt i = 1; i <= s; i++) coef[i - 1] = sc->D[k * (s + 1) + i] / st->h;
-    PetscCall(VecSet(st->V[k], 0));
-    PetscCall(VecMAXPY(st->V[k], s, coef, st->Yv));
-  }
-  PetscCall(StageViewsReset(st, Y, st->Yv, PETSC_FALSE, &y));
-  PetscFunctionReturn(0);
-}
-
-/* out = sum_k w_k [D_ki P_k + h B_ki G_k], the derivative of the discrete action in node i */
-static PetscErrorCode ActionGradient(SimpVIStep st, PetscInt i, Vec out)
-{
-  const SimpVIScheme *sc   = st->scheme;
-  const PetscInt      s    = sc->degree;
+  const PetscInt      s = sc->degree, n = st->qmap->n;
+  const PetscScalar  *y, *q0, **z = st->parr;
   PetscScalar        *coef = st->coef;
-  Vec                *vecs = st->vecs;
-  PetscInt            n    = 0;
 
   PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(Y, &y));
+  PetscCall(VecGetArrayRead(st->q0, &q0));
+  for (PetscInt i = 0; i < s; i++) z[i] = y + i * n;
   for (PetscInt k = 0; k < sc->nq; k++) {
-    PetscReal d = sc->w[k] * sc->D[k * (s + 1) + i], b = st->h * sc->w[k] * sc->B[k * (s + 1) + i];
+    PetscScalar *x, *v;
 
-    if (d != 0) {
-      coef[n]   = d;
-      vecs[n++] = st->P[k];
-    }
-    if (b != 0) {
-      coef[n]   = b;
-      vecs[n++] = st->G[k];
-    }
+    PetscCall(VecGetArrayWrite(st->X[k], &x));
+    PetscCall(VecGetArrayWrite(st->V[k], &v));
+    PetscCall(PetscArraycpy(x, q0, n));
+    for (PetscInt i = 1; i <= s; i++) coef[i - 1] = sc->B[k * (s + 1) + i];
+    MAXPY(n, x, s, coef, z);
+    PetscCall(PetscArrayzero(v, n));
+    for (PetscInt i = 1; i <= s; i++) coef[i - 1] = sc->D[k * (s + 1) + i] / st->h;
+    MAXPY(n, v, s, coef, z);
+    PetscCall(VecRestoreArrayWrite(st->X[k], &x));
+    PetscCall(VecRestoreArrayWrite(st->V[k], &v));
   }
-  PetscCall(VecSet(out, 0));
-  PetscCall(VecMAXPY(out, n, coef, vecs));
+  PetscCall(VecRestoreArrayRead(st->q0, &q0));
+  PetscCall(VecRestoreArrayRead(Y, &y));
   PetscFunctionReturn(0);
 }
 
-/* P and G at the quadrature points of the step vector Y; skipped when Y has not changed since the last call */
-static PetscErrorCode EvaluateDoor(SimpVIStep st, Vec Y)
+/* r_i = sum_k w_k [D_ki P_k + h B_ki G_k] (+ p0 for i = 0), the derivative of the discrete action in node i, for every
+   node at once on the arrays */
+static PetscErrorCode ActionGradients(SimpVIStep st, Vec R)
+{
+  const SimpVIScheme *sc = st->scheme;
+  const PetscInt      s = sc->degree, nq = sc->nq, n = st->qmap->n;
+  const PetscScalar **PG = st->parr, **terms = st->parr + 2 * nq, *p0;
+  PetscScalar        *r, *coef               = st->coef;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < nq; k++) {
+    PetscCall(VecGetArrayRead(st->P[k], &PG[2 * k]));
+    PetscCall(VecGetArrayRead(st->G[k], &PG[2 * k + 1]));
+  }
+  PetscCall(VecGetArrayRead(st->p0, &p0));
+  PetscCall(VecGetArrayWrite(R, &r));
+  for (PetscInt i = 0; i < s; i++) {
+    PetscInt nt = 0;
+
+    for (PetscInt k = 0; k < nq; k++) {
+      const PetscReal d = sc->w[k] * sc->D[k * (s + 1) + i], b = st->h * sc->w[k] * sc->B[k * (s + 1) + i];
+
+      if (d != 0) {
+        coef[nt]    = d;
+        terms[nt++] = PG[2 * k];
+      }
+      if (b != 0) {
+        coef[nt]    = b;
+        terms[nt++] = PG[2 * k + 1];
+      }
+    }
+    PetscCall(PetscArrayzero(r + i * n, n));
+    MAXPY(n, r + i * n, nt, coef, terms);
+  }
+  for (PetscInt j = 0; j < n; j++) r[j] += p0[j];
+  PetscCall(VecRestoreArrayWrite(R, &r));
+  PetscCall(VecRestoreArrayRead(st->p0, &p0));
+  for (PetscInt k = 0; k < nq; k++) {
+    PetscCall(VecRestoreArrayRead(st->P[k], &PG[2 * k]));
+    PetscCall(VecRestoreArrayRead(st->G[k], &PG[2 * k + 1]));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStepEvaluate_Private - X, V, P and G at the quadrature points of the step vector Y; skipped when Y has not
+  changed since the last call
+*/
+PetscErrorCode SimpVIStepEvaluate_Private(SimpVIStep st, Vec Y)
 {
   PetscObjectState state, q0state;
   PetscObjectId    id;
@@ -111,15 +164,10 @@ static PetscErrorCode EvaluateDoor(SimpVIStep st, Vec Y)
 */
 PetscErrorCode SimpVIStepResidual_Private(SimpVIStep st, Vec Y, Vec R)
 {
-  PetscScalar *r;
-
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SIMPVI_Residual, 0, Y, R, 0));
-  PetscCall(EvaluateDoor(st, Y));
-  PetscCall(StageViewsPlace(st, R, st->Rv, PETSC_TRUE, &r));
-  for (PetscInt i = 0; i < st->scheme->degree; i++) PetscCall(ActionGradient(st, i, st->Rv[i]));
-  PetscCall(VecAXPY(st->Rv[0], 1, st->p0));
-  PetscCall(StageViewsReset(st, R, st->Rv, PETSC_TRUE, &r));
+  PetscCall(SimpVIStepEvaluate_Private(st, Y));
+  PetscCall(ActionGradients(st, R));
   PetscCall(PetscLogEventEnd(SIMPVI_Residual, 0, Y, R, 0));
   PetscFunctionReturn(0);
 }
@@ -132,7 +180,7 @@ PetscErrorCode SimpVIStepResidual_Private(SimpVIStep st, Vec Y, Vec R)
 PetscErrorCode SimpVIStepMomentum_Private(SimpVIStep st, Vec p1)
 {
   PetscFunctionBegin;
-  PetscCall(EvaluateDoor(st, st->Y));
+  PetscCall(SimpVIStepEvaluate_Private(st, st->Y));
   PetscCall(VecCopy(st->p0, p1));
   for (PetscInt k = 0; k < st->scheme->nq; k++) PetscCall(VecAXPY(p1, st->h * st->scheme->w[k], st->G[k]));
   PetscFunctionReturn(0);
@@ -174,45 +222,108 @@ static PetscBool AllZero(PetscInt n, const PetscScalar c[])
   return PETSC_TRUE;
 }
 
-/*
-  d2Ld/dQ_i dQ_l = sum_k w_k [D_ki B_kl Px + (1/h) D_ki D_kl Pv + h B_ki B_kl Gx + B_ki D_kl Gv] into Jac. Terms the
-  door marks constant (a constant mass) have their coefficients summed over k and are inserted once.
-*/
-static PetscErrorCode AssembleInto(void *ctx, Mat Jac)
+/* The coefficients of a unit term of each block at each quadrature point for the step size h, and the blocks each
+   point needs (a Lobatto scheme's first node needs no G_x), kept until h changes: the same numbers as
+   TermCoefficients() gives, computed once rather than at every Jacobian */
+static void CoefficientTables(SimpVIStep st)
 {
-  SimpVIStep          st       = (SimpVIStep)ctx;
-  const SimpVIScheme *sc       = st->scheme;
-  const PetscInt      s        = sc->degree;
+  const SimpVIScheme *sc = st->scheme;
+  const PetscInt      s = sc->degree, s2 = s * s;
+
+  if (st->ctabh == st->h) return;
+  for (PetscInt k = 0; k < sc->nq; k++) {
+    st->cneed[k] = 0;
+    for (PetscInt b = SIMPVI_BLOCK_PX; b <= SIMPVI_BLOCK_GV; b++) {
+      SimpVITerm   probe = {NULL, 1, (SimpVIBlock)b, PETSC_FALSE, PETSC_FALSE};
+      PetscScalar *c     = &st->ctab[(k * 4 + b) * s2];
+
+      TermCoefficients(sc, k, st->h, &probe, c);
+      if (!AllZero(s2, c)) st->cneed[k] |= SIMPVI_NEED(b);
+    }
+  }
+  st->ctabh = st->h;
+}
+
+/*
+  SimpVIStepAssembleTerms_Private - d2Ld/dQ_i dQ_l = sum_k w_k [D_ki B_kl Px + (1/h) D_ki D_kl Pv + h B_ki B_kl Gx +
+  B_ki D_kl Gv] at the quadrature values of the last evaluation, given to add() term by term with its s x s
+  coefficients: add(st, ctx, A, transpose, coef) adds coef (x) A (A'). Terms the door marks constant (a constant mass)
+  have their coefficients summed over k and are given once.
+*/
+static PetscErrorCode AssembleTerms(SimpVIStep st, PetscBool withpg, PetscErrorCode (*add)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *ctx)
+{
+  const SimpVIScheme *sc = st->scheme;
+  const PetscInt      s = sc->degree, s2 = s * s;
   const PetscInt      maxterms = st->door.maxterms;
   SimpVITerm         *terms = st->terms, *constant = st->terms + maxterms;
   PetscInt            nconstant = 0;
-  PetscScalar        *coef = st->termcoef, *constcoef = st->termcoef + s * s;
+  PetscScalar        *coef = st->termcoef, *constcoef = st->termcoef + s2;
 
   PetscFunctionBegin;
-  PetscCall(PetscArrayzero(constcoef, maxterms * s * s));
+  CoefficientTables(st);
+  PetscCall(PetscArrayzero(constcoef, maxterms * s2));
   for (PetscInt k = 0; k < sc->nq; k++) {
-    PetscInt nterms = 0, need = 0;
+    PetscInt nterms = 0;
 
-    for (PetscInt b = SIMPVI_BLOCK_PX; b <= SIMPVI_BLOCK_GV; b++) {
-      SimpVITerm probe = {NULL, 1, (SimpVIBlock)b, PETSC_FALSE, PETSC_FALSE};
-
-      TermCoefficients(sc, k, st->h, &probe, coef);
-      if (!AllZero(s * s, coef)) need |= SIMPVI_NEED(b);
-    }
-    PetscCall(st->door.terms(st->door.ctx, st->t + sc->tau[k] * st->h, st->X[k], st->V[k], need, &nterms, terms));
+    if (withpg) PetscCall(st->door.pg(st->door.ctx, st->t + sc->tau[k] * st->h, st->X[k], st->V[k], st->P[k], st->G[k]));
+    PetscCall(st->door.terms(st->door.ctx, st->t + sc->tau[k] * st->h, st->X[k], st->V[k], st->cneed[k], &nterms, terms));
     for (PetscInt t = 0; t < nterms; t++) {
-      TermCoefficients(sc, k, st->h, &terms[t], coef);
-      if (AllZero(s * s, coef)) continue; /* e.g. the Hessian at a Lobatto scheme's first node */
+      const PetscScalar *unit = &st->ctab[(k * 4 + terms[t].block) * s2];
+
+      if (!(st->cneed[k] & SIMPVI_NEED(terms[t].block))) continue; /* e.g. the Hessian at a Lobatto scheme's first node */
+      for (PetscInt j = 0; j < s2; j++) coef[j] = terms[t].scale * unit[j];
       if (terms[t].constant) {
         PetscInt c = 0;
 
         while (c < nconstant && !(constant[c].A == terms[t].A && constant[c].block == terms[t].block && constant[c].transpose == terms[t].transpose)) c++;
         if (c == nconstant) constant[nconstant++] = terms[t];
-        for (PetscInt j = 0; j < s * s; j++) constcoef[c * s * s + j] += coef[j];
-      } else PetscCall(SimpVIMatAddBlocks_Private(Jac, st->qmap, terms[t].A, terms[t].transpose, s, coef));
+        for (PetscInt j = 0; j < s2; j++) constcoef[c * s2 + j] += coef[j];
+      } else PetscCall(add(st, ctx, terms[t].A, terms[t].transpose, coef));
     }
   }
-  for (PetscInt c = 0; c < nconstant; c++) PetscCall(SimpVIMatAddBlocks_Private(Jac, st->qmap, constant[c].A, constant[c].transpose, s, &constcoef[c * s * s]));
+  for (PetscInt c = 0; c < nconstant; c++) PetscCall(add(st, ctx, constant[c].A, constant[c].transpose, &constcoef[c * s2]));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimpVIStepAssembleTerms_Private(SimpVIStep st, PetscErrorCode (*add)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(AssembleTerms(st, PETSC_FALSE, add, ctx));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStepResidualAndTerms_Private - the residual R(Y) and the terms of the Jacobian at Y (given to add()) in one pass
+  over the quadrature points, P, G and the terms of each point one after the other: for a door whose pg and terms
+  share a user callback (st->door.shared, a mass M(x)), which the door then calls once per point
+*/
+PetscErrorCode SimpVIStepResidualAndTerms_Private(SimpVIStep st, Vec Y, Vec R, PetscErrorCode (*add)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SIMPVI_Residual, 0, Y, R, 0));
+  PetscCall(QuadraturePoints(st, Y));
+  PetscCall(AssembleTerms(st, PETSC_TRUE, add, ctx));
+  PetscCall(ActionGradients(st, R));
+  PetscCall(PetscObjectStateGet((PetscObject)st->q0, &st->evalq0));
+  PetscCall(PetscObjectStateGet((PetscObject)Y, &st->evalstate));
+  PetscCall(PetscObjectGetId((PetscObject)Y, &st->evalid));
+  st->evalh = st->h;
+  st->evalt = st->t;
+  PetscCall(PetscLogEventEnd(SIMPVI_Residual, 0, Y, R, 0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AddToMat(SimpVIStep st, void *ctx, Mat A, PetscBool transpose, const PetscScalar coef[])
+{
+  PetscFunctionBegin;
+  PetscCall(SimpVIMatAddBlocks_Private((Mat)ctx, st->qmap, A, transpose, st->scheme->degree, coef));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AssembleInto(void *ctx, Mat Jac)
+{
+  PetscFunctionBegin;
+  PetscCall(SimpVIStepAssembleTerms_Private((SimpVIStep)ctx, AddToMat, Jac));
   PetscFunctionReturn(0);
 }
 
@@ -224,9 +335,30 @@ static PetscErrorCode Jacobian(SimpVIStep st, Vec Y, Mat Jac)
 {
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SIMPVI_Jacobian, 0, Y, Jac, 0));
-  PetscCall(EvaluateDoor(st, Y));
+  PetscCall(SimpVIStepEvaluate_Private(st, Y));
   PetscCall(SimpVIMatFill_Private(Jac, &st->Jpreallocated, AssembleInto, st));
   PetscCall(PetscLogEventEnd(SIMPVI_Jacobian, 0, Y, Jac, 0));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStepLagJacobian_Private - whether the Jacobian of an earlier Newton iteration (this step's or, with the same h,
+  an earlier step's) may serve again (st->lagjacobian, -ts_simpvi_lag_jacobian): at the first iteration of a step, and
+  at a later one while each Newton step has cut the residual R (the residual at the iterate, which the solver computed
+  before it asks for the Jacobian) by SIMPVI_LAG_CONTRACTION at least; otherwise a new Jacobian. R = NULL: the first
+  iteration of a solve. Counts the calls of this step (st->jcalls, reset by SimpVIStepPredict_Private()). For the
+  solver only: SimpVIStepJacobian_Private() itself always gives the Jacobian at Y (the adjoint's linearisation needs it).
+*/
+PetscErrorCode SimpVIStepLagJacobian_Private(SimpVIStep st, Vec R, PetscBool *lag)
+{
+  PetscReal fnorm = 0;
+
+  PetscFunctionBegin;
+  *lag = PETSC_FALSE;
+  if (R && st->lagjacobian) PetscCall(VecNorm(R, NORM_2, &fnorm));
+  if (st->lagjacobian && !st->linear && st->Jvalid && st->Jh == st->h) *lag = (PetscBool)(st->jcalls == 0 || fnorm <= SIMPVI_LAG_CONTRACTION * st->jfnorm);
+  st->jfnorm = fnorm;
+  st->jcalls++;
   PetscFunctionReturn(0);
 }
 
@@ -247,8 +379,9 @@ PetscErrorCode SimpVIStepJacobian_Private(SimpVIStep st, Vec Y, Mat J)
     PetscCall(MatEqual(st->Jlinear, J, &same));
     if (!same) PetscCall(MatCopy(st->Jlinear, J, DIFFERENT_NONZERO_PATTERN));
   } else PetscCall(Jacobian(st, Y, J));
-  st->Jh = st->h;
-  st->Jt = st->t;
+  st->Jh     = st->h;
+  st->Jt     = st->t;
+  st->Jvalid = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
@@ -268,12 +401,19 @@ PetscErrorCode SimpVIStepPredict_Private(SimpVIStep st)
   PetscReal start = PetscAbsReal(st->tprev + st->hprev - st->t) <= tol ? 1 : (st->t - st->tprev) / st->hprev;
 
   PetscFunctionBegin;
+  st->jcalls = 0;
   PetscCall(StageViewsPlace(st, st->Y, st->Yv, PETSC_TRUE, &y));
   for (PetscInt a = 0; a < s; a++) {
     const PetscReal c = sc->c[a + 1];
 
     if (poly) {
-      PetscCall(SimpVISchemeBasis_Private(sc, start + c * st->h / st->hprev, phi, NULL));
+      const PetscReal x = start + c * st->h / st->hprev;
+
+      phi = &st->predphi[a * (s + 1)];
+      if (st->predx[a] != x) { /* the basis at this stage's node, kept while steps keep their size */
+        PetscCall(SimpVISchemeBasis_Private(sc, x, phi, NULL));
+        st->predx[a] = x;
+      }
       PetscCall(VecSet(st->Yv[a], 0));
       PetscCall(VecMAXPY(st->Yv[a], s + 1, phi, st->Qprev));
       PetscCall(VecAXPY(st->Yv[a], -1, st->q0));
@@ -366,8 +506,11 @@ PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep st, const SimpVIScheme *scheme
   PetscCall(VecDuplicate(q, &st->v));
   /* scratch of the scheme's size: a node gradient sums 2 nq terms; the Jacobian keeps the door's terms at a point and
      its constant ones, each with s x s coefficients */
-  PetscCall(PetscMalloc3(2 * nq, &st->coef, 2 * nq, &st->vecs, s + 1, &st->phi));
+  PetscCall(PetscMalloc4(2 * nq + s, &st->coef, 2 * nq, &st->vecs, s + 1, &st->phi, 4 * nq + s, &st->parr));
   PetscCall(PetscMalloc2(2 * st->door.maxterms, &st->terms, (1 + st->door.maxterms) * s * s, &st->termcoef));
+  PetscCall(PetscMalloc4(nq * 4 * s * s, &st->ctab, nq, &st->cneed, s, &st->predx, s * (s + 1), &st->predphi));
+  st->ctabh = 0;
+  for (PetscInt a = 0; a < s; a++) st->predx[a] = PETSC_MAX_REAL;
 
   PetscCall(VecCreate(comm, &st->Y));
   PetscCall(VecSetSizes(st->Y, s * nloc, s * N));
@@ -389,6 +532,7 @@ PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep st, const SimpVIScheme *scheme
   PetscCall(MatSetOptionsPrefix(st->J, prefix));
   PetscCall(MatSetFromOptions(st->J));
   st->Jpreallocated = PETSC_FALSE;
+  st->Jvalid        = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -410,8 +554,10 @@ PetscErrorCode SimpVIStepReset_Private(SimpVIStep st)
       }
   }
   PetscCall(PetscFree2(st->Yv, st->Rv));
-  PetscCall(PetscFree3(st->coef, st->vecs, st->phi));
+  PetscCall(PetscFree4(st->coef, st->vecs, st->phi, st->parr));
+  PetscCall(SimpVIStepSmallReset_Private(st));
   PetscCall(PetscFree2(st->terms, st->termcoef));
+  PetscCall(PetscFree4(st->ctab, st->cneed, st->predx, st->predphi));
   PetscCall(VecDestroy(&st->q0));
   PetscCall(VecDestroy(&st->p0));
   PetscCall(VecDestroy(&st->pprev));
@@ -452,7 +598,7 @@ PetscErrorCode SimpVIStepIncrements_Private(SimpVIStep st, Vec dq, Vec dp)
   PetscCall(VecCopy(st->Yv[s - 1], dq));
   PetscCall(VecResetArray(st->Yv[s - 1]));
   PetscCall(VecRestoreArrayRead(st->Y, (const PetscScalar **)&y));
-  PetscCall(EvaluateDoor(st, st->Y));
+  PetscCall(SimpVIStepEvaluate_Private(st, st->Y));
   PetscCall(VecSet(dp, 0));
   for (PetscInt k = 0; k < st->scheme->nq; k++) PetscCall(VecAXPY(dp, st->h * st->scheme->w[k], st->G[k]));
   PetscFunctionReturn(0);

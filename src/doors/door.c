@@ -190,32 +190,59 @@ PetscErrorCode SimpVIProblemSplit_Private(TS ts, Vec U, IS *isq, IS *isp)
   PetscFunctionReturn(0);
 }
 
+/* x = U[is] (or U[is] = x when join). On one process, an index set of consecutive entries of U (the default split,
+   and every split the user gives as such) is copied on the arrays: VecGetSubVector() makes a Vec at each call,
+   which cost more than the rest of a small step. Other splits go through VecGetSubVector(). */
+static PetscErrorCode CopySub(Vec U, IS is, Vec x, PetscBool join)
+{
+  PetscBool   stride;
+  PetscInt    first = 0, step = 0, n, lo, hi;
+  PetscMPIInt size;
+  Vec         sub;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)U), &size));
+  PetscCall(PetscObjectTypeCompare((PetscObject)is, ISSTRIDE, &stride));
+  stride = (PetscBool)(stride && size == 1); /* in parallel VecGetSubVector() is collective: every process takes it */
+  if (stride) {
+    PetscCall(ISStrideGetInfo(is, &first, &step));
+    PetscCall(ISGetLocalSize(is, &n));
+    PetscCall(VecGetOwnershipRange(U, &lo, &hi));
+  }
+  if (stride && (step == 1 || n <= 1) && first >= lo && first + n <= hi) {
+    const PetscScalar *from;
+    PetscScalar       *to;
+
+    /* read access to the source (U may be locked read-only, as in a monitor), write access to the target */
+    PetscCall(VecGetArrayRead(join ? x : U, &from));
+    PetscCall(VecGetArray(join ? U : x, &to));
+    if (join) PetscCall(PetscArraycpy(to + first - lo, from, n));
+    else PetscCall(PetscArraycpy(to, from + first - lo, n));
+    PetscCall(VecRestoreArray(join ? U : x, &to));
+    PetscCall(VecRestoreArrayRead(join ? x : U, &from));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecGetSubVector(U, is, &sub));
+  if (join) PetscCall(VecCopy(x, sub));
+  else PetscCall(VecCopy(sub, x));
+  PetscCall(VecRestoreSubVector(U, is, &sub));
+  PetscFunctionReturn(0);
+}
+
 /* (q, p) copied out of U and into U, through the index sets of the split */
 PetscErrorCode SimpVIPhaseSpaceSplit_Private(Vec U, IS isq, IS isp, Vec q, Vec p)
 {
-  Vec sub;
-
   PetscFunctionBegin;
-  PetscCall(VecGetSubVector(U, isq, &sub));
-  PetscCall(VecCopy(sub, q));
-  PetscCall(VecRestoreSubVector(U, isq, &sub));
-  PetscCall(VecGetSubVector(U, isp, &sub));
-  PetscCall(VecCopy(sub, p));
-  PetscCall(VecRestoreSubVector(U, isp, &sub));
+  PetscCall(CopySub(U, isq, q, PETSC_FALSE));
+  PetscCall(CopySub(U, isp, p, PETSC_FALSE));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode SimpVIPhaseSpaceJoin_Private(Vec q, Vec p, IS isq, IS isp, Vec U)
 {
-  Vec sub;
-
   PetscFunctionBegin;
-  PetscCall(VecGetSubVector(U, isq, &sub));
-  PetscCall(VecCopy(q, sub));
-  PetscCall(VecRestoreSubVector(U, isq, &sub));
-  PetscCall(VecGetSubVector(U, isp, &sub));
-  PetscCall(VecCopy(p, sub));
-  PetscCall(VecRestoreSubVector(U, isp, &sub));
+  PetscCall(CopySub(U, isq, q, PETSC_TRUE));
+  PetscCall(CopySub(U, isp, p, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
 

@@ -1,9 +1,43 @@
 /*
    The solver of the step system: the TS's SNES on the step vector's DMShell (its function and Jacobian are the TS's
    snesfunction/snesjacobian ops, which call the step), whatever its type (SNESKINSOL too: src/ts/stepkinsol.c).
+   Small systems (s n rows up to -ts_simpvi_small_limit, one process) under the default SNES go to the dense Newton of
+   src/core/smallstep.c with the SNES's tolerances, and back to the SNES if it fails.
 */
 #include <simpvi/private/tssimpviimpl.h>
 #include <petsc/private/snesimpl.h>
+
+/* Options that ask for the SNES's own output or a Jacobian other than the step's: they keep the SNES path */
+static const char *const SNESOnlyOptions[] = {"-snes_converged_reason",   "-snes_view",  "-snes_monitor", "-snes_test_jacobian", "-snes_mf", "-snes_mf_operator", "-snes_fd", "-snes_fd_color", "-snes_linesearch_type",
+                                              "-snes_linesearch_monitor", "-snes_ksp_ew"};
+
+/* Whether the dense path may solve this TS's steps (vi->smallpath; the SNES's type and monitors are checked again at
+   each solve): one process, s n rows up to the limit, none of the SNES-only options, the default direct solve (a
+   linear solver or a step matrix type the user chose keeps the SNES and its KSP) */
+static PetscErrorCode SmallPathPossible(TS ts, PetscInt N)
+{
+  TS_SimpVI  *vi = (TS_SimpVI *)ts->data;
+  PetscMPIInt size;
+  PetscBool   given = PETSC_FALSE, matset, preonly, lu;
+  SNES        snes;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ts), &size));
+  PetscCall(TSGetSNES(ts, &snes));
+  for (size_t i = 0; i < sizeof(SNESOnlyOptions) / sizeof(SNESOnlyOptions[0]) && !given; i++) PetscCall(PetscOptionsHasName(((PetscObject)snes)->options, ((PetscObject)snes)->prefix, SNESOnlyOptions[i], &given));
+  PetscCall(PetscOptionsHasName(((PetscObject)ts)->options, ((PetscObject)ts)->prefix, "-ts_simpvi_mat_type", &matset));
+  { /* the default direct solve, not a linear solver the user chose (in code or by options) */
+    KSP ksp;
+    PC  pc;
+
+    PetscCall(SNESGetKSP(snes, &ksp));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &lu, PCLU, PCCHOLESKY, ""));
+  }
+  vi->smallpath = (PetscBool)(size == 1 && N <= vi->smalllimit && !given && !matset && preonly && lu);
+  PetscFunctionReturn(0);
+}
 
 /* The SNES of the TS on the step system, on its own DMShell (the step vector is s times longer than the positions) */
 PetscErrorCode SimpVIStepSolverSetUp_Private(TS ts)
@@ -42,6 +76,7 @@ PetscErrorCode SimpVIStepSolverSetUp_Private(TS ts)
   PetscCall(VecGetSize(vi->step->Y, &N));
   PetscCall(SimpVIDefaultLinearSolver_Private(ksp, N, vi->prob->directlimit, PETSC_FALSE, PETSC_TRUE));
   PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(SmallPathPossible(ts, N));
   PetscFunctionReturn(0);
 }
 
@@ -54,6 +89,41 @@ PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, Pet
 
   PetscFunctionBegin;
   PetscCall(SimpVIStepKINSOL_Private(ts));
+  if (vi->smallpath) {
+    PetscBool           newton, ksponly;
+    SimpVISmallOptions  opt;
+    PetscInt            nfuncs;
+    SNESConvergedReason small;
+
+    PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESNEWTONLS, &newton));
+    PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESKSPONLY, &ksponly));
+    if (!((PetscObject)ts->snes)->type_name) newton = PETSC_TRUE; /* SNESSetUp() would make it newtonls */
+    if ((newton || ksponly) && !ts->snes->numbermonitors && ts->snes->ops->converged == SNESConvergedDefault) {
+      PetscCall(SNESGetTolerances(ts->snes, &opt.atol, &opt.rtol, &opt.stol, &opt.maxit, &opt.maxf));
+      PetscCall(SNESGetDivergenceTolerance(ts->snes, &opt.divtol));
+      PetscCall(SNESGetLagJacobian(ts->snes, &opt.lag));
+      opt.persist = ts->snes->lagjac_persist;
+      opt.ksponly = ksponly;
+      PetscCall(SimpVIStepSmallSolve_Private(vi->step, &opt, its, &nfuncs, &small));
+      /* what the SNES would hold after the solve, for callers that ask it (SNESGetSolution(), its reason) */
+      if (ts->snes->vec_sol != vi->step->Y) {
+        PetscCall(PetscObjectReference((PetscObject)vi->step->Y));
+        PetscCall(VecDestroy(&ts->snes->vec_sol));
+        ts->snes->vec_sol = vi->step->Y;
+      }
+      ts->snes->iter       = *its;
+      ts->snes->linear_its = *its;
+      ts->snes->reason     = small;
+      if (small > 0) {
+        *lits      = *its; /* one direct solve per iteration, as preonly LU counts */
+        *converged = PETSC_TRUE;
+        PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "SNES %s", SNESConvergedReasons[small]));
+        *reason = vi->reason;
+        PetscFunctionReturn(0);
+      }
+      PetscCall(PetscInfo(ts, "Dense Newton of the step from t = %g: %s after %" PetscInt_FMT " iterations; the SNES solves it again\n", (double)vi->step->t, SNESConvergedReasons[small], *its));
+    }
+  }
   PetscCall(SNESSolve(ts->snes, NULL, vi->step->Y));
   PetscCall(SNESGetIterationNumber(ts->snes, its));
   PetscCall(SNESGetLinearSolveIterations(ts->snes, lits));

@@ -228,8 +228,12 @@ static PetscErrorCode SNESTSFormFunction_SimpVI(SNES snes, Vec Y, Vec R, TS ts)
 
 static PetscErrorCode SNESTSFormJacobian_SimpVI(SNES snes, Vec Y, Mat A, Mat B, TS ts)
 {
+  SimpVIStep st = ((TS_SimpVI *)ts->data)->step;
+  PetscBool  lag;
+
   PetscFunctionBegin;
-  PetscCall(SimpVIStepJacobian_Private(((TS_SimpVI *)ts->data)->step, Y, B));
+  PetscCall(SimpVIStepLagJacobian_Private(st, st->R, &lag)); /* -ts_simpvi_lag_jacobian: J and its factors kept */
+  if (!lag) PetscCall(SimpVIStepJacobian_Private(st, Y, B));
   if (A != B) {
     PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
@@ -397,6 +401,7 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   stepdoor.pg       = StepPG;
   stepdoor.terms    = StepTerms;
   stepdoor.ctx      = ts;
+  stepdoor.shared   = (PetscBool)(door == &SimpVIDoorMechanical && vi->prob->user.massfn); /* the mass callback gives both */
   PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sts_simpvi_", ((PetscObject)ts)->prefix ? ((PetscObject)ts)->prefix : ""));
   PetscCall(SimpVIStepSetUp_Private(vi->step, vi->scheme, &stepdoor, (PetscBool)(ts->problem_type == TS_LINEAR), vi->q1, prefix));
   PetscCall(SimpVIStepSolverSetUp_Private(ts));
@@ -498,6 +503,9 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, SimpVIOptionItems PetscOpti
   if (flg) PetscCall(TSSimpVISetDegree_SimpVI(ts, degree));
   PetscCall(SimpVIKINSOLAliasSetFromOptions_Private(ts, PetscOptionsObject));
   PetscCall(SimpVIDirectLimitOption_Private(ts, PetscOptionsObject, prob));
+  PetscCall(
+    PetscOptionsBool("-ts_simpvi_lag_jacobian", "Reuse the step Jacobian (and its factors) of an earlier Newton iteration or step with the same h while each Newton step cuts the residual 100 times", "TSSIMPVI", vi->step->lagjacobian, &vi->step->lagjacobian, NULL));
+  PetscCall(PetscOptionsInt("-ts_simpvi_small_limit", "Largest step system (rows, s times the positions) solved by a dense Newton on one process rather than by the SNES; 0: always the SNES", "TSSIMPVI", vi->smalllimit, &vi->smalllimit, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_check_stability", "Stop when h*omega_max (estimated at the first step) is beyond the scheme's linear stability bound, or when the state blows up", "TSSIMPVI", vi->checkstability, &vi->checkstability, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_check_stability_warn", "Only warn (once) where -ts_simpvi_check_stability would stop", "TSSIMPVI", vi->stabilitywarn, &vi->stabilitywarn, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_monitor_energy", "Print the energy H and its relative drift after each step", "TSSimpVIMonitorEnergy", monitor, &monitor, &flg));
@@ -519,6 +527,11 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Variational integrator %s: degree %" PetscInt_FMT ", %" PetscInt_FMT "-point %s quadrature, order %" PetscInt_FMT "\n", vi->type, vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? vi->degree + 1 : vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? "Gauss-Lobatto" : "Gauss-Legendre", 2 * vi->degree));
   if (vi->prob && vi->prob->door)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->prob->door->name, vi->degree, vi->step->qmap ? vi->step->qmap->N : 0));
+  if (vi->prob && vi->prob->door && vi->step->qmap) {
+    if (vi->smallpath)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by a dense Newton (%" PetscInt_FMT " rows, -ts_simpvi_small_limit %" PetscInt_FMT ") with the SNES's tolerances; the SNES if it fails\n", vi->degree * vi->step->qmap->N, vi->smalllimit));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by the SNES\n"));
+  }
   if (!SIMPVI_HAVE_PARALLEL_LU) {
     PetscMPIInt size;
 
@@ -608,6 +621,12 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
 . -ts_simpvi_nonlinear_solver <snes> - deprecated: the step is solved by the TS's SNES, -snes_type kinsol chooses `SNESKINSOL`
 . -ts_simpvi_direct_limit <100000> - step systems with at most this many rows get a direct solve by default, larger ones
                               BiCGStab with block Jacobi/ILU(0); the mass solves behind velocities take -ts_simpvi_velocity_ksp_*
+. -ts_simpvi_small_limit <SIMPVI_SMALL_LIMIT> - step systems with at most this many rows, on one process, are solved by a
+                              dense Newton with the SNES's tolerances (the SNES takes over a step it fails); 0: the SNES always
+. -ts_simpvi_lag_jacobian - reuse the step Jacobian and its factorization (of an earlier Newton iteration, or of an earlier
+                              step with the same h) while each Newton step cuts the residual 100 times; assembled again
+                              otherwise. For problems whose Jacobian changes little or not at all (a linear problem not
+                              declared `TS_LINEAR`)
 . -ts_simpvi_mat_type <aij> - the type of the step matrix
 . -ts_simpvi_monitor_energy - print the energy H and its relative drift after each step
 . -ts_simpvi_check_stability <true> - stop when h*omega_max, with omega_max estimated at the first step from the mass and
@@ -736,6 +755,7 @@ PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS ts)
   PetscCall(SimpVIStepCreate_Private(&vi->step));
   vi->checkstability = PETSC_TRUE;
   vi->growth         = 1;
+  vi->smalllimit     = SIMPVI_SMALL_LIMIT;
   vi->compensated    = PETSC_TRUE;
   vi->restartstep    = -1;
   vi->cpstep         = -1;

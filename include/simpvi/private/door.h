@@ -59,10 +59,14 @@ typedef struct {
   SimpVITerm       *terms;                    /* door->maxterms, for the callers of door->terms() outside the step */
   Vec               work, work2, zero, force; /* position-shaped */
   Vec               massg;                    /* 1/2 v' dM/dx v */
-  KSP               kspv;                     /* L_vv solves of the Legendre inversion */
-  Mat               I2J[4];                   /* I2 door: K = dF/dU, M = dF/dA, C = dF/dV, work */
-  PetscReal         I2shift;                  /* I2 door: the shift that reads M and C from the Jacobian without cancellation */
-  PetscReal         I2Mnorm, I2Mtime;         /* I2 door: ||M|| and the time M was read */
+  PetscObjectId     massid[2];                /* mechanical door: the (x, v) of the last mass callback, and their states */
+  PetscObjectState  massstate[2];
+  PetscBool         massvalid;
+  KSP               kspv;             /* L_vv solves of the Legendre inversion */
+  Mat               I2J[4];           /* I2 door: K = dF/dU, M = dF/dA, C = dF/dV, work */
+  PetscReal         I2shift;          /* I2 door: the shift that reads M and C from the Jacobian without cancellation */
+  PetscReal         I2Mnorm, I2Mtime; /* I2 door: ||M|| and the time M was read */
+  Vec               I2r, I2Mr, I2f;   /* I2 door: the probe of the mass check, M r, work */
   PetscBool         damped;
 
   /* shared by every TS type */

@@ -5,7 +5,7 @@
 #ifndef SIMPVI_STEP_H
 #define SIMPVI_STEP_H
 
-#include <petscksp.h>
+#include <petscsnes.h>
 #include <simpvi/private/compat.h>
 #include <simpvi/private/scheme.h>
 
@@ -35,7 +35,8 @@ typedef struct {
   PetscInt maxterms;
   PetscErrorCode (*pg)(void *, PetscReal, Vec, Vec, Vec, Vec);
   PetscErrorCode (*terms)(void *, PetscReal, Vec, Vec, PetscInt, PetscInt *, SimpVITerm[]);
-  void *ctx;
+  void     *ctx;
+  PetscBool shared; /* pg and terms share a user callback (a mass M(x)): the dense path calls them together, point by point */
 } SimpVIStepDoor;
 
 /*
@@ -75,13 +76,40 @@ struct _SimpVIStep {
   PetscBool Jpreallocated;
   PetscReal Jh, Jt;  /* step size and start of the step of the assembled Jacobian (linear) */
   Mat       Jlinear; /* linear: the next step's Jacobian, compared with J before J is replaced */
+  PetscBool Jvalid;  /* J holds a Jacobian of this step size (for lagging) */
+
+  /* Jacobian lagging (-ts_simpvi_lag_jacobian): Jacobian requests in this step, the residual norm at the last one */
+  PetscBool lagjacobian;
+  PetscInt  jcalls;
+  PetscReal jfnorm;
 
   /* scratch of the scheme's size */
-  PetscScalar *coef, *termcoef;
-  Vec         *vecs;
-  PetscReal   *phi;
-  SimpVITerm  *terms;
+  PetscScalar        *coef, *termcoef;
+  Vec                *vecs;
+  const PetscScalar **parr; /* array pointers: P_k and G_k, then the terms of a node gradient (or the stages) */
+  PetscReal          *phi;
+  SimpVITerm         *terms;
+  PetscScalar        *ctab;  /* unit term coefficients per point and block, for the step size ctabh */
+  PetscInt           *cneed; /* the blocks each point needs */
+  PetscReal           ctabh;
+  PetscReal          *predx, *predphi; /* the predictor's basis at each stage's node (predx on the old polynomial) */
+
+  /* the small dense path (src/core/smallstep.c): the m = s n rows of the system, its dense Jacobian, LU factors (of
+     the Jacobian at step dJt with step size dJh), a lagged Jacobian's age in Newton iterations, scratch */
+  PetscInt     dm, *dpiv, djacage, *didx;
+  PetscScalar *dJ, *dLU, *dJprev, *dy, *dy0, *dvals;
+  PetscBool    dvalid, dfactored, dassembled; /* dassembled: dJ is the Jacobian at the current iterate */
+  PetscReal    dJh, dJt;
 };
+
+/* The stopping tests of the small path: those of the SNES it stands for */
+typedef struct {
+  PetscReal atol, rtol, stol, divtol;
+  PetscInt  maxit, maxf;
+  PetscInt  lag;     /* SNESSetLagJacobian() */
+  PetscBool persist; /* SNESSetLagJacobianPersists() */
+  PetscBool ksponly; /* SNESKSPONLY: one Newton step */
+} SimpVISmallOptions;
 
 PETSC_INTERN PetscErrorCode SimpVIStepCreate_Private(SimpVIStep *);
 PETSC_INTERN PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep, const SimpVIScheme *, const SimpVIStepDoor *, PetscBool, Vec, const char[]);
@@ -93,6 +121,12 @@ PETSC_INTERN PetscErrorCode SimpVIStepJacobian_Private(SimpVIStep, Vec, Mat);
 PETSC_INTERN PetscErrorCode SimpVIStepMomentum_Private(SimpVIStep, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStepFinish_Private(SimpVIStep, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStepAccept_Private(SimpVIStep);
+PETSC_INTERN PetscErrorCode SimpVIStepEvaluate_Private(SimpVIStep, Vec);
+PETSC_INTERN PetscErrorCode SimpVIStepLagJacobian_Private(SimpVIStep, Vec, PetscBool *);
+/* A lagged Jacobian serves again while each Newton step cuts the residual by this factor at least */
+#define SIMPVI_LAG_CONTRACTION 1e-2
+PETSC_INTERN PetscErrorCode SimpVIStepAssembleTerms_Private(SimpVIStep, PetscErrorCode (*)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *);
+PETSC_INTERN PetscErrorCode SimpVIStepResidualAndTerms_Private(SimpVIStep, Vec, Vec, PetscErrorCode (*)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *);
 PETSC_INTERN PetscErrorCode SimpVIStepIncrements_Private(SimpVIStep, Vec, Vec);
 
 /* The step's tangent and adjoint maps (src/core/steptangent.c): their work space, for ncost adjoint vectors */
@@ -133,6 +167,10 @@ PETSC_INTERN PetscErrorCode SimpVIMatFill_Private(Mat, PetscBool *, PetscErrorCo
 PETSC_INTERN PetscErrorCode SimpVIDefaultLinearSolver_Private(KSP, PetscInt, PetscInt, PetscBool, PetscBool);
 PETSC_INTERN PetscErrorCode SimpVIStepPlaceholderSolver_Private(KSP);
 
-PETSC_INTERN PetscLogEvent SIMPVI_Residual, SIMPVI_Jacobian;
+/* The small dense path (src/core/smallstep.c) */
+PETSC_INTERN PetscErrorCode SimpVIStepSmallSolve_Private(SimpVIStep, const SimpVISmallOptions *, PetscInt *, PetscInt *, SNESConvergedReason *);
+PETSC_INTERN PetscErrorCode SimpVIStepSmallReset_Private(SimpVIStep);
+
+PETSC_INTERN PetscLogEvent SIMPVI_Residual, SIMPVI_Jacobian, SIMPVI_SmallSolve;
 
 #endif

@@ -8,6 +8,12 @@
 #include <petscdmshell.h>
 #include <simpvi/private/door.h>
 
+/* The default -ts_simpvi_small_limit (rows of the step system): where the dense Newton stops being faster than the SNES
+   on a sparse (tridiagonal) system, the worst case for a dense solve: about 30 rows, measured by
+     for n in 8 12 16 24 32; do bench/stepcost -problem chain -n $n -steps 1000 -methods simpson,simpson+snes -ts_simpvi_small_limit 1000; done
+   (SNES / dense per step, 5 rounds under load: 16 rows 1.66, 24 rows 1.32, 28 rows 1.28, 32 rows 0.84-1.18, 48 rows 0.66) */
+#define SIMPVI_SMALL_LIMIT 32
+
 typedef struct {
   /* scheme */
   char              *type;
@@ -35,6 +41,10 @@ typedef struct {
   /* step solver: ts->snes; the deprecated -ts_simpvi_nonlinear_solver kinsol asked for SNESKINSOL */
   PetscBool kinsolalias;
   char      reason[256];
+
+  /* small systems: the dense Newton (src/core/smallstep.c) for step systems of at most smalllimit rows, on one process */
+  PetscInt  smalllimit;
+  PetscBool smallpath; /* possible for this set-up (SNES-only options absent) */
 
   /* linear stability (src/ts/stability.c) */
   PetscBool checkstability, stabilitywarn, stabilitywarned, stabilityready;

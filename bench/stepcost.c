@@ -1,0 +1,656 @@
+static char help[] = "Wall time of TSSIMPVI against PETSc's own TS types on the same problems, measured side by side (issue 13).\n"
+                     "Problems (-problem): pendulum (q'' = -sin q, mechanical door; PETSc's types get U = (q, p) and a hand-written\n"
+                     "RHS), pendulum_i2 (the same through TSSetI2Function()/TSSetI2Jacobian(), for TSSIMPVI and alpha2), double (the\n"
+                     "nonlinear double pendulum, mechanical door with M(q); PETSc's types get a hand-written Hamiltonian RHS), chain\n"
+                     "(-n masses on linear springs with fixed ends, through the I2 door, for TSSIMPVI and alpha2).\n"
+                     "Modes (-mode): step: every method at the same h (-h, -steps), time per step; target: for every method the\n"
+                     "largest h = T/N on a geometric grid of N (ratio 2^(1/4)) whose relative energy error sup |H - H0|/|H0| over\n"
+                     "[0, T] is at most -tol, then its time. Runs are interleaved (every method once per round, -rounds rounds), the\n"
+                     "medians printed with their ratios to the first method of -methods.\n"
+                     "Methods (-methods, comma separated): simpson, lobatto[:s], gauss[:s], midpoint, any simpvi scheme, with +snes to\n"
+                     "force the SNES path (-ts_simpvi_small_limit 0); rk4, theta (theta 1/2), irk (-ts_irk_nstages 3, Gauss), alpha2.\n"
+                     "Example: bench/stepcost -problem pendulum -mode target -tol 1e-9 -T 1000 -methods lobatto:4,rk4,irk\n\n";
+
+#include <simpvi.h>
+#include <petsctime.h>
+#include "../examples/models/pendulum.h"
+
+typedef enum {
+  PENDULUM,
+  PENDULUM_I2,
+  DOUBLE,
+  CHAIN
+} Problem;
+static const char *const Problems[] = {"pendulum", "pendulum_i2", "double", "chain", "Problem", "", NULL};
+
+typedef struct {
+  Problem   problem;
+  PetscInt  n;      /* chain: masses */
+  PetscReal q0;     /* pendulum: start angle */
+  PetscReal H0, eH; /* energy at t = 0, sup of the relative error */
+} Ctx;
+
+/* ---- the double pendulum (examples/ex2.c's, m = l = 1, g = 9.81) ---- */
+static const PetscReal dpg = 9.81;
+
+static void DPMass(PetscReal q1, PetscReal q2, PetscReal M[2][2])
+{
+  M[0][0] = 2;
+  M[0][1] = M[1][0] = PetscCosReal(q1 - q2);
+  M[1][1]           = 1;
+}
+
+static PetscReal DPEnergy(const PetscReal u[4])
+{
+  PetscReal M[2][2], det, v[2];
+
+  DPMass(u[0], u[1], M);
+  det  = M[0][0] * M[1][1] - M[0][1] * M[1][0];
+  v[0] = (M[1][1] * u[2] - M[0][1] * u[3]) / det;
+  v[1] = (-M[1][0] * u[2] + M[0][0] * u[3]) / det;
+  return 0.5 * (u[2] * v[0] + u[3] * v[1]) - 2 * dpg * PetscCosReal(u[0]) - dpg * PetscCosReal(u[1]);
+}
+
+static PetscErrorCode DPPotential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
+{
+  const PetscScalar *xx;
+  PetscScalar       *gg;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(x, &xx));
+  PetscCall(VecGetArrayWrite(g, &gg));
+  *V    = -2 * dpg * PetscCosReal(xx[0]) - dpg * PetscCosReal(xx[1]);
+  gg[0] = 2 * dpg * PetscSinReal(xx[0]);
+  gg[1] = dpg * PetscSinReal(xx[1]);
+  PetscCall(VecRestoreArrayRead(x, &xx));
+  PetscCall(VecRestoreArrayWrite(g, &gg));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode DPPotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
+{
+  const PetscScalar *xx;
+  PetscScalar       *h;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(x, &xx));
+  PetscCall(MatDenseGetArrayWrite(H, &h));
+  h[0] = 2 * dpg * PetscCosReal(xx[0]);
+  h[1] = h[2] = 0;
+  h[3]        = dpg * PetscCosReal(xx[1]);
+  PetscCall(MatDenseRestoreArrayWrite(H, &h));
+  PetscCall(VecRestoreArrayRead(x, &xx));
+  PetscFunctionReturn(0);
+}
+
+/* M(q), Mx = d(M v)/dq, g = 1/2 v' dM/dq v, Mxx = 1/2 v' d2M/dq2 v (examples/ex2.c), written into the dense arrays
+   (column-major) as a user minding speed would: one array access per matrix rather than a MatSetValue() per entry */
+static PetscErrorCode DPMassFn(TS ts, Vec x, Vec v, Mat M, Mat Mx, Vec g, Mat Mxx, void *ctx)
+{
+  const PetscScalar *xx, *vv;
+  PetscScalar       *gg, *m, *mx, *mxx;
+  PetscReal          Mq[2][2], d, sd, cd;
+  const PetscReal    s[2] = {1, -1};
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(x, &xx));
+  PetscCall(VecGetArrayRead(v, &vv));
+  PetscCall(VecGetArrayWrite(g, &gg));
+  PetscCall(MatDenseGetArrayWrite(M, &m));
+  PetscCall(MatDenseGetArrayWrite(Mx, &mx));
+  PetscCall(MatDenseGetArrayWrite(Mxx, &mxx));
+  DPMass(xx[0], xx[1], Mq);
+  d  = xx[0] - xx[1];
+  sd = PetscSinReal(d);
+  cd = PetscCosReal(d);
+  for (PetscInt i = 0; i < 2; i++) {
+    gg[i] = -sd * vv[0] * vv[1] * s[i];
+    for (PetscInt j = 0; j < 2; j++) {
+      m[i + 2 * j]   = Mq[i][j];
+      mx[i + 2 * j]  = -sd * vv[1 - i] * s[j];
+      mxx[i + 2 * j] = -cd * vv[0] * vv[1] * s[i] * s[j];
+    }
+  }
+  PetscCall(MatDenseRestoreArrayWrite(M, &m));
+  PetscCall(MatDenseRestoreArrayWrite(Mx, &mx));
+  PetscCall(MatDenseRestoreArrayWrite(Mxx, &mxx));
+  PetscCall(VecRestoreArrayRead(x, &xx));
+  PetscCall(VecRestoreArrayRead(v, &vv));
+  PetscCall(VecRestoreArrayWrite(g, &gg));
+  PetscFunctionReturn(0);
+}
+
+/* U' = (dH/dp, -dH/dq) with H = 1/2 p' M(q)^-1 p + V(q), written out as a PETSc user would */
+static void DPRHS(const PetscReal u[4], PetscReal f[4])
+{
+  PetscReal M[2][2], det, v[2], sd = PetscSinReal(u[0] - u[1]);
+
+  DPMass(u[0], u[1], M);
+  det  = M[0][0] * M[1][1] - M[0][1] * M[1][0];
+  v[0] = (M[1][1] * u[2] - M[0][1] * u[3]) / det;
+  v[1] = (-M[1][0] * u[2] + M[0][0] * u[3]) / det;
+  f[0] = v[0];
+  f[1] = v[1];
+  /* -dH/dq_j = 1/2 v' dM/dq_j v - dV/dq_j, dM12/dq1 = -sin d = -dM12/dq2 */
+  f[2] = -sd * v[0] * v[1] - 2 * dpg * PetscSinReal(u[0]);
+  f[3] = sd * v[0] * v[1] - dpg * PetscSinReal(u[1]);
+}
+
+/* ---- PETSc-side right-hand sides on U = (q, p) ---- */
+static PetscErrorCode RHSFunction(TS ts, PetscReal t, Vec U, Vec F, void *ptr)
+{
+  Ctx               *ctx = (Ctx *)ptr;
+  const PetscScalar *u;
+  PetscScalar       *f;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(U, &u));
+  PetscCall(VecGetArrayWrite(F, &f));
+  if (ctx->problem == PENDULUM) {
+    f[0] = u[1];
+    f[1] = -PetscSinReal(u[0]);
+  } else DPRHS(u, f);
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscCall(VecRestoreArrayWrite(F, &f));
+  PetscFunctionReturn(0);
+}
+
+/* the pendulum's Jacobian exactly; the double pendulum's by central differences of DPRHS (round-off 1e-10) */
+static PetscErrorCode RHSJacobian(TS ts, PetscReal t, Vec U, Mat A, Mat B, void *ptr)
+{
+  Ctx               *ctx = (Ctx *)ptr;
+  const PetscScalar *u;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(U, &u));
+  if (ctx->problem == PENDULUM) {
+    const PetscInt    idx[2]  = {0, 1};
+    const PetscScalar vals[4] = {0, 1, -PetscCosReal(u[0]), 0}; /* every entry: PETSc shifts this matrix in place */
+
+    PetscCall(MatSetValues(B, 2, idx, 2, idx, vals, INSERT_VALUES));
+  } else {
+    PetscReal up[4], um[4], fp[4], fm[4], e = 1e-6;
+
+    for (PetscInt j = 0; j < 4; j++) {
+      for (PetscInt i = 0; i < 4; i++) up[i] = um[i] = u[i];
+      up[j] += e;
+      um[j] -= e;
+      DPRHS(up, fp);
+      DPRHS(um, fm);
+      for (PetscInt i = 0; i < 4; i++) PetscCall(MatSetValue(B, i, j, (fp[i] - fm[i]) / (2 * e), INSERT_VALUES));
+    }
+  }
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  if (A != B) {
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The implicit form F = U' - f(U), J = shift I - df/dU, which implicit users write (and which spares PETSc's in-place
+   shift of an RHS Jacobian) */
+static PetscErrorCode IFunction(TS ts, PetscReal t, Vec U, Vec Udot, Vec F, void *ptr)
+{
+  PetscFunctionBeginUser;
+  PetscCall(RHSFunction(ts, t, U, F, ptr));
+  PetscCall(VecAYPX(F, -1, Udot));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode IJacobian(TS ts, PetscReal t, Vec U, Vec Udot, PetscReal shift, Mat A, Mat B, void *ptr)
+{
+  PetscFunctionBeginUser;
+  PetscCall(RHSJacobian(ts, t, U, A, B, ptr));
+  PetscCall(MatScale(B, -1));
+  PetscCall(MatShift(B, shift));
+  PetscFunctionReturn(0);
+}
+
+/* ---- the chain M a + K u = 0: unit masses, unit springs, fixed ends ---- */
+static PetscErrorCode ChainI2Function(TS ts, PetscReal t, Vec U, Vec V, Vec A, Vec F, void *ptr)
+{
+  Ctx               *ctx = (Ctx *)ptr;
+  const PetscScalar *u, *a;
+  PetscScalar       *f;
+  const PetscInt     n = ctx->n;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(U, &u));
+  PetscCall(VecGetArrayRead(A, &a));
+  PetscCall(VecGetArrayWrite(F, &f));
+  for (PetscInt i = 0; i < n; i++) f[i] = a[i] + 2 * u[i] - (i > 0 ? u[i - 1] : 0) - (i < n - 1 ? u[i + 1] : 0);
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscCall(VecRestoreArrayRead(A, &a));
+  PetscCall(VecRestoreArrayWrite(F, &f));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ChainI2Jacobian(TS ts, PetscReal t, Vec U, Vec V, Vec A, PetscReal shiftV, PetscReal shiftA, Mat J, Mat P, void *ptr)
+{
+  Ctx           *ctx = (Ctx *)ptr;
+  const PetscInt n   = ctx->n;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt    cols[3], k = 0;
+    PetscScalar vals[3];
+
+    if (i > 0) {
+      cols[k]   = i - 1;
+      vals[k++] = -1;
+    }
+    cols[k]   = i;
+    vals[k++] = 2 + shiftA;
+    if (i < n - 1) {
+      cols[k]   = i + 1;
+      vals[k++] = -1;
+    }
+    PetscCall(MatSetValues(P, 1, &i, k, cols, vals, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(P, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(P, MAT_FINAL_ASSEMBLY));
+  if (J != P) {
+    PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* ---- energy ---- */
+static PetscErrorCode Energy(TS ts, Ctx *ctx, Vec U, PetscReal *H)
+{
+  const PetscScalar *u, *v;
+  Vec                X, V;
+
+  PetscFunctionBeginUser;
+  switch (ctx->problem) {
+  case PENDULUM:
+    PetscCall(VecGetArrayRead(U, &u));
+    *H = 0.5 * u[1] * u[1] - PetscCosReal(u[0]);
+    PetscCall(VecRestoreArrayRead(U, &u));
+    break;
+  case DOUBLE:
+    PetscCall(VecGetArrayRead(U, &u));
+    {
+      PetscReal uu[4] = {u[0], u[1], u[2], u[3]};
+
+      *H = DPEnergy(uu);
+    }
+    PetscCall(VecRestoreArrayRead(U, &u));
+    break;
+  case PENDULUM_I2:
+  case CHAIN:
+    PetscCall(TS2GetSolution(ts, &X, &V));
+    PetscCall(VecGetArrayRead(X, &u));
+    PetscCall(VecGetArrayRead(V, &v));
+    if (ctx->problem == PENDULUM_I2) *H = 0.5 * v[0] * v[0] - PetscCosReal(u[0]);
+    else {
+      *H = 0;
+      for (PetscInt i = 0; i < ctx->n; i++) *H += 0.5 * v[i] * v[i] + 0.5 * (u[i] - (i > 0 ? u[i - 1] : 0)) * (u[i] - (i > 0 ? u[i - 1] : 0));
+      *H += 0.5 * u[ctx->n - 1] * u[ctx->n - 1];
+    }
+    PetscCall(VecRestoreArrayRead(X, &u));
+    PetscCall(VecRestoreArrayRead(V, &v));
+    break;
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MonitorEnergy(TS ts, PetscInt step, PetscReal t, Vec U, void *ptr)
+{
+  Ctx      *ctx = (Ctx *)ptr;
+  PetscReal H;
+
+  PetscFunctionBeginUser;
+  PetscCall(Energy(ts, ctx, U, &H));
+  ctx->eH = PetscMax(ctx->eH, PetscAbsReal(H - ctx->H0) / PetscAbsReal(ctx->H0));
+  PetscFunctionReturn(0);
+}
+
+/* ---- one run ---- */
+typedef struct {
+  char       name[64];
+  char       scheme[32]; /* simpvi scheme, or "" */
+  PetscInt   degree;     /* 0: the scheme's default */
+  PetscBool  snes;       /* simpvi: force the SNES path */
+  PetscInt   nsteps;     /* target mode: the chosen N */
+  PetscBool  unmet;      /* target mode: not met with -Nmax steps (its time there is a lower bound) */
+  PetscReal  eH;
+  PetscReal *times;
+} Method;
+
+static PetscErrorCode SetUpMethod(TS ts, Ctx *ctx, const Method *m)
+{
+  SNES      snes;
+  KSP       ksp;
+  PC        pc;
+  TSAdapt   adapt;
+  PetscBool simpvi = (PetscBool)(m->scheme[0] != 0), isrk4, istheta, isirk, isalpha2;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrcmp(m->name, "rk4", &isrk4));
+  PetscCall(PetscStrcmp(m->name, "theta", &istheta));
+  PetscCall(PetscStrcmp(m->name, "irk", &isirk));
+  PetscCall(PetscStrcmp(m->name, "alpha2", &isalpha2));
+  if (simpvi) {
+    PetscCall(TSSetType(ts, TSSIMPVI));
+    PetscCall(TSSimpVISetType(ts, m->scheme));
+    if (m->degree) PetscCall(TSSimpVISetDegree(ts, m->degree));
+  } else if (isrk4) {
+    PetscCall(TSSetType(ts, TSRK));
+    PetscCall(TSRKSetType(ts, TSRK4));
+  } else if (istheta) {
+    PetscCall(TSSetType(ts, TSTHETA));
+    PetscCall(TSThetaSetTheta(ts, 0.5));
+  } else if (isirk) {
+    PetscCall(TSSetType(ts, TSIRK));
+    PetscCall(TSIRKSetType(ts, TSIRKGAUSS));
+    PetscCall(TSIRKSetNumStages(ts, 3));
+  } else if (isalpha2) {
+    PetscCall(TSSetType(ts, TSALPHA2));
+  } else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown method %s", m->name);
+  if (!simpvi && (istheta || isirk || isalpha2)) { /* Newton to round-off with a direct solve, as TSSIMPVI does */
+    PetscCall(TSGetSNES(ts, &snes));
+    PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, 1e-12, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+    PetscCall(SNESGetKSP(snes, &ksp));
+    PetscCall(KSPGetPC(ksp, &pc));
+    if (isirk) { /* its stage system is a MATKAIJ, which LU does not take */
+      PetscCall(KSPSetType(ksp, KSPGMRES));
+      PetscCall(KSPSetTolerances(ksp, 1e-14, 1e-50, PETSC_DEFAULT, PETSC_DEFAULT));
+      PetscCall(PCSetType(pc, PCNONE));
+    } else {
+      PetscCall(KSPSetType(ksp, KSPPREONLY));
+      PetscCall(PCSetType(pc, PCLU));
+    }
+  }
+  PetscCall(TSGetAdapt(ts, &adapt));
+  PetscCall(TSAdaptSetType(adapt, TSADAPTNONE));
+  if (simpvi && m->snes) { /* -ts_simpvi_small_limit 0 for this run only: the command line's value comes back after */
+    char      given[64];
+    PetscBool set;
+
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-ts_simpvi_small_limit", given, sizeof(given), &set));
+    PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_small_limit", "0"));
+    PetscCall(TSSetFromOptions(ts));
+    if (set) PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_small_limit", given));
+    else PetscCall(PetscOptionsClearValue(NULL, "-ts_simpvi_small_limit"));
+  } else PetscCall(TSSetFromOptions(ts));
+  PetscFunctionReturn(0);
+}
+
+/* Integrates over [0, T] in N steps; time of TSSolve() alone (set-up before), energy error if monitored */
+static PetscErrorCode Run(Ctx *ctx, const Method *m, PetscReal T, PetscInt N, PetscBool monitor, PetscReal *seconds, PetscReal *eH)
+{
+  TS             ts;
+  Vec            U, X = NULL, V = NULL;
+  Mat            J = NULL, M = NULL, Mx = NULL, Mxx = NULL, K = NULL;
+  PetscScalar   *u;
+  PetscLogDouble t0, t1;
+  PetscBool      simpvi = (PetscBool)(m->scheme[0] != 0);
+
+  PetscFunctionBeginUser;
+  PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
+  switch (ctx->problem) {
+  case PENDULUM:
+  case DOUBLE: {
+    const PetscInt d = ctx->problem == PENDULUM ? 1 : 2;
+
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2 * d, &U));
+    PetscCall(VecGetArrayWrite(U, &u));
+    if (d == 1) {
+      u[0] = ctx->q0;
+      u[1] = 0;
+    } else {
+      u[0] = PETSC_PI / 4;
+      u[1] = PETSC_PI / 3;
+      u[2] = u[3] = 0;
+    }
+    PetscCall(VecRestoreArrayWrite(U, &u));
+    if (simpvi) {
+      if (d == 1) {
+        PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 1, 1, 1, NULL, &M));
+        PetscCall(MatSetValue(M, 0, 0, 1, INSERT_VALUES));
+        PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
+        PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
+        PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 1, 1, 1, NULL, &K));
+        PetscCall(TSSimpVISetMass(ts, M, NULL, NULL, NULL, NULL));
+        PetscCall(TSSimpVISetPotential(ts, K, Potential, PotentialHessian, NULL));
+      } else {
+        PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &M));
+        PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &Mx));
+        PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &Mxx));
+        PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &K));
+        PetscCall(TSSimpVISetMass(ts, M, Mx, Mxx, DPMassFn, NULL));
+        PetscCall(TSSimpVISetPotential(ts, K, DPPotential, DPPotentialHessian, NULL));
+      }
+    } else {
+      PetscBool explicit;
+
+      PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 2 * d, 2 * d, 2 * d, NULL, &J)); /* AIJ: TSIRK needs it */
+      PetscCall(PetscStrcmp(m->name, "rk4", &explicit));
+      if (explicit) PetscCall(TSSetRHSFunction(ts, NULL, RHSFunction, ctx));
+      else {
+        PetscCall(TSSetIFunction(ts, NULL, IFunction, ctx));
+        PetscCall(TSSetIJacobian(ts, J, J, IJacobian, ctx));
+      }
+    }
+    PetscCall(TSSetSolution(ts, U));
+  } break;
+  case PENDULUM_I2:
+  case CHAIN: {
+    const PetscInt n = ctx->problem == CHAIN ? ctx->n : 1;
+
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, &X));
+    PetscCall(VecDuplicate(X, &V));
+    PetscCall(VecSet(V, 0));
+    PetscCall(VecGetArrayWrite(X, &u));
+    if (n == 1) u[0] = ctx->q0;
+    else
+      for (PetscInt i = 0; i < n; i++) u[i] = PetscSinReal(PETSC_PI * (i + 1) / (n + 1)) + 0.1 * PetscSinReal(7 * PETSC_PI * (i + 1) / (n + 1));
+    PetscCall(VecRestoreArrayWrite(X, &u));
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 3, NULL, &J));
+    if (n == 1) {
+      PetscCall(TSSetI2Function(ts, NULL, I2Function, NULL));
+      PetscCall(TSSetI2Jacobian(ts, J, J, I2Jacobian, NULL));
+    } else {
+      PetscCall(TSSetI2Function(ts, NULL, ChainI2Function, ctx));
+      PetscCall(TSSetI2Jacobian(ts, J, J, ChainI2Jacobian, ctx));
+    }
+    PetscCall(TS2SetSolution(ts, X, V));
+    U = X;
+    PetscCall(PetscObjectReference((PetscObject)U));
+  } break;
+  }
+  PetscCall(TSSetTime(ts, 0));
+  PetscCall(TSSetTimeStep(ts, T / N));
+  PetscCall(TSSetMaxSteps(ts, N));
+  PetscCall(TSSetMaxTime(ts, T));
+  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+  PetscCall(SetUpMethod(ts, ctx, m));
+  PetscCall(TSSetErrorIfStepFails(ts, PETSC_FALSE)); /* a failed step (too large h) is an unmet tolerance */
+  PetscCall(TSSetUp(ts));
+  ctx->eH = 0;
+  if (monitor) {
+    PetscCall(Energy(ts, ctx, U, &ctx->H0));
+    PetscCall(TSMonitorSet(ts, MonitorEnergy, ctx, NULL));
+  }
+  PetscCall(PetscTime(&t0));
+  PetscCall(TSSolve(ts, ctx->problem == PENDULUM_I2 || ctx->problem == CHAIN ? X : U));
+  PetscCall(PetscTime(&t1));
+  *seconds = t1 - t0;
+  if (eH) *eH = ctx->eH;
+  {
+    PetscInt          steps;
+    TSConvergedReason reason;
+
+    PetscCall(TSGetStepNumber(ts, &steps));
+    PetscCall(TSGetConvergedReason(ts, &reason));
+    if (eH && (reason < 0 || steps != N)) *eH = PETSC_INFINITY;
+    else PetscCheck(reason >= 0 && steps == N, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s took %" PetscInt_FMT " steps, not %" PetscInt_FMT, m->name, steps, N);
+  }
+  PetscCall(TSDestroy(&ts));
+  PetscCall(VecDestroy(&U));
+  PetscCall(VecDestroy(&X));
+  PetscCall(VecDestroy(&V));
+  PetscCall(MatDestroy(&J));
+  PetscCall(MatDestroy(&M));
+  PetscCall(MatDestroy(&Mx));
+  PetscCall(MatDestroy(&Mxx));
+  PetscCall(MatDestroy(&K));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ParseMethod(const char spec[], Method *m)
+{
+  char     *colon, *plus;
+  PetscBool known = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(m, sizeof(*m)));
+  PetscCall(PetscStrncpy(m->name, spec, sizeof(m->name)));
+  PetscCall(PetscStrncpy(m->scheme, spec, sizeof(m->scheme)));
+  PetscCall(PetscStrchr(m->scheme, '+', &plus));
+  if (plus) {
+    *plus   = 0;
+    m->snes = PETSC_TRUE;
+  }
+  PetscCall(PetscStrchr(m->scheme, ':', &colon));
+  if (colon) {
+    *colon    = 0;
+    m->degree = atoi(colon + 1);
+  }
+  for (const char *const *p = (const char *const[]){"rk4", "theta", "irk", "alpha2", NULL}; *p; p++) {
+    PetscBool same;
+
+    PetscCall(PetscStrcmp(m->scheme, *p, &same));
+    known = (PetscBool)(known || same);
+  }
+  if (known) m->scheme[0] = 0;
+  PetscFunctionReturn(0);
+}
+
+static int CompareReal(const void *a, const void *b)
+{
+  PetscReal x = *(const PetscReal *)a, y = *(const PetscReal *)b;
+  return x < y ? -1 : x > y;
+}
+
+static PetscReal Median(PetscInt n, const PetscReal x[])
+{
+  PetscReal s[256];
+
+  for (PetscInt i = 0; i < n; i++) s[i] = x[i];
+  qsort(s, (size_t)n, sizeof(PetscReal), CompareReal);
+  return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
+int main(int argc, char **argv)
+{
+  Ctx       ctx      = {PENDULUM, 10000, 1.0, 0, 0};
+  char      mode[16] = "step", *names[16];
+  PetscInt  nmethods = 16, rounds = 5, steps = 2000, Nmin = 0, Nmax = 0, warmup = 1;
+  PetscReal T = 1000, h = 0.1, tol = 1e-9;
+  Method   *m;
+  PetscBool target;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SimpVIInitializePackage());
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "stepcost options", NULL);
+  PetscCall(PetscOptionsEnum("-problem", "Problem", NULL, Problems, (PetscEnum)ctx.problem, (PetscEnum *)&ctx.problem, NULL));
+  PetscCall(PetscOptionsString("-mode", "step or target", NULL, mode, mode, sizeof(mode), NULL));
+  PetscCall(PetscOptionsStringArray("-methods", "Methods", NULL, names, &nmethods, NULL));
+  PetscCall(PetscOptionsInt("-rounds", "Interleaved rounds", NULL, rounds, &rounds, NULL));
+  PetscCall(PetscOptionsInt("-steps", "Steps per run (step mode)", NULL, steps, &steps, NULL));
+  PetscCall(PetscOptionsReal("-h", "Step (step mode)", NULL, h, &h, NULL));
+  PetscCall(PetscOptionsReal("-T", "Final time (target mode)", NULL, T, &T, NULL));
+  PetscCall(PetscOptionsReal("-tol", "Relative energy error (target mode)", NULL, tol, &tol, NULL));
+  PetscCall(PetscOptionsInt("-Nmin", "Fewest steps tried (target mode; default T, 4 T for double)", NULL, Nmin, &Nmin, NULL));
+  PetscCall(PetscOptionsInt("-Nmax", "Most steps tried (target mode; default 400 T)", NULL, Nmax, &Nmax, NULL));
+  PetscCall(PetscOptionsInt("-n", "Chain: masses", NULL, ctx.n, &ctx.n, NULL));
+  PetscCall(PetscOptionsReal("-q0", "Pendulum: start angle", NULL, ctx.q0, &ctx.q0, NULL));
+  PetscOptionsEnd();
+  if (!Nmin) Nmin = (PetscInt)PetscCeilReal(ctx.problem == DOUBLE ? 4 * T : T); /* h = 1 (1/4): within the stability bounds */
+  if (!Nmax) Nmax = (PetscInt)PetscCeilReal(400 * T);
+  PetscCheck(rounds >= 1 && rounds <= 256, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rounds 1..256");
+  if (nmethods == 16) { /* not given */
+    const char     *i2[] = {"simpson", "alpha2"}, *ps[] = {"simpson", "theta", "rk4"};
+    const PetscBool isi2 = (PetscBool)(ctx.problem == CHAIN || ctx.problem == PENDULUM_I2);
+
+    nmethods = isi2 ? 2 : 3;
+    for (PetscInt i = 0; i < nmethods; i++) PetscCall(PetscStrallocpy(isi2 ? i2[i] : ps[i], &names[i]));
+  }
+  PetscCall(PetscStrcmp(mode, "target", &target));
+  PetscCall(PetscCalloc1(nmethods, &m));
+  for (PetscInt i = 0; i < nmethods; i++) {
+    PetscCall(ParseMethod(names[i], &m[i]));
+    PetscCall(PetscMalloc1(rounds, &m[i].times));
+  }
+
+  if (target) { /* the fewest steps on the grid N = Nmin 2^(j/4) meeting the tolerance */
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, T = %g: relative energy error <= %g\n", Problems[ctx.problem], (double)T, (double)tol));
+    for (PetscInt i = 0; i < nmethods; i++) {
+      PetscInt  lo = -1, hi = -1; /* grid indices: lo fails, hi meets */
+      PetscReal s, e;
+
+      for (PetscInt j = 0;; j += 4) { /* doubling until met */
+        PetscInt N = (PetscInt)(Nmin * PetscPowReal(2, j / 4.0) + 0.5);
+
+        if (N > Nmax) { /* timed at Nmax: a lower bound on its cost */
+          m[i].unmet = PETSC_TRUE;
+          break;
+        }
+        PetscCall(Run(&ctx, &m[i], T, N, PETSC_TRUE, &s, &e));
+        if (e <= tol) {
+          hi = j;
+          break;
+        }
+        lo = j;
+      }
+      if (m[i].unmet) {
+        m[i].nsteps = Nmax;
+        PetscCall(Run(&ctx, &m[i], T, Nmax, PETSC_TRUE, &s, &m[i].eH));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-16s N = %8" PetscInt_FMT "  h = %-10.4g energy error %.2e: not met with -Nmax steps, its time there a lower bound\n", m[i].name, m[i].nsteps, (double)(T / m[i].nsteps), (double)m[i].eH));
+        continue;
+      }
+      while (lo >= 0 && hi - lo > 1) { /* bisection on the quarter-octave grid */
+        PetscInt j = (lo + hi) / 2, N = (PetscInt)(Nmin * PetscPowReal(2, j / 4.0) + 0.5);
+
+        PetscCall(Run(&ctx, &m[i], T, N, PETSC_TRUE, &s, &e));
+        if (e <= tol) hi = j;
+        else lo = j;
+      }
+      m[i].nsteps = (PetscInt)(Nmin * PetscPowReal(2, hi / 4.0) + 0.5);
+      PetscCall(Run(&ctx, &m[i], T, m[i].nsteps, PETSC_TRUE, &s, &m[i].eH));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-16s N = %8" PetscInt_FMT "  h = %-10.4g energy error %.2e\n", m[i].name, m[i].nsteps, (double)(T / m[i].nsteps), (double)m[i].eH));
+    }
+  } else {
+    T = h * steps;
+    for (PetscInt i = 0; i < nmethods; i++) m[i].nsteps = steps;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " steps of h = %g\n", Problems[ctx.problem], steps, (double)h));
+    if (ctx.problem == CHAIN) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  (%" PetscInt_FMT " masses)\n", ctx.n));
+  }
+  for (PetscInt r = -warmup; r < rounds; r++) /* interleaved; the warm-up round is not counted */
+    for (PetscInt i = 0; i < nmethods; i++) {
+      PetscReal s;
+
+      PetscCall(Run(&ctx, &m[i], T, m[i].nsteps, PETSC_FALSE, &s, NULL));
+      if (r >= 0) m[i].times[r] = s;
+    }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-16s %12s %12s %14s   (medians of %" PetscInt_FMT " interleaved rounds)\n", "method", "time [s]", "per step [us]", target ? "time / first" : "step / first", rounds));
+  for (PetscInt i = 0; i < nmethods; i++) {
+    const PetscReal t = Median(rounds, m[i].times), t0 = Median(rounds, m[0].times);
+    const PetscReal ratio = target ? t / t0 : (t / m[i].nsteps) / (t0 / m[0].nsteps);
+
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-16s %12.4e %12.3f %s%13.3f   (%s / %s)\n", m[i].name, (double)t, (double)(1e6 * t / m[i].nsteps), m[i].unmet ? ">" : " ", (double)ratio, m[i].name, m[0].name));
+  }
+  for (PetscInt i = 0; i < nmethods; i++) {
+    PetscCall(PetscFree(m[i].times));
+    PetscCall(PetscFree(names[i]));
+  }
+  PetscCall(PetscFree(m));
+  PetscCall(PetscFinalize());
+  return 0;
+}
