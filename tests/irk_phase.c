@@ -3,7 +3,7 @@ static char help[] = "A heavy oscillator (-mass 2, so dF/dU' of the phase-space 
                      "(J(a) - J(b)) / (a - b) = dF/dU' by differences of the IFunction, then integrates: every step's Newton\n"
                      "iteration must converge and the energy stay near its start. TSIRK builds its stage Jacobian from J at\n"
                      "shift 0 as if dF/dU' = I (PETSc's TSIRK supports explicit ODEs only, and steps over a diverged SNES):\n"
-                     "it must stop with an error instead of returning a wrong answer.\n\n";
+                     "it must stop with an error instead of returning a wrong answer; matrix-free it is right.\n\n";
 
 #include <simpvi.h>
 #include "../examples/models/unitoscillator.h"
@@ -31,10 +31,10 @@ static PetscErrorCode CountNewtonFailures(TS ts)
 /* max |(J(a) - J(b)) / (a - b) - dF/dU'|, dF/dU' by central differences of the IFunction in U' */
 static PetscErrorCode CheckShifts(TS ts, Vec U, PetscReal *err)
 {
-  Mat               J, Ja, Jb;
-  Vec               Udot, Up, Fp, Fm;
-  PetscInt          n;
-  const PetscReal   a = 3.5, b = -0.25, eps = 1e-6;
+  Mat                J, Ja, Jb;
+  Vec                Udot, Up, Fp, Fm;
+  PetscInt           n;
+  const PetscReal    a = 3.5, b = -0.25, eps = 1e-6;
   const PetscScalar *f;
 
   PetscFunctionBeginUser;
@@ -137,5 +137,9 @@ int main(int argc, char **argv)
     suffix: irk
     args: -ts_type irk -ts_irk_nstages 2 -snes_rtol 1e-12 -ksp_type gmres -pc_type pbjacobi -ksp_rtol 1e-14 -petsc_ci_portable_error_output -error_output_stdout
     filter: Error: grep -e "PETSC ERROR" -e ": yes" -e ": no" -e "^steps" | grep -v -e "() at " -e "----" -e "See https" -e "Option Table" -e "PETSC ERROR: -"
+
+  test:
+    suffix: irk_mf
+    args: -ts_type irk -ts_irk_nstages 2 -snes_rtol 1e-12 -snes_mf -ksp_type gmres -pc_type none -ksp_rtol 1e-10
 
 TEST*/

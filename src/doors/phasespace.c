@@ -171,6 +171,10 @@ static PetscErrorCode MomentumRate(TS sub, PetscReal t, Vec q, Vec pdot, void *c
   "position" and "momentum" splits q' = M^{-1} p, p' = -grad V(q), which need a constant mass. `TSALPHA2` needs the
   second-order form instead (see tutorials/ex3.c).
 
+  The IFunction's dF/dU' = [L_vv 0; -L_xv I] is not the identity, so the `TS` is marked `TS_EQ_ODE_IMPLICIT`.
+  `TSIRK` builds its stage Jacobian as if dF/dU' = I and does not check that its Newton iteration converged: on this
+  form it stops with an error in its Jacobian; run it matrix-free (-snes_mf -pc_type none), which never calls that.
+
   Level: intermediate
 
 .seealso: `TSSIMPVI`, `TSSimpVISetLagrangian()`, `TSSimpVISetMass()`, `TSSimpVIComputeEnergy()`
@@ -237,6 +241,9 @@ PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts)
     PetscCall(MatCreate(PetscObjectComm((PetscObject)ts), &ps->J));
     PetscCall(MatSetSizes(ps->J, nloc, nloc, N, N));
     PetscCall(MatSetType(ps->J, MATAIJ));
+    /* dF/dU' = [L_vv 0; -L_xv I] is not the identity: say so, or TSIRK (which builds its stage Jacobian as if it
+       were, and steps over a diverged SNES) returns a wrong answer silently; with it TSIRK stops with an error */
+    PetscCall(TSSetEquationType(ts, TS_EQ_ODE_IMPLICIT));
     PetscCall(TSSetIFunction(ts, NULL, IFunction_PhaseSpace, ps));
     PetscCall(TSSetIJacobian(ts, ps->J, ps->J, IJacobian_PhaseSpace, ps));
   }
