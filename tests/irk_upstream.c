@@ -53,12 +53,12 @@ static PetscErrorCode CountNewtonFailures(TS ts)
 
 int main(int argc, char **argv)
 {
-  TS                ts;
-  Vec               U;
-  Mat               J;
-  PetscReal         m = 2, E;
-  PetscInt          steps;
-  TSConvergedReason reason;
+  TS                 ts;
+  Vec                U;
+  Mat                J;
+  PetscReal          m = 2, E;
+  PetscInt           steps;
+  TSConvergedReason  reason;
   const PetscScalar *u;
 
   PetscFunctionBeginUser;
