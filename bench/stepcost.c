@@ -120,6 +120,53 @@ static PetscErrorCode DPMassFn(TS ts, Vec x, Vec v, Mat M, Mat Mx, Vec g, Mat Mx
   PetscFunctionReturn(0);
 }
 
+/* The same two mechanics through TSSimpVISetPointwiseLagrangian(): L = 1/2 v' M(q) v - V(q), P = M v, G = 1/2 v' dM/dq v -
+   grad V and their derivatives at all the points of a call (n = 1: the pendulum, n = 2: the double pendulum) */
+static PetscErrorCode Pointwise(TS ts, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal L[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[], void *ctx)
+{
+  const PetscReal s[2] = {1, -1};
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < npts; k++) {
+    const PetscReal *q = x + k * n, *w = v + k * n;
+
+    if (n == 1) {
+      if (L) L[k] = 0.5 * w[0] * w[0] + PetscCosReal(q[0]);
+      if (P) P[k] = w[0];
+      if (G) G[k] = -PetscSinReal(q[0]);
+      if (Px) {
+        Px[k] = Gv[k] = 0;
+        Pv[k]         = 1;
+        Gx[k]         = -PetscCosReal(q[0]);
+      }
+    } else {
+      const PetscReal sd = PetscSinReal(q[0] - q[1]), cd = PetscCosReal(q[0] - q[1]), M[2][2] = {{2, cd}, {cd, 1}};
+
+      if (L) L[k] = 0.5 * (2 * w[0] * w[0] + 2 * cd * w[0] * w[1] + w[1] * w[1]) + 2 * dpg * PetscCosReal(q[0]) + dpg * PetscCosReal(q[1]);
+      if (P) {
+        P[2 * k]     = M[0][0] * w[0] + M[0][1] * w[1];
+        P[2 * k + 1] = M[1][0] * w[0] + M[1][1] * w[1];
+      }
+      if (G) {
+        G[2 * k]     = -sd * w[0] * w[1] - 2 * dpg * PetscSinReal(q[0]);
+        G[2 * k + 1] = sd * w[0] * w[1] - dpg * PetscSinReal(q[1]);
+      }
+      if (Px) {
+        for (PetscInt i = 0; i < 2; i++)
+          for (PetscInt j = 0; j < 2; j++) {
+            Px[4 * k + 2 * i + j] = -sd * w[1 - i] * s[j];
+            Gv[4 * k + 2 * i + j] = -sd * w[1 - j] * s[i];
+            Pv[4 * k + 2 * i + j] = M[i][j];
+            Gx[4 * k + 2 * i + j] = -cd * w[0] * w[1] * s[i] * s[j];
+          }
+        Gx[4 * k] -= 2 * dpg * PetscCosReal(q[0]);
+        Gx[4 * k + 3] -= dpg * PetscCosReal(q[1]);
+      }
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
 /* U' = (dH/dp, -dH/dq) with H = 1/2 p' M(q)^-1 p + V(q), written out as a PETSc user would */
 static void DPRHS(const PetscReal u[4], PetscReal f[4])
 {
@@ -316,6 +363,7 @@ typedef struct {
   char       scheme[32]; /* simpvi scheme, or "" */
   PetscInt   degree;     /* 0: the scheme's default */
   PetscBool  snes;       /* simpvi: force the SNES path */
+  PetscBool  pointwise;  /* simpvi: TSSimpVISetPointwiseLagrangian() rather than the mechanical door (name@pw) */
   PetscInt   nsteps;     /* target mode: the chosen N */
   PetscBool  unmet;      /* target mode: not met with -Nmax steps (its time there is a lower bound) */
   PetscReal  eH;
@@ -409,7 +457,8 @@ static PetscErrorCode Run(Ctx *ctx, const Method *m, PetscReal T, PetscInt N, Pe
       u[2] = u[3] = 0;
     }
     PetscCall(VecRestoreArrayWrite(U, &u));
-    if (simpvi) {
+    if (simpvi && m->pointwise) PetscCall(TSSimpVISetPointwiseLagrangian(ts, Pointwise, NULL));
+    else if (simpvi) {
       if (d == 1) {
         PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 1, 1, 1, NULL, &M));
         PetscCall(MatSetValue(M, 0, 0, 1, INSERT_VALUES));
@@ -505,13 +554,19 @@ static PetscErrorCode Run(Ctx *ctx, const Method *m, PetscReal T, PetscInt N, Pe
 
 static PetscErrorCode ParseMethod(const char spec[], Method *m)
 {
-  char     *colon, *plus;
+  char     *colon, *plus, *at;
   PetscBool known = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(m, sizeof(*m)));
   PetscCall(PetscStrncpy(m->name, spec, sizeof(m->name)));
   PetscCall(PetscStrncpy(m->scheme, spec, sizeof(m->scheme)));
+  PetscCall(PetscStrchr(m->scheme, '@', &at));
+  if (at) {
+    PetscCheck(!strcmp(at, "@pw"), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown door %s in %s: @pw (pointwise) or none", at, spec);
+    *at          = 0;
+    m->pointwise = PETSC_TRUE;
+  }
   PetscCall(PetscStrchr(m->scheme, '+', &plus));
   if (plus) {
     *plus   = 0;

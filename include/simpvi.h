@@ -265,6 +265,38 @@ typedef PetscErrorCode (*TSSimpVIForceJacobianFn)(TS ts, PetscReal t, Vec x, Vec
 S*/
 typedef PetscErrorCode (*TSSimpVIParameterJacobianFn)(TS ts, PetscReal t, Vec x, Vec v, Mat Ptheta, Mat Gtheta, void *ctx);
 
+/*S
+   TSSimpVIPointwiseFn - A function that evaluates the mechanics of a small `TSSIMPVI` problem at many points at once,
+   on plain arrays: the Lagrangian L(t, x, v), P = dL/dv, G = dL/dx + f (f a generalized force, if any) and their
+   derivatives
+
+   Calling Sequence:
++  ts      - the `TS` context
+.  npoints - the number of points
+.  n       - the number of positions (the length of x at one point)
+.  t       - the times, npoints of them
+.  x       - the positions, point k at x + k n
+.  v       - the velocities, point k at v + k n
+.  L       - on output, L at each point (npoints); NULL when not wanted
+.  P       - on output, dL/dv (npoints n); NULL when not wanted
+.  G       - on output, dL/dx + f (npoints n); NULL when not wanted
+.  Px      - on output, dP/dx at each point, an n x n row-major block per point: Px[k n n + i n + j] = dP_i/dx_j;
+             NULL when not wanted
+.  Pv      - on output, dP/dv, likewise; NULL together with Px
+.  Gx      - on output, dG/dx, likewise; NULL together with Px
+.  Gv      - on output, dG/dv, likewise; NULL together with Px
+-  ctx     - the user context given to `TSSimpVISetPointwiseLagrangian()`
+
+   Note:
+   For a Lagrangian without forces Pv and Gx are symmetric and Gv is the transpose of Px. The function is called with
+   every point of a step at once (the quadrature points of a Newton iteration), so that its cost is its arithmetic.
+
+   Level: intermediate
+
+.seealso: `TSSIMPVI`, `TSSimpVISetPointwiseLagrangian()`, `TSSimpVILagrangianFn`
+S*/
+typedef PetscErrorCode (*TSSimpVIPointwiseFn)(TS ts, PetscInt npoints, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal L[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[], void *ctx);
+
 PETSC_EXTERN PetscErrorCode SimpVIInitializePackage(void);
 PETSC_EXTERN PetscErrorCode SimpVIFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_simpvi(void);
@@ -289,6 +321,7 @@ PETSC_EXTERN PetscErrorCode TSSimpVISetPotential(TS ts, Mat H, TSSimpVIPotential
 PETSC_EXTERN PetscErrorCode TSSimpVISetMass(TS ts, Mat M, Mat Mx, Mat Mxx, TSSimpVIMassFn f, void *ctx);
 PETSC_EXTERN PetscErrorCode TSSimpVISetForce(TS ts, Mat Fx, Mat Fv, TSSimpVIForceFn f, TSSimpVIForceJacobianFn jac, void *ctx);
 PETSC_EXTERN PetscErrorCode TSSimpVISetParameterJacobian(TS ts, Mat Ptheta, Mat Gtheta, TSSimpVIParameterJacobianFn f, void *ctx);
+PETSC_EXTERN PetscErrorCode TSSimpVISetPointwiseLagrangian(TS ts, TSSimpVIPointwiseFn f, void *ctx);
 
 PETSC_EXTERN PetscErrorCode TSSimpVIGetPhaseSpaceIS(TS ts, IS *isq, IS *isp);
 PETSC_EXTERN PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts);

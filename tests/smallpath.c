@@ -3,7 +3,10 @@ static char help[] = "The dense Newton of small step systems (src/core/smallstep
                      "Lagrangian doors, whose L_xv enters transposed), each scheme, the same trajectories to 1e-12 with\n"
                      "-ts_simpvi_small_limit 0 (the SNES) and by default (the dense path, which the SNES's function count shows\n"
                      "unused); Simpson's order 4 on the dense path; -ts_simpvi_lag_jacobian on both paths; no allocation in the\n"
-                     "time loop of the dense path (with -malloc_dump, which tracks allocations).\n\n";
+                     "time loop of the dense path (with -malloc_dump, which tracks allocations). The pendulum and the double\n"
+                     "pendulum also through TSSimpVISetPointwiseLagrangian(), whose dense path works on arrays: the same checks,\n"
+                     "and the mechanical door's trajectories and Newton iterations (to one in 40 steps: round-off may move a stopping test; a\n"
+                     "wrong Jacobian would take many more).\n\n";
 
 #include <simpvi.h>
 /* the top's and the pendulum's potentials share names */
@@ -20,9 +23,11 @@ typedef enum {
   PENDULUM_I2,
   DOUBLE,
   TOP,
-  TOP_LAGRANGIAN
+  TOP_LAGRANGIAN,
+  PENDULUM_POINTWISE,
+  DOUBLE_POINTWISE
 } Problem;
-static const char *const Problems[] = {"pendulum", "pendulum (I2)", "double pendulum", "top", "top (Lagrangian)"};
+static const char *const Problems[] = {"pendulum", "pendulum (I2)", "double pendulum", "top", "top (Lagrangian)", "pendulum (pointwise)", "double (pointwise)"};
 
 /* the double pendulum, unit masses and lengths (bench/stepcost.c, examples/ex2.c) */
 static PetscErrorCode DPPotential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
@@ -88,10 +93,50 @@ static PetscErrorCode DPMass(TS ts, Vec x, Vec v, Mat M, Mat Mx, Vec g, Mat Mxx,
   PetscFunctionReturn(0);
 }
 
+/* both pendulums through TSSimpVISetPointwiseLagrangian(): L = 1/2 v' M(x) v - V(x) at every point of the call (n = 1:
+   M = 1, V = -cos x; n = 2: the double pendulum above) */
+static PetscErrorCode Pointwise(TS ts, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal L[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[], void *ctx)
+{
+  const PetscReal s[2] = {1, -1}, g = 9.81;
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < npts; k++) {
+    const PetscReal *q = x + k * n, *w = v + k * n;
+
+    if (n == 1) {
+      if (L) L[k] = 0.5 * w[0] * w[0] + PetscCosReal(q[0]);
+      if (P) P[k] = w[0];
+      if (G) G[k] = -PetscSinReal(q[0]);
+      if (Px) {
+        Px[k] = Gv[k] = 0;
+        Pv[k]         = 1;
+        Gx[k]         = -PetscCosReal(q[0]);
+      }
+    } else {
+      const PetscReal sd = PetscSinReal(q[0] - q[1]), cd = PetscCosReal(q[0] - q[1]), M[2][2] = {{2, cd}, {cd, 1}};
+
+      if (L) L[k] = 0.5 * (2 * w[0] * w[0] + 2 * cd * w[0] * w[1] + w[1] * w[1]) + 2 * g * PetscCosReal(q[0]) + g * PetscCosReal(q[1]);
+      for (PetscInt i = 0; i < 2; i++) {
+        if (P) P[2 * k + i] = M[i][0] * w[0] + M[i][1] * w[1];
+        if (G) G[2 * k + i] = -sd * w[0] * w[1] * s[i] - (i ? g : 2 * g) * PetscSinReal(q[i]);
+        if (Px)
+          for (PetscInt j = 0; j < 2; j++) {
+            Px[4 * k + 2 * i + j] = -sd * w[1 - i] * s[j];
+            Gv[4 * k + 2 * i + j] = -sd * w[1 - j] * s[i];
+            Pv[4 * k + 2 * i + j] = M[i][j];
+            Gx[4 * k + 2 * i + j] = -cd * w[0] * w[1] * s[i] * s[j] - (i == j ? (i ? g : 2 * g) * PetscCosReal(q[i]) : 0);
+          }
+      }
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
 typedef struct {
   PetscReal u[8];    /* the final state: (q, p), or (u, v) for the I2 door */
   PetscInt  n;       /* its length */
   PetscInt  nfuncs;  /* the SNES's function evaluations: 0 when the dense path solved every step */
+  PetscInt  its;     /* Newton iterations, either path */
   PetscBool noalloc; /* no allocation in the last steps (dense path, tracked allocations) */
 } Result;
 
@@ -102,7 +147,7 @@ static PetscErrorCode Run(Problem problem, const char scheme[], PetscReal h, Pet
   Vec      U, V = NULL;
   Mat      A[4] = {NULL, NULL, NULL, NULL};
   SNES     snes;
-  PetscInt d   = problem == PENDULUM || problem == PENDULUM_I2 ? 1 : problem == DOUBLE ? 2 : 3;
+  PetscInt d   = problem == PENDULUM || problem == PENDULUM_I2 || problem == PENDULUM_POINTWISE ? 1 : problem == DOUBLE || problem == DOUBLE_POINTWISE ? 2 : 3;
   Top      top = {
          1, 9.81, 0.1, 1, 2, {0,            PETSC_PI / 6, 0           },
               {2 * PETSC_PI, 0,            2 * PETSC_PI}
@@ -127,7 +172,16 @@ static PetscErrorCode Run(Problem problem, const char scheme[], PetscReal h, Pet
     PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2 * d, &U));
     for (PetscInt i = 0; i < 4; i++) PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, d, d, NULL, &A[i]));
     PetscCall(VecGetArrayWrite(U, &u));
-    if (problem == PENDULUM) {
+    if (problem == PENDULUM_POINTWISE || problem == DOUBLE_POINTWISE) PetscCall(TSSimpVISetPointwiseLagrangian(ts, Pointwise, NULL));
+    if (problem == PENDULUM_POINTWISE) {
+      u[0] = 1;
+      u[1] = 0.5;
+    } else if (problem == DOUBLE_POINTWISE) {
+      u[0] = PETSC_PI / 4;
+      u[1] = PETSC_PI / 3;
+      u[2] = 1;
+      u[3] = -0.5;
+    } else if (problem == PENDULUM) {
       u[0] = 1;
       u[1] = 0.5;
       PetscCall(MatSetValue(A[0], 0, 0, 1, INSERT_VALUES));
@@ -184,6 +238,7 @@ static PetscErrorCode Run(Problem problem, const char scheme[], PetscReal h, Pet
   }
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SNESGetNumberFunctionEvals(snes, &res->nfuncs));
+  PetscCall(TSGetSNESIterations(ts, &res->its));
   if (V) {
     Vec X, XV;
 
@@ -235,6 +290,20 @@ int main(int argc, char **argv)
       PetscCall(Run((Problem)p, schemes[s], 0.05, 40, 64, PETSC_TRUE, &lagged));
       noalloc = (PetscBool)(noalloc && dense.noalloc);
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-16s %-8s: dense path alone: %s, the SNES path used the SNES: %s, same trajectory to 1e-12: %s, lagged Jacobian to 1e-10: %s\n", Problems[p], schemes[s], dense.nfuncs == 0 ? "yes" : "no", snes.nfuncs > 0 ? "yes" : "no", Difference(&dense, &snes) < 1e-12 ? "yes" : "no", Difference(&lagged, &snes) < 1e-10 ? "yes" : "no"));
+    }
+  }
+  for (PetscInt p = PENDULUM_POINTWISE; p <= DOUBLE_POINTWISE; p++) { /* and its twin through the mechanical door */
+    const Problem twin = p == PENDULUM_POINTWISE ? PENDULUM : DOUBLE;
+
+    for (PetscInt s = 0; s < 4; s++) {
+      Result dense, snes, lagged, mech;
+
+      PetscCall(Run((Problem)p, schemes[s], 0.05, 40, 64, PETSC_FALSE, &dense));
+      PetscCall(Run((Problem)p, schemes[s], 0.05, 40, 0, PETSC_FALSE, &snes));
+      PetscCall(Run((Problem)p, schemes[s], 0.05, 40, 64, PETSC_TRUE, &lagged));
+      PetscCall(Run(twin, schemes[s], 0.05, 40, 64, PETSC_FALSE, &mech));
+      noalloc = (PetscBool)(noalloc && dense.noalloc);
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-20s %-8s: dense path alone: %s, the SNES path used the SNES: %s, same trajectory to 1e-12: %s, lagged Jacobian to 1e-10: %s, the mechanical door's trajectory to 1e-12: %s and Newton iterations to 1: %s\n", Problems[p], schemes[s], dense.nfuncs == 0 ? "yes" : "no", snes.nfuncs > 0 ? "yes" : "no", Difference(&dense, &snes) < 1e-12 ? "yes" : "no", Difference(&lagged, &snes) < 1e-10 ? "yes" : "no", Difference(&dense, &mech) < 1e-12 ? "yes" : "no", PetscAbsInt(dense.its - mech.its) <= 1 && PetscAbsInt(snes.its - mech.its) <= 1 ? "yes" : "no"));
     }
   }
   { /* Simpson's order on the dense path: the pendulum from q = 1, p = 0.5 against a reference of h/8 */

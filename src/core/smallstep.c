@@ -26,6 +26,12 @@ static PetscErrorCode SmallWorkSpace(SimpVIStep st)
   PetscCall(PetscMalloc6(m * m, &st->dJ, m * m, &st->dLU, m * m, &st->dJprev, m, &st->dpiv, m, &st->dy, m, &st->dy0));
   PetscCall(PetscMalloc2(st->qmap->n, &st->didx, st->qmap->n * st->qmap->n, &st->dvals));
   for (PetscInt j = 0; j < st->qmap->n; j++) st->didx[j] = j;
+  if (st->door.points) {
+    const PetscInt nq = st->scheme->nq, n = st->qmap->n;
+
+    PetscCall(PetscMalloc7(nq, &st->at, nq * n, &st->ax, nq * n, &st->av, nq * n, &st->aP, nq * n, &st->aG, 4 * nq * n * n, &st->aD, 2 * n * m, &st->aT));
+    st->astamp.id = 0;
+  }
   st->dm      = m;
   st->dvalid  = PETSC_FALSE;
   st->djacage = 0;
@@ -37,6 +43,7 @@ PetscErrorCode SimpVIStepSmallReset_Private(SimpVIStep st)
   PetscFunctionBegin;
   PetscCall(PetscFree6(st->dJ, st->dLU, st->dJprev, st->dpiv, st->dy, st->dy0));
   PetscCall(PetscFree2(st->didx, st->dvals));
+  PetscCall(PetscFree7(st->at, st->ax, st->av, st->aP, st->aG, st->aD, st->aT));
   st->dm        = 0;
   st->dvalid    = PETSC_FALSE;
   st->dfactored = PETSC_FALSE;
@@ -165,6 +172,112 @@ static PetscReal Norm2(PetscInt m, const PetscScalar *x)
   return PetscSqrtReal(sum);
 }
 
+/* A door with points(): x_k = q0 + sum_i B_ki Z_i, v_k = (1/h) sum_i D_ki Z_i at every quadrature point of st->Y,
+   and the door's P, G (and derivatives, when asked: a Newton iteration that keeps its Jacobian needs none) there, all
+   in one call */
+static PetscErrorCode PointsEvaluate(SimpVIStep st, PetscBool derivatives)
+{
+  const SimpVIScheme *sc = st->scheme;
+  const PetscInt      s = sc->degree, s1 = s + 1, nq = sc->nq, n = st->qmap->n, nn = n * n;
+  const PetscScalar  *y, *q0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(st->Y, &y));
+  PetscCall(VecGetArrayRead(st->q0, &q0));
+  for (PetscInt k = 0; k < nq; k++) {
+    const PetscReal *B = &sc->B[k * s1], *D = &sc->D[k * s1];
+
+    st->at[k] = st->t + sc->tau[k] * st->h;
+    for (PetscInt d = 0; d < n; d++) {
+      PetscReal xs = 0, vs = 0;
+
+      for (PetscInt i = 1; i <= s; i++) {
+        xs += B[i] * y[(i - 1) * n + d];
+        vs += D[i] * y[(i - 1) * n + d];
+      }
+      st->ax[k * n + d] = q0[d] + xs;
+      st->av[k * n + d] = vs / st->h;
+    }
+  }
+  PetscCall(VecRestoreArrayRead(st->q0, &q0));
+  PetscCall(VecRestoreArrayRead(st->Y, &y));
+  if (derivatives) PetscCall(st->door.points(st->door.ctx, nq, n, st->at, st->ax, st->av, st->aP, st->aG, st->aD, st->aD + nq * nn, st->aD + 2 * nq * nn, st->aD + 3 * nq * nn));
+  else PetscCall(st->door.points(st->door.ctx, nq, n, st->at, st->ax, st->av, st->aP, st->aG, NULL, NULL, NULL, NULL));
+  PetscCall(SimpVIStepStamp_Private(st, st->Y, &st->astamp));
+  st->aderiv = derivatives;
+  PetscFunctionReturn(0);
+}
+
+/* R_i = sum_k w_k [D_ki P_k + h B_ki G_k] (+ p0 for i = 0) from the arrays of PointsEvaluate() */
+static PetscErrorCode PointsResidual(SimpVIStep st, PetscBool derivatives)
+{
+  const SimpVIScheme *sc = st->scheme;
+  const PetscInt      s = sc->degree, s1 = s + 1, nq = sc->nq, n = st->qmap->n;
+  const PetscScalar  *p0;
+  PetscScalar        *r;
+
+  PetscFunctionBegin;
+  PetscCall(PointsEvaluate(st, derivatives));
+  PetscCall(VecGetArrayRead(st->p0, &p0));
+  PetscCall(VecGetArrayWrite(st->R, &r));
+  for (PetscInt i = 0; i < s; i++)
+    for (PetscInt d = 0; d < n; d++) r[i * n + d] = i == 0 ? p0[d] : 0;
+  for (PetscInt k = 0; k < nq; k++) {
+    const PetscReal *P = &st->aP[k * n], *G = &st->aG[k * n];
+
+    for (PetscInt i = 0; i < s; i++) {
+      const PetscReal d = sc->w[k] * sc->D[k * s1 + i], b = st->h * sc->w[k] * sc->B[k * s1 + i];
+
+      for (PetscInt j = 0; j < n; j++) r[i * n + j] += d * P[j] + b * G[j];
+    }
+  }
+  PetscCall(VecRestoreArrayWrite(st->R, &r));
+  PetscCall(VecRestoreArrayRead(st->p0, &p0));
+  PetscFunctionReturn(0);
+}
+
+/* dJ_il = sum_k w_k [D_ki (Px_k B_kl + Pv_k D_kl / h) + h B_ki (Gx_k B_kl + Gv_k D_kl / h)] from the derivative arrays
+   at st->Y (evaluated again if st->Y has moved or they were not asked for). Per point, the sums in l first, laid out as
+   rows of the step Jacobian (T[r m + l n + c]), so that each row of dJ takes them in one pass */
+static PetscErrorCode PointsJacobian(SimpVIStep st)
+{
+  const SimpVIScheme *sc = st->scheme;
+  const PetscInt      s = sc->degree, s1 = s + 1, nq = sc->nq, n = st->qmap->n, nn = n * n, m = st->dm;
+  PetscReal          *T = st->aT, *U = st->aT + n * m;
+  PetscBool           current;
+
+  PetscFunctionBegin;
+  PetscCall(SimpVIStepStampMatch_Private(st, st->Y, &st->astamp, &current));
+  if (!current || !st->aderiv) PetscCall(PointsEvaluate(st, PETSC_TRUE));
+  PetscCall(PetscArrayzero(st->dJ, m * m));
+  for (PetscInt k = 0; k < nq; k++) {
+    const PetscReal *Px = st->aD + k * nn, *Pv = Px + nq * nn, *Gx = Pv + nq * nn, *Gv = Gx + nq * nn;
+    const PetscReal *B = &sc->B[k * s1], *D = &sc->D[k * s1], w = sc->w[k];
+
+    for (PetscInt l = 0; l < s; l++) { /* T = Px B_kl + Pv D_kl / h, U = Gx B_kl + Gv D_kl / h */
+      const PetscReal b = B[l + 1], d = D[l + 1] / st->h;
+
+      for (PetscInt r = 0; r < n; r++)
+        for (PetscInt c = 0; c < n; c++) {
+          T[r * m + l * n + c] = b * Px[r * n + c] + d * Pv[r * n + c];
+          U[r * m + l * n + c] = b * Gx[r * n + c] + d * Gv[r * n + c];
+        }
+    }
+    for (PetscInt i = 0; i < s; i++) {
+      const PetscReal a = w * D[i], c = st->h * w * B[i];
+
+      if (a == 0 && c == 0) continue;
+      for (PetscInt r = 0; r < n; r++) {
+        PetscScalar     *J  = &st->dJ[(i * n + r) * m];
+        const PetscReal *Tr = &T[r * m], *Ur = &U[r * m];
+
+        for (PetscInt j = 0; j < m; j++) J[j] += a * Tr[j] + c * Ur[j];
+      }
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
 /* The dense Jacobian at st->Y and its factors. A linear step's Jacobian (st->linear) depends on t and h only: it is
    assembled at each new step and factored again only if it changed. */
 static PetscErrorCode JacobianFactor(SimpVIStep st, PetscBool *ok)
@@ -175,10 +288,13 @@ static PetscErrorCode JacobianFactor(SimpVIStep st, PetscBool *ok)
   PetscFunctionBegin;
   if (!st->dassembled) { /* else the fused evaluation assembled it at this iterate */
     PetscCall(PetscLogEventBegin(SIMPVI_Jacobian, 0, 0, 0, 0));
-    PetscCall(SimpVIStepEvaluate_Private(st, st->Y));
     if (st->linear && st->dfactored) PetscCall(PetscArraycpy(st->dJprev, st->dJ, m * m));
-    PetscCall(PetscArrayzero(st->dJ, m * m));
-    PetscCall(SimpVIStepAssembleTerms_Private(st, AddToDense, NULL));
+    if (st->door.points) PetscCall(PointsJacobian(st));
+    else {
+      PetscCall(SimpVIStepEvaluate_Private(st, st->Y));
+      PetscCall(PetscArrayzero(st->dJ, m * m));
+      PetscCall(SimpVIStepAssembleTerms_Private(st, AddToDense, NULL));
+    }
     if (st->linear && st->dfactored) PetscCall(PetscArraycmp(st->dJprev, st->dJ, m * m, &same));
     PetscCall(PetscLogEventEnd(SIMPVI_Jacobian, 0, 0, 0, 0));
   }
@@ -199,7 +315,12 @@ static PetscErrorCode Residual(SimpVIStep st, PetscBool fuse, PetscReal *fnorm)
   PetscScalar *r;
 
   PetscFunctionBegin;
-  if (fuse) {
+  if (st->door.points) {
+    PetscCall(PetscLogEventBegin(SIMPVI_Residual, 0, 0, 0, 0));
+    PetscCall(PointsResidual(st, fuse));
+    PetscCall(PetscLogEventEnd(SIMPVI_Residual, 0, 0, 0, 0));
+    fuse = PETSC_FALSE; /* the derivatives are kept on the arrays: the Jacobian is assembled from them if asked */
+  } else if (fuse) {
     PetscCall(PetscArrayzero(st->dJ, st->dm * st->dm));
     PetscCall(SimpVIStepResidualAndTerms_Private(st, st->Y, st->R, AddToDense, NULL));
   } else PetscCall(SimpVIStepResidual_Private(st, st->Y, st->R));
@@ -227,7 +348,7 @@ PetscErrorCode SimpVIStepSmallSolve_Private(SimpVIStep st, const SimpVISmallOpti
   PetscCall(SmallWorkSpace(st));
   m = st->dm;
   /* fused residual and Jacobian when every iteration assembles a new Jacobian anyway */
-  fuse    = (PetscBool)(st->door.shared && !st->lagjacobian && !st->linear && opt->lag == 1 && !opt->ksponly);
+  fuse    = (PetscBool)((st->door.shared || st->door.points) && !st->lagjacobian && !st->linear && opt->lag == 1 && !opt->ksponly);
   *its    = 0;
   *nfuncs = 0;
   *reason = SNES_CONVERGED_ITERATING;

@@ -141,21 +141,69 @@ static PetscErrorCode ActionGradients(SimpVIStep st, Vec R)
 */
 PetscErrorCode SimpVIStepEvaluate_Private(SimpVIStep st, Vec Y)
 {
-  PetscObjectState state, q0state;
-  PetscObjectId    id;
+  PetscBool same;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectStateGet((PetscObject)st->q0, &q0state));
-  PetscCall(PetscObjectStateGet((PetscObject)Y, &state));
-  PetscCall(PetscObjectGetId((PetscObject)Y, &id));
-  if (st->evalid == id && st->evalstate == state && st->evalh == st->h && st->evalt == st->t && st->evalq0 == q0state) PetscFunctionReturn(0);
+  PetscCall(SimpVIStepStampMatch_Private(st, Y, &st->eval, &same));
+  if (same) PetscFunctionReturn(0);
   PetscCall(QuadraturePoints(st, Y));
   for (PetscInt k = 0; k < st->scheme->nq; k++) PetscCall(st->door.pg(st->door.ctx, st->t + st->scheme->tau[k] * st->h, st->X[k], st->V[k], st->P[k], st->G[k]));
-  st->evalid    = id;
-  st->evalstate = state;
-  st->evalh     = st->h;
-  st->evalt     = st->t;
-  st->evalq0    = q0state;
+  PetscCall(SimpVIStepStamp_Private(st, Y, &st->eval));
+  PetscFunctionReturn(0);
+}
+
+/* SimpVIStepStamp_Private - what an evaluation at the quadrature points of Y belongs to: Y, q0, t and h now */
+PetscErrorCode SimpVIStepStamp_Private(SimpVIStep st, Vec Y, SimpVIStamp *stamp)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetId((PetscObject)Y, &stamp->id));
+  PetscCall(PetscObjectStateGet((PetscObject)Y, &stamp->state));
+  PetscCall(PetscObjectStateGet((PetscObject)st->q0, &stamp->q0state));
+  stamp->h = st->h;
+  stamp->t = st->t;
+  PetscFunctionReturn(0);
+}
+
+/* SimpVIStepStampMatch_Private - whether an evaluation stamped so is that of Y as it is now */
+PetscErrorCode SimpVIStepStampMatch_Private(SimpVIStep st, Vec Y, const SimpVIStamp *stamp, PetscBool *same)
+{
+  SimpVIStamp now;
+
+  PetscFunctionBegin;
+  PetscCall(SimpVIStepStamp_Private(st, Y, &now));
+  *same = (PetscBool)(now.id == stamp->id && now.state == stamp->state && now.q0state == stamp->q0state && now.h == stamp->h && now.t == stamp->t);
+  PetscFunctionReturn(0);
+}
+
+/* dp = base + h sum_k w_k G_k (base NULL: 0) at the solved step vector, from the small path's arrays when they hold
+   that evaluation */
+static PetscErrorCode MomentumSum(SimpVIStep st, Vec base, Vec dp)
+{
+  PetscBool arrays = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (st->aG) PetscCall(SimpVIStepStampMatch_Private(st, st->Y, &st->astamp, &arrays));
+  if (arrays) {
+    const PetscInt     n = st->qmap->n;
+    const PetscScalar *b = NULL;
+    PetscScalar       *d;
+
+    if (base) PetscCall(VecGetArrayRead(base, &b));
+    PetscCall(VecGetArrayWrite(dp, &d));
+    for (PetscInt j = 0; j < n; j++) d[j] = b ? b[j] : 0;
+    for (PetscInt k = 0; k < st->scheme->nq; k++) {
+      const PetscReal a = st->h * st->scheme->w[k];
+
+      for (PetscInt j = 0; j < n; j++) d[j] += a * st->aG[k * n + j];
+    }
+    PetscCall(VecRestoreArrayWrite(dp, &d));
+    if (base) PetscCall(VecRestoreArrayRead(base, &b));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(SimpVIStepEvaluate_Private(st, st->Y));
+  if (base) PetscCall(VecCopy(base, dp));
+  else PetscCall(VecSet(dp, 0));
+  for (PetscInt k = 0; k < st->scheme->nq; k++) PetscCall(VecAXPY(dp, st->h * st->scheme->w[k], st->G[k]));
   PetscFunctionReturn(0);
 }
 
@@ -180,9 +228,7 @@ PetscErrorCode SimpVIStepResidual_Private(SimpVIStep st, Vec Y, Vec R)
 PetscErrorCode SimpVIStepMomentum_Private(SimpVIStep st, Vec p1)
 {
   PetscFunctionBegin;
-  PetscCall(SimpVIStepEvaluate_Private(st, st->Y));
-  PetscCall(VecCopy(st->p0, p1));
-  for (PetscInt k = 0; k < st->scheme->nq; k++) PetscCall(VecAXPY(p1, st->h * st->scheme->w[k], st->G[k]));
+  PetscCall(MomentumSum(st, st->p0, p1));
   PetscFunctionReturn(0);
 }
 
@@ -304,11 +350,7 @@ PetscErrorCode SimpVIStepResidualAndTerms_Private(SimpVIStep st, Vec Y, Vec R, P
   PetscCall(QuadraturePoints(st, Y));
   PetscCall(AssembleTerms(st, PETSC_TRUE, add, ctx));
   PetscCall(ActionGradients(st, R));
-  PetscCall(PetscObjectStateGet((PetscObject)st->q0, &st->evalq0));
-  PetscCall(PetscObjectStateGet((PetscObject)Y, &st->evalstate));
-  PetscCall(PetscObjectGetId((PetscObject)Y, &st->evalid));
-  st->evalh = st->h;
-  st->evalt = st->t;
+  PetscCall(SimpVIStepStamp_Private(st, Y, &st->eval));
   PetscCall(PetscLogEventEnd(SIMPVI_Residual, 0, Y, R, 0));
   PetscFunctionReturn(0);
 }
@@ -570,7 +612,7 @@ PetscErrorCode SimpVIStepReset_Private(SimpVIStep st)
   st->scheme   = NULL;
   st->havepoly = PETSC_FALSE;
   st->vvalid   = PETSC_FALSE;
-  st->evalid   = 0;
+  st->eval.id  = 0;
   PetscFunctionReturn(0);
 }
 
@@ -598,8 +640,6 @@ PetscErrorCode SimpVIStepIncrements_Private(SimpVIStep st, Vec dq, Vec dp)
   PetscCall(VecCopy(st->Yv[s - 1], dq));
   PetscCall(VecResetArray(st->Yv[s - 1]));
   PetscCall(VecRestoreArrayRead(st->Y, (const PetscScalar **)&y));
-  PetscCall(SimpVIStepEvaluate_Private(st, st->Y));
-  PetscCall(VecSet(dp, 0));
-  for (PetscInt k = 0; k < st->scheme->nq; k++) PetscCall(VecAXPY(dp, st->h * st->scheme->w[k], st->G[k]));
+  PetscCall(MomentumSum(st, NULL, dp));
   PetscFunctionReturn(0);
 }

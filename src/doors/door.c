@@ -108,6 +108,20 @@ PetscErrorCode SimpVICheckVecSize_Private(TS ts, Vec U, PetscInt n, PetscInt N, 
   PetscFunctionReturn(0);
 }
 
+/* The native door the user's callbacks call for (NULL: none, e.g. an I2 problem): one set of mechanics only */
+PetscErrorCode SimpVIProblemNativeDoor_Private(TS ts, SimpVIProblem *prob, const SimpVIDoor **door)
+{
+  const SimpVIUser *u = &prob->user;
+
+  PetscFunctionBegin;
+  PetscCheck(!(u->pwfn && (u->lagfn || u->potfn || u->M)), PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSimpVISetPointwiseLagrangian() and %s both give the mechanics: call one of them", u->lagfn ? "TSSimpVISetLagrangian()" : "TSSimpVISetMass()/TSSimpVISetPotential()");
+  if (u->pwfn) *door = &SimpVIDoorPointwise;
+  else if (u->lagfn) *door = &SimpVIDoorLagrangian;
+  else if (u->potfn || u->M) *door = &SimpVIDoorMechanical;
+  else *door = NULL;
+  PetscFunctionReturn(0);
+}
+
 /* The door's work space, shaped on the positions q, then the door's own checks */
 PetscErrorCode SimpVIProblemSetUp_Private(TS ts, SimpVIProblem *prob, const SimpVIDoor *door, Vec q)
 {

@@ -196,8 +196,9 @@ PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts)
   PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSALPHA2, &isalpha2));
   PetscCheck(!isalpha2, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSALPHA2 integrates the second-order form M a + f = 0: set it with TSSetI2Function() (see tutorials/ex3.c)");
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
-  PetscCheck(prob && (prob->user.lagfn || prob->user.potfn || prob->user.M), PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "No mechanics to put in phase space: call TSSimpVISetLagrangian() or TSSimpVISetMass()/TSSimpVISetPotential()");
-  door = prob->user.lagfn ? &SimpVIDoorLagrangian : &SimpVIDoorMechanical;
+  door = NULL;
+  if (prob) PetscCall(SimpVIProblemNativeDoor_Private(ts, prob, &door));
+  PetscCheck(door, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "No mechanics to put in phase space: call TSSimpVISetLagrangian(), TSSimpVISetPointwiseLagrangian() or TSSimpVISetMass()/TSSimpVISetPotential()");
   PetscObjectOptionsBegin((PetscObject)ts); /* the one option of this form: the default solver of the velocity solves */
   PetscCall(SimpVIDirectLimitOption_Private(ts, PetscOptionsObject, prob));
   PetscOptionsEnd();

@@ -48,6 +48,44 @@ PetscErrorCode TSSimpVISetLagrangian(TS ts, TSSimpVILagrangianFn f, void *ctx)
 }
 
 /*@C
+  TSSimpVISetPointwiseLagrangian - Gives a `TS` the mechanics of a small system as one function on plain arrays that
+  evaluates L(t, x, v), P = dL/dv, G = dL/dx + f and their derivatives at many points per call
+
+  Logically Collective
+
+  Input Parameters:
++ ts  - the `TS` context, on one process
+. f   - evaluates the mechanics at the points it is given, see `TSSimpVIPointwiseFn`
+- ctx - user context for f
+
+  Calling sequence of f:
+$ PetscErrorCode f(TS ts, PetscInt npoints, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal L[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[], void *ctx)
+
+  Notes:
+  The door of small systems (a few dozen positions: multibody and robotics models): when the step system has at
+  most -ts_simpvi_small_limit rows, each Newton iteration calls f once with all the quadrature points of the step, and
+  the dense step Jacobian is assembled from its arrays, so that a step costs about its arithmetic (bench/stepcost.sh).
+  Larger systems, the SNES path and other `TS` types (`TSSimpVISetUpPhaseSpace()`) call f one point at a time. A force
+  may be put in G (with its derivatives in Gx and Gv) or given by `TSSimpVISetForce()`, which takes the slower path.
+  The state of the `TS` is U = (q, p); see `TSSIMPVI`. Instead of `TSSimpVISetLagrangian()` or `TSSimpVISetMass()`.
+
+  Level: intermediate
+
+.seealso: `TSSIMPVI`, `TSSimpVIPointwiseFn`, `TSSimpVISetLagrangian()`, `TSSimpVISetMass()`, `TSSimpVISetForce()`
+@*/
+PetscErrorCode TSSimpVISetPointwiseLagrangian(TS ts, TSSimpVIPointwiseFn f, void *ctx)
+{
+  SimpVIProblem *prob;
+
+  PetscFunctionBegin;
+  SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
+  prob->user.pwfn  = f;
+  prob->user.pwctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C
   TSSimpVISetLagrangianHessian - Gives a `TS` the second derivatives of its Lagrangian
 
   Logically Collective

@@ -335,6 +335,16 @@ static PetscErrorCode StepTerms(void *ctx, PetscReal t, Vec x, Vec v, PetscInt n
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode StepPoints(void *ctx, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[])
+{
+  TS         ts = (TS)ctx;
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(SimpVIPointwisePoints_Private(ts, vi->prob, npts, n, t, x, v, P, G, Px, Pv, Gx, Gv));
+  PetscFunctionReturn(0);
+}
+
 /* Picks the door and the state layout, builds the scheme table and the step work space */
 static PetscErrorCode TSSetUp_SimpVI(TS ts)
 {
@@ -356,11 +366,9 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   PetscCall(TSGetDM(ts, &dm));
   PetscCall(DMTSGetIFunction(dm, &ifunction, NULL));
   PetscCall(DMTSGetI2Function(dm, &i2function, NULL));
-  if (vi->prob->user.lagfn) door = &SimpVIDoorLagrangian;
-  else if (vi->prob->user.potfn || vi->prob->user.M) door = &SimpVIDoorMechanical;
-  else if (ifunction || i2function) door = &SimpVIDoorI2;
-  else
-    SETERRQ(PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs a Lagrangian (TSSimpVISetLagrangian()), a mechanical system (TSSimpVISetMass() and TSSimpVISetPotential()) or a second-order problem (TSSetI2Function() or TSSetIFunction() with TS2SetSolution())");
+  PetscCall(SimpVIProblemNativeDoor_Private(ts, vi->prob, &door));
+  if (!door && (ifunction || i2function)) door = &SimpVIDoorI2;
+  PetscCheck(door, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs a Lagrangian (TSSimpVISetLagrangian() or TSSimpVISetPointwiseLagrangian()), a mechanical system (TSSimpVISetMass() and TSSimpVISetPotential()) or a second-order problem (TSSetI2Function() or TSSetIFunction() with TS2SetSolution())");
   vi->native = (PetscBool)(door != &SimpVIDoorI2);
 
   if (vi->native) {
@@ -402,6 +410,7 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   stepdoor.terms    = StepTerms;
   stepdoor.ctx      = ts;
   stepdoor.shared   = (PetscBool)(door == &SimpVIDoorMechanical && vi->prob->user.massfn); /* the mass callback gives both */
+  stepdoor.points   = door == &SimpVIDoorPointwise && !vi->prob->user.forcefn ? StepPoints : NULL; /* forces come as Vecs */
   PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sts_simpvi_", ((PetscObject)ts)->prefix ? ((PetscObject)ts)->prefix : ""));
   PetscCall(SimpVIStepSetUp_Private(vi->step, vi->scheme, &stepdoor, (PetscBool)(ts->problem_type == TS_LINEAR), vi->q1, prefix));
   PetscCall(SimpVIStepSolverSetUp_Private(ts));

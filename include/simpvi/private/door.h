@@ -47,6 +47,8 @@ typedef struct {
   TSSimpVIParameterJacobianFn paramfn;  /* TSSimpVISetParameterJacobian(): dP/dtheta, dG/dtheta */
   void                       *paramctx;
   Mat                         Pth, Gth;
+  TSSimpVIPointwiseFn         pwfn; /* TSSimpVISetPointwiseLagrangian() */
+  void                       *pwctx;
 } SimpVIUser;
 
 /* Kept on the TS whatever its type (composed "SimpVIProblem"), so that TSSetType() keeps it and other TS types can be
@@ -68,6 +70,8 @@ typedef struct {
   PetscReal         I2Mnorm, I2Mtime; /* I2 door: ||M|| and the time M was read */
   Vec               I2r, I2Mr, I2f;   /* I2 door: the probe of the mass check, M r, work */
   PetscBool         damped;
+  Mat               pwmat[4]; /* pointwise door: Px, Pv, Gx, Gv at one point, and their row-major values */
+  PetscReal        *pwderiv;
 
   /* shared by every TS type */
   SimpVIPhaseSpace ps;          /* the phase-space form given to other TS types */
@@ -138,7 +142,9 @@ static inline PetscErrorCode SimpVITermPush(const SimpVIProblem *prob, PetscInt 
   PetscFunctionReturn(0);
 }
 
-PETSC_INTERN const SimpVIDoor SimpVIDoorLagrangian, SimpVIDoorMechanical, SimpVIDoorI2;
+PETSC_INTERN const SimpVIDoor SimpVIDoorLagrangian, SimpVIDoorMechanical, SimpVIDoorI2, SimpVIDoorPointwise;
+PETSC_INTERN PetscErrorCode   SimpVIProblemNativeDoor_Private(TS, SimpVIProblem *, const SimpVIDoor **);
+PETSC_INTERN PetscErrorCode   SimpVIPointwisePoints_Private(TS, SimpVIProblem *, PetscInt, PetscInt, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[]);
 PETSC_INTERN PetscErrorCode   SimpVIDirectLimitOption_Private(TS, SimpVIOptionItems, SimpVIProblem *);
 
 #endif

@@ -37,7 +37,17 @@ typedef struct {
   PetscErrorCode (*terms)(void *, PetscReal, Vec, Vec, PetscInt, PetscInt *, SimpVITerm[]);
   void     *ctx;
   PetscBool shared; /* pg and terms share a user callback (a mass M(x)): the dense path calls them together, point by point */
+  /* P, G and their derivatives Px, Pv, Gx, Gv (n x n row-major each) at npts points (t, x, v) on arrays, one process:
+     the small dense path then calls it once per Newton iteration, with no Vec or Mat; NULL when the door has none */
+  PetscErrorCode (*points)(void *, PetscInt, PetscInt, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[]);
 } SimpVIStepDoor;
+
+/* Which step vector (id and state), start q0 (state), t and h an evaluation at the quadrature points belongs to */
+typedef struct {
+  PetscObjectId    id;
+  PetscObjectState state, q0state;
+  PetscReal        h, t;
+} SimpVIStamp;
 
 /*
   One step of a Galerkin variational integrator from (q0, p0) at t with step h (src/core/step.c): the unknowns are
@@ -64,11 +74,9 @@ struct _SimpVIStep {
   PetscReal tprev, hprev;
   PetscBool havepoly;
 
-  /* values at the quadrature points (nq each), and the step vector (id, state, h, t, q0 state) they belong to */
-  Vec             *X, *V, *P, *G;
-  PetscObjectId    evalid;
-  PetscObjectState evalstate, evalq0;
-  PetscReal        evalh, evalt;
+  /* values at the quadrature points (nq each), and the step vector they belong to */
+  Vec        *X, *V, *P, *G;
+  SimpVIStamp eval;
 
   /* the system */
   Vec       Y, R, *Yv, *Rv; /* Yv/Rv: views of the stage blocks of Y/R */
@@ -100,6 +108,11 @@ struct _SimpVIStep {
   PetscScalar *dJ, *dLU, *dJprev, *dy, *dy0, *dvals;
   PetscBool    dvalid, dfactored, dassembled; /* dassembled: dJ is the Jacobian at the current iterate */
   PetscReal    dJh, dJt;
+  /* a door with points(): the quadrature points' t, x, v, the door's P, G and derivatives (Px, Pv, Gx, Gv, nq n x n
+     each) on arrays, and the step vector they belong to */
+  PetscReal  *at, *ax, *av, *aP, *aG, *aD, *aT; /* aT: the Jacobian's partial sums */
+  SimpVIStamp astamp;
+  PetscBool   aderiv; /* aD holds the derivatives of that evaluation */
 };
 
 /* The stopping tests of the small path: those of the SNES it stands for */
@@ -128,6 +141,8 @@ PETSC_INTERN PetscErrorCode SimpVIStepLagJacobian_Private(SimpVIStep, Vec, Petsc
 PETSC_INTERN PetscErrorCode SimpVIStepAssembleTerms_Private(SimpVIStep, PetscErrorCode (*)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *);
 PETSC_INTERN PetscErrorCode SimpVIStepResidualAndTerms_Private(SimpVIStep, Vec, Vec, PetscErrorCode (*)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *);
 PETSC_INTERN PetscErrorCode SimpVIStepIncrements_Private(SimpVIStep, Vec, Vec);
+PETSC_INTERN PetscErrorCode SimpVIStepStamp_Private(SimpVIStep, Vec, SimpVIStamp *);
+PETSC_INTERN PetscErrorCode SimpVIStepStampMatch_Private(SimpVIStep, Vec, const SimpVIStamp *, PetscBool *);
 
 /* The step's tangent and adjoint maps (src/core/steptangent.c): their work space, for ncost adjoint vectors */
 typedef struct _SimpVIStepAdjoint *SimpVIStepAdjoint;
