@@ -140,7 +140,11 @@ static PetscErrorCode Pointwise(TS ts, PetscInt npts, PetscInt n, const PetscRea
         Gx[k]         = -PetscCosReal(q[0]);
       }
     } else {
-      const PetscReal sd = PetscSinReal(q[0] - q[1]), cd = PetscCosReal(q[0] - q[1]), M[2][2] = {{2, cd}, {cd, 1}};
+      const PetscReal sd = PetscSinReal(q[0] - q[1]), cd = PetscCosReal(q[0] - q[1]),
+                      M[2][2] = {
+                        {2,  cd},
+                        {cd, 1 }
+      };
 
       if (L) L[k] = 0.5 * (2 * w[0] * w[0] + 2 * cd * w[0] * w[1] + w[1] * w[1]) + 2 * dpg * PetscCosReal(q[0]) + dpg * PetscCosReal(q[1]);
       if (P) {

@@ -115,8 +115,13 @@ PetscErrorCode SimpVIProblemNativeDoor_Private(TS ts, SimpVIProblem *prob, const
 
   PetscFunctionBegin;
   PetscCheck(!(u->pwfn && (u->lagfn || u->potfn || u->M)), PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSimpVISetPointwiseLagrangian() and %s both give the mechanics: call one of them", u->lagfn ? "TSSimpVISetLagrangian()" : "TSSimpVISetMass()/TSSimpVISetPotential()");
-  if (u->pwfn) *door = &SimpVIDoorPointwise;
-  else if (u->lagfn) *door = &SimpVIDoorLagrangian;
+  if (u->pwfn) {
+    PetscMPIInt size;
+
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ts), &size));
+    PetscCheck(size == 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSimpVISetPointwiseLagrangian() is for a small system on one process, not %d: give the TS PETSC_COMM_SELF, or use TSSimpVISetLagrangian()", (int)size);
+    *door = &SimpVIDoorPointwise;
+  } else if (u->lagfn) *door = &SimpVIDoorLagrangian;
   else if (u->potfn || u->M) *door = &SimpVIDoorMechanical;
   else *door = NULL;
   PetscFunctionReturn(0);

@@ -9,12 +9,9 @@
 
 static PetscErrorCode SetUp_Pointwise(TS ts, SimpVIProblem *prob, Vec q)
 {
-  PetscMPIInt size;
-  PetscInt    n;
+  PetscInt n;
 
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ts), &size));
-  PetscCheck(size == 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSimpVISetPointwiseLagrangian() is for a small system on one process, not %d: give the TS PETSC_COMM_SELF, or use TSSimpVISetLagrangian()", (int)size);
+  PetscFunctionBegin; /* one process: SimpVIProblemNativeDoor_Private() checked */
   PetscCall(VecGetLocalSize(q, &n));
   for (PetscInt b = 0; b < 4; b++) {
     PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, NULL, &prob->pwmat[b]));

@@ -409,7 +409,7 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   stepdoor.pg       = StepPG;
   stepdoor.terms    = StepTerms;
   stepdoor.ctx      = ts;
-  stepdoor.shared   = (PetscBool)(door == &SimpVIDoorMechanical && vi->prob->user.massfn); /* the mass callback gives both */
+  stepdoor.shared   = (PetscBool)(door == &SimpVIDoorMechanical && vi->prob->user.massfn);         /* the mass callback gives both */
   stepdoor.points   = door == &SimpVIDoorPointwise && !vi->prob->user.forcefn ? StepPoints : NULL; /* forces come as Vecs */
   PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sts_simpvi_", ((PetscObject)ts)->prefix ? ((PetscObject)ts)->prefix : ""));
   PetscCall(SimpVIStepSetUp_Private(vi->step, vi->scheme, &stepdoor, (PetscBool)(ts->problem_type == TS_LINEAR), vi->q1, prefix));
@@ -539,6 +539,7 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
   if (vi->prob && vi->prob->door && vi->step->qmap) {
     if (vi->smallpath)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by a dense Newton (%" PetscInt_FMT " rows, -ts_simpvi_small_limit %" PetscInt_FMT ") with the SNES's tolerances; the SNES if it fails\n", vi->degree * vi->step->qmap->N, vi->smalllimit));
+    if (vi->step->door.points) PetscCall(PetscViewerASCIIPrintf(viewer, "  Its residual and Jacobian on arrays: every quadrature point in one call of the pointwise Lagrangian\n"));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by the SNES\n"));
   }
   if (!SIMPVI_HAVE_PARALLEL_LU) {
