@@ -8,7 +8,8 @@ static char help[] = "Wall time of TSSIMPVI against PETSc's own TS types on the 
                      "[0, T] is at most -tol, then its time. Runs are interleaved (every method once per round, -rounds rounds), the\n"
                      "medians printed with their ratios to the first method of -methods.\n"
                      "Methods (-methods, comma separated): simpson, lobatto[:s], gauss[:s], midpoint, any simpvi scheme, with +snes to\n"
-                     "force the SNES path (-ts_simpvi_small_limit 0); rk4, theta (theta 1/2), irk (-ts_irk_nstages 3, Gauss), alpha2.\n"
+                     "force the SNES path (-ts_simpvi_small_limit 0) and @pw for the pendulums through TSSimpVISetPointwiseLagrangian()\n"
+                     "(e.g. lobatto:5@pw); rk4, theta (theta 1/2), irk (-ts_irk_nstages 3, Gauss), alpha2.\n"
                      "Example: bench/stepcost -problem pendulum -mode target -tol 1e-9 -T 1000 -methods lobatto:4,rk4,irk\n\n";
 
 #include <simpvi.h>

@@ -4,7 +4,8 @@ static char help[] = "TSSimpVISetPointwiseLagrangian() on a problem that exercis
                      "path on arrays against the SNES path (trajectory to 1e-12, Newton iterations to one), the damping given by\n"
                      "TSSimpVISetForce() instead of inside G (the Vec path: the same trajectory), RK4 on the phase-space form of the\n"
                      "same door (TSSimpVISetUpPhaseSpace(), -ts_type rk) to 1e-8, Simpson's order 4, the energy of the undriven,\n"
-                     "undamped problem (TSSimpVIComputeEnergy(), from L): bounded, no drift from 1000 to 4000 steps. -check both|ranks: the errors\n"
+                     "undamped problem (TSSimpVIComputeEnergy(), from L): bounded, no drift from 1000 to 4000 steps; the gradient of\n"
+                     "x0(T) in U0 by TSAdjointSolve() against central differences. -check both|ranks: the errors\n"
                      "of two sets of mechanics and of more than one process; -check view: one step (with -ts_view).\n\n";
 
 #include <simpvi.h>
@@ -132,6 +133,46 @@ static PetscErrorCode Run(MPI_Comm comm, const char type[], const char scheme[],
   PetscFunctionReturn(0);
 }
 
+/* C = x0(T) after steps of h from U0 (lobatto); with lambda: dC/dU0 by TSAdjointSolve() */
+static PetscErrorCode Cost(Particle pa, const PetscReal U0[4], PetscReal h, PetscInt steps, PetscReal *C, Vec lambda)
+{
+  TS           ts;
+  Vec          U;
+  PetscScalar *u;
+
+  PetscFunctionBeginUser;
+  PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
+  PetscCall(TSSetType(ts, TSSIMPVI));
+  PetscCall(TSSimpVISetType(ts, "lobatto"));
+  PetscCall(TSSimpVISetPointwiseLagrangian(ts, Pointwise, &pa));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 4, &U));
+  PetscCall(VecGetArrayWrite(U, &u));
+  for (PetscInt i = 0; i < 4; i++) u[i] = U0[i];
+  PetscCall(VecRestoreArrayWrite(U, &u));
+  PetscCall(TSSetSolution(ts, U));
+  PetscCall(TSSetTimeStep(ts, h));
+  PetscCall(TSSetMaxSteps(ts, steps));
+  PetscCall(TSSetMaxTime(ts, 1e10));
+  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+  if (lambda) PetscCall(TSSetSaveTrajectory(ts));
+  PetscCall(TSSetFromOptions(ts));
+  PetscCall(TSSolve(ts, U));
+  PetscCall(VecGetArray(U, &u));
+  *C = PetscRealPart(u[0]);
+  PetscCall(VecRestoreArray(U, &u));
+  if (lambda) {
+    PetscCall(VecSet(lambda, 0));
+    PetscCall(VecSetValue(lambda, 0, 1, INSERT_VALUES));
+    PetscCall(VecAssemblyBegin(lambda));
+    PetscCall(VecAssemblyEnd(lambda));
+    PetscCall(TSSetCostGradients(ts, 1, &lambda, NULL));
+    PetscCall(TSAdjointSolve(ts));
+  }
+  PetscCall(TSDestroy(&ts));
+  PetscCall(VecDestroy(&U));
+  PetscFunctionReturn(0);
+}
+
 static PetscReal Difference(const Result *a, const Result *b)
 {
   PetscReal d = 0, scale = 0;
@@ -193,10 +234,11 @@ int main(int argc, char **argv)
     PetscCall(Run(PETSC_COMM_SELF, TSSIMPVI, schemes[s], pa, PETSC_FALSE, 32, 0.1, 50, &dense));
     PetscCall(Run(PETSC_COMM_SELF, TSSIMPVI, schemes[s], pa, PETSC_FALSE, 0, 0.1, 50, &snes));
     PetscCall(Run(PETSC_COMM_SELF, TSSIMPVI, schemes[s], byforce, PETSC_TRUE, 32, 0.1, 50, &vec));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s: dense path alone: %s, same as the SNES path to 1e-12: %s, Newton iterations to one: %s; the damping by TSSimpVISetForce(): same trajectory to 1e-12: %s\n", schemes[s], dense.nfuncs == 0 ? "yes" : "no", Difference(&dense, &snes) < 1e-12 ? "yes" : "no", PetscAbsInt(dense.its - snes.its) <= 1 ? "yes" : "no", Difference(&vec, &snes) < 1e-12 ? "yes" : "no"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s: dense path alone: %s, same as the SNES path to 1e-12: %s, Newton iterations to one: %s; the damping by TSSimpVISetForce(): same trajectory to 1e-12: %s\n", schemes[s], dense.nfuncs == 0 ? "yes" : "no", Difference(&dense, &snes) < 1e-12 ? "yes" : "no",
+                          PetscAbsInt(dense.its - snes.its) <= 1 ? "yes" : "no", Difference(&vec, &snes) < 1e-12 ? "yes" : "no"));
   }
   {
-    Result lob, rk4, r[3];
+    Result    lob, rk4, r[3];
     PetscReal e[2];
 
     PetscCall(Run(PETSC_COMM_SELF, TSSIMPVI, "lobatto", pa, PETSC_FALSE, 32, 0.05, 40, &lob));
@@ -209,6 +251,30 @@ int main(int argc, char **argv)
     e[0] = PetscLog2Real(Difference(&r[0], &lob) / Difference(&r[1], &lob));
     e[1] = PetscLog2Real(Difference(&r[1], &lob) / Difference(&r[2], &lob));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Simpson, driven and damped, orders %.1f and %.1f: 4 within 0.3: %s\n", (double)e[0], (double)e[1], PetscAbsReal(e[0] - 4) < 0.3 && PetscAbsReal(e[1] - 4) < 0.3 ? "yes" : "no"));
+  }
+  { /* the adjoint through the door's matrices, against central differences */
+    const PetscReal    U0[4] = {1, 0, 0, 1}, e = 1e-6;
+    Vec                lambda;
+    const PetscScalar *l;
+    PetscReal          C, Cp, Cm, err = 0, scale = 0;
+
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 4, &lambda));
+    PetscCall(Cost(pa, U0, 0.1, 30, &C, lambda));
+    PetscCall(VecGetArrayRead(lambda, &l));
+    for (PetscInt i = 0; i < 4; i++) {
+      PetscReal Up[4], Um[4];
+
+      for (PetscInt j = 0; j < 4; j++) Up[j] = Um[j] = U0[j];
+      Up[i] += e;
+      Um[i] -= e;
+      PetscCall(Cost(pa, Up, 0.1, 30, &Cp, NULL));
+      PetscCall(Cost(pa, Um, 0.1, 30, &Cm, NULL));
+      err   = PetscMax(err, PetscAbsReal(PetscRealPart(l[i]) - (Cp - Cm) / (2 * e)));
+      scale = PetscMax(scale, PetscAbsReal(PetscRealPart(l[i])));
+    }
+    PetscCall(VecRestoreArrayRead(lambda, &l));
+    PetscCall(VecDestroy(&lambda));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "TSAdjointSolve(): dx0(T)/dU0 against central differences to 1e-7: %s\n", err < 1e-7 * scale ? "yes" : "no"));
   }
   {
     Particle free = {1, 0, 0, PETSC_TRUE};

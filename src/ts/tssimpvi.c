@@ -651,9 +651,10 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
                                        processes); applied in `TSSetUp()`
 
   Notes:
-  The problem comes through one of three doors: a Lagrangian `TSSimpVISetLagrangian()` with
+  The problem comes through one of four doors: a Lagrangian `TSSimpVISetLagrangian()` with
   `TSSimpVISetLagrangianHessian()`; a mechanical system L = 1/2 v'M(x)v - V(t,x) with `TSSimpVISetMass()` and
-  `TSSimpVISetPotential()`; or an unchanged second-order PETSc program (`TSSetI2Function()`/`TSSetI2Jacobian()`, or
+  `TSSimpVISetPotential()`; a small system's Lagrangian on plain arrays, many points per call,
+  `TSSimpVISetPointwiseLagrangian()` (one process; its dense step path has no `Vec` or `Mat` in the loop); or an unchanged second-order PETSc program (`TSSetI2Function()`/`TSSetI2Jacobian()`, or
   `TSSetIFunction()` on (U, A) with `TS2SetSolution()`), read as M a + f(t, u, v) = 0 with constant M. Native problems
   carry the phase-space point U = (q, p), split with `TSRHSSplitSetIS()` "position" and "momentum"; on one process
   the default is the first and second half of U, on more the split must be named.
@@ -693,8 +694,8 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
   depend on t), keeps its factorization while it does not change. This costs a second copy of the step matrix.
 
   Sensitivities: `TSAdjointSolve()` after `TSSetSaveTrajectory()` and `TSSetCostGradients()` gives the exact discrete
-  adjoint of the step map (q_j, p_j) -> (q_{j+1}, p_{j+1}) for every scheme and both native doors (Lagrangian,
-  mechanical with constant or configuration-dependent mass, with forces), serial and parallel: one transposed solve
+  adjoint of the step map (q_j, p_j) -> (q_{j+1}, p_{j+1}) for every scheme and the native doors (Lagrangian,
+  mechanical with constant or configuration-dependent mass, pointwise, with forces), serial and parallel: one transposed solve
   of the step Jacobian per step, at the nodes of the step the trajectory kept (`TSGetStages()`: its start and its
   increments), with any `TSTrajectory` type (memory, basic on disk, -ts_trajectory_solution_only recomputing steps).
   The solver of those systems takes -ts_simpvi_adjoint_ksp_*, -ts_simpvi_adjoint_pc_* options (a direct solve up to
