@@ -13,29 +13,6 @@
 
 PetscLogEvent SIMPVI_Residual, SIMPVI_Jacobian;
 
-/* The views Yv[a] of stage a of a step vector */
-static PetscErrorCode StageViewsPlace(SimpVIStep st, Vec Y, Vec views[], PetscBool write, PetscScalar **array)
-{
-  const PetscInt s = st->scheme->degree;
-  PetscInt       nloc;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(st->q0, &nloc));
-  if (write) PetscCall(VecGetArray(Y, array));
-  else PetscCall(VecGetArrayRead(Y, (const PetscScalar **)array));
-  for (PetscInt a = 0; a < s; a++) PetscCall(VecPlaceArray(views[a], *array + a * nloc));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode StageViewsReset(SimpVIStep st, Vec Y, Vec views[], PetscBool write, PetscScalar **array)
-{
-  PetscFunctionBegin;
-  for (PetscInt a = 0; a < st->scheme->degree; a++) PetscCall(VecResetArray(views[a]));
-  if (write) PetscCall(VecRestoreArray(Y, array));
-  else PetscCall(VecRestoreArrayRead(Y, (const PetscScalar **)array));
-  PetscFunctionReturn(0);
-}
-
 /* x[j] += sum_t a[t] y[t][j] for j < n, summed as PETSc's VecMAXPY_Seq() does (the remainder of nv mod 4 first, then
    groups of four, each group's products summed before they are added to x), so that the step's residual is the same to
    the last bit as when it was written with VecMAXPY() */
@@ -435,8 +412,9 @@ PetscErrorCode SimpVIStepJacobian_Private(SimpVIStep st, Vec Y, Mat J)
 PetscErrorCode SimpVIStepPredict_Private(SimpVIStep st)
 {
   const SimpVIScheme *sc = st->scheme;
-  const PetscInt      s  = sc->degree;
+  const PetscInt      s = sc->degree, n = st->qmap->n;
   PetscScalar        *y;
+  const PetscScalar  *q0, *v = NULL, **Q = st->parr;
   PetscReal          *phi = st->phi, tol = 1e-12 * PetscMax(1, PetscAbsReal(st->t));
   PetscBool           poly = (PetscBool)(st->havepoly && st->t >= st->tprev - tol && st->t <= st->tprev + st->hprev + tol);
   /* where the new step starts on the polynomial's [0, 1]: its end, unless a step is retaken or interpolated */
@@ -444,10 +422,17 @@ PetscErrorCode SimpVIStepPredict_Private(SimpVIStep st)
 
   PetscFunctionBegin;
   st->jcalls = 0;
-  PetscCall(StageViewsPlace(st, st->Y, st->Yv, PETSC_TRUE, &y));
+  /* on the arrays, summed as VecSet(), VecMAXPY() and VecAXPY() did */
+  PetscCall(VecGetArrayWrite(st->Y, &y));
+  PetscCall(VecGetArrayRead(st->q0, &q0));
+  if (poly)
+    for (PetscInt j = 0; j <= s; j++) PetscCall(VecGetArrayRead(st->Qprev[j], &Q[j]));
+  else if (st->vvalid) PetscCall(VecGetArrayRead(st->v, &v));
   for (PetscInt a = 0; a < s; a++) {
-    const PetscReal c = sc->c[a + 1];
+    const PetscReal c  = sc->c[a + 1];
+    PetscScalar    *ya = y + a * n;
 
+    PetscCall(PetscArrayzero(ya, n));
     if (poly) {
       const PetscReal x = start + c * st->h / st->hprev;
 
@@ -456,15 +441,16 @@ PetscErrorCode SimpVIStepPredict_Private(SimpVIStep st)
         PetscCall(SimpVISchemeBasis_Private(sc, x, phi, NULL));
         st->predx[a] = x;
       }
-      PetscCall(VecSet(st->Yv[a], 0));
-      PetscCall(VecMAXPY(st->Yv[a], s + 1, phi, st->Qprev));
-      PetscCall(VecAXPY(st->Yv[a], -1, st->q0));
-    } else {
-      PetscCall(VecSet(st->Yv[a], 0));
-      if (st->vvalid) PetscCall(VecAXPY(st->Yv[a], c * st->h, st->v));
-    }
+      MAXPY(n, ya, s + 1, phi, Q);
+      for (PetscInt j = 0; j < n; j++) ya[j] -= q0[j];
+    } else if (v)
+      for (PetscInt j = 0; j < n; j++) ya[j] += c * st->h * v[j];
   }
-  PetscCall(StageViewsReset(st, st->Y, st->Yv, PETSC_TRUE, &y));
+  if (poly)
+    for (PetscInt j = 0; j <= s; j++) PetscCall(VecRestoreArrayRead(st->Qprev[j], &Q[j]));
+  else if (v) PetscCall(VecRestoreArrayRead(st->v, &v));
+  PetscCall(VecRestoreArrayRead(st->q0, &q0));
+  PetscCall(VecRestoreArrayWrite(st->Y, &y));
   PetscFunctionReturn(0);
 }
 
@@ -474,13 +460,21 @@ PetscErrorCode SimpVIStepPredict_Private(SimpVIStep st)
 */
 PetscErrorCode SimpVIStepAccept_Private(SimpVIStep st)
 {
-  PetscScalar *y;
+  const PetscInt     n = st->qmap->n;
+  const PetscScalar *y, *q0;
+  PetscScalar       *Q;
 
   PetscFunctionBegin;
-  PetscCall(StageViewsPlace(st, st->Y, st->Yv, PETSC_FALSE, &y));
+  PetscCall(VecGetArrayRead(st->Y, &y));
+  PetscCall(VecGetArrayRead(st->q0, &q0));
   PetscCall(VecCopy(st->q0, st->Qprev[0]));
-  for (PetscInt a = 0; a < st->scheme->degree; a++) PetscCall(VecWAXPY(st->Qprev[a + 1], 1, st->q0, st->Yv[a]));
-  PetscCall(StageViewsReset(st, st->Y, st->Yv, PETSC_FALSE, &y));
+  for (PetscInt a = 0; a < st->scheme->degree; a++) { /* Q_{a+1} = q0 + Z_a */
+    PetscCall(VecGetArrayWrite(st->Qprev[a + 1], &Q));
+    for (PetscInt j = 0; j < n; j++) Q[j] = y[a * n + j] + q0[j];
+    PetscCall(VecRestoreArrayWrite(st->Qprev[a + 1], &Q));
+  }
+  PetscCall(VecRestoreArrayRead(st->q0, &q0));
+  PetscCall(VecRestoreArrayRead(st->Y, &y));
   PetscCall(VecCopy(st->p0, st->pprev));
   st->tprev    = st->t;
   st->hprev    = st->h;
