@@ -359,7 +359,12 @@ PetscErrorCode SimpVIStepSmallSolve_Private(SimpVIStep st, const SimpVISmallOpti
   PetscCall(PetscArraycpy(st->dy0, y, m));
   PetscCall(VecRestoreArray(st->Y, &y));
 
-  PetscCall(Residual(st, fuse, &fnorm));
+  { /* on arrays, the first residual also brings the derivatives when the first iteration will take a new Jacobian */
+    const PetscBool lag0 = (PetscBool)(st->lagjacobian && !st->linear && st->dvalid);
+    const PetscBool new0 = (PetscBool)(!lag0 && (!st->dvalid || st->lagjacobian || opt->lag == 1 || (opt->lag > 1 && st->djacage % opt->lag == 0)));
+
+    PetscCall(Residual(st, (PetscBool)(fuse || (st->door.points && new0)), &fnorm));
+  }
   fnorm0 = fnorm;
   (*nfuncs)++;
   ttol = opt->rtol * fnorm0;
