@@ -11,10 +11,12 @@ run() {
   echo "== Pendulum, energy <= 1e-9 over 1000 s: simpvi's best against rk4 (>= 3x) and irk 3-stage Gauss (>= 2x);"
   echo "   @pw: the pendulum through TSSimpVISetPointwiseLagrangian(), the others through the mechanical door"
   $bin -problem pendulum -mode target -T 1000 -tol 1e-9 -Nmin 250 -methods lobatto:5@pw,lobatto:6@pw,lobatto:5,lobatto:6,rk4,irk -rounds "$r"
+  echo "== The same with -snes_lag_jacobian 100"
+  $bin -problem pendulum -mode target -T 1000 -tol 1e-9 -Nmin 250 -methods lobatto:5@pw,lobatto:6@pw,rk4,irk -rounds "$r" -snes_lag_jacobian 100
   echo "== Double pendulum, the same target, against rk4 (>= 5x); rk4 allowed up to 2e6 steps"
   $bin -problem double -mode target -T 1000 -tol 1e-9 -Nmax 2000000 -methods lobatto:5@pw,lobatto:6@pw,lobatto:6,rk4 -rounds "$r"
-  echo "== The same with -ts_simpvi_lag_jacobian (a Jacobian kept while Newton converges fast)"
-  $bin -problem double -mode target -T 1000 -tol 1e-9 -Nmax 2000000 -methods lobatto:5@pw,lobatto:6@pw,rk4 -rounds "$r" -ts_simpvi_lag_jacobian
+  echo "== The same with -snes_lag_jacobian 100 (PETSc's option: one Jacobian per step, at its first Newton iteration)"
+  $bin -problem double -mode target -T 1000 -tol 1e-9 -Nmax 2000000 -methods lobatto:5@pw,lobatto:6@pw,rk4 -rounds "$r" -snes_lag_jacobian 100
   echo "== Double pendulum against theta 1/2 (>= 20x): theta has not met the target at 400000 steps, its time there a lower bound"
   $bin -problem double -mode target -T 1000 -tol 1e-9 -methods lobatto:5@pw,theta -rounds "$r"
   echo "== Per step on the one-DOF pendulum, h = 0.1: Simpson <= 0.5 theta 1/2, rk4 beside it"
