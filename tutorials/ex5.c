@@ -64,7 +64,8 @@ static PetscErrorCode Mechanics(TS ts, PetscInt npoints, PetscInt n, const Petsc
 static PetscErrorCode CheckDerivatives(DoublePendulum *dp, PetscReal *err)
 {
   const PetscReal x[2] = {0.3, -1.1}, v[2] = {0.7, 1.9}, t = 0, e = 1e-6;
-  PetscReal       D[16], P[2], G[2], scale = 0;
+  PetscReal       D[16], P[2], G[2];
+  PetscReal       scale = 0;
 
   PetscFunctionBeginUser;
   PetscCall(Mechanics(NULL, 1, 2, &t, x, v, NULL, P, G, D, D + 4, D + 8, D + 12, dp));
