@@ -6,9 +6,10 @@ the type. Every function takes petsc4py objects and mirrors a C function of simp
 ``TSSimpVISetType()``, ...); a C error raises ``PETSc.Error``.
 
 Callbacks receive petsc4py objects, like petsc4py's own: ``lagrangian(ts, t, x, v, Lx, Lv, *args, **kargs)`` returns
-L and fills the gradients Lx, Lv. Positions and velocities are the first half of each process's entries of
-U = (q, p) unless the TS names its splits "position" and "momentum". An exception raised in a callback becomes a
-PETSc error naming it (and is chained to the ``PETSc.Error`` raised by this module's functions).
+L and fills the gradients Lx, Lv (setPointwiseLagrangian()'s function receives numpy arrays instead). Positions and
+velocities are the first half of each process's entries of U = (q, p) unless the TS names its splits "position" and
+"momentum". An exception raised in a callback becomes a PETSc error naming it (and is chained to the
+``PETSc.Error`` raised by this module's functions).
 
     import sys, petsc4py; petsc4py.init(sys.argv)
     from petsc4py import PETSc
@@ -29,8 +30,8 @@ from . import _library as _C
 
 __all__ = ['TSSIMPVI', 'Type', 'Quadrature', 'NonlinearSolverType', 'initialize', 'register', 'setType', 'getType',
            'setDegree', 'getDegree', 'getOrder', 'setNonlinearSolverType', 'getNonlinearSolverType', 'setLagrangian',
-           'setLagrangianHessian', 'setMass', 'setPotential', 'setForce', 'setPhaseSpaceIS', 'getPhaseSpaceIS',
-           'setUpPhaseSpace',
+           'setLagrangianHessian', 'setPointwiseLagrangian', 'setMass', 'setPotential', 'setForce', 'setPhaseSpaceIS',
+           'getPhaseSpaceIS', 'setUpPhaseSpace',
            'computeEnergy', 'monitorEnergy', 'library']
 
 TSSIMPVI = 'simpvi'
@@ -149,6 +150,20 @@ def setLagrangianHessian(ts, Lxx, Lvx, Lvv, hessian, args=None, kargs=None):
   Lvx(i, j) = d2L/dv_i dx_j."""
   fn = _cb.store(ts, _cb.lagrangian_hessian, '__simpvi_lagrangian_hessian__', hessian, args, kargs)
   _call(_C.TSSimpVISetLagrangianHessian, ts.handle, _h(Lxx), _h(Lvx), _h(Lvv), fn, None)
+
+
+def setPointwiseLagrangian(ts, fn, args=None, kargs=None):
+  """TSSimpVISetPointwiseLagrangian(): the mechanics of a small system (one process) on numpy arrays, many points per
+  call; the small dense path of the step then calls it once per Newton iteration with every quadrature point.
+
+  ``fn(ts, t, x, v, L, P, G, Px, Pv, Gx, Gv, *args, **kargs)`` receives t of shape (npoints,), the positions x and
+  velocities v of shape (npoints, n), and fills in place (``L[:] = ...``, ``P[:, 0] = ...``) the outputs that are not
+  None: L (npoints,), P = dL/dv and G = dL/dx + f (npoints, n) with f a generalized force if any, and Px = dP/dx,
+  Pv = dP/dv, Gx = dG/dx, Gv = dG/dv (npoints, n, n), Px[k, i, j] = dP_i/dx_j at point k. Any output may be None
+  (the step asks for P and G alone while it keeps its Jacobian, computeEnergy() for L alone); Px, Pv, Gx and Gv are
+  None together. All are views of simpvi's C arrays, not copies (t, x and v read-only); the return value is ignored."""
+  fn = _cb.store(ts, _cb.pointwise, '__simpvi_pointwise__', fn, args, kargs)
+  _call(_C.TSSimpVISetPointwiseLagrangian, ts.handle, fn, None)
 
 
 def setPotential(ts, H, potential, hessian, args=None, kargs=None):

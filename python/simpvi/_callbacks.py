@@ -8,6 +8,7 @@ import ctypes
 import os
 import traceback
 
+import numpy as np
 from petsc4py import PETSc
 
 from . import _library as C
@@ -89,6 +90,33 @@ potential_hessian = _trampoline(C.PotentialHessianFn, '__simpvi_potential_hessia
 mass = _trampoline(C.MassFn, '__simpvi_mass__', 'mass', ('Vec', 'Vec', 'Mat', 'Mat', 'Vec', 'Mat'))
 force = _trampoline(C.ForceFn, '__simpvi_force__', 'force', ('real', 'Vec', 'Vec', 'Vec'))
 force_jacobian = _trampoline(C.ForceJacobianFn, '__simpvi_force_jacobian__', 'force Jacobian', ('real', 'Vec', 'Vec', 'Mat', 'Mat'))
+
+
+def _view(ptr, shape, writeable):
+  """The C array at ptr as a numpy array of that shape sharing its memory (no copy); None for NULL."""
+  if not ptr:
+    return None
+  a = np.ctypeslib.as_array(ptr, shape)
+  a.flags.writeable = writeable  # t, x, v are the solver's own (const) arrays
+  return a
+
+
+def _pointwise(ts, npoints, n, t, x, v, L, P, G, Px, Pv, Gx, Gv, ctx):
+  """TSSimpVIPointwiseFn: the arrays as numpy views, t (npoints,), x, v, P, G (npoints, n), Px.. (npoints, n, n)."""
+  fn = None
+  try:
+    tsobj = wrap('TS', ts)
+    fn, args, kargs = tsobj.getAttr('__simpvi_pointwise__')
+    point, block = (npoints, n), (npoints, n, n)
+    fn(tsobj, _view(t, (npoints,), False), _view(x, point, False), _view(v, point, False), _view(L, (npoints,), True),
+       _view(P, point, True), _view(G, point, True), _view(Px, block, True), _view(Pv, block, True),
+       _view(Gx, block, True), _view(Gv, block, True), *args, **kargs)
+    return 0
+  except BaseException as exc:  # noqa: B036 -- as in _trampoline()
+    return _fail('pointwise Lagrangian', fn, exc)
+
+
+pointwise = C.PointwiseFn(_pointwise)
 
 
 def store(ts, trampoline, key, fn, args, kargs):

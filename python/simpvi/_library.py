@@ -56,6 +56,8 @@ PotentialHessianFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscReal, handle,
 MassFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, handle, handle, handle, handle, handle, handle, ctypes.c_void_p)
 ForceFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscReal, handle, handle, handle, ctypes.c_void_p)
 ForceJacobianFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscReal, handle, handle, handle, handle, ctypes.c_void_p)
+RealArray = ctypes.POINTER(PetscReal)  # const PetscReal t[] and the like: NULL when an output is not wanted
+PointwiseFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscInt, PetscInt, *[RealArray] * 10, ctypes.c_void_p)
 
 E = PetscErrorCode
 SimpVIInitializePackage = declare('SimpVIInitializePackage', E)
@@ -72,6 +74,7 @@ TSSimpVISetLagrangianHessian = declare('TSSimpVISetLagrangianHessian', E, handle
 TSSimpVISetPotential = declare('TSSimpVISetPotential', E, handle, handle, PotentialFn, PotentialHessianFn, ctypes.c_void_p)
 TSSimpVISetMass = declare('TSSimpVISetMass', E, handle, handle, handle, handle, MassFn, ctypes.c_void_p)
 TSSimpVISetForce = declare('TSSimpVISetForce', E, handle, handle, handle, ForceFn, ForceJacobianFn, ctypes.c_void_p)
+TSSimpVISetPointwiseLagrangian = declare('TSSimpVISetPointwiseLagrangian', E, handle, PointwiseFn, ctypes.c_void_p)
 TSSimpVIGetPhaseSpaceIS = declare('TSSimpVIGetPhaseSpaceIS', E, handle, ctypes.POINTER(handle), ctypes.POINTER(handle))
 TSSimpVISetUpPhaseSpace = declare('TSSimpVISetUpPhaseSpace', E, handle)
 TSSimpVIComputeEnergy = declare('TSSimpVIComputeEnergy', E, handle, PetscReal, handle, ctypes.POINTER(PetscReal))
