@@ -2,7 +2,8 @@ static char help[] = "Wall time of TSSIMPVI against PETSc's own TS types on the 
                      "Problems (-problem): pendulum (q'' = -sin q, mechanical door; PETSc's types get U = (q, p) and a hand-written\n"
                      "RHS), pendulum_i2 (the same through TSSetI2Function()/TSSetI2Jacobian(), for TSSIMPVI and alpha2), double (the\n"
                      "nonlinear double pendulum, mechanical door with M(q); PETSc's types get a hand-written Hamiltonian RHS), chain\n"
-                     "(-n masses on linear springs with fixed ends, through the I2 door, for TSSIMPVI and alpha2).\n"
+                     "(-n masses on linear springs with fixed ends, through the I2 door, for TSSIMPVI and alpha2; -linear declares it\n"
+                     "TS_LINEAR, TSSetProblemType(), for both).\n"
                      "Modes (-mode): step: every method at the same h (-h, -steps), time per step; target: for every method the\n"
                      "largest h = T/N on a geometric grid of N (ratio 2^(1/4)) whose relative energy error sup |H - H0|/|H0| over\n"
                      "[0, T] is at most -tol, then its time. Runs are interleaved (every method once per round, -rounds rounds), the\n"
@@ -27,6 +28,7 @@ static const char *const Problems[] = {"pendulum", "pendulum_i2", "double", "cha
 typedef struct {
   Problem   problem;
   PetscInt  n;      /* chain: masses */
+  PetscBool linear; /* chain: declared TS_LINEAR (for every method) */
   PetscReal q0;     /* pendulum: start angle */
   PetscReal H0, eH; /* energy at t = 0, sup of the relative error */
 } Ctx;
@@ -523,6 +525,7 @@ static PetscErrorCode Run(Ctx *ctx, const Method *m, PetscReal T, PetscInt N, Pe
   PetscCall(TSSetMaxSteps(ts, N));
   PetscCall(TSSetMaxTime(ts, T));
   PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+  if (ctx->linear) PetscCall(TSSetProblemType(ts, TS_LINEAR)); /* before SetUpMethod(): TSSetType() keeps it */
   PetscCall(SetUpMethod(ts, ctx, m));
   PetscCall(TSSetErrorIfStepFails(ts, PETSC_FALSE)); /* a failed step (too large h) is an unmet tolerance */
   PetscCall(TSSetUp(ts));
@@ -609,7 +612,7 @@ static PetscReal Median(PetscInt n, const PetscReal x[])
 
 int main(int argc, char **argv)
 {
-  Ctx       ctx      = {PENDULUM, 10000, 1.0, 0, 0};
+  Ctx       ctx      = {PENDULUM, 10000, PETSC_FALSE, 1.0, 0, 0};
   char      mode[16] = "step", *names[16];
   PetscInt  nmethods = 16, rounds = 5, steps = 2000, Nmin = 0, Nmax = 0, warmup = 1;
   PetscReal T = 1000, h = 0.1, tol = 1e-9;
@@ -630,6 +633,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-Nmin", "Fewest steps tried (target mode; default T, 4 T for double)", NULL, Nmin, &Nmin, NULL));
   PetscCall(PetscOptionsInt("-Nmax", "Most steps tried (target mode; default 400 T)", NULL, Nmax, &Nmax, NULL));
   PetscCall(PetscOptionsInt("-n", "Chain: masses", NULL, ctx.n, &ctx.n, NULL));
+  PetscCall(PetscOptionsBool("-linear", "Chain: declared TS_LINEAR (TSSetProblemType()) for every method", NULL, ctx.linear, &ctx.linear, NULL));
   PetscCall(PetscOptionsReal("-q0", "Pendulum: start angle", NULL, ctx.q0, &ctx.q0, NULL));
   PetscOptionsEnd();
   if (!Nmin) Nmin = (PetscInt)PetscCeilReal(ctx.problem == DOUBLE ? 4 * T : T); /* h = 1 (1/4): within the stability bounds */
@@ -690,7 +694,7 @@ int main(int argc, char **argv)
     T = h * steps;
     for (PetscInt i = 0; i < nmethods; i++) m[i].nsteps = steps;
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " steps of h = %g\n", Problems[ctx.problem], steps, (double)h));
-    if (ctx.problem == CHAIN) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  (%" PetscInt_FMT " masses)\n", ctx.n));
+    if (ctx.problem == CHAIN) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  (%" PetscInt_FMT " masses, declared %s for every method)\n", ctx.n, ctx.linear ? "TS_LINEAR" : "TS_NONLINEAR"));
   }
   for (PetscInt r = -warmup; r < rounds; r++) /* interleaved; the warm-up round is not counted */
     for (PetscInt i = 0; i < nmethods; i++) {

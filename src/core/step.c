@@ -184,6 +184,32 @@ static PetscErrorCode MomentumSum(SimpVIStep st, Vec base, Vec dp)
   PetscFunctionReturn(0);
 }
 
+/* What the residual R was just computed at (Y's stamp, p0's state) and R's id and state, for ResidualCurrent() */
+static PetscErrorCode ResidualRecord(SimpVIStep st, Vec Y, Vec R)
+{
+  PetscFunctionBegin;
+  PetscCall(SimpVIStepStamp_Private(st, Y, &st->res));
+  PetscCall(PetscObjectGetId((PetscObject)R, &st->resrid));
+  PetscCall(PetscObjectStateGet((PetscObject)R, &st->resrstate));
+  PetscCall(PetscObjectStateGet((PetscObject)st->p0, &st->resp0));
+  PetscFunctionReturn(0);
+}
+
+/* Whether R holds the residual at Y of the current step: the last one computed, and nothing changed since */
+static PetscErrorCode ResidualCurrent(SimpVIStep st, Vec Y, Vec R, PetscBool *current)
+{
+  PetscObjectId    rid;
+  PetscObjectState rstate, p0;
+
+  PetscFunctionBegin;
+  PetscCall(SimpVIStepStampMatch_Private(st, Y, &st->res, current));
+  PetscCall(PetscObjectGetId((PetscObject)R, &rid));
+  PetscCall(PetscObjectStateGet((PetscObject)R, &rstate));
+  PetscCall(PetscObjectStateGet((PetscObject)st->p0, &p0));
+  *current = (PetscBool)(*current && rid == st->resrid && rstate == st->resrstate && p0 == st->resp0);
+  PetscFunctionReturn(0);
+}
+
 /*
   SimpVIStepResidual_Private - R(Y) of the step from (q0, p0) at t with step h
 */
@@ -193,6 +219,7 @@ PetscErrorCode SimpVIStepResidual_Private(SimpVIStep st, Vec Y, Vec R)
   PetscCall(PetscLogEventBegin(SIMPVI_Residual, 0, Y, R, 0));
   PetscCall(SimpVIStepEvaluate_Private(st, Y));
   PetscCall(ActionGradients(st, R));
+  PetscCall(ResidualRecord(st, Y, R));
   PetscCall(PetscLogEventEnd(SIMPVI_Residual, 0, Y, R, 0));
   PetscFunctionReturn(0);
 }
@@ -328,6 +355,7 @@ PetscErrorCode SimpVIStepResidualAndTerms_Private(SimpVIStep st, Vec Y, Vec R, P
   PetscCall(AssembleTerms(st, PETSC_TRUE, add, ctx));
   PetscCall(ActionGradients(st, R));
   PetscCall(SimpVIStepStamp_Private(st, Y, &st->eval));
+  PetscCall(ResidualRecord(st, Y, R));
   PetscCall(PetscLogEventEnd(SIMPVI_Residual, 0, Y, R, 0));
   PetscFunctionReturn(0);
 }
@@ -381,23 +409,95 @@ PetscErrorCode SimpVIStepLagJacobian_Private(SimpVIStep st, Vec R, PetscBool *la
   PetscFunctionReturn(0);
 }
 
+/* The probe r of a linear step's Jacobian, by global (stage, position) index so that it is the same on any number of
+   processes, and the work space of LinearJacobianKept() */
+static PetscErrorCode LinearProbeSetUp(SimpVIStep st)
+{
+  const PetscInt s = st->scheme->degree, n = st->qmap->n, N = st->qmap->N, lo = st->qmap->rstart;
+  PetscScalar   *r;
+
+  PetscFunctionBegin;
+  if (st->Jr) PetscFunctionReturn(0);
+  PetscCall(VecDuplicate(st->Y, &st->Jr));
+  PetscCall(VecDuplicate(st->Y, &st->JJr));
+  PetscCall(VecDuplicate(st->Y, &st->Jy));
+  PetscCall(VecDuplicate(st->Y, &st->Jry));
+  PetscCall(PetscMalloc1(2 * st->scheme->nq + 4, &st->Jnorms));
+  PetscCall(VecGetArrayWrite(st->Jr, &r));
+  for (PetscInt a = 0; a < s; a++)
+    for (PetscInt j = 0; j < n; j++) r[a * n + j] = 1 + 0.5 * PetscSinReal(1 + 0.7548776662 * (PetscReal)(a * N + lo + j));
+  PetscCall(VecRestoreArrayWrite(st->Jr, &r));
+  PetscFunctionReturn(0);
+}
+
 /*
-  SimpVIStepJacobian_Private - the step Jacobian at Y into J, for the solvers. A linear problem (st->linear) has
-  a Jacobian independent of Y: it is kept within a step, and at a new step (the door's matrices may depend on t) it is
-  assembled into a second matrix and copied into J only if it differs, so that an unchanged J keeps its factorization
+  LinearJacobianKept - whether J, the Jacobian of a linear step (st->linear) assembled at an earlier step (or for
+  another step size), is this step's too, so that neither J nor its factorization need be made again (a time-dependent linear
+  problem changes it). R is affine in Y with slope J: R(Y + sigma r) - R(Y) = sigma J r for the fixed probe r, against
+  J r kept at J's assembly; one residual more, instead of the door's second derivatives at every quadrature point, an
+  assembly and a factorization. sigma, a power of two, puts sigma r far above Y and q0, and sigma J r far above p0 and
+  the residual's terms at Y, so that their round-off neither hides a change nor makes one up: a change found wrongly
+  costs an assembly, not the answer, and a change it misses leaves J r the same to SIMPVI_LINEAR_PROBE_RTOL.
+*/
+static PetscErrorCode LinearJacobianKept(SimpVIStep st, Vec Y, PetscBool *kept)
+{
+  const PetscInt nq      = st->scheme->nq;
+  PetscBool      current = PETSC_FALSE;
+  PetscReal      jr, y, p, d, scale, sigma;
+
+  PetscFunctionBegin;
+  *kept = PETSC_FALSE;
+  PetscCall(ResidualCurrent(st, Y, st->R, &current)); /* the solver has computed R(Y) before it asks for J */
+  if (!current) PetscCall(SimpVIStepResidual_Private(st, Y, st->R));
+  PetscCall(SimpVIStepEvaluate_Private(st, Y)); /* P and G at Y: current after the residual, nothing to do */
+  {                                             /* |Y| + |q0| and |p0| + |R| + sum_k |P_k| + h |G_k|, in 2-norms (bounds of every entry, by BLAS) and one reduction */
+    const PetscInt nv = 2 * nq + 4;
+    PetscReal     *g  = st->Jnorms;
+
+    for (PetscInt i = 0; i < nv; i++) PetscCall(VecNormBegin(i == 0 ? Y : i == 1 ? st->q0 : i == 2 ? st->p0 : i == 3 ? st->R : i < 4 + nq ? st->P[i - 4] : st->G[i - 4 - nq], NORM_2, &g[i]));
+    for (PetscInt i = 0; i < nv; i++) PetscCall(VecNormEnd(i == 0 ? Y : i == 1 ? st->q0 : i == 2 ? st->p0 : i == 3 ? st->R : i < 4 + nq ? st->P[i - 4] : st->G[i - 4 - nq], NORM_2, &g[i]));
+    y = g[0] + g[1];
+    p = g[2] + g[3];
+    for (PetscInt k = 0; k < nq; k++) p += g[4 + k] + st->h * g[4 + nq + k];
+  }
+  jr = st->JJrnorm;
+  if (!(jr > 0)) PetscFunctionReturn(0);
+  scale = PetscMax(y / 0.5, p / jr); /* in units of Y; the probe's entries are 0.5 at least, J r's at most jr */
+  sigma = PetscPowReal(2, PetscCeilReal(PetscLog2Real(scale > 0 ? scale : 1)) + 30);
+  if (PetscIsInfOrNanReal(sigma)) PetscFunctionReturn(0);
+  PetscCall(VecWAXPY(st->Jy, sigma, st->Jr, Y));
+  PetscCall(SimpVIStepResidual_Private(st, st->Jy, st->Jry));
+  PetscCall(VecAXPY(st->Jry, -1, st->R));
+  PetscCall(VecAXPY(st->Jry, -sigma, st->JJr)); /* sigma (J(t) - J) r */
+  PetscCall(VecNorm(st->Jry, NORM_INFINITY, &d));
+  *kept = (PetscBool)(d <= SIMPVI_LINEAR_PROBE_RTOL * sigma * jr);
+  if (!*kept) PetscCall(PetscInfo(NULL, "Linear step at t = %g: J r changed by %g (relative); J assembled again\n", (double)st->t, (double)(d / (sigma * jr))));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStepJacobian_Private - the step Jacobian at Y into J, for the solvers and the adjoint. A linear problem
+  (st->linear) has a Jacobian independent of Y: it is kept within a step, and at a later step (or another step size)
+  kept while LinearJacobianKept() finds it unchanged, so that J keeps its factorization; otherwise it is assembled again.
+  The probe leaves the quadrature points at another Y: callers evaluate again at Y (the residual) after the Jacobian.
 */
 PetscErrorCode SimpVIStepJacobian_Private(SimpVIStep st, Vec Y, Mat J)
 {
-  PetscBool same;
+  PetscBool kept = PETSC_FALSE;
 
   PetscFunctionBegin;
-  if (st->linear && st->Jpreallocated) {
-    if (st->Jh == st->h && st->Jt == st->t) PetscFunctionReturn(0);
-    if (!st->Jlinear) PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &st->Jlinear));
-    PetscCall(Jacobian(st, Y, st->Jlinear));
-    PetscCall(MatEqual(st->Jlinear, J, &same));
-    if (!same) PetscCall(MatCopy(st->Jlinear, J, DIFFERENT_NONZERO_PATTERN));
-  } else PetscCall(Jacobian(st, Y, J));
+  if (st->linear && st->Jvalid) { /* also for another h: a last step clipped to the final time differs by round-off */
+    if (st->Jt != st->t || st->Jh != st->h) PetscCall(LinearJacobianKept(st, Y, &kept));
+    else kept = PETSC_TRUE;
+  }
+  if (!kept) {
+    PetscCall(Jacobian(st, Y, J));
+    if (st->linear) {
+      PetscCall(LinearProbeSetUp(st));
+      PetscCall(MatMult(J, st->Jr, st->JJr));
+      PetscCall(VecNorm(st->JJr, NORM_INFINITY, &st->JJrnorm));
+    }
+  }
   st->Jh     = st->h;
   st->Jt     = st->t;
   st->Jvalid = PETSC_TRUE;
@@ -601,12 +701,17 @@ PetscErrorCode SimpVIStepReset_Private(SimpVIStep st)
   PetscCall(VecDestroy(&st->Y));
   PetscCall(VecDestroy(&st->R));
   PetscCall(MatDestroy(&st->J));
-  PetscCall(MatDestroy(&st->Jlinear));
+  PetscCall(VecDestroy(&st->Jr));
+  PetscCall(VecDestroy(&st->JJr));
+  PetscCall(VecDestroy(&st->Jy));
+  PetscCall(VecDestroy(&st->Jry));
+  PetscCall(PetscFree(st->Jnorms));
   PetscCall(PetscLayoutDestroy(&st->qmap));
   st->scheme   = NULL;
   st->havepoly = PETSC_FALSE;
   st->vvalid   = PETSC_FALSE;
   st->eval.id  = 0;
+  st->res.id   = 0;
   PetscFunctionReturn(0);
 }
 

@@ -116,8 +116,8 @@ PetscErrorCode SimpVIStepAdjointDestroy_Private(SimpVIStepAdjoint *adjoint)
 PetscErrorCode SimpVIStepLinearize_Private(SimpVIStep st)
 {
   PetscFunctionBegin;
-  PetscCall(SimpVIStepResidual_Private(st, st->Y, st->R));
   PetscCall(SimpVIStepJacobian_Private(st, st->Y, st->J));
+  PetscCall(SimpVIStepResidual_Private(st, st->Y, st->R)); /* after: a linear step's Jacobian probes elsewhere */
   PetscFunctionReturn(0);
 }
 

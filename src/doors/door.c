@@ -280,7 +280,8 @@ PetscErrorCode SimpVILegendreInverse_Private(TS ts, SimpVIProblem *prob, PetscRe
     PetscInt    nterms = 0;
     Mat         Pv     = NULL;
 
-    PetscCall(prob->door->pg(ts, prob, t, x, v, prob->work, prob->work2));
+    if (prob->door->momentum) PetscCall(prob->door->momentum(ts, prob, t, x, v, prob->work));
+    else PetscCall(prob->door->pg(ts, prob, t, x, v, prob->work, prob->work2));
     PetscCall(VecAXPY(prob->work, -1, p));
     PetscCall(VecNorm(prob->work, NORM_INFINITY, &rnorm));
     PetscCheck(!PetscIsInfOrNanReal(rnorm), PetscObjectComm((PetscObject)ts), PETSC_ERR_FP, "Legendre transform gives %g: Inf or NaN from the Lagrangian at t = %g", (double)rnorm, (double)t);

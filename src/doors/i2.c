@@ -103,6 +103,28 @@ static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
     PetscCall(VecRestoreArrayWrite(prob->I2r, &r));
     PetscCall(MatMult(prob->I2J[1], prob->I2r, prob->I2Mr));
   }
+  { /* a diagonal M (a lumped mass, the usual case) gives P = M v entry by entry, the same numbers as MatMult() */
+    PetscInt  lo, hi;
+    PetscBool diagonal;
+
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)prob->I2J[1], &diagonal, MATSEQAIJ, MATMPIAIJ, "")); /* rows at hand */
+    PetscCall(MatGetOwnershipRange(prob->I2J[1], &lo, &hi));
+    for (PetscInt i = lo; i < hi && diagonal; i++) {
+      PetscInt           ncols;
+      const PetscInt    *cols;
+      const PetscScalar *vals;
+
+      PetscCall(MatGetRow(prob->I2J[1], i, &ncols, &cols, &vals));
+      for (PetscInt j = 0; j < ncols; j++)
+        if (cols[j] != i && vals[j] != 0) diagonal = PETSC_FALSE;
+      PetscCall(MatRestoreRow(prob->I2J[1], i, &ncols, &cols, &vals));
+    }
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &diagonal, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)ts)));
+    if (diagonal) {
+      PetscCall(VecDuplicate(q, &prob->I2Md));
+      PetscCall(MatGetDiagonal(prob->I2J[1], prob->I2Md));
+    }
+  }
   /* damping C = dF/dV, evaluated wherever the Jacobian is (it may vanish at the start: C(t), C(v)); an IFunction on
      (U, A) has none */
   prob->damped = (PetscBool)(i2f != NULL);
@@ -116,13 +138,23 @@ static PetscErrorCode Reset_I2(SimpVIProblem *prob)
   PetscCall(VecDestroy(&prob->I2r));
   PetscCall(VecDestroy(&prob->I2Mr));
   PetscCall(VecDestroy(&prob->I2f));
+  PetscCall(VecDestroy(&prob->I2Md));
+  PetscFunctionReturn(0);
+}
+
+/* P = M v */
+static PetscErrorCode Momentum_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, Vec P)
+{
+  PetscFunctionBegin;
+  if (prob->I2Md) PetscCall(VecPointwiseMult(P, prob->I2Md, v));
+  else PetscCall(MatMult(prob->I2J[1], v, P));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode PG_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, Vec P, Vec G)
 {
   PetscFunctionBegin;
-  PetscCall(MatMult(prob->I2J[1], v, P));
+  PetscCall(Momentum_I2(ts, prob, t, x, v, P));
   PetscCall(I2Function(ts, t, x, v, prob->zero, G));
   PetscCall(VecScale(G, -1));
   PetscFunctionReturn(0);
@@ -175,4 +207,4 @@ static PetscErrorCode Check_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, V
   PetscFunctionReturn(0);
 }
 
-const SimpVIDoor SimpVIDoorI2 = {"second-order (I2)", 3 /* M, K, C */, SetUp_I2, PG_I2, Terms_I2, NULL, Reset_I2, Check_I2};
+const SimpVIDoor SimpVIDoorI2 = {"second-order (I2)", 3 /* M, K, C */, SetUp_I2, PG_I2, Terms_I2, NULL, Reset_I2, Check_I2, Momentum_I2};

@@ -690,8 +690,9 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
   contents, restarts on another number of processes, and the round-off measurements.
 
   A quadratic Lagrangian may be declared with `TSSetProblemType`(ts, `TS_LINEAR`): each step is then one linear solve
-  (`SNESKSPONLY`, unless -snes_type chooses another), and the step Jacobian, assembled again at each step (it may
-  depend on t), keeps its factorization while it does not change. This costs a second copy of the step matrix.
+  (`SNESKSPONLY`, unless -snes_type chooses another) with a step Jacobian assembled and factored once per run while it
+  does not change. It may depend on t: at each step one more residual, at the start plus a fixed pseudo-random
+  direction, compares J r with that of the kept Jacobian, and a change (to 1e-12, relative) has it assembled again.
 
   Sensitivities: `TSAdjointSolve()` after `TSSetSaveTrajectory()` and `TSSetCostGradients()` gives the exact discrete
   adjoint of the step map (q_j, p_j) -> (q_{j+1}, p_{j+1}) for every scheme and the native doors (Lagrangian,

@@ -69,6 +69,7 @@ typedef struct {
   PetscReal         I2shift;          /* I2 door: the shift that reads M and C from the Jacobian without cancellation */
   PetscReal         I2Mnorm, I2Mtime; /* I2 door: ||M|| and the time M was read */
   Vec               I2r, I2Mr, I2f;   /* I2 door: the probe of the mass check, M r, work */
+  Vec               I2Md;             /* I2 door: M's diagonal when M is diagonal (lumped), for P = M v; else NULL */
   PetscBool         damped;
   Mat               pwmat[4]; /* pointwise door: Px, Pv, Gx, Gv at one point, and their row-major values */
   PetscReal        *pwderiv;
@@ -89,7 +90,8 @@ struct _SimpVIDoor {
   PetscErrorCode (*terms)(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscInt, PetscInt *, SimpVITerm[]); /* second derivatives; PetscInt: the SIMPVI_NEED() blocks */
   PetscErrorCode (*lagrangian)(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscReal *);                   /* L; may be NULL */
   PetscErrorCode (*reset)(SimpVIProblem *);
-  PetscErrorCode (*check)(TS, SimpVIProblem *, PetscReal, Vec, Vec); /* at the end of a step (t, x, v); may be NULL */
+  PetscErrorCode (*check)(TS, SimpVIProblem *, PetscReal, Vec, Vec);         /* at the end of a step (t, x, v); may be NULL */
+  PetscErrorCode (*momentum)(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec); /* P = L_v alone, where pg would also compute G for nothing; may be NULL */
 };
 
 /* The phase-space form of a problem for other TS types (src/doors/phasespace.c) */

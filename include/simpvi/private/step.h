@@ -82,9 +82,16 @@ struct _SimpVIStep {
   Vec       Y, R, *Yv, *Rv; /* Yv/Rv: views of the stage blocks of Y/R */
   Mat       J;
   PetscBool Jpreallocated;
-  PetscReal Jh, Jt;  /* step size and start of the step of the assembled Jacobian (linear) */
-  Mat       Jlinear; /* linear: the next step's Jacobian, compared with J before J is replaced */
-  PetscBool Jvalid;  /* J holds a Jacobian of this step size (for lagging) */
+  PetscReal Jh, Jt;           /* step size and start of the step of the Jacobian in J (linear: the last step it was found to be) */
+  PetscBool Jvalid;           /* J holds a Jacobian of this step size (for lagging) */
+  Vec       Jr, JJr;          /* linear: the probe r (step-shaped) and J r at J's assembly, made on first use */
+  Vec       Jy, Jry;          /* linear: Y + sigma r and R there */
+  PetscReal JJrnorm, *Jnorms; /* linear: ||J r||_inf; scratch of the probe's norms */
+
+  /* what the last residual was computed at (Y's stamp, p0's state) and R's id and state after */
+  SimpVIStamp      res;
+  PetscObjectId    resrid;
+  PetscObjectState resrstate, resp0;
 
   /* Jacobian lagging (-ts_simpvi_lag_jacobian): Jacobian requests in this step, the residual norm at the last one */
   PetscBool lagjacobian;
@@ -138,6 +145,8 @@ PETSC_INTERN PetscErrorCode SimpVIStepEvaluate_Private(SimpVIStep, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStepLagJacobian_Private(SimpVIStep, Vec, PetscBool *);
 /* A lagged Jacobian serves again while each Newton step cuts the residual by this factor at least */
 #define SIMPVI_LAG_CONTRACTION 1e-2
+/* A linear step's kept Jacobian serves again while J r, probed with residuals, stays the same to this (relative) */
+#define SIMPVI_LINEAR_PROBE_RTOL 1e-12
 PETSC_INTERN PetscErrorCode SimpVIStepAssembleTerms_Private(SimpVIStep, PetscErrorCode (*)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *);
 PETSC_INTERN PetscErrorCode SimpVIStepResidualAndTerms_Private(SimpVIStep, Vec, Vec, PetscErrorCode (*)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *);
 PETSC_INTERN PetscErrorCode SimpVIStepIncrements_Private(SimpVIStep, Vec, Vec);
