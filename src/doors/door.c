@@ -274,6 +274,12 @@ PetscErrorCode SimpVILegendreInverse_Private(TS ts, SimpVIProblem *prob, PetscRe
   PetscReal pnorm, rnorm;
 
   PetscFunctionBegin;
+  if (prob->door->velocity) {
+    PetscBool done;
+
+    PetscCall(prob->door->velocity(ts, prob, p, v, &done));
+    if (done) PetscFunctionReturn(0);
+  }
   PetscCall(VecNorm(p, NORM_INFINITY, &pnorm));
   for (PetscInt it = 0; it < 20; it++) {
     SimpVITerm *terms  = prob->terms;

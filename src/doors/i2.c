@@ -103,7 +103,8 @@ static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
     PetscCall(VecRestoreArrayWrite(prob->I2r, &r));
     PetscCall(MatMult(prob->I2J[1], prob->I2r, prob->I2Mr));
   }
-  { /* a diagonal M (a lumped mass, the usual case) gives P = M v entry by entry, the same numbers as MatMult() */
+  { /* a diagonal M (a lumped mass, the usual case) gives P = M v entry by entry, the same numbers as MatMult(), and
+       v = M^{-1} p without a linear solver */
     PetscInt  lo, hi;
     PetscBool diagonal;
 
@@ -113,11 +114,15 @@ static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
       PetscInt           ncols;
       const PetscInt    *cols;
       const PetscScalar *vals;
+      PetscScalar        d = 0;
 
       PetscCall(MatGetRow(prob->I2J[1], i, &ncols, &cols, &vals));
-      for (PetscInt j = 0; j < ncols; j++)
-        if (cols[j] != i && vals[j] != 0) diagonal = PETSC_FALSE;
+      for (PetscInt j = 0; j < ncols; j++) {
+        if (cols[j] == i) d = vals[j];
+        else if (vals[j] != 0) diagonal = PETSC_FALSE;
+      }
       PetscCall(MatRestoreRow(prob->I2J[1], i, &ncols, &cols, &vals));
+      if (d == 0) diagonal = PETSC_FALSE; /* a singular M is left to the linear solver, which says so */
     }
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &diagonal, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)ts)));
     if (diagonal) {
@@ -148,6 +153,15 @@ static PetscErrorCode Momentum_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x
   PetscFunctionBegin;
   if (prob->I2Md) PetscCall(VecPointwiseMult(P, prob->I2Md, v));
   else PetscCall(MatMult(prob->I2J[1], v, P));
+  PetscFunctionReturn(0);
+}
+
+/* v = M^{-1} p entry by entry when M is diagonal; otherwise the Newton iteration of SimpVILegendreInverse_Private() */
+static PetscErrorCode Velocity_I2(TS ts, SimpVIProblem *prob, Vec p, Vec v, PetscBool *done)
+{
+  PetscFunctionBegin;
+  *done = (PetscBool)(prob->I2Md != NULL);
+  if (*done) PetscCall(VecPointwiseDivide(v, p, prob->I2Md));
   PetscFunctionReturn(0);
 }
 
@@ -207,4 +221,4 @@ static PetscErrorCode Check_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, V
   PetscFunctionReturn(0);
 }
 
-const SimpVIDoor SimpVIDoorI2 = {"second-order (I2)", 3 /* M, K, C */, SetUp_I2, PG_I2, Terms_I2, NULL, Reset_I2, Check_I2, Momentum_I2};
+const SimpVIDoor SimpVIDoorI2 = {"second-order (I2)", 3 /* M, K, C */, SetUp_I2, PG_I2, Terms_I2, NULL, Reset_I2, Check_I2, Momentum_I2, Velocity_I2};

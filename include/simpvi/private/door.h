@@ -92,6 +92,7 @@ struct _SimpVIDoor {
   PetscErrorCode (*reset)(SimpVIProblem *);
   PetscErrorCode (*check)(TS, SimpVIProblem *, PetscReal, Vec, Vec);         /* at the end of a step (t, x, v); may be NULL */
   PetscErrorCode (*momentum)(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec); /* P = L_v alone, where pg would also compute G for nothing; may be NULL */
+  PetscErrorCode (*velocity)(TS, SimpVIProblem *, Vec, Vec, PetscBool *);    /* v from p = L_v directly where the door can (PetscBool: done); may be NULL */
 };
 
 /* The phase-space form of a problem for other TS types (src/doors/phasespace.c) */

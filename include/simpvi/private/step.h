@@ -86,7 +86,7 @@ struct _SimpVIStep {
   PetscBool Jvalid;           /* J holds a Jacobian of this step size (for lagging) */
   Vec       Jr, JJr;          /* linear: the probe r (step-shaped) and J r at J's assembly, made on first use */
   Vec       Jy, Jry;          /* linear: Y + sigma r and R there */
-  PetscReal JJrnorm, *Jnorms; /* linear: ||J r||_inf; scratch of the probe's norms */
+  PetscReal JJrnorm;          /* linear: ||J r||_inf */
 
   /* what the last residual was computed at (Y's stamp, p0's state) and R's id and state after */
   SimpVIStamp      res;
