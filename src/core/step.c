@@ -452,8 +452,8 @@ static PetscErrorCode LinearJacobianKept(SimpVIStep st, Vec Y, PetscBool *kept)
      constant in P) shows in p0 or R(Y). 2-norms: bounds of every entry, by BLAS, in one reduction. */
   for (PetscInt i = 0; i < 4; i++) PetscCall(VecNormBegin(i == 0 ? Y : i == 1 ? st->q0 : i == 2 ? st->p0 : st->R, NORM_2, &g[i]));
   for (PetscInt i = 0; i < 4; i++) PetscCall(VecNormEnd(i == 0 ? Y : i == 1 ? st->q0 : i == 2 ? st->p0 : st->R, NORM_2, &g[i]));
-  y = g[0] + g[1];
-  p = g[2] + g[3];
+  y  = g[0] + g[1];
+  p  = g[2] + g[3];
   jr = st->JJrnorm;
   if (!(jr > 0)) PetscFunctionReturn(0);
   scale = PetscMax(y / 0.5, p / jr); /* in units of Y; the probe's entries are 0.5 at least, J r's at most jr */
