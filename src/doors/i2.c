@@ -124,7 +124,7 @@ static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
       PetscCall(MatRestoreRow(prob->I2J[1], i, &ncols, &cols, &vals));
       if (d == 0) diagonal = PETSC_FALSE; /* a singular M is left to the linear solver, which says so */
     }
-    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &diagonal, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)ts)));
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &diagonal, 1, SIMPVI_MPI_BOOL, MPI_LAND, PetscObjectComm((PetscObject)ts)));
     if (diagonal) {
       PetscCall(VecDuplicate(q, &prob->I2Md));
       PetscCall(MatGetDiagonal(prob->I2J[1], prob->I2Md));
