@@ -449,15 +449,19 @@ static PetscErrorCode LinearJacobianKept(SimpVIStep st, Vec Y, PetscBool *kept)
   if (!current) PetscCall(SimpVIStepResidual_Private(st, Y, st->R));
   /* the scale of sigma decides the cost only: too small, the round-off of the terms at Y shows as a change of J, which is
      then assembled again. Those terms are bounded by J times Y and q0, and what does not grow with them (a force, a
-     constant in P) shows in p0 or R(Y). 2-norms: bounds of every entry, by BLAS, in one reduction. */
-  for (PetscInt i = 0; i < 4; i++) PetscCall(VecNormBegin(i == 0 ? Y : i == 1 ? st->q0 : i == 2 ? st->p0 : st->R, NORM_2, &g[i]));
-  for (PetscInt i = 0; i < 4; i++) PetscCall(VecNormEnd(i == 0 ? Y : i == 1 ? st->q0 : i == 2 ? st->p0 : st->R, NORM_2, &g[i]));
-  y  = g[0] + g[1];
-  p  = g[2] + g[3];
+     constant in P) shows in p0 or R(Y). Found at the first probe after an assembly and kept (2^30 to spare): a state
+     grown far beyond it makes J assembled again, and sigma found again. 2-norms: bounds of every entry, by BLAS. */
   jr = st->JJrnorm;
   if (!(jr > 0)) PetscFunctionReturn(0);
-  scale = PetscMax(y / 0.5, p / jr); /* in units of Y; the probe's entries are 0.5 at least, J r's at most jr */
-  sigma = PetscPowReal(2, PetscCeilReal(PetscLog2Real(scale > 0 ? scale : 1)) + 30);
+  if (!st->Jsigma) {
+    for (PetscInt i = 0; i < 4; i++) PetscCall(VecNormBegin(i == 0 ? Y : i == 1 ? st->q0 : i == 2 ? st->p0 : st->R, NORM_2, &g[i]));
+    for (PetscInt i = 0; i < 4; i++) PetscCall(VecNormEnd(i == 0 ? Y : i == 1 ? st->q0 : i == 2 ? st->p0 : st->R, NORM_2, &g[i]));
+    y          = g[0] + g[1];
+    p          = g[2] + g[3];
+    scale      = PetscMax(y / 0.5, p / jr); /* in units of Y; the probe's entries are 0.5 at least, J r's at most jr */
+    st->Jsigma = PetscPowReal(2, PetscCeilReal(PetscLog2Real(scale > 0 ? scale : 1)) + 30);
+  }
+  sigma = st->Jsigma;
   if (PetscIsInfOrNanReal(sigma)) PetscFunctionReturn(0);
   PetscCall(VecWAXPY(st->Jy, sigma, st->Jr, Y));
   PetscCall(SimpVIStepResidual_Private(st, st->Jy, st->Jry));
@@ -502,6 +506,7 @@ PetscErrorCode SimpVIStepJacobian_Private(SimpVIStep st, Vec Y, Mat J)
       PetscCall(LinearProbeSetUp(st));
       PetscCall(MatMult(J, st->Jr, st->JJr));
       PetscCall(VecNorm(st->JJr, NORM_INFINITY, &st->JJrnorm));
+      st->Jsigma = 0; /* found again at the next probe */
     }
   }
   st->Jh     = st->h;

@@ -82,11 +82,11 @@ struct _SimpVIStep {
   Vec       Y, R, *Yv, *Rv; /* Yv/Rv: views of the stage blocks of Y/R */
   Mat       J;
   PetscBool Jpreallocated;
-  PetscReal Jh, Jt;  /* step size and start of the step of the Jacobian in J (linear: the last step it was found to be) */
-  PetscBool Jvalid;  /* J holds a Jacobian of this step size (for lagging) */
-  Vec       Jr, JJr; /* linear: the probe r (step-shaped) and J r at J's assembly, made on first use */
-  Vec       Jy, Jry; /* linear: Y + sigma r and R there */
-  PetscReal JJrnorm; /* linear: ||J r||_inf */
+  PetscReal Jh, Jt;          /* step size and start of the step of the Jacobian in J (linear: the last step it was found to be) */
+  PetscBool Jvalid;          /* J holds a Jacobian of this step size (for lagging) */
+  Vec       Jr, JJr;         /* linear: the probe r (step-shaped) and J r at J's assembly, made on first use */
+  Vec       Jy, Jry;         /* linear: Y + sigma r and R there */
+  PetscReal JJrnorm, Jsigma; /* linear: ||J r||_inf, the probe's scale sigma (0: to be found) */
 
   /* what the last residual was computed at (Y's stamp, p0's state) and R's id and state after */
   SimpVIStamp      res;
