@@ -8,10 +8,13 @@ static char help[] = "Sine-Gordon u_tt = u_xx - sin u (or u_tt = u_xx + u_yy - s
                      "Sweeps: -sweep spacetime refines dx and the step together (h = cfl dx), error against the exact kink, observed\n"
                      "order min(time order, space order); -sweep time keeps the grid and refines the step, error against a run with a\n"
                      "4 times smaller step than the finest (the scheme's own order in time). -serial compares the run on PETSC_COMM_WORLD\n"
-                     "with the same run on rank 0 alone.\n"
+                     "with the same run on rank 0 alone. -native: PETSc's own types (rk, theta, ...) get the right-hand side\n"
+                     "q' = p/dx^d, p' = dx^d (Lap_h q - sin q) and its Jacobian written out, as a PETSc user writes them, instead of\n"
+                     "TSSimpVISetUpPhaseSpace(); -compare_native runs both and compares the trajectories.\n"
                      "Options: -dim <1> -n <199> (interior points per direction, coarsest level) -order <4> -L <20> (domain [-L,L]^d)\n"
                      "         -v <0.5> -x0 <-2> -angle <0.3> (2-D) -T <4> -cfl <0.5> (h = cfl dx on the coarsest level) -levels <3>\n"
-                     "         -sweep spacetime|time -bc exact|fixed -serial <0> -bench (a timing/memory record per level)\n\n";
+                     "         -sweep spacetime|time -bc exact|fixed -serial <0> -native <0> -compare_native <0> -bench (a timing/memory\n"
+                     "         record per level)\n\n";
 
 #include <simpvi.h>
 #include <petscdmda.h>
@@ -35,6 +38,7 @@ typedef struct {
   PetscReal L, vel, x0, angle, T;
   BC        bc;
   PetscBool kinsol; /* solve the steps with SUNDIALS KINSOL (TSSimpVISetNonlinearSolverType()) */
+  PetscBool native; /* PETSc's types get the hand-written right-hand side, not TSSimpVISetUpPhaseSpace() */
 } Params;
 
 typedef struct {
@@ -48,6 +52,9 @@ typedef struct {
   PetscReal tbc;  /* time of the boundary values in xloc */
   Mat       lap;  /* -dx^d Lap0, the constant part of the Hessian */
   Vec       diag; /* dx^d cos u, its diagonal part */
+  Vec       qg;   /* -native: a DMDA global vector that views the positions of U = [q_local | p_local] */
+  Vec       grad; /* -native: the potential's gradient, for the energy */
+  PetscInt *uidx; /* -native: the index in U of the position at each node of the ghosted local array */
 } SG;
 
 typedef struct {
@@ -56,6 +63,7 @@ typedef struct {
   PetscReal      err, drift, H0;
   BenchMemory    bm; /* peak memory by phase, first-step time */
   char           tstype[64];
+  SG            *native; /* the hand-written right-hand side's context, whose energy the monitor reads */
 } RunStats;
 
 static PetscLogEvent EV_Potential, EV_Hessian;
@@ -134,6 +142,35 @@ static inline void Line(const SG *sg, PetscInt i, const PetscScalar *val[5], Pet
   }
 }
 
+/* Lap_h u at node i of the 1-D local array a (bc: its part from the Dirichlet data) */
+static inline void Laplacian1d(const SG *sg, const PetscScalar *a, PetscInt i, PetscReal *lap, PetscReal *bc)
+{
+  const PetscScalar *val[5] = {&a[i], &a[i], &a[i], &a[i], &a[i]};
+
+  for (PetscInt k = 1; k <= sg->sw; k++) {
+    val[2 - k] = &a[i - k];
+    val[2 + k] = &a[i + k];
+  }
+  *lap = *bc = 0;
+  Line(sg, i, val, lap, bc);
+}
+
+/* Lap_h u at node (i, j) of the 2-D local array a */
+static inline void Laplacian2d(const SG *sg, const PetscScalar **a, PetscInt i, PetscInt j, PetscReal *lap, PetscReal *bc)
+{
+  const PetscScalar *vx[5] = {&a[j][i], &a[j][i], &a[j][i], &a[j][i], &a[j][i]}, *vy[5] = {&a[j][i], &a[j][i], &a[j][i], &a[j][i], &a[j][i]};
+
+  for (PetscInt k = 1; k <= sg->sw; k++) {
+    vx[2 - k] = &a[j][i - k];
+    vx[2 + k] = &a[j][i + k];
+    vy[2 - k] = &a[j - k][i];
+    vy[2 + k] = &a[j + k][i];
+  }
+  *lap = *bc = 0;
+  Line(sg, i, vx, lap, bc);
+  Line(sg, j, vy, lap, bc);
+}
+
 /* V(t, u) = dx^d sum_i [ -u_i (Lap0 u)_i / 2 - u_i b_i(t) + 1 - cos u_i ], Lap0 the Laplacian with zero boundary values and
    b(t) the Dirichlet data's part of Lap_h; grad V = dx^d (-Lap_h u + sin u) with the data */
 static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
@@ -153,14 +190,9 @@ static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, 
 
     PetscCall(DMDAVecGetArrayRead(sg->da, sg->xloc, (void *)&a));
     for (PetscInt i = xs; i < xs + xm; i++) {
-      const PetscScalar *val[5] = {&a[i], &a[i], &a[i], &a[i], &a[i]};
-      PetscReal          lap = 0, bc = 0, u = PetscRealPart(a[i]);
+      PetscReal lap, bc, u = PetscRealPart(a[i]);
 
-      for (PetscInt k = 1; k <= sg->sw; k++) {
-        val[2 - k] = &a[i - k];
-        val[2 + k] = &a[i + k];
-      }
-      Line(sg, i, val, &lap, &bc);
+      Laplacian1d(sg, a, i, &lap, &bc);
       gg[i - xs] = sg->vol * (-lap + PetscSinReal(u));
       v += sg->vol * (-0.5 * u * (lap - bc) - u * bc + 1 - PetscCosReal(u));
     }
@@ -171,17 +203,9 @@ static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, 
     PetscCall(DMDAVecGetArrayRead(sg->da, sg->xloc, (void *)&a));
     for (PetscInt j = ys; j < ys + ym; j++)
       for (PetscInt i = xs; i < xs + xm; i++) {
-        const PetscScalar *vx[5] = {&a[j][i], &a[j][i], &a[j][i], &a[j][i], &a[j][i]}, *vy[5] = {&a[j][i], &a[j][i], &a[j][i], &a[j][i], &a[j][i]};
-        PetscReal          lap = 0, bc = 0, u = PetscRealPart(a[j][i]);
+        PetscReal lap, bc, u = PetscRealPart(a[j][i]);
 
-        for (PetscInt k = 1; k <= sg->sw; k++) {
-          vx[2 - k] = &a[j][i - k];
-          vx[2 + k] = &a[j][i + k];
-          vy[2 - k] = &a[j - k][i];
-          vy[2 + k] = &a[j + k][i];
-        }
-        Line(sg, i, vx, &lap, &bc);
-        Line(sg, j, vy, &lap, &bc);
+        Laplacian2d(sg, a, i, j, &lap, &bc);
         gg[(j - ys) * xm + i - xs] = sg->vol * (-lap + PetscSinReal(u));
         v += sg->vol * (-0.5 * u * (lap - bc) - u * bc + 1 - PetscCosReal(u));
       }
@@ -253,13 +277,171 @@ static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *c
   PetscFunctionReturn(0);
 }
 
+/* The kink as a PETSc user writes it for PETSc's own types (-native), no library adapter between the TS and the
+   arithmetic: U = [q_local | p_local] with p = dx^d q' as under TSSIMPVI, q' = p / dx^d, p' = -grad V = dx^d (Lap_h q
+   - sin q), the Dirichlet data in the ghosts (one gradient per right-hand side) */
+static PetscErrorCode NativeRHS(TS ts, PetscReal t, Vec U, Vec F, void *ctx)
+{
+  SG                *sg = (SG *)ctx;
+  const PetscScalar *u;
+  PetscScalar       *f;
+  PetscInt           xs, ys, xm, ym, nloc;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDAGetCorners(sg->da, &xs, &ys, NULL, &xm, &ym, NULL));
+  nloc = xm * ym;
+  PetscCall(VecGetArrayRead(U, &u));
+  PetscCall(VecPlaceArray(sg->qg, u));
+  PetscCall(Ghosts(sg, sg->qg, t));
+  PetscCall(VecResetArray(sg->qg));
+  PetscCall(VecGetArrayWrite(F, &f));
+  for (PetscInt k = 0; k < nloc; k++) f[k] = u[nloc + k] / sg->vol;
+  if (sg->par->dim == 1) {
+    const PetscScalar *a;
+
+    PetscCall(DMDAVecGetArrayRead(sg->da, sg->xloc, (void *)&a));
+    for (PetscInt i = xs; i < xs + xm; i++) {
+      PetscReal lap, bc;
+
+      Laplacian1d(sg, a, i, &lap, &bc);
+      f[nloc + i - xs] = sg->vol * (lap - PetscSinReal(PetscRealPart(a[i])));
+    }
+    PetscCall(DMDAVecRestoreArrayRead(sg->da, sg->xloc, (void *)&a));
+  } else {
+    const PetscScalar **a;
+
+    PetscCall(DMDAVecGetArrayRead(sg->da, sg->xloc, (void *)&a));
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        PetscReal lap, bc;
+
+        Laplacian2d(sg, a, i, j, &lap, &bc);
+        f[nloc + (j - ys) * xm + i - xs] = sg->vol * (lap - PetscSinReal(PetscRealPart(a[j][i])));
+      }
+    PetscCall(DMDAVecRestoreArrayRead(sg->da, sg->xloc, (void *)&a));
+  }
+  PetscCall(VecRestoreArrayWrite(F, &f));
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscFunctionReturn(0);
+}
+
+/* dF/dU = [0, I / dx^d; dx^d (Lap0 - diag(cos q)), 0], with explicit zeros on the diagonal for the implicit types'
+   shift; the columns of the neighbours from the index map uidx */
+static PetscErrorCode NativeRHSJacobian(TS ts, PetscReal t, Vec U, Mat J, Mat P, void *ctx)
+{
+  SG                *sg = (SG *)ctx;
+  const PetscScalar *u;
+  const PetscReal    h2 = sg->dx * sg->dx;
+  PetscInt           xs, ys, xm, ym, gxs, gys, gxm, nloc, lo;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDAGetCorners(sg->da, &xs, &ys, NULL, &xm, &ym, NULL));
+  PetscCall(DMDAGetGhostCorners(sg->da, &gxs, &gys, NULL, &gxm, NULL, NULL));
+  PetscCall(VecGetOwnershipRange(U, &lo, NULL));
+  nloc = xm * ym;
+  PetscCall(VecGetArrayRead(U, &u));
+  for (PetscInt j = ys; j < ys + ym; j++)
+    for (PetscInt i = xs; i < xs + xm; i++) {
+      const PetscInt k = (j - ys) * xm + i - xs, g = (j - gys) * gxm + i - gxs;
+      PetscInt       rq = lo + k, rp = lo + nloc + k, cols[10], nc = 0;
+      PetscScalar    vals[10], qrow[2] = {0, 1 / sg->vol};
+
+      PetscCall(MatSetValues(P, 1, &rq, 2, (PetscInt[]){rq, rp}, qrow, INSERT_VALUES));
+      cols[nc]   = rp;
+      vals[nc++] = 0;
+      cols[nc]   = rq;
+      vals[nc++] = sg->vol * (sg->par->dim * sg->c[0] / h2 - PetscCosReal(PetscRealPart(u[k])));
+      for (PetscInt m = 1; m <= sg->sw; m++)
+        for (PetscInt s = -1; s <= 1; s += 2) {
+          if (!Outside(sg, i + s * m)) {
+            cols[nc]   = sg->uidx[g + s * m];
+            vals[nc++] = sg->vol * sg->c[m] / h2;
+          }
+          if (sg->par->dim > 1 && !Outside(sg, j + s * m)) {
+            cols[nc]   = sg->uidx[g + s * m * gxm];
+            vals[nc++] = sg->vol * sg->c[m] / h2;
+          }
+        }
+      PetscCall(MatSetValues(P, 1, &rp, nc, cols, vals, INSERT_VALUES));
+    }
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscCall(MatAssemblyBegin(P, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(P, MAT_FINAL_ASSEMBLY));
+  if (J != P) {
+    PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* H = sum p^2 / (2 dx^d) + V(q): the energy without TSSimpVIComputeEnergy(), which needs the adapter */
+static PetscErrorCode NativeEnergy(TS ts, PetscReal t, Vec U, PetscReal *H, void *ctx)
+{
+  SG                *sg = (SG *)ctx;
+  const PetscScalar *u;
+  PetscInt           nloc;
+  PetscReal          V, kin = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(sg->qg, &nloc));
+  PetscCall(VecGetArrayRead(U, &u));
+  for (PetscInt k = 0; k < nloc; k++) kin += PetscSqr(PetscRealPart(u[nloc + k])) / (2 * sg->vol);
+  PetscCall(VecPlaceArray(sg->qg, u));
+  PetscCall(Potential(ts, t, sg->qg, &V, sg->grad, sg));
+  PetscCall(VecResetArray(sg->qg));
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &kin, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)U)));
+  *H = kin + V;
+  PetscFunctionReturn(0);
+}
+
+/* -native: the right-hand side and its Jacobian J (AIJ, 2 nloc local rows of U) on ts, and the index map */
+static PetscErrorCode NativeSetUp(TS ts, SG *sg, Vec U, Mat *J)
+{
+  PetscInt     xs, ys, xm, ym, nloc, lo, nl, band = 2 * sg->sw * sg->par->dim;
+  Vec          idx, idxloc;
+  PetscScalar *a;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDAGetCorners(sg->da, &xs, &ys, NULL, &xm, &ym, NULL));
+  nloc = xm * ym;
+  PetscCall(VecGetOwnershipRange(U, &lo, NULL));
+  PetscCall(DMCreateGlobalVector(sg->da, &sg->qg));
+  PetscCall(VecDuplicate(sg->qg, &sg->grad));
+  /* each node's index in U, scattered to the ghosts like the solution */
+  PetscCall(DMCreateGlobalVector(sg->da, &idx));
+  PetscCall(DMCreateLocalVector(sg->da, &idxloc));
+  PetscCall(VecGetArrayWrite(idx, &a));
+  for (PetscInt k = 0; k < nloc; k++) a[k] = lo + k;
+  PetscCall(VecRestoreArrayWrite(idx, &a));
+  PetscCall(DMGlobalToLocalBegin(sg->da, idx, INSERT_VALUES, idxloc));
+  PetscCall(DMGlobalToLocalEnd(sg->da, idx, INSERT_VALUES, idxloc));
+  PetscCall(VecGetLocalSize(idxloc, &nl));
+  PetscCall(PetscMalloc1(nl, &sg->uidx));
+  PetscCall(VecGetArray(idxloc, &a));
+  for (PetscInt k = 0; k < nl; k++) sg->uidx[k] = (PetscInt)PetscRealPart(a[k]);
+  PetscCall(VecRestoreArray(idxloc, &a));
+  PetscCall(VecDestroy(&idx));
+  PetscCall(VecDestroy(&idxloc));
+
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)U), J));
+  PetscCall(MatSetSizes(*J, 2 * nloc, 2 * nloc, PETSC_DETERMINE, PETSC_DETERMINE));
+  PetscCall(MatSetType(*J, MATAIJ));
+  PetscCall(MatSeqAIJSetPreallocation(*J, 2 + band, NULL));
+  PetscCall(MatMPIAIJSetPreallocation(*J, 2 + band, NULL, band, NULL));
+  PetscCall(TSSetRHSFunction(ts, NULL, NativeRHS, sg));
+  PetscCall(TSSetRHSJacobian(ts, *J, *J, NativeRHSJacobian, sg));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode MonitorEnergy(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
 {
   RunStats *st = (RunStats *)ctx;
   PetscReal H;
 
   PetscFunctionBeginUser;
-  PetscCall(TSSimpVIComputeEnergy(ts, t, U, &H));
+  if (st->native) PetscCall(NativeEnergy(ts, t, U, &H, st->native));
+  else PetscCall(TSSimpVIComputeEnergy(ts, t, U, &H));
   if (step == 0) st->H0 = H;
   st->drift = PetscMax(st->drift, PetscAbsReal(H - st->H0) / PetscAbsReal(st->H0));
   PetscFunctionReturn(0);
@@ -293,7 +475,7 @@ static PetscErrorCode Run(MPI_Comm comm, Params *par, PetscInt n, PetscInt nstep
   SG              sg;
   TS              ts;
   Vec             U, e;
-  Mat             M, K;
+  Mat             M, K, J = NULL;
   PetscInt        xs, ys, xm, ym, nloc, N;
   PetscScalar    *u;
   IS              isq, isp;
@@ -362,15 +544,20 @@ static PetscErrorCode Run(MPI_Comm comm, Params *par, PetscInt n, PetscInt nstep
   if (memory) PetscCall(TSMonitorSet(ts, BenchMemoryMonitor, &st->bm, NULL));
   PetscCall(TSSetFromOptions(ts));
   if (par->kinsol) PetscCall(TSSimpVISetNonlinearSolverType(ts, TSSIMPVI_NLS_KINSOL));
-  PetscCall(TSSimpVISetUpPhaseSpace(ts)); /* for -ts_type theta, rk, ...: the same semi-discrete sine-Gordon in phase space */
   {
-    TSType type;
+    TSType    type;
+    PetscBool issimpvi;
 
     PetscCall(TSGetType(ts, &type));
     PetscCall(PetscStrncpy(st->tstype, type, sizeof(st->tstype)));
+    PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &issimpvi));
+    if (par->native && !issimpvi) {
+      PetscCall(NativeSetUp(ts, &sg, U, &J));
+      st->native = &sg;
+    } else PetscCall(TSSimpVISetUpPhaseSpace(ts)); /* for -ts_type theta, rk, ...: the same semi-discrete sine-Gordon in phase space */
   }
   PetscCall(TSSetUp(ts));
-  PetscCall(WorkPrecisionSetUp(ts, NULL, NULL, &wp)); /* -wp: a record for bench/workprecision.py */
+  PetscCall(WorkPrecisionSetUp(ts, st->native ? NativeEnergy : NULL, &sg, &wp)); /* -wp: a record for bench/workprecision.py */
   PetscCall(PetscTime(&st->time));
   PetscCall(TSSolve(ts, U));
   {
@@ -424,10 +611,15 @@ static PetscErrorCode Run(MPI_Comm comm, Params *par, PetscInt n, PetscInt nstep
   }
   PetscCall(ISDestroy(&isq));
   PetscCall(ISDestroy(&isp));
+  st->native = NULL; /* sg ends here */
   PetscCall(TSDestroy(&ts));
   PetscCall(VecDestroy(&U));
   PetscCall(MatDestroy(&M));
   PetscCall(MatDestroy(&K));
+  PetscCall(MatDestroy(&J));
+  PetscCall(VecDestroy(&sg.qg));
+  PetscCall(VecDestroy(&sg.grad));
+  PetscCall(PetscFree(sg.uidx));
   PetscCall(MatDestroy(&sg.lap));
   PetscCall(VecDestroy(&sg.diag));
   PetscCall(VecDestroy(&sg.xloc));
@@ -474,13 +666,38 @@ static PetscErrorCode CompareKINSOL(Params *par, PetscInt n, PetscInt nsteps, Ve
   PetscFunctionReturn(0);
 }
 
+/* The same run with the hand-written right-hand side (-native) for PETSc's type: trajectory and initial energy against
+   TSSimpVISetUpPhaseSpace()'s */
+static PetscErrorCode CompareNative(Params *par, PetscInt n, PetscInt nsteps, Vec qp, const RunStats *st)
+{
+  RunStats    sn;
+  Vec         qpn;
+  PetscReal   diff = 0, dH;
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  par->native = PETSC_TRUE;
+  PetscCall(Run(PETSC_COMM_WORLD, par, n, nsteps, PETSC_TRUE, PETSC_FALSE, &qpn, &sn));
+  par->native = PETSC_FALSE;
+  if (rank == 0) PetscCall(RelDiff(qpn, qp, &diff));
+  PetscCallMPI(MPI_Bcast(&diff, 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
+  dH = PetscAbsReal(sn.H0 - st->H0) / PetscAbsReal(st->H0);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  TS %s, hand-written right-hand side vs TSSimpVISetUpPhaseSpace(): %" PetscInt_FMT " and %" PetscInt_FMT " steps, relative difference %.2e; agree to 1e-12: %s\n", sn.tstype, sn.steps, st->steps, (double)diff, diff < 1e-12 ? "yes" : "no"));
+  if (st->snes_its)
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  Newton iterations (the Jacobians' check): hand-written %" PetscInt_FMT ", TSSimpVISetUpPhaseSpace() %" PetscInt_FMT "; equal: %s\n", sn.snes_its, st->snes_its, sn.snes_its == st->snes_its ? "yes" : "no"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  initial energy, hand-written vs TSSimpVIComputeEnergy(): relative difference %.2e; agree to 1e-12: %s\n", (double)dH, dH < 1e-12 ? "yes" : "no"));
+  PetscCall(VecDestroy(&qpn));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
-  Params         par   = {1, 199, 4, 20, 0.5, -2, 0.3, 4, BC_EXACT, PETSC_FALSE};
+  Params         par   = {1, 199, 4, 20, 0.5, -2, 0.3, 4, BC_EXACT, PETSC_FALSE, PETSC_FALSE};
   Sweep          sweep = SWEEP_SPACETIME;
   PetscReal      cfl = 0.5, err[16], obs = 0;
   PetscInt       levels = 3, nsteps0, torder = 0, expected;
-  PetscBool      serial = PETSC_FALSE, bench = PETSC_FALSE, kinsol = PETSC_FALSE, energy, issimpvi;
+  PetscBool      serial = PETSC_FALSE, bench = PETSC_FALSE, kinsol = PETSC_FALSE, cmpnative = PETSC_FALSE, energy, issimpvi;
   PetscMPIInt    size, rank;
   PetscLogDouble rss0;
   char           tstype[64] = "";
@@ -509,6 +726,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEnum("-bc", "Dirichlet data: exact (time-dependent) or fixed at t = 0", NULL, BCs, (PetscEnum)par.bc, (PetscEnum *)&par.bc, NULL));
   PetscCall(PetscOptionsBool("-serial", "Also solve on rank 0 alone and compare", NULL, serial, &serial, NULL));
   PetscCall(PetscOptionsBool("-compare_kinsol", "Also solve with -ts_simpvi_nonlinear_solver kinsol and compare", NULL, kinsol, &kinsol, NULL));
+  PetscCall(PetscOptionsBool("-native", "PETSc's types get the hand-written right-hand side and Jacobian, not TSSimpVISetUpPhaseSpace()", NULL, par.native, &par.native, NULL));
+  PetscCall(PetscOptionsBool("-compare_native", "Also solve with -native and compare (a PETSc type)", NULL, cmpnative, &cmpnative, NULL));
   PetscCall(PetscOptionsBool("-bench", "Print one timing/memory record per level", NULL, bench, &bench, NULL));
   PetscOptionsEnd();
   PetscCheck(par.order == 2 || par.order == 4, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-order is 2 or 4");
@@ -545,7 +764,7 @@ int main(int argc, char **argv)
       Vec       qp   = NULL;
       PetscReal diff = 0;
 
-      PetscCall(Run(PETSC_COMM_WORLD, &par, n, nsteps, energy, bench, (serial || ref || kinsol) ? &qp : NULL, &st));
+      PetscCall(Run(PETSC_COMM_WORLD, &par, n, nsteps, (PetscBool)(energy || cmpnative), bench, (serial || ref || kinsol || cmpnative) ? &qp : NULL, &st));
       PetscCall(PetscStrncpy(tstype, st.tstype, sizeof(tstype)));
       err[l] = st.err;
       if (ref) {
@@ -570,6 +789,7 @@ int main(int argc, char **argv)
         if (!bench) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  PETSC_COMM_WORLD vs rank 0 alone: relative difference %.2e; agree to 1e-10: %s\n", (double)diff, diff < 1e-10 ? "yes" : "no"));
       }
       if (kinsol) PetscCall(CompareKINSOL(&par, n, nsteps, qp, &st));
+      if (cmpnative) PetscCall(CompareNative(&par, n, nsteps, qp, &st));
       if (energy && !bench) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  largest relative energy drift %.2e; below 1e-8: %s\n", (double)st.drift, st.drift < 1e-8 ? "yes" : "no"));
       PetscCall(VecDestroy(&qp));
       if (bench) {
@@ -659,6 +879,21 @@ int main(int argc, char **argv)
     suffix: krylov_default_view
     args: -n 99 -T 0.4 -levels 1 -ts_simpvi_direct_limit 100 -ts_view
     filter: grep -E "(KSP|PC) Object|type: (bcgs|bjacobi|preonly|ilu)$|relative=1e-12|levels of fill"
+
+  # -native: PETSc's types with the hand-written right-hand side (and Jacobian: the same Newton iterations) against
+  # TSSimpVISetUpPhaseSpace(), the same trajectory to round-off; on 2 ranks the Jacobian has off-process columns
+  test:
+    suffix: native_rk
+    args: -n 99 -T 2 -levels 1 -ts_type rk -ts_rk_type 4 -compare_native
+
+  test:
+    suffix: native_theta
+    args: -n 99 -T 2 -levels 1 -ts_type theta -ts_theta_theta 0.5 -snes_rtol 1e-12 -ksp_type preonly -pc_type lu -compare_native
+
+  test:
+    suffix: native_2d_2
+    nsize: 2
+    args: -dim 2 -n 19 -L 8 -T 1 -levels 1 -ts_type theta -ts_theta_theta 0.5 -snes_rtol 1e-12 -ksp_type gmres -pc_type bjacobi -ksp_rtol 1e-14 -compare_native
 
   # SUNDIALS KINSOL (Newton, and the fixed point with Anderson acceleration) on 2 ranks: the same kink as SNES
   testset:
