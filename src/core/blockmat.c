@@ -223,6 +223,83 @@ static PetscErrorCode AddBlocksAIJ(Mat J, Mat Jd, Mat Jo, const PetscInt jgarray
   PetscFunctionReturn(0);
 }
 
+/* The terms a MATPREALLOCATOR pass of SimpVIMatFill_Private() has taken, composed with the preallocator: a term whose
+   matrix (an AIJ matrix, or NULL, whose structural pattern MatGetRow gives, with the same nonzero state), transposition
+   and blocks were all taken before adds no new position. The preallocator hashes every entry it gets, and a degree-s
+   step adds the Hessian once per quadrature point: on the first Jacobian of a large system that hashing was the cost */
+#define SIMPVI_SEEN_MAX 16
+typedef struct {
+  PetscInt n;
+  struct {
+    Mat              A;
+    PetscObjectState state;
+    PetscBool        transpose;
+    PetscInt64       blocks; /* bit i nb + l: coefficient (i, l) nonzero */
+  } t[SIMPVI_SEEN_MAX];
+} SeenTerms;
+
+static PetscErrorCode SeenTermsDestroy(SimpVICtxDestroyArg arg)
+{
+  void *ctx = SIMPVI_CTX(arg);
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(ctx));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SeenTermsCompose(Mat pre)
+{
+  PetscContainer container;
+  SeenTerms     *seen;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&seen));
+  PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)pre), &container));
+  PetscCall(PetscContainerSetPointer(container, seen));
+  PetscCall(PetscContainerSetCtxDestroy(container, SeenTermsDestroy));
+  PetscCall(PetscObjectCompose((PetscObject)pre, "SimpVISeenTerms", (PetscObject)container));
+  PetscCall(PetscContainerDestroy(&container));
+  PetscFunctionReturn(0);
+}
+
+/* Whether J is a preallocation pass that has taken this term's positions already (else they are recorded now) */
+static PetscErrorCode SeenTermsCheck(Mat J, Mat A, PetscBool transpose, PetscInt nb, const PetscScalar coef[], PetscBool *seenbefore)
+{
+  PetscContainer   container;
+  SeenTerms       *seen;
+  PetscObjectState state      = 0;
+  PetscInt64       blocks     = 0;
+  PetscBool        structural = PETSC_TRUE;
+  PetscInt         k;
+
+  PetscFunctionBegin;
+  *seenbefore = PETSC_FALSE;
+  PetscCall(PetscObjectQuery((PetscObject)J, "SimpVISeenTerms", (PetscObject *)&container));
+  if (!container || nb * nb > 62) PetscFunctionReturn(0);
+  if (A) {
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &structural, MATSEQAIJ, MATMPIAIJ, ""));
+    if (structural) PetscCall(MatAssembled(A, &structural));
+    if (!structural) PetscFunctionReturn(0); /* MatGetRow of other types may leave out zeros: their pattern follows the values */
+    PetscCall(MatGetNonzeroState(A, &state));
+  }
+  for (PetscInt j = 0; j < nb * nb; j++)
+    if (coef[j] != 0) blocks |= (PetscInt64)1 << j;
+  PetscCall(PetscContainerGetPointer(container, (void **)&seen));
+  for (k = 0; k < seen->n; k++)
+    if (seen->t[k].A == A && seen->t[k].state == state && seen->t[k].transpose == transpose) break;
+  if (k < seen->n) {
+    *seenbefore = (PetscBool)((blocks & ~seen->t[k].blocks) == 0);
+    seen->t[k].blocks |= blocks;
+  } else if (seen->n < SIMPVI_SEEN_MAX) {
+    seen->t[seen->n].A         = A;
+    seen->t[seen->n].state     = state;
+    seen->t[seen->n].transpose = transpose;
+    seen->t[seen->n].blocks    = blocks;
+    seen->n++;
+  }
+  PetscFunctionReturn(0);
+}
+
 /*
   SimpVIMatAddBlocks_Private - J += sum_{i,l} coef[i nb + l] E_il (x) A (A' when transpose; the identity when A is
   NULL), J on the block-major layout of nb blocks of the positions' layout map. The caller assembles J.
@@ -231,9 +308,11 @@ PetscErrorCode SimpVIMatAddBlocks_Private(Mat J, PetscLayout map, Mat A, PetscBo
 {
   Mat             Jd = NULL, Jo = NULL, Ad = NULL, Ao = NULL;
   const PetscInt *jgarray = NULL, *garray = NULL;
-  PetscBool       fast = PETSC_FALSE;
+  PetscBool       fast = PETSC_FALSE, seenbefore;
 
   PetscFunctionBegin;
+  PetscCall(SeenTermsCheck(J, A, transpose, nb, coef, &seenbefore));
+  if (seenbefore) PetscFunctionReturn(0); /* a preallocation pass: no new positions */
   if (!transpose) {
     PetscCall(GetAIJBlocks(J, &Jd, &Jo, &jgarray));
     fast = (PetscBool)(Jd != NULL);
@@ -280,7 +359,7 @@ static PetscErrorCode Assemble(Mat J, PetscBool first)
 /*
   SimpVIMatFill_Private - J = what fill(ctx, J) adds (with SimpVIMatAddBlocks_Private()), assembled. The first time
   (*preallocated false) J is preallocated from a MATPREALLOCATOR pass of the same fill, so its sparsity is exactly that
-  of the user's matrices; later fills start from MatZeroEntries() and may still add nonzeros.
+  of the user's matrices (a term the pass has taken before is skipped: SeenTermsCheck()); later fills start from MatZeroEntries() and may still add nonzeros.
 */
 PetscErrorCode SimpVIMatFill_Private(Mat J, PetscBool *preallocated, PetscErrorCode (*fill)(void *, Mat), void *ctx)
 {
@@ -297,6 +376,7 @@ PetscErrorCode SimpVIMatFill_Private(Mat J, PetscBool *preallocated, PetscErrorC
     PetscCall(MatSetType(pre, MATPREALLOCATOR));
     PetscCall(MatSetSizes(pre, m, n, M, N));
     PetscCall(MatSetUp(pre));
+    PetscCall(SeenTermsCompose(pre));
     PetscCall(fill(ctx, pre));
     PetscCall(MatAssemblyBegin(pre, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(pre, MAT_FINAL_ASSEMBLY));
