@@ -13,125 +13,25 @@ static char help[] = "Nonlinear double pendulum (Rojas-Quintero, Dubois, Jourdan
 
 #include <simpvi.h>
 #include "methods.h"
+#include "models/doublependulum.h"
 #include "kinsolcompare.h"
 #include "workprecision.h"
 
 typedef struct {
-  PetscReal m1, m2, l1, l2, g;
-  PetscReal q0[2], p0[2];
-} DoublePendulum;
+  DoublePendulum dp;           /* m1, m2, l1, l2, g (models/doublependulum.h) */
+  PetscReal      q0[2], p0[2]; /* the initial state */
+} Problem;
 
 typedef struct {
-  DoublePendulum *dp;
-  PetscReal       dt, T, H0;
-  PetscReal       eH, first, last; /* sup |H - H0|/|H0| over all steps, over the first tenth and over the last tenth */
-  PetscReal       libdiff;         /* largest |H_library - H| / |H0|: TSSimpVIComputeEnergy() against the formula here */
-  FILE           *fp;
-  const char     *label;
-  PetscInt        every; /* -monitor_every: one line per window of this many steps, with the largest error in it */
-  PetscReal       winmax;
+  const DoublePendulum *dp;
+  PetscReal             dt, T, H0;
+  PetscReal             eH, first, last; /* sup |H - H0|/|H0| over all steps, over the first tenth and over the last tenth */
+  PetscReal             libdiff;         /* largest |H_library - H| / |H0|: TSSimpVIComputeEnergy() against DoublePendulumEnergy() */
+  FILE                 *fp;
+  const char           *label;
+  PetscInt              every; /* -monitor_every: one line per window of this many steps, with the largest error in it */
+  PetscReal             winmax;
 } EnergyErrors;
-
-/* M(q), its inverse, and the energy H = 1/2 p' M^-1 p + V, from the state alone */
-static void MassMatrix(const DoublePendulum *dp, PetscReal q1, PetscReal q2, PetscReal M[2][2])
-{
-  M[0][0] = (dp->m1 + dp->m2) * dp->l1 * dp->l1;
-  M[0][1] = M[1][0] = dp->m2 * dp->l1 * dp->l2 * PetscCosReal(q1 - q2);
-  M[1][1]           = dp->m2 * dp->l2 * dp->l2;
-}
-
-static PetscReal PotentialEnergy(const DoublePendulum *dp, PetscReal q1, PetscReal q2)
-{
-  return -(dp->m1 + dp->m2) * dp->g * dp->l1 * PetscCosReal(q1) - dp->m2 * dp->g * dp->l2 * PetscCosReal(q2);
-}
-
-static PetscReal Energy(const DoublePendulum *dp, const PetscReal u[4])
-{
-  PetscReal M[2][2], det, v[2];
-
-  MassMatrix(dp, u[0], u[1], M);
-  det  = M[0][0] * M[1][1] - M[0][1] * M[1][0];
-  v[0] = (M[1][1] * u[2] - M[0][1] * u[3]) / det;
-  v[1] = (-M[1][0] * u[2] + M[0][0] * u[3]) / det;
-  return 0.5 * (u[2] * v[0] + u[3] * v[1]) + PotentialEnergy(dp, u[0], u[1]);
-}
-
-static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
-{
-  DoublePendulum    *dp = (DoublePendulum *)ctx;
-  const PetscScalar *xx;
-  PetscScalar       *gg;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(x, &xx));
-  PetscCall(VecGetArrayWrite(g, &gg));
-  *V    = PotentialEnergy(dp, PetscRealPart(xx[0]), PetscRealPart(xx[1]));
-  gg[0] = (dp->m1 + dp->m2) * dp->g * dp->l1 * PetscSinReal(PetscRealPart(xx[0]));
-  gg[1] = dp->m2 * dp->g * dp->l2 * PetscSinReal(PetscRealPart(xx[1]));
-  PetscCall(VecRestoreArrayRead(x, &xx));
-  PetscCall(VecRestoreArrayWrite(g, &gg));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
-{
-  DoublePendulum    *dp = (DoublePendulum *)ctx;
-  const PetscScalar *xx;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(x, &xx));
-  PetscCall(MatZeroEntries(H));
-  PetscCall(MatSetValue(H, 0, 0, (dp->m1 + dp->m2) * dp->g * dp->l1 * PetscCosReal(PetscRealPart(xx[0])), INSERT_VALUES));
-  PetscCall(MatSetValue(H, 1, 1, dp->m2 * dp->g * dp->l2 * PetscCosReal(PetscRealPart(xx[1])), INSERT_VALUES));
-  PetscCall(VecRestoreArrayRead(x, &xx));
-  PetscCall(MatAssemblyBegin(H, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(H, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
-
-/* With a = m2 l1 l2, d = q1 - q2 and s = (1, -1) = grad d, only M12 = M21 = a cos d depends on q:
-     Mx(i,j)  = d(M v)_i/dq_j           = -a sin d (v2, v1)_i s_j
-     g_j      = 1/2 v' (dM/dq_j) v       = -a sin d v1 v2 s_j
-     Mxx(j,k) = 1/2 v' (d2M/dq_j dq_k) v = -a cos d v1 v2 s_j s_k */
-static PetscErrorCode Mass(TS ts, Vec x, Vec v, Mat M, Mat Mx, Vec g, Mat Mxx, void *ctx)
-{
-  DoublePendulum    *dp = (DoublePendulum *)ctx;
-  const PetscScalar *xx, *vv;
-  PetscScalar       *gg;
-  PetscReal          Mq[2][2], a = dp->m2 * dp->l1 * dp->l2, d, sd, cd, v1, v2;
-  const PetscReal    s[2] = {1, -1};
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(x, &xx));
-  PetscCall(VecGetArrayRead(v, &vv));
-  PetscCall(VecGetArrayWrite(g, &gg));
-  MassMatrix(dp, PetscRealPart(xx[0]), PetscRealPart(xx[1]), Mq);
-  d  = PetscRealPart(xx[0] - xx[1]);
-  sd = PetscSinReal(d);
-  cd = PetscCosReal(d);
-  v1 = PetscRealPart(vv[0]);
-  v2 = PetscRealPart(vv[1]);
-  for (PetscInt i = 0; i < 2; i++) {
-    const PetscReal vo = i ? v1 : v2; /* the other velocity */
-
-    gg[i] = -a * sd * v1 * v2 * s[i];
-    for (PetscInt j = 0; j < 2; j++) {
-      PetscCall(MatSetValue(M, i, j, Mq[i][j], INSERT_VALUES));
-      PetscCall(MatSetValue(Mx, i, j, -a * sd * vo * s[j], INSERT_VALUES));
-      PetscCall(MatSetValue(Mxx, i, j, -a * cd * v1 * v2 * s[i] * s[j], INSERT_VALUES));
-    }
-  }
-  PetscCall(VecRestoreArrayRead(x, &xx));
-  PetscCall(VecRestoreArrayRead(v, &vv));
-  PetscCall(VecRestoreArrayWrite(g, &gg));
-  PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyBegin(Mx, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(Mx, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyBegin(Mxx, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(Mxx, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
 
 static PetscErrorCode MonitorEnergy(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
 {
@@ -144,7 +44,7 @@ static PetscErrorCode MonitorEnergy(TS ts, PetscInt step, PetscReal t, Vec U, vo
   PetscCall(VecGetArrayRead(U, &u));
   for (PetscInt i = 0; i < 4; i++) uu[i] = PetscRealPart(u[i]);
   PetscCall(VecRestoreArrayRead(U, &u));
-  e       = PetscAbsReal(Energy(err->dp, uu) - err->H0) / PetscAbsReal(err->H0);
+  e       = PetscAbsReal(DoublePendulumEnergy(err->dp, uu) - err->H0) / PetscAbsReal(err->H0);
   err->eH = PetscMax(err->eH, e);
   if (t <= 0.1 * err->T * (1 + 1e-12)) err->first = PetscMax(err->first, e);
   if (t >= 0.9 * err->T * (1 - 1e-12)) err->last = PetscMax(err->last, e);
@@ -195,14 +95,14 @@ static char          monitorfile[PETSC_MAX_PATH_LEN];
 static PetscInt      monitorevery = 1;
 static KINSOLCompare kinsolcompare; /* -compare_kinsol */
 
-static PetscErrorCode Run(DoublePendulum *dp, const char method[], PetscReal T, PetscReal dt, RunResult *res)
+static PetscErrorCode Run(Problem *pb, const char method[], PetscReal T, PetscReal dt, RunResult *res)
 {
   TS             ts;
   Vec            U;
   Mat            M, Mx, Mxx, K;
   PetscScalar   *u;
   const PetscInt nsteps = (PetscInt)(T / dt + 0.5);
-  EnergyErrors   err    = {dp, dt, T, 0, 0, 0, 0, 0, NULL, NULL, monitorevery, 0};
+  EnergyErrors   err    = {&pb->dp, dt, T, 0, 0, 0, 0, 0, NULL, NULL, monitorevery, 0};
   WorkPrecision  wp;
 
   PetscFunctionBeginUser;
@@ -212,14 +112,14 @@ static PetscErrorCode Run(DoublePendulum *dp, const char method[], PetscReal T, 
   PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &Mx));
   PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &Mxx));
   PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &K));
-  PetscCall(TSSimpVISetMass(ts, M, Mx, Mxx, Mass, dp)); /* M(q): the callback fills M, Mx, g and Mxx */
-  PetscCall(TSSimpVISetPotential(ts, K, Potential, PotentialHessian, dp));
+  PetscCall(TSSimpVISetMass(ts, M, Mx, Mxx, DoublePendulumMass, &pb->dp)); /* M(q): the callback fills M, Mx, g and Mxx */
+  PetscCall(TSSimpVISetPotential(ts, K, DoublePendulumPotential, DoublePendulumPotentialHessian, &pb->dp));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 4, &U)); /* U = (q1, q2, p1, p2) */
   PetscCall(VecGetArrayWrite(U, &u));
-  u[0] = dp->q0[0];
-  u[1] = dp->q0[1];
-  u[2] = dp->p0[0];
-  u[3] = dp->p0[1];
+  u[0] = pb->q0[0];
+  u[1] = pb->q0[1];
+  u[2] = pb->p0[0];
+  u[3] = pb->p0[1];
   PetscCall(VecRestoreArrayWrite(U, &u));
   PetscCall(TSSetSolution(ts, U));
   PetscCall(TSSetTimeStep(ts, dt));
@@ -230,9 +130,9 @@ static PetscErrorCode Run(DoublePendulum *dp, const char method[], PetscReal T, 
   PetscCall(TSSimpVISetUpPhaseSpace(ts)); /* for -ts_type rk, theta, ...: the same mechanics in phase space */
   PetscCall(DescribeMethod(ts, res->label, res->key, sizeof(res->label), &res->order, &res->symplectic));
   {
-    const PetscReal u0[4] = {dp->q0[0], dp->q0[1], dp->p0[0], dp->p0[1]};
+    const PetscReal u0[4] = {pb->q0[0], pb->q0[1], pb->p0[0], pb->p0[1]};
 
-    err.H0 = Energy(dp, u0);
+    err.H0 = DoublePendulumEnergy(&pb->dp, u0);
   }
   err.label = res->label;
   if (monitorfile[0]) PetscCall(PetscFOpen(PETSC_COMM_SELF, monitorfile, "a", &err.fp));
@@ -246,7 +146,7 @@ static PetscErrorCode Run(DoublePendulum *dp, const char method[], PetscReal T, 
   }
   PetscCall(WorkPrecisionReport(ts, U, &wp));
   if (err.fp) PetscCall(PetscFClose(PETSC_COMM_SELF, err.fp));
-  { /* the library's energy (the same for every TS type) against the formula above, at the final state */
+  { /* the library's energy (the same for every TS type) against DoublePendulumEnergy(), at the final state */
     const PetscScalar *uf;
     PetscReal          H, uu[4];
 
@@ -254,7 +154,7 @@ static PetscErrorCode Run(DoublePendulum *dp, const char method[], PetscReal T, 
     PetscCall(VecGetArrayRead(U, &uf));
     for (PetscInt i = 0; i < 4; i++) uu[i] = PetscRealPart(uf[i]);
     PetscCall(VecRestoreArrayRead(U, &uf));
-    res->libdiff = PetscAbsReal(H - Energy(dp, uu)) / PetscAbsReal(err.H0);
+    res->libdiff = PetscAbsReal(H - DoublePendulumEnergy(&pb->dp, uu)) / PetscAbsReal(err.H0);
   }
   res->eH    = err.eH;
   res->first = err.first;
@@ -302,7 +202,7 @@ static const PaperRow lagrangetop[] = {
   {10000,    "simpson",          {9.78e-6, 5.98e-7, 3.72e-8},                         4.02,  PETSC_FALSE },
 };
 
-static PetscErrorCode PaperLagrangeTop(DoublePendulum *dp, const PetscReal Ts[], PetscInt nT, PetscReal tol, PetscReal thetamax, FILE *table)
+static PetscErrorCode PaperLagrangeTop(Problem *pb, const PetscReal Ts[], PetscInt nT, PetscReal tol, PetscReal thetamax, FILE *table)
 {
   const char     *methods[4] = {"midpoint", "rk4", "simpson", "theta"};
   const PetscReal dts[3]     = {0.04, 0.02, 0.01};
@@ -326,7 +226,7 @@ static PetscErrorCode PaperLagrangeTop(DoublePendulum *dp, const PetscReal Ts[],
 
       if (m == 3 && Ts[iT] > thetamax) continue; /* PETSc's theta 0.5 is the paper's implicit midpoint: checked on the shorter runs */
       for (PetscInt k = 0; k < 3; k++) {
-        PetscCall(Run(dp, methods[m], Ts[iT], dts[k], &res[k]));
+        PetscCall(Run(pb, methods[m], Ts[iT], dts[k], &res[k]));
         e[k] = res[k].eH;
         if (res[k].libdiff > 1e-10) libok = PETSC_FALSE;
         if (table) PetscCall(PetscFPrintf(PETSC_COMM_SELF, table, "%s,%g,%g,%.6e,%.6e,%.6e\n", res[k].label, (double)Ts[iT], (double)dts[k], (double)res[k].eH, (double)res[k].first, (double)res[k].last));
@@ -386,10 +286,7 @@ static PetscErrorCode PaperLagrangeTop(DoublePendulum *dp, const PetscReal Ts[],
 
 int main(int argc, char **argv)
 {
-  DoublePendulum dp = {
-    1, 1, 0, 0, 9.81, {PETSC_PI / 4, PETSC_PI / 3},
-         {0,            0           }
-  };
+  Problem   pb;
   PetscReal omega0 = 2 * PETSC_PI, T = 1, thetamax = 100, dts[8] = {0.04, 0.02, 0.01}, paperT[8] = {1, 10, 100, 1000}, tol = 0.1, drift = 2;
   PetscInt  ndts = 8, nmethods = 16, npaperT = 8;
   char     *methods[16], paper[32] = "none", tablefile[PETSC_MAX_PATH_LEN] = "";
@@ -399,15 +296,19 @@ int main(int argc, char **argv)
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SimpVIInitializePackage());
+  pb.dp    = (DoublePendulum){.m1 = 1, .m2 = 1, .g = 9.81}; /* l1 = l2 from -omega0 below */
+  pb.q0[0] = PETSC_PI / 4;
+  pb.q0[1] = PETSC_PI / 3;
+  pb.p0[0] = pb.p0[1] = 0;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Nonlinear double pendulum options", NULL);
-  PetscCall(PetscOptionsReal("-m1", "Mass 1", NULL, dp.m1, &dp.m1, NULL));
-  PetscCall(PetscOptionsReal("-m2", "Mass 2", NULL, dp.m2, &dp.m2, NULL));
+  PetscCall(PetscOptionsReal("-m1", "Mass 1", NULL, pb.dp.m1, &pb.dp.m1, NULL));
+  PetscCall(PetscOptionsReal("-m2", "Mass 2", NULL, pb.dp.m2, &pb.dp.m2, NULL));
   PetscCall(PetscOptionsReal("-omega0", "Sets l1 = l2 = g/omega0^2", NULL, omega0, &omega0, NULL));
-  PetscCall(PetscOptionsReal("-g", "Gravity", NULL, dp.g, &dp.g, NULL));
-  PetscCall(PetscOptionsReal("-q1", "Initial angle 1", NULL, dp.q0[0], &dp.q0[0], NULL));
-  PetscCall(PetscOptionsReal("-q2", "Initial angle 2", NULL, dp.q0[1], &dp.q0[1], NULL));
-  PetscCall(PetscOptionsReal("-p1", "Initial momentum 1", NULL, dp.p0[0], &dp.p0[0], NULL));
-  PetscCall(PetscOptionsReal("-p2", "Initial momentum 2", NULL, dp.p0[1], &dp.p0[1], NULL));
+  PetscCall(PetscOptionsReal("-g", "Gravity", NULL, pb.dp.g, &pb.dp.g, NULL));
+  PetscCall(PetscOptionsReal("-q1", "Initial angle 1", NULL, pb.q0[0], &pb.q0[0], NULL));
+  PetscCall(PetscOptionsReal("-q2", "Initial angle 2", NULL, pb.q0[1], &pb.q0[1], NULL));
+  PetscCall(PetscOptionsReal("-p1", "Initial momentum 1", NULL, pb.p0[0], &pb.p0[0], NULL));
+  PetscCall(PetscOptionsReal("-p2", "Initial momentum 2", NULL, pb.p0[1], &pb.p0[1], NULL));
   PetscCall(PetscOptionsReal("-T", "Simulation length in s", NULL, T, &T, NULL));
   PetscCall(PetscOptionsRealArray("-dts", "Time steps in s", NULL, dts, &ndts, &flg));
   if (!flg) ndts = 3;
@@ -427,7 +328,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-table_file", "CSV file for every run: method,T,h,eH,first,last", NULL, tablefile, tablefile, sizeof(tablefile), NULL));
   PetscOptionsEnd();
   PetscCall(KINSOLCompareSetFromOptions(&kinsolcompare));
-  dp.l1 = dp.l2 = dp.g / (omega0 * omega0); /* the paper prints g/omega0; see docs/papers.md */
+  pb.dp.l1 = pb.dp.l2 = pb.dp.g / (omega0 * omega0); /* the paper prints g/omega0; see docs/papers.md */
   PetscCheck(monitorevery > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-monitor_every must be positive");
 
   if (monitorfile[0]) {
@@ -442,7 +343,7 @@ int main(int argc, char **argv)
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, table, "method,T,h,eH,first,last\n"));
   }
   PetscCall(PetscStrcmp(paper, "lagrangetop2025", &flg));
-  if (flg) PetscCall(PaperLagrangeTop(&dp, paperT, npaperT, tol, thetamax, table));
+  if (flg) PetscCall(PaperLagrangeTop(&pb, paperT, npaperT, tol, thetamax, table));
   else {
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Nonlinear double pendulum, T = %g s; relative energy error: sup over all steps, over the first and over the last tenth\n", (double)T));
     for (PetscInt s = 0; s < nmethods; s++) {
@@ -451,7 +352,7 @@ int main(int argc, char **argv)
       PetscBool libok = PETSC_TRUE, nodrift = PETSC_TRUE;
 
       for (PetscInt k = 0; k < ndts; k++) {
-        PetscCall(Run(&dp, methods[s], T, dts[k], &res[k]));
+        PetscCall(Run(&pb, methods[s], T, dts[k], &res[k]));
         eH[k] = res[k].eH;
         if (res[k].libdiff > 1e-10) libok = PETSC_FALSE;
         if (res[k].last > drift * res[k].first) nodrift = PETSC_FALSE;
