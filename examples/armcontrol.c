@@ -16,6 +16,7 @@ static char help[] = "Optimal control of a two-link arm (issue 15) by TAO on gra
 
 #include <simpvi.h>
 #include <petsctao.h>
+#include "models/doublependulum.h"
 
 #if PETSC_VERSION_LT(3, 21, 0) /* TaoSetMonitor() became TaoMonitorSet() in 3.21 */
   #define TaoMonitorSet TaoSetMonitor
@@ -26,6 +27,7 @@ typedef struct {
   PetscInt           steps, K, np;
   const PetscScalar *theta;            /* the controls being evaluated: u_j(t) = sum_m theta[j (K + 1) + m] hat_m(t) */
   Mat                Gth, Fth, Jp, Ju; /* simpvi: dG/dtheta (2 x np); theta: dF/dtheta (4 x np); the integrand's gradients in theta (np x 1) and U (4 x 1: zero) */
+  DoublePendulum     links;            /* unit masses and lengths, g = 0: the plane is horizontal */
   Mat                M, Mx, Mxx;
   Vec                lambda, mu;
   PetscBool          simpvi;
@@ -54,41 +56,7 @@ static void Control(const Arm *arm, PetscReal t, PetscScalar u[2])
   for (PetscInt j = 0; j < 2; j++) u[j] = h0 * arm->theta[j * (arm->K + 1) + m] + h1 * arm->theta[j * (arm->K + 1) + m + 1];
 }
 
-/* ---------------------------------------------------------------- mechanics */
-
-static PetscErrorCode Mass(TS ts, Vec x, Vec v, Mat M, Mat Mx, Vec g, Mat Mxx, void *ptr)
-{
-  const PetscScalar *q, *w;
-  PetscScalar       *gv;
-  PetscReal          c, s;
-  PetscInt           idx[2] = {0, 1};
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(x, &q));
-  PetscCall(VecGetArrayRead(v, &w));
-  c = PetscCosReal(q[0] - q[1]);
-  s = PetscSinReal(q[0] - q[1]);
-  {
-    PetscScalar m[4] = {2, c, c, 1}, mx[4] = {-s * w[1], s * w[1], -s * w[0], s * w[0]}, mxx[4] = {-c * w[0] * w[1], c * w[0] * w[1], c * w[0] * w[1], -c * w[0] * w[1]};
-
-    PetscCall(MatSetValues(M, 2, idx, 2, idx, m, INSERT_VALUES));
-    PetscCall(MatSetValues(Mx, 2, idx, 2, idx, mx, INSERT_VALUES));
-    PetscCall(MatSetValues(Mxx, 2, idx, 2, idx, mxx, INSERT_VALUES));
-  }
-  PetscCall(VecGetArray(g, &gv));
-  gv[0] = -s * w[0] * w[1];
-  gv[1] = s * w[0] * w[1];
-  PetscCall(VecRestoreArray(g, &gv));
-  PetscCall(VecRestoreArrayRead(x, &q));
-  PetscCall(VecRestoreArrayRead(v, &w));
-  PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyBegin(Mx, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(Mx, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyBegin(Mxx, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(Mxx, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
+/* ---------------------------------------------------------------- mechanics (M(q) in models/doublependulum.h) */
 
 /* f = (u1 - u2, u2): the shoulder torque acts on link 1, the elbow torque between the links */
 static PetscErrorCode Torques(TS ts, PetscReal t, Vec x, Vec v, Vec f, void *ptr)
@@ -191,7 +159,7 @@ static PetscErrorCode CreateTS(Arm *arm, Vec U, TS *out)
   PetscFunctionBeginUser;
   PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
   PetscCall(TSSetType(ts, arm->type));
-  PetscCall(TSSimpVISetMass(ts, arm->M, arm->Mx, arm->Mxx, Mass, arm));
+  PetscCall(TSSimpVISetMass(ts, arm->M, arm->Mx, arm->Mxx, DoublePendulumMass, &arm->links));
   PetscCall(TSSimpVISetForce(ts, NULL, NULL, Torques, NULL, arm));
   if (arm->simpvi) PetscCall(TSSimpVISetParameterJacobian(ts, NULL, arm->Gth, ParameterJacobian, arm));
   else PetscCall(TSSetIJacobianP(ts, arm->Fth, IJacobianP, arm));
@@ -325,6 +293,7 @@ int main(int argc, char **argv)
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SimpVIInitializePackage());
+  arm.links = (DoublePendulum){1, 1, 1, 1, 0};
   arm.T     = 2;
   arm.W     = 100;
   arm.steps = 40;

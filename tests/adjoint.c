@@ -13,6 +13,7 @@ static char help[] = "The discrete adjoint of TSSIMPVI (TSAdjointSolve()) agains
 
 #include <simpvi.h>
 #include <petscdmda.h>
+#include "../examples/models/doublependulum.h"
 
 typedef enum {
   PENDULUM,
@@ -34,10 +35,13 @@ typedef struct {
   PetscReal *S;
   PetscReal  pair0, pairdev;
   Vec        lam, mu; /* the cost gradients: TSSetCostGradients() keeps the address of these */
+  /* double: m = l = 1 and g */
+  DoublePendulum dp;
 } Ctx;
 
 /* ---------------------------------------------------------------- the mechanics */
 
+/* V of the chain and of the pendulum, -g cos q (the double pendulum's is DoublePendulumPotential()) */
 static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec gradV, void *ptr)
 {
   Ctx               *c = (Ctx *)ptr;
@@ -69,14 +73,8 @@ static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec gra
   }
   PetscCall(VecGetArrayRead(x, &q));
   PetscCall(VecGetArray(gradV, &gv));
-  if (c->problem == PENDULUM) {
-    *V    = -c->g * PetscCosReal(q[0]);
-    gv[0] = c->g * PetscSinReal(q[0]);
-  } else {
-    *V    = -c->g * (2 * PetscCosReal(q[0]) + PetscCosReal(q[1]));
-    gv[0] = 2 * c->g * PetscSinReal(q[0]);
-    gv[1] = c->g * PetscSinReal(q[1]);
-  }
+  *V    = -c->g * PetscCosReal(q[0]);
+  gv[0] = c->g * PetscSinReal(q[0]);
   PetscCall(VecRestoreArrayRead(x, &q));
   PetscCall(VecRestoreArray(gradV, &gv));
   PetscFunctionReturn(0);
@@ -107,50 +105,11 @@ static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *p
     PetscCall(DMDAVecRestoreArrayRead(c->da, c->xloc, &ql));
   } else {
     PetscCall(VecGetArrayRead(x, &q));
-    if (c->problem == PENDULUM) PetscCall(MatSetValue(H, 0, 0, c->g * PetscCosReal(q[0]), INSERT_VALUES));
-    else {
-      PetscCall(MatSetValue(H, 0, 0, 2 * c->g * PetscCosReal(q[0]), INSERT_VALUES));
-      PetscCall(MatSetValue(H, 1, 1, c->g * PetscCosReal(q[1]), INSERT_VALUES));
-    }
+    PetscCall(MatSetValue(H, 0, 0, c->g * PetscCosReal(q[0]), INSERT_VALUES));
     PetscCall(VecRestoreArrayRead(x, &q));
   }
   PetscCall(MatAssemblyBegin(H, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(H, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
-
-/* the double pendulum's mass M = [[2, c], [c, 1]], c = cos(q1 - q2), and its derivative terms */
-static PetscErrorCode Mass(TS ts, Vec x, Vec v, Mat M, Mat Mx, Vec g, Mat Mxx, void *ptr)
-{
-  const PetscScalar *q, *w;
-  PetscScalar       *gv;
-  PetscReal          c, s;
-  PetscInt           idx[2] = {0, 1};
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(x, &q));
-  PetscCall(VecGetArrayRead(v, &w));
-  c = PetscCosReal(q[0] - q[1]);
-  s = PetscSinReal(q[0] - q[1]);
-  {
-    PetscScalar m[4] = {2, c, c, 1}, mx[4] = {-s * w[1], s * w[1], -s * w[0], s * w[0]}, mxx[4] = {-c * w[0] * w[1], c * w[0] * w[1], c * w[0] * w[1], -c * w[0] * w[1]};
-
-    PetscCall(MatSetValues(M, 2, idx, 2, idx, m, INSERT_VALUES));
-    PetscCall(MatSetValues(Mx, 2, idx, 2, idx, mx, INSERT_VALUES));
-    PetscCall(MatSetValues(Mxx, 2, idx, 2, idx, mxx, INSERT_VALUES));
-  }
-  PetscCall(VecGetArray(g, &gv));
-  gv[0] = -s * w[0] * w[1];
-  gv[1] = s * w[0] * w[1];
-  PetscCall(VecRestoreArray(g, &gv));
-  PetscCall(VecRestoreArrayRead(x, &q));
-  PetscCall(VecRestoreArrayRead(v, &w));
-  PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyBegin(Mx, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(Mx, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyBegin(Mxx, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(Mxx, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(0);
 }
 
@@ -397,12 +356,16 @@ static PetscErrorCode CreateTS(Ctx *c, const char type[], PetscReal g, Vec U, Pe
       PetscCall(MatZeroEntries(mats[1]));
       PetscCall(MatShift(mats[1], c->mass));
     }
-    PetscCall(TSSimpVISetPotential(ts, mats[0], Potential, PotentialHessian, c));
     if (c->problem == DOUBLE) {
+      c->dp = (DoublePendulum){1, 1, 1, 1, g};
       PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, NULL, &mats[2]));
       PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, NULL, &mats[3]));
-      PetscCall(TSSimpVISetMass(ts, mats[1], mats[2], mats[3], Mass, c));
-    } else PetscCall(TSSimpVISetMass(ts, mats[1], NULL, NULL, NULL, NULL));
+      PetscCall(TSSimpVISetPotential(ts, mats[0], DoublePendulumPotential, DoublePendulumPotentialHessian, &c->dp));
+      PetscCall(TSSimpVISetMass(ts, mats[1], mats[2], mats[3], DoublePendulumMass, &c->dp));
+    } else {
+      PetscCall(TSSimpVISetPotential(ts, mats[0], Potential, PotentialHessian, c));
+      PetscCall(TSSimpVISetMass(ts, mats[1], NULL, NULL, NULL, NULL));
+    }
   }
   if (c->force) {
     PetscCall(MatCreateAIJ(comm, nloc, nloc, n, n, 1, NULL, 0, NULL, &mats[4]));

@@ -17,6 +17,7 @@ static char help[] = "The dense Newton of small step systems (src/core/smallstep
 #undef Potential
 #undef PotentialHessian
 #include "../examples/models/pendulum.h"
+#include "../examples/models/doublependulum.h"
 
 typedef enum {
   PENDULUM,
@@ -29,72 +30,8 @@ typedef enum {
 } Problem;
 static const char *const Problems[] = {"pendulum", "pendulum (I2)", "double pendulum", "top", "top (Lagrangian)", "pendulum (pointwise)", "double (pointwise)"};
 
-/* the double pendulum, unit masses and lengths (bench/stepcost.c, examples/ex2.c) */
-static PetscErrorCode DPPotential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
-{
-  const PetscScalar *xx;
-  PetscScalar       *gg;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(x, &xx));
-  PetscCall(VecGetArrayWrite(g, &gg));
-  *V    = -2 * 9.81 * PetscCosReal(xx[0]) - 9.81 * PetscCosReal(xx[1]);
-  gg[0] = 2 * 9.81 * PetscSinReal(xx[0]);
-  gg[1] = 9.81 * PetscSinReal(xx[1]);
-  PetscCall(VecRestoreArrayRead(x, &xx));
-  PetscCall(VecRestoreArrayWrite(g, &gg));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode DPPotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
-{
-  const PetscScalar *xx;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(x, &xx));
-  PetscCall(MatSetValue(H, 0, 0, 2 * 9.81 * PetscCosReal(xx[0]), INSERT_VALUES));
-  PetscCall(MatSetValue(H, 1, 1, 9.81 * PetscCosReal(xx[1]), INSERT_VALUES));
-  PetscCall(VecRestoreArrayRead(x, &xx));
-  PetscCall(MatAssemblyBegin(H, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(H, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode DPMass(TS ts, Vec x, Vec v, Mat M, Mat Mx, Vec g, Mat Mxx, void *ctx)
-{
-  const PetscScalar *xx, *vv;
-  PetscScalar       *gg;
-  const PetscReal    s[2] = {1, -1};
-  PetscReal          sd, cd;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(x, &xx));
-  PetscCall(VecGetArrayRead(v, &vv));
-  PetscCall(VecGetArrayWrite(g, &gg));
-  sd = PetscSinReal(xx[0] - xx[1]);
-  cd = PetscCosReal(xx[0] - xx[1]);
-  for (PetscInt i = 0; i < 2; i++) {
-    gg[i] = -sd * vv[0] * vv[1] * s[i];
-    for (PetscInt j = 0; j < 2; j++) {
-      PetscCall(MatSetValue(M, i, j, i == j ? 2 - i : cd, INSERT_VALUES));
-      PetscCall(MatSetValue(Mx, i, j, -sd * vv[1 - i] * s[j], INSERT_VALUES));
-      PetscCall(MatSetValue(Mxx, i, j, -cd * vv[0] * vv[1] * s[i] * s[j], INSERT_VALUES));
-    }
-  }
-  PetscCall(VecRestoreArrayRead(x, &xx));
-  PetscCall(VecRestoreArrayRead(v, &vv));
-  PetscCall(VecRestoreArrayWrite(g, &gg));
-  PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyBegin(Mx, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(Mx, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyBegin(Mxx, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(Mxx, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
-
 /* both pendulums through TSSimpVISetPointwiseLagrangian(): L = 1/2 v' M(x) v - V(x) at every point of the call (n = 1:
-   M = 1, V = -cos x; n = 2: the double pendulum above) */
+   M = 1, V = -cos x; n = 2: the double pendulum of models/doublependulum.h with m = l = 1) */
 static PetscErrorCode Pointwise(TS ts, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal L[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[], void *ctx)
 {
   const PetscReal s[2] = {1, -1}, g = 9.81;
@@ -156,8 +93,9 @@ static PetscErrorCode Run(Problem problem, const char scheme[], PetscReal h, Pet
          1, 9.81, 0.1, 1, 2, {0,            PETSC_PI / 6, 0           },
               {2 * PETSC_PI, 0,            2 * PETSC_PI}
   };
-  PetscScalar *u;
-  char         value[32];
+  DoublePendulum dp = {1, 1, 1, 1, 9.81}; /* unit masses and lengths, as in bench/stepcost.c */
+  PetscScalar   *u;
+  char           value[32];
 
   PetscFunctionBeginUser;
   PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
@@ -198,8 +136,8 @@ static PetscErrorCode Run(Problem problem, const char scheme[], PetscReal h, Pet
       u[1] = PETSC_PI / 3;
       u[2] = 1;
       u[3] = -0.5;
-      PetscCall(TSSimpVISetMass(ts, A[0], A[1], A[2], DPMass, NULL));
-      PetscCall(TSSimpVISetPotential(ts, A[3], DPPotential, DPPotentialHessian, NULL));
+      PetscCall(TSSimpVISetMass(ts, A[0], A[1], A[2], DoublePendulumMass, &dp));
+      PetscCall(TSSimpVISetPotential(ts, A[3], DoublePendulumPotential, DoublePendulumPotentialHessian, &dp));
     } else {
       PetscReal M[3][3];
 
