@@ -14,6 +14,7 @@ static char help[] = "The discrete adjoint of TSSIMPVI (TSAdjointSolve()) agains
 #include <simpvi.h>
 #include <petscdmda.h>
 #include "../examples/models/doublependulum.h"
+#include "fdgradient.h"
 
 typedef enum {
   PENDULUM,
@@ -483,51 +484,32 @@ static PetscErrorCode Gradient(Ctx *c, const char type[], Vec U0, PetscReal g, V
   PetscFunctionReturn(0);
 }
 
-/* the directions of the check: the unit vectors of a small problem, three fixed smooth ones of the chain */
-static PetscErrorCode Direction(Ctx *c, PetscInt j, Vec d, PetscInt *ndir)
+/* C(U0) of a run of the type being checked, for FDGradientError() */
+typedef struct {
+  Ctx        *c;
+  const char *type;
+} CostRun;
+
+static PetscErrorCode CostOfU0(Vec U0, PetscReal *C, void *ptr)
 {
-  PetscInt     N, lo, hi;
-  PetscScalar *a;
+  CostRun *run = (CostRun *)ptr;
 
   PetscFunctionBeginUser;
-  PetscCall(VecGetSize(d, &N));
-  *ndir = c->problem == CHAIN ? 3 : N;
-  if (j >= *ndir) PetscFunctionReturn(0);
-  PetscCall(VecGetOwnershipRange(d, &lo, &hi));
-  PetscCall(VecGetArray(d, &a));
-  for (PetscInt i = lo; i < hi; i++) a[i - lo] = c->problem == CHAIN ? PetscSinReal(1.3 * (i + 1) * (j + 1) + 0.7) : (i == j ? 1 : 0);
-  PetscCall(VecRestoreArray(d, &a));
+  PetscCall(Cost(run->c, run->type, U0, run->c->g, C));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode CheckFD(Ctx *c, Vec U0)
 {
-  Vec       lambda, d, Up;
-  PetscReal dg, lnorm, worst = 0, Cp, Cm, eps = 1e-5, gerr;
-  PetscInt  ndir = 1;
+  Vec       lambda;
+  PetscReal dg, worst, Cp, Cm, eps = 1e-5, gerr;
+  PetscInt  ndir;
+  CostRun   run = {c, TSSIMPVI};
 
   PetscFunctionBeginUser;
   PetscCall(VecDuplicate(U0, &lambda));
-  PetscCall(VecDuplicate(U0, &d));
-  PetscCall(VecDuplicate(U0, &Up));
   PetscCall(Gradient(c, TSSIMPVI, U0, c->g, lambda, &dg));
-  PetscCall(VecNorm(lambda, NORM_2, &lnorm));
-  for (PetscInt j = 0; j < ndir; j++) {
-    PetscScalar ld;
-    PetscReal   dnorm, fd, err;
-
-    PetscCall(Direction(c, j, d, &ndir));
-    PetscCall(VecNorm(d, NORM_2, &dnorm));
-    PetscCall(VecDot(lambda, d, &ld));
-    PetscCall(VecWAXPY(Up, eps, d, U0));
-    PetscCall(Cost(c, TSSIMPVI, Up, c->g, &Cp));
-    PetscCall(VecWAXPY(Up, -eps, d, U0));
-    PetscCall(Cost(c, TSSIMPVI, Up, c->g, &Cm));
-    fd  = (Cp - Cm) / (2 * eps);
-    err = PetscAbsReal(PetscRealPart(ld) - fd) / (lnorm * dnorm);
-    if (c->verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  direction %" PetscInt_FMT ": adjoint %.12e, central difference %.12e, relative error %.2e\n", j, (double)PetscRealPart(ld), (double)fd, (double)err));
-    worst = PetscMax(worst, err);
-  }
+  PetscCall(FDGradientError(U0, lambda, (PetscBool)(c->problem == CHAIN), eps, CostOfU0, &run, c->verbose, "adjoint", "central difference", &ndir, &worst));
   {
     PetscReal g0 = c->g;
 
@@ -540,8 +522,6 @@ static PetscErrorCode CheckFD(Ctx *c, Vec U0)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "dC/dU0 against central differences in %" PetscInt_FMT " directions, relative error < 1e-7: %s\n", ndir, worst < 1e-7 ? "yes" : "no"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "dC/dg (mu) against central differences, relative error < 1e-7: %s\n", gerr < 1e-7 ? "yes" : "no"));
   PetscCall(VecDestroy(&lambda));
-  PetscCall(VecDestroy(&d));
-  PetscCall(VecDestroy(&Up));
   PetscFunctionReturn(0);
 }
 
@@ -579,15 +559,14 @@ static PetscErrorCode CheckTheta(Ctx *c, Vec U0)
    if theta's adjoint does not depend on that left-over state */
 static PetscErrorCode CheckThetaFD(Ctx *c, Vec U0)
 {
-  Vec       lambda, lambda2, d, Up;
-  PetscReal dg, lnorm, worst = 0, Cp, Cm, eps = 1e-5, dmu;
-  PetscInt  ndir = 1;
+  Vec       lambda, lambda2;
+  PetscReal dg, lnorm, worst, dmu;
+  PetscInt  ndir;
+  CostRun   run = {c, TSTHETA};
 
   PetscFunctionBeginUser;
   PetscCall(VecDuplicate(U0, &lambda));
   PetscCall(VecDuplicate(U0, &lambda2));
-  PetscCall(VecDuplicate(U0, &d));
-  PetscCall(VecDuplicate(U0, &Up));
   PetscCall(PetscOptionsSetValue(NULL, "-ts_theta_theta", "0.5"));
   PetscCall(PetscOptionsSetValue(NULL, "-snes_rtol", "1e-15")); /* theta's forward map converged to round-off */
   PetscCall(PetscOptionsSetValue(NULL, "-snes_atol", "1e-15"));
@@ -596,22 +575,7 @@ static PetscErrorCode CheckThetaFD(Ctx *c, Vec U0)
   c->nomu = PETSC_TRUE;
   PetscCall(Gradient(c, TSTHETA, U0, c->g, lambda, &dg));
   PetscCall(VecNorm(lambda, NORM_2, &lnorm));
-  for (PetscInt j = 0; j < ndir; j++) {
-    PetscScalar ld;
-    PetscReal   dnorm, fd, err;
-
-    PetscCall(Direction(c, j, d, &ndir));
-    PetscCall(VecNorm(d, NORM_2, &dnorm));
-    PetscCall(VecDot(lambda, d, &ld));
-    PetscCall(VecWAXPY(Up, eps, d, U0));
-    PetscCall(Cost(c, TSTHETA, Up, c->g, &Cp));
-    PetscCall(VecWAXPY(Up, -eps, d, U0));
-    PetscCall(Cost(c, TSTHETA, Up, c->g, &Cm));
-    fd  = (Cp - Cm) / (2 * eps);
-    err = PetscAbsReal(PetscRealPart(ld) - fd) / (lnorm * dnorm);
-    if (c->verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  direction %" PetscInt_FMT ": theta's adjoint %.12e, central difference of theta %.12e, relative error %.2e\n", j, (double)PetscRealPart(ld), (double)fd, (double)err));
-    worst = PetscMax(worst, err);
-  }
+  PetscCall(FDGradientError(U0, lambda, (PetscBool)(c->problem == CHAIN), 1e-5, CostOfU0, &run, c->verbose, "theta's adjoint", "central difference of theta", &ndir, &worst));
   c->nomu = PETSC_FALSE; /* theta's own dF/dg (ThetaParameterJacobian()) */
   PetscCall(Gradient(c, TSTHETA, U0, c->g, lambda2, &dg));
   PetscCall(VecAXPY(lambda2, -1, lambda));
@@ -621,8 +585,6 @@ static PetscErrorCode CheckThetaFD(Ctx *c, Vec U0)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "theta 0.5's lambda the same (1e-12) whether mu is asked for or not: %s\n", dmu <= 1e-12 * lnorm ? "yes" : "no"));
   PetscCall(VecDestroy(&lambda));
   PetscCall(VecDestroy(&lambda2));
-  PetscCall(VecDestroy(&d));
-  PetscCall(VecDestroy(&Up));
   PetscFunctionReturn(0);
 }
 

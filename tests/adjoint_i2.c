@@ -11,6 +11,7 @@ static char help[] = "The discrete adjoint of TSSIMPVI on PETSc's second-order d
 
 #include <simpvi.h>
 #include <petscdmda.h>
+#include "fdgradient.h"
 
 typedef enum {
   PENDULUM,
@@ -314,48 +315,32 @@ static PetscErrorCode Gradient(Ctx *c, const char check[], Vec U0, Vec V0, Vec l
   PetscFunctionReturn(0);
 }
 
-/* the directions: the unit vector of the pendulum, three fixed smooth ones of the chain */
-static PetscErrorCode Direction(Ctx *c, PetscInt j, Vec d)
+/* C(U0) at the fixed V0, for FDGradientError() */
+typedef struct {
+  Ctx *c;
+  Vec  V0;
+} CostRun;
+
+static PetscErrorCode CostOfU0(Vec U0, PetscReal *C, void *ptr)
 {
-  PetscInt     lo, hi;
-  PetscScalar *a;
+  CostRun *run = (CostRun *)ptr;
 
   PetscFunctionBeginUser;
-  PetscCall(VecGetOwnershipRange(d, &lo, &hi));
-  PetscCall(VecGetArray(d, &a));
-  for (PetscInt i = lo; i < hi; i++) a[i - lo] = c->problem == CHAIN ? PetscSinReal(1.3 * (i + 1) * (j + 1) + 0.7) : 1;
-  PetscCall(VecRestoreArray(d, &a));
+  PetscCall(Cost(run->c, U0, run->V0, run->c->g, C));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode CheckFD(Ctx *c, const char check[], Vec U0, Vec V0)
 {
-  Vec       lambda, d, Up;
-  PetscReal dg, lnorm, worst = 0, Cp, Cm, eps = 1e-5, gerr, g0 = c->g, fdg;
-  PetscInt  ndir = c->problem == CHAIN ? 3 : 1;
+  Vec       lambda;
+  PetscReal dg, worst, Cp, Cm, eps = 1e-5, gerr, g0 = c->g, fdg;
+  PetscInt  ndir;
+  CostRun   run = {c, V0};
 
   PetscFunctionBeginUser;
   PetscCall(VecDuplicate(U0, &lambda));
-  PetscCall(VecDuplicate(U0, &d));
-  PetscCall(VecDuplicate(U0, &Up));
   PetscCall(Gradient(c, check, U0, V0, lambda, &dg));
-  PetscCall(VecNorm(lambda, NORM_2, &lnorm));
-  for (PetscInt j = 0; j < ndir; j++) {
-    PetscScalar ld;
-    PetscReal   dnorm, fd, err;
-
-    PetscCall(Direction(c, j, d));
-    PetscCall(VecNorm(d, NORM_2, &dnorm));
-    PetscCall(VecDot(lambda, d, &ld));
-    PetscCall(VecWAXPY(Up, eps, d, U0));
-    PetscCall(Cost(c, Up, V0, g0, &Cp));
-    PetscCall(VecWAXPY(Up, -eps, d, U0));
-    PetscCall(Cost(c, Up, V0, g0, &Cm));
-    fd  = (Cp - Cm) / (2 * eps);
-    err = PetscAbsReal(PetscRealPart(ld) - fd) / (lnorm * dnorm);
-    if (c->verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  direction %" PetscInt_FMT ": adjoint %.12e, central difference %.12e, relative error %.2e\n", j, (double)PetscRealPart(ld), (double)fd, (double)err));
-    worst = PetscMax(worst, err);
-  }
+  PetscCall(FDGradientError(U0, lambda, (PetscBool)(c->problem == CHAIN), eps, CostOfU0, &run, c->verbose, "adjoint", "central difference", &ndir, &worst));
   PetscCall(Cost(c, U0, V0, g0 * (1 + eps), &Cp));
   PetscCall(Cost(c, U0, V0, g0 * (1 - eps), &Cm));
   c->g = g0;
@@ -366,8 +351,6 @@ static PetscErrorCode CheckFD(Ctx *c, const char check[], Vec U0, Vec V0)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "dC/dU0 (fixed V0) against central differences in %" PetscInt_FMT " directions, relative error < 1e-7: %s\n", ndir, worst < 1e-7 ? "yes" : "no"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "dC/dg (mu) against central differences, relative error < 1e-7: %s\n", gerr < 1e-7 ? "yes" : "no"));
   PetscCall(VecDestroy(&lambda));
-  PetscCall(VecDestroy(&d));
-  PetscCall(VecDestroy(&Up));
   PetscFunctionReturn(0);
 }
 
