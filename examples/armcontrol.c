@@ -322,13 +322,13 @@ int main(int argc, char **argv)
   PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 4, 1, NULL, &arm.Ju));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 4, &arm.lambda));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, arm.np, &arm.mu));
-  {
+  { /* M(0) until the first call: the phase-space form sizes it */
+    PetscReal    M0[2][2];
     PetscScalar *m;
 
-    PetscCall(MatDenseGetArray(arm.M, &m)); /* M(0) until the first call: the phase-space form sizes it */
-    m[0] = 2;
-    m[1] = m[2] = 1;
-    m[3]        = 1;
+    DoublePendulumMassMatrix(&arm.links, 0, 0, M0);
+    PetscCall(MatDenseGetArray(arm.M, &m));
+    for (PetscInt i = 0; i < 4; i++) m[i] = M0[i % 2][i / 2]; /* column-major */
     PetscCall(MatDenseRestoreArray(arm.M, &m));
   }
 
