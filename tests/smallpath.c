@@ -30,49 +30,6 @@ typedef enum {
 } Problem;
 static const char *const Problems[] = {"pendulum", "pendulum (I2)", "double pendulum", "top", "top (Lagrangian)", "pendulum (pointwise)", "double (pointwise)"};
 
-/* both pendulums through TSSimpVISetPointwiseLagrangian(): L = 1/2 v' M(x) v - V(x) at every point of the call (n = 1:
-   M = 1, V = -cos x; n = 2: the double pendulum of models/doublependulum.h with m = l = 1) */
-static PetscErrorCode Pointwise(TS ts, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal L[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[], void *ctx)
-{
-  const PetscReal s[2] = {1, -1}, g = 9.81;
-
-  PetscFunctionBeginUser;
-  for (PetscInt k = 0; k < npts; k++) {
-    const PetscReal *q = x + k * n, *w = v + k * n;
-
-    if (n == 1) {
-      if (L) L[k] = 0.5 * w[0] * w[0] + PetscCosReal(q[0]);
-      if (P) P[k] = w[0];
-      if (G) G[k] = -PetscSinReal(q[0]);
-      if (Px) {
-        Px[k] = Gv[k] = 0;
-        Pv[k]         = 1;
-        Gx[k]         = -PetscCosReal(q[0]);
-      }
-    } else {
-      const PetscReal sd = PetscSinReal(q[0] - q[1]), cd = PetscCosReal(q[0] - q[1]),
-                      M[2][2] = {
-                        {2,  cd},
-                        {cd, 1 }
-      };
-
-      if (L) L[k] = 0.5 * (2 * w[0] * w[0] + 2 * cd * w[0] * w[1] + w[1] * w[1]) + 2 * g * PetscCosReal(q[0]) + g * PetscCosReal(q[1]);
-      for (PetscInt i = 0; i < 2; i++) {
-        if (P) P[2 * k + i] = M[i][0] * w[0] + M[i][1] * w[1];
-        if (G) G[2 * k + i] = -sd * w[0] * w[1] * s[i] - (i ? g : 2 * g) * PetscSinReal(q[i]);
-        if (Px)
-          for (PetscInt j = 0; j < 2; j++) {
-            Px[4 * k + 2 * i + j] = -sd * w[1 - i] * s[j];
-            Gv[4 * k + 2 * i + j] = -sd * w[1 - j] * s[i];
-            Pv[4 * k + 2 * i + j] = M[i][j];
-            Gx[4 * k + 2 * i + j] = -cd * w[0] * w[1] * s[i] * s[j] - (i == j ? (i ? g : 2 * g) * PetscCosReal(q[i]) : 0);
-          }
-      }
-    }
-  }
-  PetscFunctionReturn(0);
-}
-
 typedef struct {
   PetscReal u[8];    /* the final state: (q, p), or (u, v) for the I2 door */
   PetscInt  n;       /* its length */
@@ -114,7 +71,8 @@ static PetscErrorCode Run(Problem problem, const char scheme[], PetscReal h, Pet
     PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2 * d, &U));
     for (PetscInt i = 0; i < 4; i++) PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, d, d, NULL, &A[i]));
     PetscCall(VecGetArrayWrite(U, &u));
-    if (problem == PENDULUM_POINTWISE || problem == DOUBLE_POINTWISE) PetscCall(TSSimpVISetPointwiseLagrangian(ts, Pointwise, NULL));
+    if (problem == PENDULUM_POINTWISE) PetscCall(TSSimpVISetPointwiseLagrangian(ts, PendulumPointwise, NULL));
+    if (problem == DOUBLE_POINTWISE) PetscCall(TSSimpVISetPointwiseLagrangian(ts, DoublePendulumPointwise, &dp));
     if (problem == PENDULUM_POINTWISE) {
       u[0] = 1;
       u[1] = 0.5;

@@ -1,7 +1,7 @@
 /*
-   The pendulum q'' = -sin q (unit mass and frequency), shared by tests/dense.c and tests/events.c: its potential
-   V = -cos x_0 (x_0 the angle from the downward vertical, other coordinates free: the spherical pendulum's phi), its
-   PETSc second-order form u'' + sin u = 0, and its exact motion.
+   The pendulum q'' = -sin q (unit mass and frequency), shared by tests/dense.c, tests/events.c and tests/smallpath.c:
+   its potential V = -cos x_0 (x_0 the angle from the downward vertical, other coordinates free: the spherical
+   pendulum's phi), its Lagrangian on plain arrays, its PETSc second-order form u'' + sin u = 0, and its exact motion.
 
    The exact motion of the pendulum released at rest from q0, through Jacobi's
    elliptic functions with modulus k = sin(q0/2):
@@ -71,6 +71,24 @@ static inline PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec U, Vec V, Vec A,
   PetscCall(VecRestoreArrayRead(U, &u));
   PetscCall(MatAssemblyBegin(P, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(P, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* The same mechanics for TSSimpVISetPointwiseLagrangian() (n = 1): L = 1/2 v^2 + cos x at every point of the call */
+static inline PetscErrorCode PendulumPointwise(TS ts, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal L[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[], void *ctx)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(n == 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_SIZ, "The pendulum has 1 position, not %" PetscInt_FMT, n);
+  for (PetscInt k = 0; k < npts; k++) {
+    if (L) L[k] = 0.5 * v[k] * v[k] + PetscCosReal(x[k]);
+    if (P) P[k] = v[k];
+    if (G) G[k] = -PetscSinReal(x[k]);
+    if (Px) {
+      Px[k] = Gv[k] = 0;
+      Pv[k]         = 1;
+      Gx[k]         = -PetscCosReal(x[k]);
+    }
+  }
   PetscFunctionReturn(0);
 }
 
