@@ -16,6 +16,7 @@ static char help[] = "Wall time of TSSIMPVI against PETSc's own TS types on the 
 #include <simpvi.h>
 #include <petsctime.h>
 #include "../examples/models/pendulum.h"
+#include "../examples/models/doublependulum.h"
 
 typedef enum {
   PENDULUM,
@@ -33,161 +34,33 @@ typedef struct {
   PetscReal H0, eH; /* energy at t = 0, sup of the relative error */
 } Ctx;
 
-/* ---- the double pendulum (examples/ex2.c's, m = l = 1, g = 9.81) ---- */
-static const PetscReal dpg = 9.81;
+/* ---- the double pendulum (examples/ex2.c's, m = l = 1, g = 9.81: examples/models/doublependulum.h) ---- */
+static DoublePendulum dpm = {1, 1, 1, 1, 9.81};
 
-static void DPMass(PetscReal q1, PetscReal q2, PetscReal M[2][2])
-{
-  M[0][0] = 2;
-  M[0][1] = M[1][0] = PetscCosReal(q1 - q2);
-  M[1][1]           = 1;
-}
-
-static PetscReal DPEnergy(const PetscReal u[4])
-{
-  PetscReal M[2][2], det, v[2];
-
-  DPMass(u[0], u[1], M);
-  det  = M[0][0] * M[1][1] - M[0][1] * M[1][0];
-  v[0] = (M[1][1] * u[2] - M[0][1] * u[3]) / det;
-  v[1] = (-M[1][0] * u[2] + M[0][0] * u[3]) / det;
-  return 0.5 * (u[2] * v[0] + u[3] * v[1]) - 2 * dpg * PetscCosReal(u[0]) - dpg * PetscCosReal(u[1]);
-}
-
-static PetscErrorCode DPPotential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
-{
-  const PetscScalar *xx;
-  PetscScalar       *gg;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(x, &xx));
-  PetscCall(VecGetArrayWrite(g, &gg));
-  *V    = -2 * dpg * PetscCosReal(xx[0]) - dpg * PetscCosReal(xx[1]);
-  gg[0] = 2 * dpg * PetscSinReal(xx[0]);
-  gg[1] = dpg * PetscSinReal(xx[1]);
-  PetscCall(VecRestoreArrayRead(x, &xx));
-  PetscCall(VecRestoreArrayWrite(g, &gg));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode DPPotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
-{
-  const PetscScalar *xx;
-  PetscScalar       *h;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(x, &xx));
-  PetscCall(MatDenseGetArrayWrite(H, &h));
-  h[0] = 2 * dpg * PetscCosReal(xx[0]);
-  h[1] = h[2] = 0;
-  h[3]        = dpg * PetscCosReal(xx[1]);
-  PetscCall(MatDenseRestoreArrayWrite(H, &h));
-  PetscCall(VecRestoreArrayRead(x, &xx));
-  PetscFunctionReturn(0);
-}
-
-/* M(q), Mx = d(M v)/dq, g = 1/2 v' dM/dq v, Mxx = 1/2 v' d2M/dq2 v (examples/ex2.c), written into the dense arrays
-   (column-major) as a user minding speed would: one array access per matrix rather than a MatSetValue() per entry */
-static PetscErrorCode DPMassFn(TS ts, Vec x, Vec v, Mat M, Mat Mx, Vec g, Mat Mxx, void *ctx)
-{
-  const PetscScalar *xx, *vv;
-  PetscScalar       *gg, *m, *mx, *mxx;
-  PetscReal          Mq[2][2], d, sd, cd;
-  const PetscReal    s[2] = {1, -1};
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(x, &xx));
-  PetscCall(VecGetArrayRead(v, &vv));
-  PetscCall(VecGetArrayWrite(g, &gg));
-  PetscCall(MatDenseGetArrayWrite(M, &m));
-  PetscCall(MatDenseGetArrayWrite(Mx, &mx));
-  PetscCall(MatDenseGetArrayWrite(Mxx, &mxx));
-  DPMass(xx[0], xx[1], Mq);
-  d  = xx[0] - xx[1];
-  sd = PetscSinReal(d);
-  cd = PetscCosReal(d);
-  for (PetscInt i = 0; i < 2; i++) {
-    gg[i] = -sd * vv[0] * vv[1] * s[i];
-    for (PetscInt j = 0; j < 2; j++) {
-      m[i + 2 * j]   = Mq[i][j];
-      mx[i + 2 * j]  = -sd * vv[1 - i] * s[j];
-      mxx[i + 2 * j] = -cd * vv[0] * vv[1] * s[i] * s[j];
-    }
-  }
-  PetscCall(MatDenseRestoreArrayWrite(M, &m));
-  PetscCall(MatDenseRestoreArrayWrite(Mx, &mx));
-  PetscCall(MatDenseRestoreArrayWrite(Mxx, &mxx));
-  PetscCall(VecRestoreArrayRead(x, &xx));
-  PetscCall(VecRestoreArrayRead(v, &vv));
-  PetscCall(VecRestoreArrayWrite(g, &gg));
-  PetscFunctionReturn(0);
-}
-
-/* The same two mechanics through TSSimpVISetPointwiseLagrangian(): L = 1/2 v' M(q) v - V(q), P = M v, G = 1/2 v' dM/dq v -
-   grad V and their derivatives at all the points of a call (n = 1: the pendulum, n = 2: the double pendulum) */
+/* both pendulums through TSSimpVISetPointwiseLagrangian() (the models' pointwise forms), for the @pw methods */
 static PetscErrorCode Pointwise(TS ts, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal L[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[], void *ctx)
 {
-  const PetscReal s[2] = {1, -1};
-
   PetscFunctionBeginUser;
-  for (PetscInt k = 0; k < npts; k++) {
-    const PetscReal *q = x + k * n, *w = v + k * n;
-
-    if (n == 1) {
-      if (L) L[k] = 0.5 * w[0] * w[0] + PetscCosReal(q[0]);
-      if (P) P[k] = w[0];
-      if (G) G[k] = -PetscSinReal(q[0]);
-      if (Px) {
-        Px[k] = Gv[k] = 0;
-        Pv[k]         = 1;
-        Gx[k]         = -PetscCosReal(q[0]);
-      }
-    } else {
-      const PetscReal sd = PetscSinReal(q[0] - q[1]), cd = PetscCosReal(q[0] - q[1]),
-                      M[2][2] = {
-                        {2,  cd},
-                        {cd, 1 }
-      };
-
-      if (L) L[k] = 0.5 * (2 * w[0] * w[0] + 2 * cd * w[0] * w[1] + w[1] * w[1]) + 2 * dpg * PetscCosReal(q[0]) + dpg * PetscCosReal(q[1]);
-      if (P) {
-        P[2 * k]     = M[0][0] * w[0] + M[0][1] * w[1];
-        P[2 * k + 1] = M[1][0] * w[0] + M[1][1] * w[1];
-      }
-      if (G) {
-        G[2 * k]     = -sd * w[0] * w[1] - 2 * dpg * PetscSinReal(q[0]);
-        G[2 * k + 1] = sd * w[0] * w[1] - dpg * PetscSinReal(q[1]);
-      }
-      if (Px) {
-        for (PetscInt i = 0; i < 2; i++)
-          for (PetscInt j = 0; j < 2; j++) {
-            Px[4 * k + 2 * i + j] = -sd * w[1 - i] * s[j];
-            Gv[4 * k + 2 * i + j] = -sd * w[1 - j] * s[i];
-            Pv[4 * k + 2 * i + j] = M[i][j];
-            Gx[4 * k + 2 * i + j] = -cd * w[0] * w[1] * s[i] * s[j];
-          }
-        Gx[4 * k] -= 2 * dpg * PetscCosReal(q[0]);
-        Gx[4 * k + 3] -= dpg * PetscCosReal(q[1]);
-      }
-    }
-  }
+  if (n == 1) PetscCall(PendulumPointwise(ts, npts, n, t, x, v, L, P, G, Px, Pv, Gx, Gv, NULL));
+  else PetscCall(DoublePendulumPointwise(ts, npts, n, t, x, v, L, P, G, Px, Pv, Gx, Gv, &dpm));
   PetscFunctionReturn(0);
 }
 
 /* U' = (dH/dp, -dH/dq) with H = 1/2 p' M(q)^-1 p + V(q), written out as a PETSc user would */
 static void DPRHS(const PetscReal u[4], PetscReal f[4])
 {
-  PetscReal M[2][2], det, v[2], sd = PetscSinReal(u[0] - u[1]);
+  PetscReal M[2][2], det, v[2], sd = PetscSinReal(u[0] - u[1]), w[2];
 
-  DPMass(u[0], u[1], M);
+  DoublePendulumMassMatrix(&dpm, u[0], u[1], M);
+  DoublePendulumGravity(&dpm, w);
   det  = M[0][0] * M[1][1] - M[0][1] * M[1][0];
   v[0] = (M[1][1] * u[2] - M[0][1] * u[3]) / det;
   v[1] = (-M[1][0] * u[2] + M[0][0] * u[3]) / det;
   f[0] = v[0];
   f[1] = v[1];
   /* -dH/dq_j = 1/2 v' dM/dq_j v - dV/dq_j, dM12/dq1 = -sin d = -dM12/dq2 */
-  f[2] = -sd * v[0] * v[1] - 2 * dpg * PetscSinReal(u[0]);
-  f[3] = sd * v[0] * v[1] - dpg * PetscSinReal(u[1]);
+  f[2] = -sd * v[0] * v[1] - w[0] * PetscSinReal(u[0]);
+  f[3] = sd * v[0] * v[1] - w[1] * PetscSinReal(u[1]);
 }
 
 /* ---- PETSc-side right-hand sides on U = (q, p) ---- */
@@ -331,7 +204,7 @@ static PetscErrorCode Energy(TS ts, Ctx *ctx, Vec U, PetscReal *H)
     {
       PetscReal uu[4] = {u[0], u[1], u[2], u[3]};
 
-      *H = DPEnergy(uu);
+      *H = DoublePendulumEnergy(&dpm, uu);
     }
     PetscCall(VecRestoreArrayRead(U, &u));
     break;
@@ -479,8 +352,8 @@ static PetscErrorCode Run(Ctx *ctx, const Method *m, PetscReal T, PetscInt N, Pe
         PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &Mx));
         PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &Mxx));
         PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &K));
-        PetscCall(TSSimpVISetMass(ts, M, Mx, Mxx, DPMassFn, NULL));
-        PetscCall(TSSimpVISetPotential(ts, K, DPPotential, DPPotentialHessian, NULL));
+        PetscCall(TSSimpVISetMass(ts, M, Mx, Mxx, DoublePendulumMass, &dpm));
+        PetscCall(TSSimpVISetPotential(ts, K, DoublePendulumPotential, DoublePendulumPotentialHessian, &dpm));
       }
     } else {
       PetscBool explicit;
