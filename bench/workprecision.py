@@ -244,7 +244,8 @@ def extrapolate(pts, metric, target):
 
 def predicted(pts):
     """The time the method's ladder would take to reach its next target in either error, extrapolated from its last
-    two runs with the order they show; 0 (no prediction) with fewer than two runs or where they show no order yet"""
+    two runs with the order they show; 0 (no prediction) with fewer than two runs, where they show no order yet or
+    where the last error is above 1e-2"""
     if len(pts) < 2:
         return 0.0
     a, b = pts[-2], pts[-1]
@@ -255,6 +256,8 @@ def predicted(pts):
             continue
         if b[metric] <= 0 or a[metric] <= b[metric] or a["steps"] >= b["steps"]:
             continue
+        if b[metric] > 1e-2:
+            return 0.0  # an error of order one says nothing of the order yet (rk 4's energy on the pendulum at h = 1)
         order = math.log(a[metric] / b[metric]) / math.log(b["steps"] / a["steps"])
         if order > 0.5:
             seen = True
