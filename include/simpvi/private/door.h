@@ -51,6 +51,14 @@ typedef struct {
   void                       *pwctx;
 } SimpVIUser;
 
+/* D = (J - K)/s in a matrix of simpvi's own, never handed to the user's code; while J and K keep the pattern they
+   had when D was made, D is refilled in place */
+typedef struct {
+  Mat              D;
+  PetscObjectState Jstate, Kstate; /* the nonzero states of J and K when D was made */
+  PetscBool        inplace;        /* J, K and D share one pattern */
+} SimpVIDifference;
+
 /* Kept on the TS whatever its type (composed "SimpVIProblem"), so that TSSetType() keeps it and other TS types can be
    given its phase-space form: the user's mechanics, the door that reads them and the door's work space */
 typedef struct {
@@ -65,7 +73,9 @@ typedef struct {
   PetscObjectState  massstate[2];
   PetscBool         massvalid;
   KSP               kspv;             /* L_vv solves of the Legendre inversion */
-  Mat               I2J[4];           /* I2 door: K = dF/dU, M = dF/dA, C = dF/dV, work */
+  Mat               I2J[2];           /* I2 door: what the user's Jacobian fills (K = dF/dU at shifts 0; J at a shift): copies of I2P */
+  PetscObjectState  I2Jstate[2];      /* I2 door: their nonzero states as copied (the pattern of I2P while unchanged) */
+  SimpVIDifference  I2D[3];           /* I2 door: M = dF/dA, C = dF/dV, M again for the check: simpvi's own matrices */
   PetscReal         I2shift;          /* I2 door: the shift that reads M and C from the Jacobian without cancellation */
   PetscReal         I2Mnorm, I2Mtime; /* I2 door: ||M|| and the time M was read */
   Vec               I2r, I2Mr, I2f;   /* I2 door: the probe of the mass check, M r, work */
