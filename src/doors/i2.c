@@ -66,7 +66,7 @@ static PetscErrorCode Difference(SimpVIProblem *prob, PetscReal s, SimpVIDiffere
   if (d->D && d->inplace && js == d->Jstate && ks == d->Kstate) {
     PetscCall(MatCopy(J, d->D, SAME_NONZERO_PATTERN));
     PetscCall(MatAXPY(d->D, -1, K, SAME_NONZERO_PATTERN));
-  } else { /* the first time, or a pattern the user's code changed */
+  } else {                                                                                  /* the first time, or a pattern the user's code changed */
     const PetscBool same = (PetscBool)(js == prob->I2Jstate[1] && ks == prob->I2Jstate[0]); /* both still have I2P's */
 
     PetscCall(MatDestroy(&d->D));

@@ -136,7 +136,8 @@ PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, Pet
 
     PetscCall(VecNorm(vi->step->Y, NORM_INFINITY, &ynorm));
     if (PetscIsInfOrNanReal(ynorm)) {
-      *converged = PETSC_FALSE;
+      *converged       = PETSC_FALSE;
+      ts->snes->reason = SNES_DIVERGED_FUNCTION_NANORINF; /* for TSAdaptCheckStage() */
       PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "SNES %s with Inf or NaN in the solution (a callback returned Inf or NaN?)", SNESConvergedReasons[snesreason]));
     }
   }
