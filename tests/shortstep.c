@@ -93,7 +93,7 @@ static PetscErrorCode Run(PetscBool pointwise, Ctx *c, PetscBool withshort, Pets
 
 int main(int argc, char **argv)
 {
-  Ctx         c      = {0.025, 8e-14, 5};
+  Ctx         c       = {0.025, 8e-14, 5};
   const char *doors[] = {"pointwise", "i2"};
   PetscInt    door    = 0;
   PetscReal   err, err0;

@@ -9,6 +9,7 @@
    from the Jacobian (two more Jacobian calls) and compared entry by entry, which decides and gives the message.
 */
 #include <petsc/private/tsimpl.h> /* the user's TS: its I2 callbacks and solver flags */
+#include <petscdm.h>
 #include <simpvi/private/door.h>
 
 /* relative change of M (Frobenius) beyond which the mass is taken as not constant; M itself is read to round-off */
@@ -103,7 +104,16 @@ static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
   PetscFunctionBegin;
   PetscCall(TSGetDM(ts, &dm));
   PetscCall(DMTSGetI2Function(dm, &i2f, NULL));
-  PetscCheck(P, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs the Jacobian of the second-order problem: call TSSetI2Jacobian() or TSSetIJacobian()");
+  if (!P) { /* TSSetI2Jacobian(ts, NULL, NULL, ...) on a DM that makes matrices: the DM's matrix, as the SNES of TSALPHA2 makes it */
+    PetscBool shell;
+
+    PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMSHELL, &shell));
+    if (!shell) {
+      PetscCall(DMCreateMatrix(dm, &prob->user.I2P));
+      P = prob->user.I2P;
+    }
+  }
+  PetscCheck(P, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs the Jacobian of the second-order problem: call TSSetI2Jacobian() or TSSetIJacobian() with a matrix (or TSSetDM() with a DM that creates one)");
   PetscCall(SimpVICheckMatSize_Private(ts, q, P, "I2 Jacobian"));
   /* the matrices the user's Jacobian fills are copies of the user's own: the same type, layout, DM, local-to-global
      map and stencil */
