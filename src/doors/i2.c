@@ -94,6 +94,38 @@ static PetscErrorCode ShiftDerivative(TS ts, SimpVIProblem *prob, PetscReal t, V
   PetscFunctionReturn(0);
 }
 
+/* y = M r from the I2 function alone, (F(t, x, v, sigma r) - F(t, x, v, 0))/sigma: F is linear in a, and sigma, a power of
+   two, puts sigma M r far above the rest of F, whose round-off would otherwise stay in the difference */
+static PetscErrorCode MassFromFunction(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, Vec r, Vec y)
+{
+  PetscReal fnorm, rnorm, sigma;
+
+  PetscFunctionBegin;
+  PetscCall(VecNorm(r, NORM_INFINITY, &rnorm));
+  if (rnorm == 0) {
+    PetscCall(VecSet(y, 0));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(I2Function(ts, t, x, v, prob->zero, prob->I2f));
+  PetscCall(VecNorm(prob->I2f, NORM_INFINITY, &fnorm));
+  sigma = PetscPowReal(2, PetscCeilReal(PetscLog2Real(PetscMax(fnorm / (prob->I2Mscale * rnorm), 1))) + 20);
+  PetscCall(VecAXPBY(prob->I2s, sigma, 0, r));
+  PetscCall(I2Function(ts, t, x, v, prob->I2s, y));
+  PetscCall(VecAXPY(y, -1, prob->I2f));
+  PetscCall(VecScale(y, 1 / sigma));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MassShellMult(Mat A, Vec r, Vec y)
+{
+  SimpVIProblem *prob;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(A, &prob));
+  PetscCall(MassFromFunction(prob->I2ts, prob, prob->I2t, prob->I2x, prob->I2v, r, y));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
 {
   Mat          P = prob->user.I2P;
@@ -145,6 +177,23 @@ static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
     PetscCall(VecRestoreArrayWrite(prob->I2r, &r));
     PetscCall(MatMult(prob->I2D[0].D, prob->I2r, prob->I2Mr));
   }
+  { /* the Jacobian's dF/dA against the function's: a program may give a preconditioner only (a lumped mass, say, with
+       -snes_mf_operator); M then comes from the function, the Jacobian's M preconditions it */
+    PetscReal dnorm, mrnorm;
+    PetscInt  N;
+
+    PetscCall(VecGetSize(q, &N));
+    PetscCall(VecDuplicate(q, &prob->I2s));
+    prob->I2Mscale = prob->I2Mnorm / PetscSqrtReal((PetscReal)N);
+    PetscCall(MassFromFunction(ts, prob, ts->ptime, ts->vec_sol, ts->vec_dot, prob->I2r, prob->work));
+    PetscCall(VecNorm(prob->I2Mr, NORM_INFINITY, &mrnorm));
+    PetscCall(VecAXPY(prob->I2Mr, -1, prob->work));
+    PetscCall(VecNorm(prob->I2Mr, NORM_INFINITY, &dnorm));
+    prob->I2fnmass        = (PetscBool)(dnorm > SIMPVI_I2_MASS_RTOL * mrnorm);
+    prob->inexactjacobian = prob->I2fnmass;
+    PetscCall(VecCopy(prob->work, prob->I2Mr));
+    if (prob->I2fnmass) PetscCall(PetscInfo(ts, "The I2 Jacobian's dF/dA differs from the I2 function's by %g (relative): M is taken from the function, the Jacobian's M only preconditions it\n", (double)(dnorm / mrnorm)));
+  }
   { /* a diagonal M (a lumped mass, the usual case) gives P = M v entry by entry, the same numbers as MatMult(), and
        v = M^{-1} p without a linear solver */
     PetscInt  lo, hi;
@@ -167,7 +216,7 @@ static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
       if (d == 0) diagonal = PETSC_FALSE; /* a singular M is left to the linear solver, which says so */
     }
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &diagonal, 1, SIMPVI_MPI_BOOL, MPI_LAND, PetscObjectComm((PetscObject)ts)));
-    if (diagonal) {
+    if (diagonal && !prob->I2fnmass) {
       PetscCall(VecDuplicate(q, &prob->I2Md));
       PetscCall(MatGetDiagonal(prob->I2D[0].D, prob->I2Md));
     }
@@ -187,6 +236,9 @@ static PetscErrorCode Reset_I2(SimpVIProblem *prob)
   PetscCall(VecDestroy(&prob->I2Mr));
   PetscCall(VecDestroy(&prob->I2f));
   PetscCall(VecDestroy(&prob->I2Md));
+  PetscCall(VecDestroy(&prob->I2s));
+  PetscCall(MatDestroy(&prob->I2Mfn));
+  PetscCall(KSPDestroy(&prob->I2kspm));
   PetscFunctionReturn(0);
 }
 
@@ -194,17 +246,46 @@ static PetscErrorCode Reset_I2(SimpVIProblem *prob)
 static PetscErrorCode Momentum_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, Vec P)
 {
   PetscFunctionBegin;
-  if (prob->I2Md) PetscCall(VecPointwiseMult(P, prob->I2Md, v));
+  if (prob->I2fnmass) PetscCall(MassFromFunction(ts, prob, t, x, v, v, P));
+  else if (prob->I2Md) PetscCall(VecPointwiseMult(P, prob->I2Md, v));
   else PetscCall(MatMult(prob->I2D[0].D, v, P));
   PetscFunctionReturn(0);
 }
 
-/* v = M^{-1} p entry by entry when M is diagonal; otherwise the Newton iteration of SimpVILegendreInverse_Private() */
-static PetscErrorCode Velocity_I2(TS ts, SimpVIProblem *prob, Vec p, Vec v, PetscBool *done)
+/* v = M^{-1} p entry by entry when M is diagonal; M from the function: CG on it, preconditioned by the Jacobian's M;
+   otherwise the Newton iteration of SimpVILegendreInverse_Private() */
+static PetscErrorCode Velocity_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec p, Vec v, PetscBool *done)
 {
   PetscFunctionBegin;
-  *done = (PetscBool)(prob->I2Md != NULL);
-  if (*done) PetscCall(VecPointwiseDivide(v, p, prob->I2Md));
+  *done = (PetscBool)(prob->I2Md != NULL || prob->I2fnmass);
+  if (prob->I2fnmass) {
+    KSPConvergedReason reason;
+
+    if (!prob->I2kspm) {
+      PetscInt n, N;
+
+      PetscCall(VecGetLocalSize(p, &n));
+      PetscCall(VecGetSize(p, &N));
+      PetscCall(MatCreateShell(PetscObjectComm((PetscObject)ts), n, n, N, N, prob, &prob->I2Mfn));
+      PetscCall(MatShellSetOperation(prob->I2Mfn, MATOP_MULT, (void (*)(void))MassShellMult));
+      PetscCall(KSPCreate(PetscObjectComm((PetscObject)ts), &prob->I2kspm));
+      PetscCall(KSPSetOptionsPrefix(prob->I2kspm, ((PetscObject)ts)->prefix));
+      PetscCall(KSPAppendOptionsPrefix(prob->I2kspm, "ts_simpvi_velocity_"));
+      PetscCall(SimpVIDefaultLinearSolver_Private(prob->I2kspm, N, prob->directlimit, PETSC_TRUE, PETSC_FALSE));
+      PetscCall(KSPSetType(prob->I2kspm, KSPCG)); /* the factor of the Jacobian's M preconditions the true M */
+      PetscCall(KSPSetTolerances(prob->I2kspm, 1e-14, 0, PETSC_DEFAULT, 1000));
+      PetscCall(KSPSetInitialGuessNonzero(prob->I2kspm, PETSC_TRUE));
+      PetscCall(KSPSetFromOptions(prob->I2kspm));
+      PetscCall(KSPSetOperators(prob->I2kspm, prob->I2Mfn, prob->I2D[0].D));
+    }
+    prob->I2ts = ts;
+    prob->I2t  = t;
+    prob->I2x  = x;
+    prob->I2v  = v; /* the solution of the solve: F's v, which cancels in the difference */
+    PetscCall(KSPSolve(prob->I2kspm, p, v));
+    PetscCall(KSPGetConvergedReason(prob->I2kspm, &reason));
+    PetscCheck(reason > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "TSSIMPVI I2 door: the velocity solve M v = p, M from the I2 function, preconditioned by the I2 Jacobian's dF/dA, failed: %s", KSPConvergedReasons[reason]);
+  } else if (prob->I2Md) PetscCall(VecPointwiseDivide(v, p, prob->I2Md));
   PetscFunctionReturn(0);
 }
 
@@ -253,6 +334,11 @@ static PetscErrorCode Check_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, V
     PetscCall(VecAXPY(prob->I2f, -sigma, prob->I2Mr)); /* sigma (M - M0) r */
     PetscCall(VecNorm(prob->I2f, NORM_INFINITY, &dnorm));
     if (dnorm <= SIMPVI_I2_PROBE_RTOL * sigma * mrnorm) PetscFunctionReturn(0);
+    if (prob->I2fnmass) { /* the Jacobian does not tell M: the probe decides */
+      PetscCheck(dnorm <= SIMPVI_I2_MASS_RTOL * sigma * mrnorm, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI second-order door: the mass dF/dA changed by %g (relative) between t = %g and t = %g: this door integrates constant M only: give a configuration-dependent mass M(x) with TSSimpVISetMass()", (double)(dnorm / (sigma * mrnorm)),
+                 (double)prob->I2Mtime, (double)t);
+      PetscFunctionReturn(0);
+    }
     PetscCall(PetscInfo(ts, "Mass probe at t = %g: M r changed by %g (relative); M read again\n", (double)t, (double)(dnorm / (sigma * mrnorm))));
   }
   PetscCall(I2Jacobian(ts, t, x, v, prob->zero, 0, 0, prob->I2J[0]));

@@ -26,6 +26,8 @@ static PetscErrorCode StateIsStored(TS ts, PetscBool *stored)
   PetscCall(PetscObjectStateGet((PetscObject)ts->vec_sol, &sol));
   if (!vi->native) PetscCall(PetscObjectStateGet((PetscObject)ts->vec_dot, &dot));
   *stored = (PetscBool)(sol == vi->solstate && dot == vi->dotstate);
+  /* a post-event function may change U on some processes only (each its own ball, in PETSc's ts/tutorials/ex44.c) */
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, stored, 1, SIMPVI_MPI_BOOL, MPI_LAND, PetscObjectComm((PetscObject)ts)));
   PetscFunctionReturn(0);
 }
 

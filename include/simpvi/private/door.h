@@ -80,8 +80,17 @@ typedef struct {
   PetscReal         I2Mnorm, I2Mtime; /* I2 door: ||M|| and the time M was read */
   Vec               I2r, I2Mr, I2f;   /* I2 door: the probe of the mass check, M r, work */
   Vec               I2Md;             /* I2 door: M's diagonal when M is diagonal (lumped), for P = M v; else NULL */
+  PetscBool         I2fnmass;         /* I2 door: the Jacobian's dF/dA is not the function's (a preconditioner): M from F */
+  PetscReal         I2Mscale;         /* I2 door: the size of M's entries */
+  Vec               I2s;              /* I2 door: sigma r, for M r from the function */
+  Mat               I2Mfn;            /* I2 door: M from the function, as a shell, for the velocity solves */
+  KSP               I2kspm;           /* I2 door: those solves, preconditioned by the Jacobian's M */
+  TS                I2ts;             /* I2 door: the shell's (t, x) and their TS (none referenced) */
+  PetscReal         I2t;
+  Vec               I2x, I2v;
   PetscBool         damped;
-  Mat               pwmat[4]; /* pointwise door: Px, Pv, Gx, Gv at one point, and their row-major values */
+  PetscBool         inexactjacobian; /* the door's terms only approximate the derivatives: the step's operator is matrix-free */
+  Mat               pwmat[4];        /* pointwise door: Px, Pv, Gx, Gv at one point, and their row-major values */
   PetscReal        *pwderiv;
 
   /* shared by every TS type */
@@ -100,9 +109,9 @@ struct _SimpVIDoor {
   PetscErrorCode (*terms)(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscInt, PetscInt *, SimpVITerm[]); /* second derivatives; PetscInt: the SIMPVI_NEED() blocks */
   PetscErrorCode (*lagrangian)(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscReal *);                   /* L; may be NULL */
   PetscErrorCode (*reset)(SimpVIProblem *);
-  PetscErrorCode (*check)(TS, SimpVIProblem *, PetscReal, Vec, Vec);         /* at the end of a step (t, x, v); may be NULL */
-  PetscErrorCode (*momentum)(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec); /* P = L_v alone, where pg would also compute G for nothing; may be NULL */
-  PetscErrorCode (*velocity)(TS, SimpVIProblem *, Vec, Vec, PetscBool *);    /* v from p = L_v directly where the door can (PetscBool: done); may be NULL */
+  PetscErrorCode (*check)(TS, SimpVIProblem *, PetscReal, Vec, Vec);                      /* at the end of a step (t, x, v); may be NULL */
+  PetscErrorCode (*momentum)(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec);              /* P = L_v alone, where pg would also compute G for nothing; may be NULL */
+  PetscErrorCode (*velocity)(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec, PetscBool *); /* v from p = L_v at (t, x) directly where the door can (PetscBool: done); may be NULL */
 };
 
 /* The phase-space form of a problem for other TS types (src/doors/phasespace.c) */
