@@ -16,8 +16,9 @@ def run(cmd, ranks=1, mpiexec='mpiexec', timeout=100, check=True):
   full = ([mpiexec, '-n', str(ranks)] if ranks > 1 else []) + [str(c) for c in cmd]
   proc = subprocess.run(full, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
   if check and proc.returncode != 0:
-    lines = [line for line in proc.stdout.splitlines() if 'Configure options' not in line]
-    raise RunError(f'exit {proc.returncode}:\n  {" ".join(full)}\n' + '\n'.join(lines[:40]))
+    lines = [line for line in proc.stdout.splitlines() if 'Configure options' not in line and ' TS dt ' not in line]
+    errors = [line for line in lines if 'PETSC ERROR' in line]
+    raise RunError(f'exit {proc.returncode}:\n  {" ".join(full)}\n' + '\n'.join(errors[:30] if errors else lines[-30:]))
   return proc.stdout, proc.returncode
 
 
