@@ -421,7 +421,7 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
     if (((PetscObject)ts->snes)->type_name) PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESNEWTONLS, &newton));
     if (!given && (newton || !((PetscObject)ts->snes)->type_name)) PetscCall(SNESSetType(ts->snes, SNESKSPONLY));
   }
-  PetscCall(SimpVICheckpointRestart_Private(ts)); /* -ts_simpvi_restart: the state and history of a checkpoint */
+  PetscCall(SimpVICheckpointSetUp_Private(ts)); /* the checkpoint path checked; -ts_simpvi_restart: the state and history of a checkpoint */
   PetscFunctionReturn(0);
 }
 
