@@ -170,11 +170,11 @@ static PetscErrorCode FinalState(TS ts, Door door, Vec q, Vec p)
    TSSolve() is caught (its message in ch->message) and returned in *err; the objects are destroyed all the same */
 static PetscErrorCode Run(Chain *ch, Door door, PetscInt steps, PetscReal tfinal, PetscReal dt, Vec q, Vec p, PetscErrorCode *err)
 {
-  TS                 ts;
-  Vec                U = NULL, u = NULL, v = NULL, S, X = NULL;
+  TS                     ts;
+  Vec                    U = NULL, u = NULL, v = NULL, S, X = NULL;
   TSExactFinalTimeOption eft;
-  Mat      M, K, J;
-  PetscInt xs, xm, N, nloc;
+  Mat                    M, K, J;
+  PetscInt               xs, xm, N, nloc;
 
   PetscFunctionBeginUser;
   PetscCall(DMDAGetInfo(ch->da, NULL, &N, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
@@ -282,12 +282,12 @@ static unsigned Crc32(const unsigned char *b, size_t n)
 }
 
 typedef enum {
-  FLIP,     /* one bit flipped at offset */
-  CUT,      /* the file cut to offset bytes */
-  NANRAW,   /* 8 bytes of NaN over the second entry of the first vector */
+  FLIP,      /* one bit flipped at offset */
+  CUT,       /* the file cut to offset bytes */
+  NANRAW,    /* 8 bytes of NaN over the second entry of the first vector */
   NANSEALED, /* the same, with the checksum made to match: a file written so */
-  OLD,      /* a checkpoint of format 1: version 1, no checksum */
-  OTHER     /* a PETSc vector file */
+  OLD,       /* a checkpoint of format 1: version 1, no checksum */
+  OTHER      /* a PETSc vector file */
 } Damage;
 
 /* Rank 0: the good checkpoint (good, size bytes) damaged into file */
@@ -321,8 +321,8 @@ static PetscErrorCode WriteDamaged(const unsigned char *good, long size, Damage 
     break;
   case OLD:
     b[4] = b[5] = b[6] = 0;
-    b[7] = 1;
-    n    = size - 16;
+    b[7]               = 1;
+    n                  = size - 16;
     break;
   case OTHER:
     n = size - vec;
@@ -348,8 +348,7 @@ static PetscErrorCode ExpectError(Chain *ch, Door door, PetscInt steps, PetscRea
   codes[1] = -(int)err;
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, codes, 2, MPI_INT, MPI_MAX, PETSC_COMM_WORLD));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %s\n", what, ch->message));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  stops at set-up, on every process, with an error that names %s and says \"%s\": %s\n", file, word,
-                        codes[0] && codes[0] == -codes[1] && !ch->stepsdone && strstr(ch->message, file) && strstr(ch->message, word) ? "yes" : "no"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  stops at set-up, on every process, with an error that names %s and says \"%s\": %s\n", file, word, codes[0] && codes[0] == -codes[1] && !ch->stepsdone && strstr(ch->message, file) && strstr(ch->message, word) ? "yes" : "no"));
   PetscFunctionReturn(0);
 }
 
@@ -366,27 +365,27 @@ static PetscErrorCode DamageCheck(Chain *ch, Door door, PetscInt steps, PetscRea
     double      offset; /* bytes from the start (>= 1 or 0), from the end (< 0), or a fraction of the size */
     const char *word, *what;
   } cases[] = {
-    {FLIP, 0, "corrupt", "with a bit flipped in its first byte"},
-    {FLIP, 6, "corrupt", "with a bit flipped in its format version"},
-    {FLIP, 13, "corrupt", "with a bit flipped in its length"},
-    {FLIP, 100, "corrupt", "with a bit flipped in its header"},
-    {FLIP, 300, "corrupt", "with a bit flipped in the scheme's name"},
-    {FLIP, 0.5, "corrupt", "with a bit flipped in its vectors"},
-    {FLIP, 0.75, "corrupt", "with a bit flipped further in its vectors"},
-    {FLIP, -20, "corrupt", "with a bit flipped in its last vector"},
-    {FLIP, -16, "corrupt", "with a bit flipped in its checksum record's mark"},
-    {FLIP, -9, "corrupt", "with a bit flipped in its checksum record's length"},
-    {FLIP, -1, "corrupt", "with a bit flipped in its checksum"},
-    {CUT, -1, "truncated", "cut short by 1 byte"},
-    {CUT, -16, "truncated", "cut short by its checksum record"},
-    {CUT, 0.5, "truncated", "cut to half its length"},
-    {CUT, 20, "truncated", "cut to 20 bytes"},
-    {CUT, 3, "truncated", "cut to 3 bytes"},
-    {CUT, 0, "truncated", "cut to 0 bytes"},
-    {NANRAW, 0, "corrupt", "with NaN bytes in its state"},
-    {NANSEALED, 0, "NaN or Inf", "with NaN bytes in its state and a checksum made to match"},
-    {OLD, 0, "older simpvi", "of format 1 (version 1, no checksum)"},
-    {OTHER, 0, "not a TSSIMPVI checkpoint", "that is a PETSc vector file"},
+    {FLIP,      0,    "corrupt",                   "with a bit flipped in its first byte"                    },
+    {FLIP,      6,    "corrupt",                   "with a bit flipped in its format version"                },
+    {FLIP,      13,   "corrupt",                   "with a bit flipped in its length"                        },
+    {FLIP,      100,  "corrupt",                   "with a bit flipped in its header"                        },
+    {FLIP,      300,  "corrupt",                   "with a bit flipped in the scheme's name"                 },
+    {FLIP,      0.5,  "corrupt",                   "with a bit flipped in its vectors"                       },
+    {FLIP,      0.75, "corrupt",                   "with a bit flipped further in its vectors"               },
+    {FLIP,      -20,  "corrupt",                   "with a bit flipped in its last vector"                   },
+    {FLIP,      -16,  "corrupt",                   "with a bit flipped in its checksum record's mark"        },
+    {FLIP,      -9,   "corrupt",                   "with a bit flipped in its checksum record's length"      },
+    {FLIP,      -1,   "corrupt",                   "with a bit flipped in its checksum"                      },
+    {CUT,       -1,   "truncated",                 "cut short by 1 byte"                                     },
+    {CUT,       -16,  "truncated",                 "cut short by its checksum record"                        },
+    {CUT,       0.5,  "truncated",                 "cut to half its length"                                  },
+    {CUT,       20,   "truncated",                 "cut to 20 bytes"                                         },
+    {CUT,       3,    "truncated",                 "cut to 3 bytes"                                          },
+    {CUT,       0,    "truncated",                 "cut to 0 bytes"                                          },
+    {NANRAW,    0,    "corrupt",                   "with NaN bytes in its state"                             },
+    {NANSEALED, 0,    "NaN or Inf",                "with NaN bytes in its state and a checksum made to match"},
+    {OLD,       0,    "older simpvi",              "of format 1 (version 1, no checksum)"                    },
+    {OTHER,     0,    "not a TSSIMPVI checkpoint", "that is a PETSc vector file"                             },
   };
 
   PetscFunctionBeginUser;
@@ -479,11 +478,10 @@ int main(int argc, char **argv)
   PetscCall(VecDuplicate(q, &p));
 
   if (damage) PetscCall(DamageCheck(&ch, door, steps, dt, q, p));
-  else if (check) { /* uninterrupted; stopped early writing checkpoints; restarted from the one left, to the end */
-    char      file[PETSC_MAX_PATH_LEN];
-    Vec       q2, p2;
-    PetscBool same_q, same_p;
-    PetscReal dq, dp, sq, sp;
+  else if (check) { /* uninterrupted; stopped early writing checkpoints; restarted from the one left, to the end */ char file[PETSC_MAX_PATH_LEN];
+    Vec                                                                                                                  q2, p2;
+    PetscBool                                                                                                            same_q, same_p;
+    PetscReal                                                                                                            dq, dp, sq, sp;
 
     PetscCall(PetscOptionsGetString(NULL, NULL, "-ts_simpvi_checkpoint", file, sizeof(file), &flg));
     PetscCheck(flg, PETSC_COMM_WORLD, PETSC_ERR_USER, "-restart_check needs -ts_simpvi_checkpoint <file>");

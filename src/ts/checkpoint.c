@@ -111,11 +111,11 @@ static PetscErrorCode Vectors(TS ts, PetscViewer viewer, PetscBool write, PetscB
 /* A vector of the file with NaN or Inf (collective): its name, or NULL. The 1-norm, since a NaN hides from the max */
 static PetscErrorCode NotFinite(TS ts, PetscBool havepoly, const char **which)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-  SimpVIStep st = vi->step;
-  Vec        v[16];
+  TS_SimpVI  *vi = (TS_SimpVI *)ts->data;
+  SimpVIStep  st = vi->step;
+  Vec         v[16];
   const char *name[16];
-  PetscInt   n = 0;
+  PetscInt    n = 0;
 
   PetscFunctionBegin;
   *which    = NULL;
@@ -275,8 +275,7 @@ static PetscErrorCode EnsureEndOfSolveMonitor(TS ts)
   PetscFunctionBegin;
   for (PetscInt i = 0; i < ts->numbermonitors; i++)
     if (ts->monitor[i] == MonitorEndOfSolve) PetscFunctionReturn(0);
-  PetscCheck(ts->numbermonitors < MAXTSMONITORS, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI needs one of the TS's %d monitor slots to write its checkpoint at the end of TSSolve() (-ts_simpvi_checkpoint), and all are taken",
-             (int)MAXTSMONITORS);
+  PetscCheck(ts->numbermonitors < MAXTSMONITORS, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI needs one of the TS's %d monitor slots to write its checkpoint at the end of TSSolve() (-ts_simpvi_checkpoint), and all are taken", (int)MAXTSMONITORS);
   PetscCall(TSMonitorSet(ts, MonitorEndOfSolve, NULL, NULL));
   PetscFunctionReturn(0);
 }
@@ -329,8 +328,8 @@ static PetscErrorCode Restart(TS ts)
   sameproblem          = (PetscBool)(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == (PetscInt)vi->quadrature && ints[CP_NATIVE] == (PetscInt)vi->native && ints[CP_NPOS] == st->qmap->N);
   if (!sameproblem) PetscCall(PetscViewerDestroy(&viewer)); /* before the error */
   PetscCheck(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == (PetscInt)vi->quadrature, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of scheme %s with degree %" PetscInt_FMT ", but this TS has scheme %s with degree %" PetscInt_FMT, vi->restartfile, name, ints[CP_DEGREE], vi->type, vi->degree);
-  PetscCheck(ints[CP_NATIVE] == (PetscInt)vi->native && ints[CP_NPOS] == st->qmap->N, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of a problem with %" PetscInt_FMT " positions through the %s door, but this TS has %" PetscInt_FMT " positions through the %s door", vi->restartfile, ints[CP_NPOS], door, st->qmap->N,
-             vi->prob->door->name);
+  PetscCheck(ints[CP_NATIVE] == (PetscInt)vi->native && ints[CP_NPOS] == st->qmap->N, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of a problem with %" PetscInt_FMT " positions through the %s door, but this TS has %" PetscInt_FMT " positions through the %s door", vi->restartfile, ints[CP_NPOS], door,
+             st->qmap->N, vi->prob->door->name);
   PetscCall(Vectors(ts, viewer, PETSC_FALSE, (PetscBool)ints[CP_HAVEPOLY]));
   PetscCall(PetscViewerDestroy(&viewer));
   for (PetscInt i = 0; i < CP_NFINITE; i++) PetscCheck(!PetscIsInfOrNanReal(reals[i]), comm, PETSC_ERR_FILE_UNEXPECTED, "The checkpoint %s is bad: its time, time step or energy is NaN or Inf", vi->restartfile);

@@ -123,7 +123,7 @@ static void Finish(const char tmp[], char msg[])
 PetscErrorCode SimpVICheckpointFileFinish_Private(MPI_Comm comm, const char tmp[], const char file[])
 {
   PetscMPIInt    rank;
-  PetscErrorCode code = 0;
+  PetscErrorCode code         = 0;
   char           msg[MSG_LEN] = "";
 
   PetscFunctionBegin;
@@ -147,7 +147,7 @@ static void Verify(const char file[], char msg[])
   uint64_t       len;
   uint32_t       crc;
   PetscBool      sealed = PETSC_FALSE; /* the trailer is whole and its checksum matches */
-  int            fd     = open(file, O_RDONLY), fsz = 0;
+  int            fd = open(file, O_RDONLY), fsz = 0;
   ssize_t        nhead;
 
   if (fd < 0 || fstat(fd, &st)) {
@@ -196,7 +196,8 @@ static void Verify(const char file[], char msg[])
   if (nhead >= 2 * isz && GetBE(head + isz, isz) != SIMPVI_CHECKPOINT_VERSION) {
     const long long version = (long long)GetBE(head + isz, isz);
 
-    if (version < SIMPVI_CHECKPOINT_VERSION) snprintf(msg, MSG_LEN, "The checkpoint %s was written by an older simpvi (checkpoint format %lld, without a checksum); this simpvi reads format %d only: finish that run with the simpvi that wrote it, or start again", file, version, SIMPVI_CHECKPOINT_VERSION);
+    if (version < SIMPVI_CHECKPOINT_VERSION)
+      snprintf(msg, MSG_LEN, "The checkpoint %s was written by an older simpvi (checkpoint format %lld, without a checksum); this simpvi reads format %d only: finish that run with the simpvi that wrote it, or start again", file, version, SIMPVI_CHECKPOINT_VERSION);
     else snprintf(msg, MSG_LEN, "The checkpoint %s was written by another simpvi (checkpoint format %lld); this simpvi reads format %d only", file, version, SIMPVI_CHECKPOINT_VERSION);
     return;
   }
@@ -212,8 +213,7 @@ static void Verify(const char file[], char msg[])
     return;
   }
   if (GetBE(head + SIMPVI_CP_SCALARSIZE * isz, isz) != sizeof(PetscScalar) || GetBE(head + SIMPVI_CP_REALSIZE * isz, isz) != sizeof(PetscReal)) {
-    snprintf(msg, MSG_LEN, "The checkpoint %s was written by a simpvi built with %d-byte scalars and %d-byte reals, but this one has %d-byte scalars and %d-byte reals", file, (int)GetBE(head + SIMPVI_CP_SCALARSIZE * isz, isz), (int)GetBE(head + SIMPVI_CP_REALSIZE * isz, isz),
-             (int)sizeof(PetscScalar), (int)sizeof(PetscReal));
+    snprintf(msg, MSG_LEN, "The checkpoint %s was written by a simpvi built with %d-byte scalars and %d-byte reals, but this one has %d-byte scalars and %d-byte reals", file, (int)GetBE(head + SIMPVI_CP_SCALARSIZE * isz, isz), (int)GetBE(head + SIMPVI_CP_REALSIZE * isz, isz), (int)sizeof(PetscScalar), (int)sizeof(PetscReal));
     return;
   }
 }
@@ -226,7 +226,7 @@ static void Verify(const char file[], char msg[])
 PetscErrorCode SimpVICheckpointFileVerify_Private(MPI_Comm comm, const char file[])
 {
   PetscMPIInt    rank;
-  PetscErrorCode code = 0;
+  PetscErrorCode code         = 0;
   char           msg[MSG_LEN] = "";
 
   PetscFunctionBegin;
@@ -246,7 +246,7 @@ PetscErrorCode SimpVICheckpointFileVerify_Private(MPI_Comm comm, const char file
 PetscErrorCode SimpVICheckpointFileCheckWritable_Private(MPI_Comm comm, const char file[])
 {
   PetscMPIInt    rank;
-  PetscErrorCode code = 0;
+  PetscErrorCode code         = 0;
   char           msg[MSG_LEN] = "";
 
   PetscFunctionBegin;
