@@ -5,9 +5,12 @@ static char help[] = "Checkpoint and restart of TSSIMPVI on a chain of n pendulu
                      "                     for tests/checkpoint/checkpoint_kill.py, which compares them byte for byte\n"
                      "  -kill_at_step <k>  rank -kill_rank SIGKILLs itself in the monitor of step k (a run killed mid-way)\n"
                      "  -pid_file <file>   each rank writes its process id to <file>.<rank> (for a kill from outside)\n"
-                     "  -restart_check     in one process: a run to the end writing checkpoints, then a second TS restarted from the\n"
-                     "                     last one; prints whether the two final states are bitwise equal\n"
-                     "Options: -door mechanical|i2 -n <40> -steps <200> -dt <0.05> -kappa <4>\n\n";
+                     "  -restart_check     in one process: the run to the end without checkpoints; a run that stops at step -stop_at\n"
+                     "                     (or time -stop_time) writing checkpoints; a second TS restarted from the checkpoint that\n"
+                     "                     one left and run to the end; prints whether the two final states are bitwise equal\n"
+                     "  -damage            in one process: a run writes its checkpoint, then restarts from damaged copies of it\n"
+                     "                     (a bit flipped, cut short, NaN bytes, ...) and from bad paths; prints each error\n"
+                     "Options: -door mechanical|i2 -n <40> -steps <200> -final_time <none> -dt <0.05> -kappa <4>\n\n";
 
 #include <simpvi.h>
 #include <petscdmda.h>
@@ -26,7 +29,18 @@ typedef struct {
   PetscReal kappa;
   PetscInt  killstep;
   PetscInt  killrank;
+  char      message[1024]; /* the first message of the error Run() caught */
+  PetscInt  stepsdone;     /* the step the TS was at then */
 } Chain;
+
+/* Keeps the error's first message instead of printing it: the test prints it, once */
+static PetscErrorCode CatchError(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+{
+  Chain *ch = (Chain *)ctx;
+
+  if (p == PETSC_ERROR_INITIAL) PetscStrncpy(ch->message, mess ? mess : "", sizeof(ch->message));
+  return n;
+}
 
 /* f_i = kappa (2 u_i - u_{i-1} - u_{i+1}) + sin u_i = dV/du_i; V on this process into *V */
 static PetscErrorCode Forces(Chain *ch, Vec u, Vec f, PetscReal *V)
@@ -152,13 +166,15 @@ static PetscErrorCode FinalState(TS ts, Door door, Vec q, Vec p)
   PetscFunctionReturn(0);
 }
 
-/* One run from the initial state, to -steps steps; the final state into q, p */
-static PetscErrorCode Run(Chain *ch, Door door, PetscInt steps, PetscReal dt, Vec q, Vec p)
+/* One run from the initial state, to steps steps or time tfinal; the final state into q, p. With err, an error of
+   TSSolve() is caught (its message in ch->message) and returned in *err; the objects are destroyed all the same */
+static PetscErrorCode Run(Chain *ch, Door door, PetscInt steps, PetscReal tfinal, PetscReal dt, Vec q, Vec p, PetscErrorCode *err)
 {
-  TS       ts;
-  Vec      U = NULL, u = NULL, v = NULL;
-  Mat      M, K, J;
-  PetscInt xs, xm, N, nloc;
+  TS                     ts;
+  Vec                    U = NULL, u = NULL, v = NULL, S, X = NULL;
+  TSExactFinalTimeOption eft;
+  Mat                    M, K, J;
+  PetscInt               xs, xm, N, nloc;
 
   PetscFunctionBeginUser;
   PetscCall(DMDAGetInfo(ch->da, NULL, &N, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
@@ -217,12 +233,24 @@ static PetscErrorCode Run(Chain *ch, Door door, PetscInt steps, PetscReal dt, Ve
   PetscCall(MatDestroy(&K));
   PetscCall(TSSetTimeStep(ts, dt));
   PetscCall(TSSetMaxSteps(ts, steps));
-  PetscCall(TSSetMaxTime(ts, 1e10));
+  PetscCall(TSSetMaxTime(ts, tfinal));
   PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
   if (ch->killstep >= 0) PetscCall(TSMonitorSet(ts, Kill, ch, NULL));
   PetscCall(TSSetFromOptions(ts));
-  PetscCall(TSSolve(ts, NULL));
-  PetscCall(FinalState(ts, door, q, p));
+  PetscCall(TSGetExactFinalTime(ts, &eft));
+  if (eft == TS_EXACTFINALTIME_INTERPOLATE) { /* PETSc 3.18's TSSolve() interpolates into its argument, which must be given */
+    PetscCall(TSGetSolution(ts, &S));
+    PetscCall(VecDuplicate(S, &X));
+    PetscCall(VecCopy(S, X));
+  }
+  if (err) {
+    PetscCall(PetscPushErrorHandler(CatchError, ch));
+    *err = TSSolve(ts, X);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(TSGetStepNumber(ts, &ch->stepsdone));
+  } else PetscCall(TSSolve(ts, X));
+  if (!err || !*err) PetscCall(FinalState(ts, door, q, p)); /* the state the TS stepped to, not the interpolated one */
+  PetscCall(VecDestroy(&X));
   PetscCall(VecDestroy(&U));
   PetscCall(VecDestroy(&u));
   PetscCall(VecDestroy(&v));
@@ -230,13 +258,182 @@ static PetscErrorCode Run(Chain *ch, Door door, PetscInt steps, PetscReal dt, Ve
   PetscFunctionReturn(0);
 }
 
+/* The options database's -ts_simpvi_checkpoint and -ts_simpvi_restart for the next Run() (NULL: none) */
+static PetscErrorCode SetFiles(const char checkpoint[], const char restart[])
+{
+  PetscFunctionBeginUser;
+  if (checkpoint) PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_checkpoint", checkpoint));
+  else PetscCall(PetscOptionsClearValue(NULL, "-ts_simpvi_checkpoint"));
+  if (restart) PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_restart", restart));
+  else PetscCall(PetscOptionsClearValue(NULL, "-ts_simpvi_restart"));
+  PetscFunctionReturn(0);
+}
+
+/* zlib's CRC-32, to forge a checkpoint whose checksum matches its (bad) contents */
+static unsigned Crc32(const unsigned char *b, size_t n)
+{
+  unsigned c = 0xffffffffu;
+
+  for (size_t i = 0; i < n; i++) {
+    c ^= b[i];
+    for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+  }
+  return ~c;
+}
+
+typedef enum {
+  FLIP,      /* one bit flipped at offset */
+  CUT,       /* the file cut to offset bytes */
+  NANRAW,    /* 8 bytes of NaN over the second entry of the first vector */
+  NANSEALED, /* the same, with the checksum made to match: a file written so */
+  OLD,       /* a checkpoint of format 1: version 1, no checksum */
+  OTHER      /* a PETSc vector file */
+} Damage;
+
+/* Rank 0: the good checkpoint (good, size bytes) damaged into file */
+static PetscErrorCode WriteDamaged(const unsigned char *good, long size, Damage d, long offset, const char file[])
+{
+  unsigned char *b;
+  long           n = size, vec = -1;
+  FILE          *f;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(size, &b));
+  PetscCall(PetscArraycpy(b, good, size));
+  for (long i = 0; i + 3 < size && vec < 0; i++) /* the first vector: PETSc's class id 1211214, big-endian */
+    if (b[i] == 0x00 && b[i + 1] == 0x12 && b[i + 2] == 0x7B && b[i + 3] == 0x4E) vec = i;
+  PetscCheck(vec > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No vector in the checkpoint");
+  switch (d) {
+  case FLIP:
+    b[offset] ^= 0x10;
+    break;
+  case CUT:
+    n = offset;
+    break;
+  case NANRAW:
+  case NANSEALED:
+    memset(b + vec + 8 + 8, 0xff, 8); /* a quiet NaN over the vector's second entry */
+    if (d == NANSEALED) {
+      const unsigned crc = Crc32(b, size - 16);
+
+      for (int k = 0; k < 4; k++) b[size - 4 + k] = (unsigned char)(crc >> (24 - 8 * k));
+    }
+    break;
+  case OLD:
+    b[4] = b[5] = b[6] = 0;
+    b[7]               = 1;
+    n                  = size - 16;
+    break;
+  case OTHER:
+    n = size - vec;
+    PetscCall(PetscArraymove(b, b + vec, n));
+    break;
+  }
+  f = fopen(file, "wb");
+  PetscCheck(f && (long)fwrite(b, 1, n, f) == n && !fclose(f), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write %s", file);
+  PetscCall(PetscFree(b));
+  PetscFunctionReturn(0);
+}
+
+/* A restart that must stop with an error naming its file and containing word; prints the error */
+static PetscErrorCode ExpectError(Chain *ch, Door door, PetscInt steps, PetscReal dt, Vec q, Vec p, const char what[], const char file[], const char word[])
+{
+  PetscErrorCode err;
+  int            codes[2];
+
+  PetscFunctionBeginUser;
+  ch->message[0] = 0;
+  PetscCall(Run(ch, door, steps, PETSC_MAX_REAL, dt, q, p, &err));
+  codes[0] = (int)err;
+  codes[1] = -(int)err;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, codes, 2, MPI_INT, MPI_MAX, PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %s\n", what, ch->message));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  stops at set-up, on every process, with an error that names %s and says \"%s\": %s\n", file, word, codes[0] && codes[0] == -codes[1] && !ch->stepsdone && strstr(ch->message, file) && strstr(ch->message, word) ? "yes" : "no"));
+  PetscFunctionReturn(0);
+}
+
+/* The checkpoint of a run, damaged in every way below: each restart from it must stop with its error */
+static PetscErrorCode DamageCheck(Chain *ch, Door door, PetscInt steps, PetscReal dt, Vec q, Vec p)
+{
+  const char    *good = "good.cp", *bad = "damaged.cp";
+  unsigned char *b    = NULL;
+  long           size = 0;
+  PetscMPIInt    rank;
+  char           what[128];
+  struct {
+    Damage      d;
+    double      offset; /* bytes from the start (>= 1 or 0), from the end (< 0), or a fraction of the size */
+    const char *word, *what;
+  } cases[] = {
+    {FLIP,      0,    "corrupt",                   "with a bit flipped in its first byte"                    },
+    {FLIP,      6,    "corrupt",                   "with a bit flipped in its format version"                },
+    {FLIP,      13,   "corrupt",                   "with a bit flipped in its length"                        },
+    {FLIP,      100,  "corrupt",                   "with a bit flipped in its header"                        },
+    {FLIP,      300,  "corrupt",                   "with a bit flipped in the scheme's name"                 },
+    {FLIP,      0.5,  "corrupt",                   "with a bit flipped in its vectors"                       },
+    {FLIP,      0.75, "corrupt",                   "with a bit flipped further in its vectors"               },
+    {FLIP,      -20,  "corrupt",                   "with a bit flipped in its last vector"                   },
+    {FLIP,      -16,  "corrupt",                   "with a bit flipped in its checksum record's mark"        },
+    {FLIP,      -9,   "corrupt",                   "with a bit flipped in its checksum record's length"      },
+    {FLIP,      -1,   "corrupt",                   "with a bit flipped in its checksum"                      },
+    {CUT,       -1,   "truncated",                 "cut short by 1 byte"                                     },
+    {CUT,       -16,  "truncated",                 "cut short by its checksum record"                        },
+    {CUT,       0.5,  "truncated",                 "cut to half its length"                                  },
+    {CUT,       20,   "truncated",                 "cut to 20 bytes"                                         },
+    {CUT,       3,    "truncated",                 "cut to 3 bytes"                                          },
+    {CUT,       0,    "truncated",                 "cut to 0 bytes"                                          },
+    {NANRAW,    0,    "corrupt",                   "with NaN bytes in its state"                             },
+    {NANSEALED, 0,    "NaN or Inf",                "with NaN bytes in its state and a checksum made to match"},
+    {OLD,       0,    "older simpvi",              "of format 1 (version 1, no checksum)"                    },
+    {OTHER,     0,    "not a TSSIMPVI checkpoint", "that is a PETSc vector file"                             },
+  };
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(SetFiles(good, NULL));
+  PetscCall(Run(ch, door, steps, PETSC_MAX_REAL, dt, q, p, NULL));
+  if (!rank) {
+    FILE *f = fopen(good, "rb");
+
+    PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "No checkpoint %s", good);
+    fseek(f, 0, SEEK_END);
+    size = ftell(f);
+    rewind(f);
+    PetscCall(PetscMalloc1(size, &b));
+    PetscCheck((long)fread(b, 1, size, f) == size, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "Cannot read %s", good);
+    fclose(f);
+  }
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    const double o = cases[i].offset;
+
+    if (!rank) PetscCall(WriteDamaged(b, size, cases[i].d, (long)(o < 0 ? size + o : (o > 0 && o < 1 ? o * size : o)), bad));
+    PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+    PetscCall(SetFiles(NULL, bad));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "a restart from a checkpoint %s", cases[i].what));
+    PetscCall(ExpectError(ch, door, steps, dt, q, p, what, bad, cases[i].word));
+  }
+  /* the same checkpoint through the other door (the message names the door that wrote it) */
+  PetscCall(SetFiles(NULL, good));
+  PetscCall(ExpectError(ch, door == DOOR_I2 ? DOOR_MECHANICAL : DOOR_I2, steps, dt, q, p, "a restart through the other door", good, door == DOOR_I2 ? "through the second-order (I2) door, but" : "through the mechanical door, but"));
+  /* checkpoint paths that cannot be written: an error at set-up, before the first step */
+  PetscCall(SetFiles("no_such_directory/run.cp", NULL));
+  PetscCall(ExpectError(ch, door, steps, dt, q, p, "a checkpoint in a directory that does not exist", "no_such_directory/run.cp", "cannot be created"));
+  PetscCall(SetFiles("good.cp/run.cp", NULL));
+  PetscCall(ExpectError(ch, door, steps, dt, q, p, "a checkpoint under a file", "good.cp/run.cp", "cannot be created"));
+  PetscCall(SetFiles(".", NULL));
+  PetscCall(ExpectError(ch, door, steps, dt, q, p, "a checkpoint that is a directory", "to .", "is a directory"));
+  PetscCall(SetFiles(NULL, NULL));
+  PetscCall(PetscFree(b));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
-  Chain       ch   = {NULL, NULL, 4, -1, 0};
+  Chain       ch   = {NULL, NULL, 4, -1, 0, "", 0};
   Door        door = DOOR_MECHANICAL;
-  PetscInt    n = 40, steps = 200;
-  PetscReal   dt                        = 0.05;
-  PetscBool   check                     = PETSC_FALSE, flg;
+  PetscInt    n = 40, steps = 200, stopstep = -1;
+  PetscReal   dt = 0.05, tfinal = PETSC_MAX_REAL, stoptime = -1;
+  PetscBool   check = PETSC_FALSE, damage = PETSC_FALSE, flg;
   char        final[PETSC_MAX_PATH_LEN] = "", pidfile[PETSC_MAX_PATH_LEN] = "";
   Vec         q, p;
   PetscViewer viewer;
@@ -248,13 +445,18 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEnum("-door", "mechanical or i2", NULL, Doors, (PetscEnum)door, (PetscEnum *)&door, NULL));
   PetscCall(PetscOptionsInt("-n", "Pendulums", NULL, n, &n, NULL));
   PetscCall(PetscOptionsInt("-steps", "Steps", NULL, steps, &steps, NULL));
+  PetscCall(PetscOptionsReal("-final_time", "Final time (instead of -steps)", NULL, tfinal, &tfinal, &flg));
+  if (flg) steps = PETSC_MAX_INT;
   PetscCall(PetscOptionsReal("-dt", "Time step", NULL, dt, &dt, NULL));
   PetscCall(PetscOptionsReal("-kappa", "Spring constant", NULL, ch.kappa, &ch.kappa, NULL));
   PetscCall(PetscOptionsInt("-kill_at_step", "SIGKILL at this step", NULL, ch.killstep, &ch.killstep, NULL));
   PetscCall(PetscOptionsInt("-kill_rank", "The rank that kills itself", NULL, ch.killrank, &ch.killrank, NULL));
   PetscCall(PetscOptionsString("-final", "Write the final state to this file", NULL, final, final, sizeof(final), NULL));
   PetscCall(PetscOptionsString("-pid_file", "Write each rank's process id to <file>.<rank>", NULL, pidfile, pidfile, sizeof(pidfile), NULL));
-  PetscCall(PetscOptionsBool("-restart_check", "Restart from the last checkpoint in the same process and compare", NULL, check, &check, NULL));
+  PetscCall(PetscOptionsBool("-restart_check", "Stop, restart from the checkpoint left in the same process and compare", NULL, check, &check, NULL));
+  PetscCall(PetscOptionsInt("-stop_at", "-restart_check: the step the first run stops at", NULL, stopstep, &stopstep, NULL));
+  PetscCall(PetscOptionsReal("-stop_time", "-restart_check: the time the first run stops at", NULL, stoptime, &stoptime, NULL));
+  PetscCall(PetscOptionsBool("-damage", "Restart from damaged checkpoints and bad paths", NULL, damage, &damage, NULL));
   PetscOptionsEnd();
   if (pidfile[0]) { /* OpenMPI starts the ranks in process groups of their own: a kill from outside needs their ids */
     char        name[PETSC_MAX_PATH_LEN + 16];
@@ -275,30 +477,40 @@ int main(int argc, char **argv)
   PetscCall(DMCreateGlobalVector(ch.da, &q));
   PetscCall(VecDuplicate(q, &p));
 
-  PetscCall(Run(&ch, door, steps, dt, q, p));
+  if (damage) PetscCall(DamageCheck(&ch, door, steps, dt, q, p));
+  else if (check) { /* uninterrupted; stopped early writing checkpoints; restarted from the one left, to the end */ char file[PETSC_MAX_PATH_LEN];
+    Vec                                                                                                                  q2, p2;
+    PetscBool                                                                                                            same_q, same_p;
+    PetscReal                                                                                                            dq, dp, sq, sp;
+
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-ts_simpvi_checkpoint", file, sizeof(file), &flg));
+    PetscCheck(flg, PETSC_COMM_WORLD, PETSC_ERR_USER, "-restart_check needs -ts_simpvi_checkpoint <file>");
+    PetscCall(VecDuplicate(q, &q2));
+    PetscCall(VecDuplicate(p, &p2));
+    PetscCall(SetFiles(NULL, NULL));
+    PetscCall(Run(&ch, door, steps, tfinal, dt, q, p, NULL));
+    PetscCall(SetFiles(file, NULL));
+    PetscCall(Run(&ch, door, stopstep >= 0 ? stopstep : (stoptime >= 0 ? PETSC_MAX_INT : steps), stoptime >= 0 ? stoptime : tfinal, dt, q2, p2, NULL));
+    PetscCall(SetFiles(NULL, file));
+    PetscCall(Run(&ch, door, steps, tfinal, dt, q2, p2, NULL));
+    PetscCall(VecEqual(q, q2, &same_q));
+    PetscCall(VecEqual(p, p2, &same_p));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "restarted run bitwise equal to the uninterrupted one: %s\n", same_q && same_p ? "yes" : "no"));
+    PetscCall(VecAXPY(q2, -1, q));
+    PetscCall(VecAXPY(p2, -1, p));
+    PetscCall(VecNorm(q2, NORM_INFINITY, &dq));
+    PetscCall(VecNorm(p2, NORM_INFINITY, &dp));
+    PetscCall(VecNorm(q, NORM_INFINITY, &sq));
+    PetscCall(VecNorm(p, NORM_INFINITY, &sp));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "restarted run within 1e-12 (relative) of the uninterrupted one: %s\n", PetscMax(dq, dp) <= 1e-12 * PetscMax(sq, sp) ? "yes" : "no"));
+    PetscCall(VecDestroy(&q2));
+    PetscCall(VecDestroy(&p2));
+  } else PetscCall(Run(&ch, door, steps, tfinal, dt, q, p, NULL));
   if (final[0]) {
     PetscCall(PetscViewerBinaryOpen(PETSC_COMM_WORLD, final, FILE_MODE_WRITE, &viewer));
     PetscCall(VecView(q, viewer));
     PetscCall(VecView(p, viewer));
     PetscCall(PetscViewerDestroy(&viewer));
-  }
-  if (check) { /* the run above wrote checkpoints (-ts_simpvi_checkpoint): a new TS from the last one */
-    char      file[PETSC_MAX_PATH_LEN];
-    Vec       q2, p2;
-    PetscBool same_q, same_p;
-
-    PetscCall(PetscOptionsGetString(NULL, NULL, "-ts_simpvi_checkpoint", file, sizeof(file), &flg));
-    PetscCheck(flg, PETSC_COMM_WORLD, PETSC_ERR_USER, "-restart_check needs -ts_simpvi_checkpoint <file>");
-    PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_restart", file));
-    PetscCall(PetscOptionsClearValue(NULL, "-ts_simpvi_checkpoint"));
-    PetscCall(VecDuplicate(q, &q2));
-    PetscCall(VecDuplicate(p, &p2));
-    PetscCall(Run(&ch, door, steps, dt, q2, p2));
-    PetscCall(VecEqual(q, q2, &same_q));
-    PetscCall(VecEqual(p, p2, &same_p));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "restarted run bitwise equal to the uninterrupted one: %s\n", same_q && same_p ? "yes" : "no"));
-    PetscCall(VecDestroy(&q2));
-    PetscCall(VecDestroy(&p2));
   }
   PetscCall(VecDestroy(&q));
   PetscCall(VecDestroy(&p));
@@ -310,10 +522,11 @@ int main(int argc, char **argv)
 
 /*TEST
 
-  # in one process: the run to the end writes checkpoints every 30 steps; a second TS restarts from the last (step
-  # 180) and must end bitwise equal; -ts_view shows the checkpoints and the restart
+  # the run to the end without checkpoints; a run that stops at step 187 writing checkpoints every 30 steps and at
+  # the end (the last at step 187, not 180); a second TS restarted from it to step 200 must end bitwise equal;
+  # -ts_view shows the checkpoints and the restart
   testset:
-    args: -ts_simpvi_checkpoint chain.cp -ts_simpvi_checkpoint_every 30 -restart_check -ts_view
+    args: -ts_simpvi_checkpoint chain.cp -ts_simpvi_checkpoint_every 30 -restart_check -stop_at 187 -ts_view
     filter: grep -e "Checkpoint" -e "Restarted" -e "bitwise"
     test:
       suffix: restart_mechanical
@@ -323,5 +536,39 @@ int main(int argc, char **argv)
       suffix: restart_i2
       nsize: {{1 2}}
       args: -door i2
+
+  # a run ending at -ts_max_steps 500 with a checkpoint every 100 steps leaves one at step 500, and a restart from it
+  # takes no step and ends where it ended (the I2 door's end checkpoint: restart_i2)
+  test:
+    suffix: end500
+    nsize: {{1 2}}
+    args: -n 8 -steps 500 -ts_simpvi_checkpoint run.cp -ts_simpvi_checkpoint_every 100 -restart_check -ts_view
+    filter: grep -e "Checkpoint" -e "Restarted" -e "bitwise"
+
+  # a finished run extended: to t = 2, then restarted with the final time 4, as one run to 4; bit for bit when the
+  # first run ends on the step grid (stepover, interpolate; matchstep with a step that divides 2), to round-off when
+  # matchstep stretches its last steps to land on t = 2 (dt = 0.05 is not a binary fraction)
+  testset:
+    args: -n 8 -final_time 4 -stop_time 2 -ts_simpvi_checkpoint run.cp -ts_simpvi_checkpoint_every 30 -restart_check -ts_view
+    filter: grep -e "Restarted" -e "bitwise" -e "within"
+    test:
+      suffix: extend
+      nsize: {{1 2}}
+      args: -dt 0.05 -ts_exact_final_time {{stepover interpolate}} -door {{mechanical i2}}
+    test:
+      suffix: extend_matchstep
+      args: -dt 0.0625 -ts_exact_final_time matchstep -door {{mechanical i2}}
+    test:
+      suffix: extend_matchstep_roundoff
+      args: -dt 0.05 -ts_exact_final_time matchstep
+      filter: grep -e "Restarted" -e "within"
+
+  # restarts from damaged checkpoints (bits flipped at 11 places, cut at 6 lengths, NaN bytes, format 1, another
+  # program's file, another door) and checkpoint paths that cannot be written: each error names the file and what
+  # is wrong, on every process, at set-up
+  test:
+    suffix: damage
+    nsize: {{1 2}}
+    args: -n 8 -steps 20 -damage -door {{mechanical i2}separate output}
 
 TEST*/

@@ -1,25 +1,22 @@
 /*
    Checkpoint and restart of TSSIMPVI (-ts_simpvi_checkpoint, -ts_simpvi_checkpoint_every, -ts_simpvi_restart): a
    PETSc binary file with everything the next step reads, so that a run restarted from it goes on bit for bit as the
-   run that wrote it would have. Written atomically: to <file>.tmp, flushed to disk, then renamed over <file>.
+   run that wrote it would have. Written atomically: to <file>.tmp, flushed to disk, then renamed over <file>; every
+   -ts_simpvi_checkpoint_every steps and at the end of TSSolve().
 
-   The file: a header of integers and of reals (below), the scheme's name, then the vectors (VecView()): the state
-   (q, p) of a phase-space problem, or u and u' of an I2 problem, the last step's polynomial, the compensations. It
-   loads on any number of processes: each vector is read in its global ordering (a DMDA vector's natural one), which
-   is the same on any number of processes when the problem numbers its unknowns so (docs/longruns.md).
+   The file: a header of integers (its first ones, magic to sizes, as src/ts/checkpointfile.c reads them) and of
+   reals (below), the scheme's and the door's names, then the vectors (VecView()): the state (q, p) of a phase-space
+   problem, or u and u' of an I2 problem, the last step's polynomial, the compensations; then a trailer with a CRC-32
+   of all of it (checkpointfile.c), verified before a restart reads a record. It loads on any number of processes:
+   each vector is read in its global ordering (a DMDA vector's natural one), which is the same on any number of
+   processes when the problem numbers its unknowns so (docs/longruns.md).
 */
 #include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
-#include <fcntl.h>
-#include <unistd.h>
 
-#define SIMPVI_CHECKPOINT_MAGIC   1397312848 /* "SIMP" */
-#define SIMPVI_CHECKPOINT_VERSION 1
-#define SIMPVI_CHECKPOINT_EVERY   1000
+#define SIMPVI_CHECKPOINT_EVERY 1000
 
 enum {
-  CP_MAGIC,
-  CP_VERSION,
-  CP_SIZE, /* processes of the run that wrote it */
+  CP_SIZE = SIMPVI_CP_NHEAD, /* processes of the run that wrote it */
   CP_DEGREE,
   CP_QUADRATURE,
   CP_NATIVE,
@@ -47,11 +44,12 @@ enum {
   CP_TPREV,
   CP_HPREV,
   CP_CT,
-  CP_OMEGA,
-  CP_BOUND,
+  CP_H0,
+  CP_NFINITE, /* the reals above are finite in a good checkpoint */
+  CP_OMEGA = CP_NFINITE,
+  CP_BOUND, /* infinite for a scheme without a bound */
   CP_OMEGATIME,
   CP_GROWTH,
-  CP_H0,
   CP_I2SHIFT,
   CP_NREAL
 };
@@ -110,23 +108,52 @@ static PetscErrorCode Vectors(TS ts, PetscViewer viewer, PetscBool write, PetscB
   PetscFunctionReturn(0);
 }
 
-/* The file on disk before the rename: a crash just after the rename must not leave a name pointing at lost data */
-static PetscErrorCode SyncAndRename(MPI_Comm comm, const char tmp[], const char file[])
+/* A vector of the file with NaN or Inf (collective): its name, or NULL. The 1-norm, since a NaN hides from the max */
+static PetscErrorCode NotFinite(TS ts, PetscBool havepoly, const char **which)
 {
-  PetscMPIInt rank;
-  int         err = 0;
+  TS_SimpVI  *vi = (TS_SimpVI *)ts->data;
+  SimpVIStep  st = vi->step;
+  Vec         v[16];
+  const char *name[16];
+  PetscInt    n = 0;
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) {
-    int fd = open(tmp, O_RDONLY);
-
-    if (fd < 0 || fsync(fd) || close(fd)) err = 1;
-    else if (rename(tmp, file)) err = 2;
+  *which    = NULL;
+  v[n]      = ts->vec_sol;
+  name[n++] = vi->native ? "q, p" : "u";
+  if (!vi->native) {
+    v[n]      = ts->vec_dot;
+    name[n++] = "u'";
+    v[n]      = vi->p1;
+    name[n++] = "the end momentum p1";
   }
-  PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, comm));
-  PetscCheck(!err, comm, PETSC_ERR_FILE_WRITE, "TSSIMPVI could not %s the checkpoint %s", err == 1 ? "flush to disk" : "rename into place", err == 1 ? tmp : file);
+  if (havepoly) {
+    v[n]      = st->pprev;
+    name[n++] = "the last step's start momentum";
+  }
+  v[n]      = vi->cq;
+  name[n++] = "the compensation of q";
+  v[n]      = vi->cp;
+  name[n++] = "the compensation of p";
+  for (PetscInt i = 0; i < n && !*which; i++) {
+    PetscReal nrm;
+
+    PetscCall(VecNorm(v[i], NORM_1, &nrm));
+    if (PetscIsInfOrNanReal(nrm)) *which = name[i];
+  }
+  for (PetscInt a = 0; havepoly && a <= st->scheme->degree && !*which; a++) {
+    PetscReal nrm;
+
+    PetscCall(VecNorm(st->Qprev[a], NORM_1, &nrm));
+    if (PetscIsInfOrNanReal(nrm)) *which = "the last step's polynomial";
+  }
   PetscFunctionReturn(0);
+}
+
+/* Only the forward solve writes: not the steps TSAdjointSolve() recomputes from its own checkpoints */
+static PetscBool InAdjointSolve(TS ts)
+{
+  return (PetscBool)(ts->adjointsetupcalled && ts->adjoint_max_steps > 0);
 }
 
 /*
@@ -141,7 +168,8 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   PetscViewer    viewer;
   PetscInt       ints[CP_NINT];
   PetscReal      reals[CP_NREAL];
-  char           tmp[PETSC_MAX_PATH_LEN + 8], name[CP_NAMELEN];
+  char           tmp[PETSC_MAX_PATH_LEN + 8], name[CP_NAMELEN], door[CP_NAMELEN];
+  const char    *bad;
   PetscBool      stored = PETSC_FALSE;
   PetscLogDouble t0, t1;
 
@@ -149,6 +177,9 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   PetscCall(PetscTime(&t0));
   PetscCall(PetscObjectGetComm((PetscObject)ts, &comm));
   PetscCallMPI(MPI_Comm_size(comm, &size));
+  /* a bad state must not replace the last good checkpoint */
+  PetscCall(NotFinite(ts, st->havepoly, &bad));
+  PetscCheck(!bad, comm, PETSC_ERR_FP, "TSSIMPVI will not write the checkpoint %s of step %" PetscInt_FMT ": %s holds NaN or Inf", file, ts->steps, bad);
   if (vi->stored && ts->ptime == vi->tstored) {
     PetscObjectState sol, dot = 0;
 
@@ -156,40 +187,46 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
     if (!vi->native) PetscCall(PetscObjectStateGet((PetscObject)ts->vec_dot, &dot));
     stored = (PetscBool)(sol == vi->solstate && dot == vi->dotstate);
   }
-  ints[CP_MAGIC]           = SIMPVI_CHECKPOINT_MAGIC;
-  ints[CP_VERSION]         = SIMPVI_CHECKPOINT_VERSION;
-  ints[CP_SIZE]            = size;
-  ints[CP_DEGREE]          = vi->degree;
-  ints[CP_QUADRATURE]      = (PetscInt)vi->quadrature;
-  ints[CP_NATIVE]          = vi->native;
-  ints[CP_NPOS]            = st->qmap->N;
-  ints[CP_STEPS]           = ts->steps;
-  ints[CP_HAVEPOLY]        = st->havepoly;
-  ints[CP_STABILITYREADY]  = vi->stabilityready;
-  ints[CP_STABILITYWARNED] = vi->stabilitywarned;
-  ints[CP_GROWTHSTEPS]     = vi->growthsteps;
-  ints[CP_SNESITS]         = ts->snes_its;
-  ints[CP_KSPITS]          = ts->ksp_its;
-  ints[CP_SNESFAILURES]    = ts->num_snes_failures;
-  ints[CP_REJECT]          = ts->reject;
-  ints[CP_RETRIES]         = vi->retries;
-  ints[CP_H0SET]           = vi->prob->H0set;
-  ints[CP_COMPENSATED]     = vi->compensated;
-  ints[CP_STORED]          = stored;
-  reals[CP_PTIME]          = ts->ptime;
-  reals[CP_TIMESTEP]       = ts->time_step;
-  reals[CP_PTIMEPREV]      = ts->ptime_prev;
-  reals[CP_TPREV]          = st->tprev;
-  reals[CP_HPREV]          = st->hprev;
-  reals[CP_CT]             = vi->ct;
-  reals[CP_OMEGA]          = vi->omega;
-  reals[CP_BOUND]          = vi->bound;
-  reals[CP_OMEGATIME]      = vi->omegatime;
-  reals[CP_GROWTH]         = vi->growth;
-  reals[CP_H0]             = vi->prob->H0;
-  reals[CP_I2SHIFT]        = vi->native ? 0 : vi->prob->I2shift;
+  ints[SIMPVI_CP_MAGIC]      = SIMPVI_CHECKPOINT_MAGIC;
+  ints[SIMPVI_CP_VERSION]    = SIMPVI_CHECKPOINT_VERSION;
+  ints[SIMPVI_CP_LENGTHHI]   = 0; /* filled in when the file is complete */
+  ints[SIMPVI_CP_LENGTHLO]   = 0;
+  ints[SIMPVI_CP_SCALARSIZE] = (PetscInt)sizeof(PetscScalar);
+  ints[SIMPVI_CP_REALSIZE]   = (PetscInt)sizeof(PetscReal);
+  ints[CP_SIZE]              = size;
+  ints[CP_DEGREE]            = vi->degree;
+  ints[CP_QUADRATURE]        = (PetscInt)vi->quadrature;
+  ints[CP_NATIVE]            = vi->native;
+  ints[CP_NPOS]              = st->qmap->N;
+  ints[CP_STEPS]             = ts->steps;
+  ints[CP_HAVEPOLY]          = st->havepoly;
+  ints[CP_STABILITYREADY]    = vi->stabilityready;
+  ints[CP_STABILITYWARNED]   = vi->stabilitywarned;
+  ints[CP_GROWTHSTEPS]       = vi->growthsteps;
+  ints[CP_SNESITS]           = ts->snes_its;
+  ints[CP_KSPITS]            = ts->ksp_its;
+  ints[CP_SNESFAILURES]      = ts->num_snes_failures;
+  ints[CP_REJECT]            = ts->reject;
+  ints[CP_RETRIES]           = vi->retries;
+  ints[CP_H0SET]             = vi->prob->H0set;
+  ints[CP_COMPENSATED]       = vi->compensated;
+  ints[CP_STORED]            = stored;
+  reals[CP_PTIME]            = ts->ptime;
+  reals[CP_TIMESTEP]         = ts->time_step;
+  reals[CP_PTIMEPREV]        = ts->ptime_prev;
+  reals[CP_TPREV]            = st->tprev;
+  reals[CP_HPREV]            = st->hprev;
+  reals[CP_CT]               = vi->ct;
+  reals[CP_OMEGA]            = vi->omega;
+  reals[CP_BOUND]            = vi->bound;
+  reals[CP_OMEGATIME]        = vi->omegatime;
+  reals[CP_GROWTH]           = vi->growth;
+  reals[CP_H0]               = vi->prob->H0;
+  reals[CP_I2SHIFT]          = vi->native ? 0 : vi->prob->I2shift;
   PetscCall(PetscMemzero(name, sizeof(name)));
   PetscCall(PetscStrncpy(name, vi->type, sizeof(name)));
+  PetscCall(PetscMemzero(door, sizeof(door)));
+  PetscCall(PetscStrncpy(door, vi->prob->door->name, sizeof(door)));
 
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", file));
   PetscCall(PetscViewerCreate(comm, &viewer));
@@ -200,13 +237,46 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   PetscCall(PetscViewerBinaryWrite(viewer, ints, CP_NINT, PETSC_INT));
   PetscCall(PetscViewerBinaryWrite(viewer, reals, CP_NREAL, PETSC_REAL));
   PetscCall(PetscViewerBinaryWrite(viewer, name, CP_NAMELEN, PETSC_CHAR));
+  PetscCall(PetscViewerBinaryWrite(viewer, door, CP_NAMELEN, PETSC_CHAR));
   PetscCall(Vectors(ts, viewer, PETSC_TRUE, st->havepoly));
   PetscCall(PetscViewerDestroy(&viewer));
-  PetscCall(SyncAndRename(comm, tmp, file));
+  PetscCall(SimpVICheckpointFileFinish_Private(comm, tmp, file)); /* length, checksum, fsync, rename */
   vi->cpstep = ts->steps;
   vi->cpcount++;
   PetscCall(PetscTime(&t1));
   PetscCall(PetscInfo(ts, "Checkpoint of step %" PetscInt_FMT " (t = %g) written to %s in %g s\n", ts->steps, (double)ts->ptime, file, (double)(t1 - t0)));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The checkpoint at the end of TSSolve(). TS has no operation for it; TSSolve() calls the monitors once more after its
+  loop, the only call with ts->reason set: after the last step's events, post-event and TSPostStep() hooks, before
+  TS_EXACTFINALTIME_INTERPOLATE's interpolation (its call with step -1 is skipped). So the file holds the state the
+  TS stepped to (past the final time when interpolating), from which one more step would go on. This monitor stays
+  registered when the TS changes type, hence the type check
+*/
+static PetscErrorCode MonitorEndOfSolve(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
+{
+  TS_SimpVI *vi;
+  PetscBool  isvi;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &isvi));
+  if (!isvi) PetscFunctionReturn(0);
+  vi = (TS_SimpVI *)ts->data;
+  if (!vi->cpfile || !ts->reason || step != ts->steps || step <= 0 || U != ts->vec_sol || step == vi->cpstep || InAdjointSolve(ts)) PetscFunctionReturn(0);
+  PetscCall(SimpVICheckpointWrite_Private(ts, vi->cpfile));
+  PetscFunctionReturn(0);
+}
+
+/* The end-of-solve monitor in the TS's list (again, if the user cancelled the monitors after set-up) */
+static PetscErrorCode EnsureEndOfSolveMonitor(TS ts)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < ts->numbermonitors; i++)
+    if (ts->monitor[i] == MonitorEndOfSolve) PetscFunctionReturn(0);
+  PetscCheck(ts->numbermonitors < MAXTSMONITORS, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI needs one of the TS's %d monitor slots to write its checkpoint at the end of TSSolve() (-ts_simpvi_checkpoint), and all are taken", (int)MAXTSMONITORS);
+  PetscCall(TSMonitorSet(ts, MonitorEndOfSolve, NULL, NULL));
   PetscFunctionReturn(0);
 }
 
@@ -217,16 +287,19 @@ PetscErrorCode SimpVICheckpointMaybeWrite_Private(TS ts)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  if (!vi->cpfile || ts->steps <= 0 || ts->steps % vi->cpevery || ts->steps == vi->cpstep) PetscFunctionReturn(0);
+  if (!vi->cpfile || InAdjointSolve(ts)) PetscFunctionReturn(0);
+  PetscCall(EnsureEndOfSolveMonitor(ts));
+  if (ts->steps <= 0 || ts->steps % vi->cpevery || ts->steps == vi->cpstep) PetscFunctionReturn(0);
   PetscCall(SimpVICheckpointWrite_Private(ts, vi->cpfile));
   PetscFunctionReturn(0);
 }
 
 /*
-  SimpVICheckpointRestart_Private - at set-up, before the first step: the state and history of -ts_simpvi_restart's
-  checkpoint into the TS. TSSolve() then goes on from its step number, time and time step, with its counters.
+  Restart - at set-up, before the first step: the state and history of -ts_simpvi_restart's checkpoint into the TS,
+  once its length and checksum are verified. TSSolve() then goes on from its step number, time and time step, with
+  its counters.
 */
-PetscErrorCode SimpVICheckpointRestart_Private(TS ts)
+static PetscErrorCode Restart(TS ts)
 {
   TS_SimpVI  *vi = (TS_SimpVI *)ts->data;
   SimpVIStep  st = vi->step;
@@ -234,25 +307,35 @@ PetscErrorCode SimpVICheckpointRestart_Private(TS ts)
   PetscViewer viewer;
   PetscInt    ints[CP_NINT];
   PetscReal   reals[CP_NREAL];
-  char        name[CP_NAMELEN];
-  PetscBool   exists;
+  char        name[CP_NAMELEN], door[CP_NAMELEN];
+  const char *bad;
+  PetscBool   sameproblem;
 
   PetscFunctionBegin;
-  if (!vi->restartfile || vi->restartstep >= 0 || ts->steps) PetscFunctionReturn(0);
   PetscCall(PetscObjectGetComm((PetscObject)ts, &comm));
-  PetscCall(PetscTestFile(vi->restartfile, 'r', &exists));
-  PetscCheck(exists, comm, PETSC_ERR_FILE_OPEN, "TSSIMPVI cannot read the checkpoint %s given to -ts_simpvi_restart", vi->restartfile);
-  PetscCall(PetscViewerBinaryOpen(comm, vi->restartfile, FILE_MODE_READ, &viewer));
+  PetscCall(SimpVICheckpointFileVerify_Private(comm, vi->restartfile)); /* whole, unchanged, of this format */
+  PetscCall(PetscViewerCreate(comm, &viewer));
+  PetscCall(PetscViewerSetType(viewer, PETSCVIEWERBINARY));
+  PetscCall(PetscViewerFileSetMode(viewer, FILE_MODE_READ));
+  PetscCall(PetscViewerBinarySetSkipInfo(viewer, PETSC_TRUE));
+  PetscCall(PetscViewerFileSetName(viewer, vi->restartfile));
   PetscCall(PetscViewerBinaryRead(viewer, ints, CP_NINT, NULL, PETSC_INT));
-  PetscCheck(ints[CP_MAGIC] == SIMPVI_CHECKPOINT_MAGIC && ints[CP_VERSION] == SIMPVI_CHECKPOINT_VERSION, comm, PETSC_ERR_FILE_UNEXPECTED, "%s is not a TSSIMPVI checkpoint (of this version, %d)", vi->restartfile, SIMPVI_CHECKPOINT_VERSION);
   PetscCall(PetscViewerBinaryRead(viewer, reals, CP_NREAL, NULL, PETSC_REAL));
   PetscCall(PetscViewerBinaryRead(viewer, name, CP_NAMELEN, NULL, PETSC_CHAR));
+  PetscCall(PetscViewerBinaryRead(viewer, door, CP_NAMELEN, NULL, PETSC_CHAR));
   name[CP_NAMELEN - 1] = 0;
+  door[CP_NAMELEN - 1] = 0;
+  sameproblem          = (PetscBool)(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == (PetscInt)vi->quadrature && ints[CP_NATIVE] == (PetscInt)vi->native && ints[CP_NPOS] == st->qmap->N);
+  if (!sameproblem) PetscCall(PetscViewerDestroy(&viewer)); /* before the error */
   PetscCheck(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == (PetscInt)vi->quadrature, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of scheme %s with degree %" PetscInt_FMT ", but this TS has scheme %s with degree %" PetscInt_FMT, vi->restartfile, name, ints[CP_DEGREE], vi->type, vi->degree);
-  PetscCheck(ints[CP_NATIVE] == (PetscInt)vi->native && ints[CP_NPOS] == st->qmap->N, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of a problem with %" PetscInt_FMT " positions through the %s door, but this TS has %" PetscInt_FMT " positions through the %s door", vi->restartfile, ints[CP_NPOS], ints[CP_NATIVE] ? "Lagrangian or mechanical" : "second-order (I2)",
+  PetscCheck(ints[CP_NATIVE] == (PetscInt)vi->native && ints[CP_NPOS] == st->qmap->N, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of a problem with %" PetscInt_FMT " positions through the %s door, but this TS has %" PetscInt_FMT " positions through the %s door", vi->restartfile, ints[CP_NPOS], door,
              st->qmap->N, vi->prob->door->name);
   PetscCall(Vectors(ts, viewer, PETSC_FALSE, (PetscBool)ints[CP_HAVEPOLY]));
   PetscCall(PetscViewerDestroy(&viewer));
+  for (PetscInt i = 0; i < CP_NFINITE; i++) PetscCheck(!PetscIsInfOrNanReal(reals[i]), comm, PETSC_ERR_FILE_UNEXPECTED, "The checkpoint %s is bad: its time, time step or energy is NaN or Inf", vi->restartfile);
+  PetscCheck(reals[CP_TIMESTEP] > 0 && ints[CP_STEPS] >= 0, comm, PETSC_ERR_FILE_UNEXPECTED, "The checkpoint %s is bad: step %" PetscInt_FMT " with time step %g", vi->restartfile, ints[CP_STEPS], (double)reals[CP_TIMESTEP]);
+  PetscCall(NotFinite(ts, (PetscBool)ints[CP_HAVEPOLY], &bad));
+  PetscCheck(!bad, comm, PETSC_ERR_FILE_UNEXPECTED, "The checkpoint %s is bad: %s holds NaN or Inf (a step never leaves one: the file was written so, not by a failed step)", vi->restartfile, bad);
 
   ts->steps             = ints[CP_STEPS];
   ts->snes_its          = ints[CP_SNESITS];
@@ -289,7 +372,24 @@ PetscErrorCode SimpVICheckpointRestart_Private(TS ts)
   vi->restartstep = ts->steps;
   vi->restarttime = ts->ptime;
   vi->cpstep      = ts->steps;
-  PetscCall(PetscInfo(ts, "Restarted from %s (written on %" PetscInt_FMT " processes) at step %" PetscInt_FMT ", t = %g\n", vi->restartfile, ints[CP_SIZE], ts->steps, (double)ts->ptime));
+  PetscCall(PetscInfo(ts, "Restarted from %s (written on %" PetscInt_FMT " processes through the %s door) at step %" PetscInt_FMT ", t = %g\n", vi->restartfile, ints[CP_SIZE], door, ts->steps, (double)ts->ptime));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVICheckpointSetUp_Private - in TSSetUp(): the checkpoint path checked for writing (an error now, not at the
+  first checkpoint), the end-of-solve checkpoint registered, and -ts_simpvi_restart's checkpoint read
+*/
+PetscErrorCode SimpVICheckpointSetUp_Private(TS ts)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  if (vi->cpfile) {
+    PetscCall(SimpVICheckpointFileCheckWritable_Private(PetscObjectComm((PetscObject)ts), vi->cpfile));
+    PetscCall(EnsureEndOfSolveMonitor(ts));
+  }
+  if (vi->restartfile && vi->restartstep < 0 && !ts->steps) PetscCall(Restart(ts));
   PetscFunctionReturn(0);
 }
 
@@ -302,7 +402,7 @@ PetscErrorCode SimpVICheckpointView_Private(TS ts, PetscViewer viewer)
     char last[64] = "";
 
     if (vi->cpcount) PetscCall(PetscSNPrintf(last, sizeof(last), ", the last at step %" PetscInt_FMT, vi->cpstep));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  Checkpoint every %" PetscInt_FMT " steps to %s (written to %s.tmp, then renamed): %" PetscInt_FMT " written%s\n", vi->cpevery, vi->cpfile, vi->cpfile, vi->cpcount, last));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  Checkpoint every %" PetscInt_FMT " steps and at the end of TSSolve() to %s (written to %s.tmp, then renamed): %" PetscInt_FMT " written%s\n", vi->cpevery, vi->cpfile, vi->cpfile, vi->cpcount, last));
   }
   if (vi->restartstep >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Restarted from the checkpoint %s at step %" PetscInt_FMT ", t = %g\n", vi->restartfile, vi->restartstep, (double)vi->restarttime));
   PetscFunctionReturn(0);

@@ -420,7 +420,7 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
     if (((PetscObject)ts->snes)->type_name) PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESNEWTONLS, &newton));
     if (!given && (newton || !((PetscObject)ts->snes)->type_name)) PetscCall(SNESSetType(ts->snes, SNESKSPONLY));
   }
-  PetscCall(SimpVICheckpointRestart_Private(ts)); /* -ts_simpvi_restart: the state and history of a checkpoint */
+  PetscCall(SimpVICheckpointSetUp_Private(ts)); /* the checkpoint path checked; -ts_simpvi_restart: the state and history of a checkpoint */
   PetscFunctionReturn(0);
 }
 
@@ -644,10 +644,12 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
 . -ts_simpvi_compensated_summation <true> - sum the q, p and t updates with Kahan's compensation: round-off then stays near
                                        one rounding instead of growing like sqrt(steps)
 . -ts_simpvi_checkpoint <file> - write a checkpoint (state, step, time, time step, the last step's polynomial, compensations,
-                                       counters) every -ts_simpvi_checkpoint_every steps, to <file>.tmp then renamed to <file>
+                                       counters, a CRC-32) every -ts_simpvi_checkpoint_every steps and at the end of `TSSolve()`, to
+                                       <file>.tmp then renamed to <file>; the path is checked in `TSSetUp()`
 . -ts_simpvi_checkpoint_every <1000> - steps between checkpoints
 - -ts_simpvi_restart <file> - go on from a checkpoint, bit for bit as the run that wrote it (same program, same number of
-                                       processes); applied in `TSSetUp()`
+                                       processes), to the final time or step in force (a later one extends a finished run);
+                                       applied in `TSSetUp()`, after its length and checksum are verified
 
   Notes:
   The problem comes through one of four doors: a Lagrangian `TSSimpVISetLagrangian()` with

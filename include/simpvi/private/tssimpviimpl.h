@@ -91,12 +91,26 @@ PETSC_INTERN PetscErrorCode SimpVIStepSolverSetUp_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVIStepSolve_Private(TS, PetscInt *, PetscInt *, PetscBool *, const char **);
 PETSC_INTERN PetscErrorCode SimpVIInterpolate_Private(TS, PetscReal, Vec, Vec);
 
-/* checkpoint and restart (src/ts/checkpoint.c) */
+/* checkpoint and restart (src/ts/checkpoint.c); the file's length, checksum and path (src/ts/checkpointfile.c) */
+#define SIMPVI_CHECKPOINT_MAGIC   1397312848 /* "SIMP" */
+#define SIMPVI_CHECKPOINT_VERSION 2          /* 2: the length, the sizes of the numbers, the door, the CRC-32 trailer */
+enum {                                       /* the first integers of a checkpoint, where checkpointfile.c reads them */
+  SIMPVI_CP_MAGIC,
+  SIMPVI_CP_VERSION,
+  SIMPVI_CP_LENGTHHI, /* the length of the records in bytes: high bits (from bit 31), low 31 bits */
+  SIMPVI_CP_LENGTHLO,
+  SIMPVI_CP_SCALARSIZE,
+  SIMPVI_CP_REALSIZE,
+  SIMPVI_CP_NHEAD
+};
 PETSC_INTERN PetscErrorCode SimpVICheckpointSetFromOptions_Private(TS, SimpVIOptionItems);
+PETSC_INTERN PetscErrorCode SimpVICheckpointSetUp_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVICheckpointWrite_Private(TS, const char[]);
 PETSC_INTERN PetscErrorCode SimpVICheckpointMaybeWrite_Private(TS);
-PETSC_INTERN PetscErrorCode SimpVICheckpointRestart_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVICheckpointView_Private(TS, PetscViewer);
+PETSC_INTERN PetscErrorCode SimpVICheckpointFileFinish_Private(MPI_Comm, const char[], const char[]);
+PETSC_INTERN PetscErrorCode SimpVICheckpointFileVerify_Private(MPI_Comm, const char[]);
+PETSC_INTERN PetscErrorCode SimpVICheckpointFileCheckWritable_Private(MPI_Comm, const char[]);
 
 PETSC_INTERN PetscErrorCode SimpVISchemeStabilityBound_Private(const SimpVIScheme *, PetscReal *);
 PETSC_INTERN PetscErrorCode SimpVIStabilityEstimate_Private(TS, PetscReal, Vec, Vec);
