@@ -2,8 +2,10 @@ static char help[] = "A chain of masses on a 1-D DMDA, written for TSALPHA2 as a
                      "DMGlobalToLocal() and DMDAVecGetArray(), the I2 Jacobian filled with MatSetValuesStencil() into the DM's matrix.\n"
                      "m a_i + c v_i - k (u_{i+1} - 2 u_i + u_{i-1}) - beta ((u_{i+1} - u_i)^3 - (u_i - u_{i-1})^3) = f0 cos(Omega t) phi_i,\n"
                      "fixed ends, from u = amp phi at rest, phi_i = sin(mode pi (i+1)/(n+1)). For beta = 0 the exact solution is the\n"
-                     "damped, driven oscillation of that mode; -linear declares TS_LINEAR. -refine L solves L times, halving the step.\n"
-                     "Options: -n <16> -m <1> -k <1> -beta <0> -c <0> -f0 <0> -Omega <1.3> -mode <3> -amp <1> -T <4> -dt <0.4>\n\n";
+                     "damped, driven oscillation of that mode (u and, from TS2GetSolution(), v); -linear declares TS_LINEAR. -segments S\n"
+                     "calls TSSolve() S times, to T/S, 2T/S, ... T, as a program does that writes output; -refine L solves L times,\n"
+                     "halving the step.\n"
+                     "Options: -n <16> -m <1> -k <1> -beta <0> -c <0> -f0 <0> -Omega <1.3> -mode <3> -amp <1> -T <4> -dt <0.4> -segments <1>\n\n";
 
 #include <petscdmda.h>
 #include <petscts.h>
@@ -98,8 +100,8 @@ static PetscErrorCode FormI2Jacobian(TS ts, PetscReal t, Vec U, Vec V, Vec A, Pe
   PetscFunctionReturn(0);
 }
 
-/* The mode's amplitude for beta = 0: a'' + (c/m) a' + w^2 a = (f0/m) cos(Omega t), a(0) = amp, a'(0) = 0 */
-static PetscReal ExactAmplitude(const Chain *ch, PetscReal t)
+/* The mode's amplitude and its rate for beta = 0: a'' + (c/m) a' + w^2 a = (f0/m) cos(Omega t), a(0) = amp, a'(0) = 0 */
+static void ExactAmplitude(const Chain *ch, PetscReal t, PetscReal *a, PetscReal *adot)
 {
   const PetscReal s  = PetscSinReal(ch->mode * PETSC_PI / (2 * (ch->n + 1)));
   const PetscReal w2 = 4 * ch->k / ch->m * s * s, g = ch->c / ch->m, F = ch->f0 / ch->m;
@@ -107,12 +109,15 @@ static PetscReal ExactAmplitude(const Chain *ch, PetscReal t)
   /* particular: Re(F e^{i Omega t} / (dre + i dim)) = F (dre cos + dim sin) / d2 */
   const PetscReal p0 = F * dre / d2, pd0 = F * dim * ch->Omega / d2;
   const PetscReal wd = PetscSqrtReal(w2 - g * g / 4), A0 = ch->amp - p0, B0 = (-pd0 + g / 2 * A0) / wd;
-  const PetscReal part = F * (dre * PetscCosReal(ch->Omega * t) + dim * PetscSinReal(ch->Omega * t)) / d2;
+  const PetscReal c = PetscCosReal(ch->Omega * t), sn = PetscSinReal(ch->Omega * t), e = PetscExpReal(-g * t / 2);
+  const PetscReal hc = A0 * PetscCosReal(wd * t) + B0 * PetscSinReal(wd * t), hs = -A0 * PetscSinReal(wd * t) + B0 * PetscCosReal(wd * t);
 
-  return part + PetscExpReal(-g * t / 2) * (A0 * PetscCosReal(wd * t) + B0 * PetscSinReal(wd * t));
+  *a    = F * (dre * c + dim * sn) / d2 + e * hc;
+  *adot = F * ch->Omega * (dim * c - dre * sn) / d2 + e * (wd * hs - g / 2 * hc);
 }
 
-static PetscErrorCode Solve(DM da, Chain *ch, PetscBool linear, PetscReal T, PetscReal dt, Vec U)
+/* u(T) into U and u'(T), from TS2GetSolution(), into Vout */
+static PetscErrorCode Solve(DM da, Chain *ch, PetscBool linear, PetscInt segments, PetscReal T, PetscReal dt, Vec U, Vec Vout)
 {
   TS       ts;
   Vec      V;
@@ -139,7 +144,16 @@ static PetscErrorCode Solve(DM da, Chain *ch, PetscBool linear, PetscReal T, Pet
   PetscCall(TSSetMaxTime(ts, T));
   PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
   PetscCall(TSSetFromOptions(ts));
-  PetscCall(TSSolve(ts, U));
+  for (PetscInt k = 1; k <= segments; k++) {
+    PetscCall(TSSetMaxTime(ts, T * k / segments));
+    PetscCall(TSSolve(ts, U));
+  }
+  {
+    Vec u, v;
+
+    PetscCall(TS2GetSolution(ts, &u, &v));
+    PetscCall(VecCopy(v, Vout));
+  }
   PetscCall(TSDestroy(&ts));
   PetscCall(MatDestroy(&J));
   PetscCall(VecDestroy(&V));
@@ -150,10 +164,10 @@ int main(int argc, char **argv)
 {
   Chain     ch = {16, 3, 1, 1, 0, 0, 0, 1.3, 1};
   PetscReal T = 4, dt = 0.4, err[8];
-  PetscInt  refine = 1, xs, xm;
+  PetscInt  refine = 1, segments = 1, xs, xm;
   PetscBool linear = PETSC_FALSE;
   DM        da;
-  Vec       U, Uprev, E;
+  Vec       U, Uprev, E, V, Ev;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -170,6 +184,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-T", "Final time", NULL, T, &T, NULL));
   PetscCall(PetscOptionsReal("-dt", "Coarsest time step", NULL, dt, &dt, NULL));
   PetscCall(PetscOptionsRangeInt("-refine", "Solves, halving the step", NULL, refine, &refine, NULL, 1, 8));
+  PetscCall(PetscOptionsInt("-segments", "TSSolve() calls to reach T", NULL, segments, &segments, NULL));
   PetscCall(PetscOptionsBool("-linear", "Declare TS_LINEAR", NULL, linear, &linear, NULL));
   PetscOptionsEnd();
 
@@ -179,29 +194,48 @@ int main(int argc, char **argv)
   PetscCall(DMCreateGlobalVector(da, &U));
   PetscCall(VecDuplicate(U, &Uprev));
   PetscCall(VecDuplicate(U, &E));
+  PetscCall(VecDuplicate(U, &V));
+  PetscCall(VecDuplicate(U, &Ev));
   PetscCall(DMDAGetCorners(da, &xs, NULL, NULL, &xm, NULL, NULL));
-  for (PetscInt i = xs; i < xs + xm; i++) PetscCall(VecSetValue(E, i, ExactAmplitude(&ch, T) * Phi(&ch, i), INSERT_VALUES));
+  {
+    PetscReal a, adot;
+
+    ExactAmplitude(&ch, T, &a, &adot);
+    for (PetscInt i = xs; i < xs + xm; i++) {
+      PetscCall(VecSetValue(E, i, a * Phi(&ch, i), INSERT_VALUES));
+      PetscCall(VecSetValue(Ev, i, adot * Phi(&ch, i), INSERT_VALUES));
+    }
+  }
   PetscCall(VecAssemblyBegin(E));
   PetscCall(VecAssemblyEnd(E));
+  PetscCall(VecAssemblyBegin(Ev));
+  PetscCall(VecAssemblyEnd(Ev));
 
   for (PetscInt l = 0; l < refine; l++) {
-    PetscCall(Solve(da, &ch, linear, T, dt / (1 << l), U));
-    if (ch.beta == 0) { /* against the exact solution */
+    PetscCall(Solve(da, &ch, linear, segments, T, dt / (1 << l), U, V));
+    if (ch.beta == 0) { /* positions and velocities against the exact solution */
+      PetscReal verr;
+
       PetscCall(VecWAXPY(Uprev, -1, E, U));
       PetscCall(VecNorm(Uprev, NORM_INFINITY, &err[l]));
+      PetscCall(VecWAXPY(Uprev, -1, Ev, V));
+      PetscCall(VecNorm(Uprev, NORM_INFINITY, &verr));
+      err[l] = PetscMax(err[l], verr);
     } else if (l > 0) { /* between successive steps */
       PetscCall(VecAXPY(Uprev, -1, U));
       PetscCall(VecNorm(Uprev, NORM_INFINITY, &err[l - 1]));
     }
     PetscCall(VecCopy(U, Uprev));
   }
-  if (ch.beta == 0) PetscCall(CheckErrors(PETSC_COMM_WORLD, "error against the exact solution", refine, err));
+  if (ch.beta == 0) PetscCall(CheckErrors(PETSC_COMM_WORLD, "error of (u, v) against the exact solution", refine, err));
   else if (refine > 2) PetscCall(CheckErrors(PETSC_COMM_WORLD, "difference between successive steps", refine - 1, err));
   PetscCall(CheckWriteCompare(U));
 
   PetscCall(VecDestroy(&U));
   PetscCall(VecDestroy(&Uprev));
   PetscCall(VecDestroy(&E));
+  PetscCall(VecDestroy(&V));
+  PetscCall(VecDestroy(&Ev));
   PetscCall(DMDestroy(&da));
   PetscCall(PetscFinalize());
   return 0;
@@ -254,6 +288,16 @@ int main(int argc, char **argv)
       nsize: 2
       args: -compare final.bin
       output_file: output/chain1d_damped_lobatto_2.out
+  # TSSolve() called 3 times, to 4/3, 8/3 and 4 (steps cut to land there: -ts_exact_final_time matchstep)
+  test:
+    suffix: segments
+    args: -dll_append ${SIMPVI_LIBRARY} -ts_type simpvi -refine 3 -segments 3 -c 0.1 -f0 0.5 -order 4 -error_tol 1e-6
+    test:
+      args: -write final.bin
+    test:
+      nsize: 2
+      args: -compare final.bin
+      output_file: output/chain1d_segments_2.out
 
   # FPUT (nonlinear): TSALPHA2 with a fine step gives the reference; simpvi against it, with differences between
   # successive steps of its order, and 2 processes against 1

@@ -249,6 +249,16 @@ int main(int argc, char **argv)
       nsize: 2
       args: -compare final.bin
       output_file: output/membrane2d_lobatto_damped_2.out
+  # the default Krylov step solver (BiCGStab, block Jacobi ILU(0)) instead of LU
+  test:
+    suffix: krylov
+    args: -dll_append ${SIMPVI_LIBRARY} -ts_type simpvi -refine 2 -ts_simpvi_direct_limit 10 -dt 0.05 -order 4 -error_tol 1e-5
+    test:
+      args: -write final.bin
+    test:
+      nsize: 2
+      args: -compare final.bin
+      output_file: output/membrane2d_krylov_2.out
 
   # the callbacks on the DM, and no matrix given (TSALPHA2's SNES makes it from the DM)
   test:
