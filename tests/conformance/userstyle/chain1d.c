@@ -259,7 +259,7 @@ int main(int argc, char **argv)
       args: -write final.bin
     test:
       nsize: 2
-      args: -compare final.bin
+      args: -refine 1 -dt 0.1 -compare final.bin
       output_file: output/chain1d_linear_simpson_2.out
   test:
     suffix: linear_lobatto
@@ -268,7 +268,7 @@ int main(int argc, char **argv)
       args: -write final.bin
     test:
       nsize: 2
-      args: -compare final.bin
+      args: -refine 1 -dt 0.2 -compare final.bin
       output_file: output/chain1d_linear_lobatto_2.out
   test:
     suffix: damped_simpson
@@ -277,7 +277,7 @@ int main(int argc, char **argv)
       args: -write final.bin
     test:
       nsize: 2
-      args: -compare final.bin
+      args: -refine 1 -dt 0.1 -compare final.bin
       output_file: output/chain1d_damped_simpson_2.out
   test:
     suffix: damped_lobatto
@@ -286,7 +286,7 @@ int main(int argc, char **argv)
       args: -write final.bin
     test:
       nsize: 2
-      args: -compare final.bin
+      args: -refine 1 -dt 0.2 -compare final.bin
       output_file: output/chain1d_damped_lobatto_2.out
   # TSSolve() called 3 times, to 4/3, 8/3 and 4 (steps cut to land there: -ts_exact_final_time matchstep)
   test:
@@ -296,7 +296,7 @@ int main(int argc, char **argv)
       args: -write final.bin
     test:
       nsize: 2
-      args: -compare final.bin
+      args: -refine 1 -dt 0.1 -compare final.bin
       output_file: output/chain1d_segments_2.out
 
   # FPUT (nonlinear): TSALPHA2 with a fine step gives the reference; simpvi against it, with differences between
@@ -305,16 +305,15 @@ int main(int argc, char **argv)
     suffix: fput
     args: -beta 1 -amp 0.8
     test:
-      args: -dt 0.001 -write alpha2.bin
+      args: -dt 0.002 -write alpha2.bin
       output_file: output/empty.out
     test:
-      args: -dll_append ${SIMPVI_LIBRARY} -ts_type simpvi -refine 4 -order 4 -compare alpha2.bin -compare_tol 1e-6 -write final.bin
+      args: -dll_append ${SIMPVI_LIBRARY} -ts_type simpvi -refine 3 -order 4 -compare alpha2.bin -compare_tol 1e-6 -write final.bin
     test:
       nsize: 2
-      args: -dll_append ${SIMPVI_LIBRARY} -ts_type simpvi -refine 4 -order 4 -compare alpha2.bin,final.bin -compare_tol 1e-6,1e-10
+      args: -dll_append ${SIMPVI_LIBRARY} -ts_type simpvi -dt 0.1 -compare alpha2.bin,final.bin -compare_tol 1e-6,1e-10
       output_file: output/chain1d_fput_2.out
     test:
-      nsize: 2
       args: -dll_append ${SIMPVI_LIBRARY} -ts_type simpvi -ts_simpvi_type lobatto -refine 3 -order 6 -compare alpha2.bin -compare_tol 1e-6
       output_file: output/chain1d_fput_lobatto.out
 

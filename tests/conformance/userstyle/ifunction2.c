@@ -192,7 +192,7 @@ int main(int argc, char **argv)
       args: -write final.bin
     test:
       nsize: 2
-      args: -compare final.bin
+      args: -refine 1 -dt 0.1 -compare final.bin
       output_file: output/ifunction2_simpson_2.out
   test:
     suffix: lobatto
@@ -201,7 +201,7 @@ int main(int argc, char **argv)
       args: -write final.bin
     test:
       nsize: 2
-      args: -compare final.bin
+      args: -refine 1 -dt 0.2 -compare final.bin
       output_file: output/ifunction2_lobatto_2.out
 
 TEST*/

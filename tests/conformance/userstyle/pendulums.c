@@ -166,20 +166,20 @@ int main(int argc, char **argv)
   test:
     suffix: alpha2_reference
     test:
-      args: -dt 0.001 -write alpha2.bin
+      args: -dt 0.002 -write alpha2.bin
       output_file: output/empty.out
     test:
-      args: -dll_append ${SIMPVI_LIBRARY} -ts_type simpvi -refine 4 -dt 0.4 -order 4 -compare alpha2.bin -compare_tol 2e-6 -write final.bin
+      args: -dll_append ${SIMPVI_LIBRARY} -ts_type simpvi -refine 3 -dt 0.4 -order 4 -compare alpha2.bin -compare_tol 5e-6 -write final.bin
     test:
       nsize: 2
-      args: -dll_append ${SIMPVI_LIBRARY} -ts_type simpvi -refine 4 -dt 0.4 -order 4 -compare alpha2.bin,final.bin -compare_tol 2e-6,1e-10
+      args: -dll_append ${SIMPVI_LIBRARY} -ts_type simpvi -dt 0.1 -compare alpha2.bin,final.bin -compare_tol 5e-6,1e-10
       output_file: output/pendulums_alpha2_reference_2.out
     test:
-      args: -dll_append ${SIMPVI_LIBRARY} -ts_type simpvi -ts_simpvi_type lobatto -refine 3 -dt 0.4 -order 6 -compare alpha2.bin -compare_tol 2e-6 -write lobatto.bin
+      args: -dll_append ${SIMPVI_LIBRARY} -ts_type simpvi -ts_simpvi_type lobatto -refine 3 -dt 0.4 -order 6 -compare alpha2.bin -compare_tol 5e-6 -write lobatto.bin
       output_file: output/pendulums_alpha2_reference_lobatto.out
     test:
       nsize: 2
-      args: -dll_append ${SIMPVI_LIBRARY} -ts_type simpvi -ts_simpvi_type lobatto -refine 3 -dt 0.4 -order 6 -compare alpha2.bin,lobatto.bin -compare_tol 2e-6,1e-10
+      args: -dll_append ${SIMPVI_LIBRARY} -ts_type simpvi -ts_simpvi_type lobatto -dt 0.1 -compare alpha2.bin,lobatto.bin -compare_tol 5e-6,1e-10
       output_file: output/pendulums_alpha2_reference_lobatto_2.out
 
 TEST*/

@@ -185,7 +185,7 @@ int main(int argc, char **argv)
       args: -write final.bin
     test:
       nsize: 2
-      args: -compare final.bin
+      args: -refine 1 -dt 0.075 -compare final.bin
       output_file: output/shellpc_simpson_2.out
   test:
     suffix: lobatto
@@ -194,7 +194,7 @@ int main(int argc, char **argv)
       args: -write final.bin
     test:
       nsize: 2
-      args: -compare final.bin
+      args: -refine 1 -dt 0.075 -compare final.bin
       output_file: output/shellpc_lobatto_2.out
   test:
     suffix: simpson_40
@@ -203,7 +203,7 @@ int main(int argc, char **argv)
       args: -write final.bin
     test:
       nsize: 2
-      args: -compare final.bin
+      args: -refine 1 -dt 0.075 -compare final.bin
       output_file: output/shellpc_simpson_40_2.out
 
 TEST*/

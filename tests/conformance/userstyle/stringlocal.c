@@ -216,7 +216,7 @@ int main(int argc, char **argv)
       args: -write final.bin
     test:
       nsize: 2
-      args: -compare final.bin
+      args: -refine 1 -dt 0.075 -compare final.bin
       output_file: output/stringlocal_simpson_2.out
   test:
     suffix: lobatto
@@ -225,7 +225,7 @@ int main(int argc, char **argv)
       args: -write final.bin
     test:
       nsize: 2
-      args: -compare final.bin
+      args: -refine 1 -dt 0.15 -compare final.bin
       output_file: output/stringlocal_lobatto_2.out
   test:
     suffix: damped_simpson
@@ -234,7 +234,7 @@ int main(int argc, char **argv)
       args: -write final.bin
     test:
       nsize: 2
-      args: -compare final.bin
+      args: -refine 1 -dt 0.075 -compare final.bin
       output_file: output/stringlocal_damped_simpson_2.out
 
 TEST*/
