@@ -158,7 +158,7 @@ int main(int argc, char **argv)
   test:
     suffix: retry
     args: -ts_max_snes_failures 2 -ts_adapt_monitor -ts_view
-    filter: grep -e "TSSIMPVI step" -e "retried" -e "^reason" -e "energy"
+    filter: grep -e "stage rejected" -e "retried" -e "^reason" -e "energy"
 
   # retries allowed but each one fails again (a window wider than the run): TSSetMaxStepRejections() ends them at the
   # first step

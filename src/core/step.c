@@ -11,6 +11,10 @@
 #include <petsc/private/petscimpl.h>
 #include <simpvi/private/step.h>
 
+/* the predictor extrapolates the last step's polynomial to a step at most this many times longer (TSADAPTBASIC's default
+   growth clip); beyond that it extrapolates linearly, from the polynomial's velocity at its end */
+#define SIMPVI_PREDICT_MAX_RATIO 10
+
 PetscLogEvent SIMPVI_Residual, SIMPVI_Jacobian;
 
 /* x[j] += sum_t a[t] y[t][j] for j < n, summed as PETSc's VecMAXPY_Seq() does (the remainder of nv mod 4 first, then
@@ -531,6 +535,13 @@ PetscErrorCode SimpVIStepPredict_Private(SimpVIStep st)
   /* where the new step starts on the polynomial's [0, 1]: its end, unless a step is retaken or interpolated */
   PetscReal start = PetscAbsReal(st->tprev + st->hprev - st->t) <= tol ? 1 : (st->t - st->tprev) / st->hprev;
 
+  /* a polynomial is not extrapolated far beyond its own step (after the tiny step that ends at an event, say): its
+     error grows as (h/hprev)^s, and Newton started there may converge to another solution of the step's equations.
+     The step then starts from the polynomial's velocity at its end, c h v1 (a tiny step's v1 is still good to a few
+     digits, enough for Newton) */
+  const PetscBool far  = (PetscBool)(poly && start + st->h / st->hprev > 1 + SIMPVI_PREDICT_MAX_RATIO);
+  PetscReal      *dphi = NULL;
+
   PetscFunctionBegin;
   st->jcalls = 0;
   /* on the arrays, summed as VecSet(), VecMAXPY() and VecAXPY() did */
@@ -539,12 +550,22 @@ PetscErrorCode SimpVIStepPredict_Private(SimpVIStep st)
   if (poly)
     for (PetscInt j = 0; j <= s; j++) PetscCall(VecGetArrayRead(st->Qprev[j], &Q[j]));
   else if (st->vvalid) PetscCall(VecGetArrayRead(st->v, &v));
+  if (far) {
+    PetscCall(PetscMalloc1(s + 1, &dphi));
+    PetscCall(SimpVISchemeBasis_Private(sc, start, st->phi, dphi));
+  }
   for (PetscInt a = 0; a < s; a++) {
     const PetscReal c  = sc->c[a + 1];
     PetscScalar    *ya = y + a * n;
 
     PetscCall(PetscArrayzero(ya, n));
-    if (poly) {
+    if (far) {
+      for (PetscInt i = 0; i <= s; i++) {
+        const PetscReal f = c * st->h / st->hprev * dphi[i];
+
+        for (PetscInt j = 0; j < n; j++) ya[j] += f * Q[i][j];
+      }
+    } else if (poly) {
       const PetscReal x = start + c * st->h / st->hprev;
 
       phi = &st->predphi[a * (s + 1)];
@@ -557,6 +578,7 @@ PetscErrorCode SimpVIStepPredict_Private(SimpVIStep st)
     } else if (v)
       for (PetscInt j = 0; j < n; j++) ya[j] += c * st->h * v[j];
   }
+  PetscCall(PetscFree(dphi));
   if (poly)
     for (PetscInt j = 0; j <= s; j++) PetscCall(VecRestoreArrayRead(st->Qprev[j], &Q[j]));
   else if (v) PetscCall(VecRestoreArrayRead(st->v, &v));

@@ -277,7 +277,7 @@ PetscErrorCode SimpVILegendreInverse_Private(TS ts, SimpVIProblem *prob, PetscRe
   if (prob->door->velocity) {
     PetscBool done;
 
-    PetscCall(prob->door->velocity(ts, prob, p, v, &done));
+    PetscCall(prob->door->velocity(ts, prob, t, x, p, v, &done));
     if (done) PetscFunctionReturn(0);
   }
   PetscCall(VecNorm(p, NORM_INFINITY, &pnorm));

@@ -35,7 +35,7 @@ static PetscErrorCode SmallPathPossible(TS ts, PetscInt N)
     PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
     PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &lu, PCLU, PCCHOLESKY, ""));
   }
-  vi->smallpath = (PetscBool)(size == 1 && N <= vi->smalllimit && !given && !matset && preonly && lu);
+  vi->smallpath = (PetscBool)(size == 1 && N <= vi->smalllimit && !given && !matset && preonly && lu && !vi->prob->inexactjacobian);
   PetscFunctionReturn(0);
 }
 
@@ -75,6 +75,15 @@ PetscErrorCode SimpVIStepSolverSetUp_Private(TS ts)
   }
   PetscCall(VecGetSize(vi->step->Y, &N));
   PetscCall(SimpVIDefaultLinearSolver_Private(ksp, N, vi->prob->directlimit, PETSC_FALSE, PETSC_TRUE));
+  if (vi->prob->inexactjacobian) { /* the assembled step matrix only preconditions the true (matrix-free) Jacobian, as
+                                      -snes_mf_operator does; a Krylov method applies it (preonly would be that matrix's Newton) */
+    PetscBool preonly;
+
+    PetscCall(SNESSetUseMatrixFree(snes, PETSC_TRUE, PETSC_FALSE));
+    PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
+    if (preonly) PetscCall(KSPSetType(ksp, KSPGMRES));
+    PetscCall(PetscInfo(ts, "The door's derivatives are approximate: the step's Jacobian is matrix-free, the assembled step matrix its preconditioner\n"));
+  }
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(SmallPathPossible(ts, N));
   PetscFunctionReturn(0);
@@ -136,7 +145,8 @@ PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, Pet
 
     PetscCall(VecNorm(vi->step->Y, NORM_INFINITY, &ynorm));
     if (PetscIsInfOrNanReal(ynorm)) {
-      *converged = PETSC_FALSE;
+      *converged       = PETSC_FALSE;
+      ts->snes->reason = SNES_DIVERGED_FUNCTION_NANORINF; /* for TSAdaptCheckStage() */
       PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "SNES %s with Inf or NaN in the solution (a callback returned Inf or NaN?)", SNESConvergedReasons[snesreason]));
     }
   }

@@ -26,6 +26,8 @@ static PetscErrorCode StateIsStored(TS ts, PetscBool *stored)
   PetscCall(PetscObjectStateGet((PetscObject)ts->vec_sol, &sol));
   if (!vi->native) PetscCall(PetscObjectStateGet((PetscObject)ts->vec_dot, &dot));
   *stored = (PetscBool)(sol == vi->solstate && dot == vi->dotstate);
+  /* a post-event function may change U on some processes only (each its own ball, in PETSc's ts/tutorials/ex44.c) */
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, stored, 1, SIMPVI_MPI_BOOL, MPI_LAND, PetscObjectComm((PetscObject)ts)));
   PetscFunctionReturn(0);
 }
 
@@ -130,50 +132,42 @@ static void AdvanceTime(TS ts)
   vi->tstored = ts->ptime;
 }
 
-/*
-  A failed step solve, as TSAdaptCheckStage() counts it: one more of ts->num_snes_failures; within
-  -ts_max_snes_failures the step is retried from the same (untouched) state with its step scaled by the adaptor's
-  factor for failed solves (-ts_adapt_scale_solve_failed, 0.5 for TSSIMPVI), as TSTHETA retries; beyond it (or past
-  the TSSetMaxStepRejections() retries of one step) the step fails with ts->reason set, the last good state left in U
-*/
-static PetscErrorCode StepFailed(TS ts, PetscInt *rejections, const char reason[], PetscBool *retry)
+/* The step's end as the one stage that PETSc's hooks see (TSPostStage(), TSAdaptCheckStage()), shaped like U; a
+   compensated run gives it from dq, dp (the plain sums), since only an accepted step may change its compensations */
+static PetscErrorCode StageState(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-  TSAdapt    adapt;
-  PetscReal  h = ts->time_step;
+  Vec        q = vi->compensated ? vi->dq : vi->q1, p = vi->compensated ? vi->dp : vi->p1;
 
   PetscFunctionBegin;
-  *retry = PETSC_FALSE;
-  PetscCall(TSGetAdapt(ts, &adapt));
-  if (++ts->num_snes_failures >= ts->max_snes_failures && ts->max_snes_failures > 0) ts->reason = TS_DIVERGED_NONLINEAR_SOLVE;
-  else if (++(*rejections) > ts->max_reject && ts->max_reject >= 0) ts->reason = TS_DIVERGED_STEP_REJECTED;
-  if (ts->reason) PetscFunctionReturn(0);
-  *retry = PETSC_TRUE;
-  ts->reject++;
-  vi->retries++;
-  PetscCall(TSSetTimeStep(ts, h * adapt->scale_solve_failed));
-  PetscCall(PetscInfo(ts, "Step %" PetscInt_FMT " at t = %g failed (%s): retried with h = %g\n", ts->steps, (double)ts->ptime, reason, (double)ts->time_step));
-  if (adapt->monitor) {
-    PetscCall(PetscViewerASCIIAddTab(adapt->monitor, ((PetscObject)adapt)->tablevel));
-    PetscCall(PetscViewerASCIIPrintf(adapt->monitor, "    TSSIMPVI step %3" PetscInt_FMT " failed at t = %-11g with h = %10.3e (%s): retrying from the same state with h = %-10.3e\n", ts->steps, (double)ts->ptime, (double)h, reason, (double)ts->time_step));
-    PetscCall(PetscViewerASCIISubtractTab(adapt->monitor, ((PetscObject)adapt)->tablevel));
-  }
+  PetscCall(SimpVIStepFinish_Private(vi->step, q, p));
+  if (vi->native) PetscCall(SimpVIPhaseSpaceJoin_Private(q, p, vi->isq, vi->isp, vi->Ustage));
+  else PetscCall(VecCopy(q, vi->Ustage));
   PetscFunctionReturn(0);
 }
 
+/*
+  Each try of a step ends in TSAdaptCheckStage(), as in TSTHETA and TSALPHA2: a failed solve (the SNES's reason; the
+  dense path leaves its own there) or a stage rejected by TSSetFunctionDomainError() or TSAdaptSetCheckStage() is
+  retried from the same (untouched) state with the step scaled by -ts_adapt_scale_solve_failed (0.5 for TSSIMPVI),
+  until -ts_max_snes_failures or TSSetMaxStepRejections() ends the run with ts->reason set, the last good state in U
+*/
 static PetscErrorCode TSStep_SimpVI(TS ts)
 {
   TS_SimpVI  *vi  = (TS_SimpVI *)ts->data;
   PetscInt    its = 0, lits = 0, rejections = 0;
   PetscReal   next_time_step;
-  PetscBool   accept, converged = PETSC_FALSE, stop, retry = PETSC_TRUE, stored;
-  const char *reason;
+  PetscBool   accept, stageok = PETSC_FALSE, stop, stored;
+  const char *reason = NULL;
 
   PetscFunctionBegin;
   PetscCall(PetscCitationsRegister(citation, &cited));
   PetscCall(SimpVICheckpointMaybeWrite_Private(ts));
   PetscCall(StateIsStored(ts, &stored)); /* once: a retry starts from the same state */
-  while (retry) {
+  PetscCall(TSGetAdapt(ts, &ts->adapt));
+  while (!ts->reason) {
+    PetscBool converged, stage;
+
     PetscCheck(ts->time_step > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI needs a positive time step, not %g (TSSetTimeStep() or -ts_dt)", (double)ts->time_step);
     vi->step->t = ts->ptime;
     vi->step->h = ts->time_step;
@@ -186,10 +180,21 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
     PetscCall(SimpVIStepSolve_Private(ts, &its, &lits, &converged, &reason));
     ts->snes_its += its;
     ts->ksp_its += lits;
-    if (converged) break;
-    PetscCall(StepFailed(ts, &rejections, reason, &retry));
+    /* the stage is made for whoever looks at it: the user's post-stage, domain and check-stage functions (PETSc main
+       calls the last two after a failed solve too, on the failed iterate, as TSTHETA's) */
+    stage = (PetscBool)(ts->poststage || ts->functiondomainerror || ts->adapt->checkstage);
+    if (!vi->Ustage) PetscCall(VecDuplicate(ts->vec_sol, &vi->Ustage));
+    if (stage) PetscCall(StageState(ts));
+    if (stage && converged && ts->poststage) PetscCall(TSPostStage(ts, ts->ptime + vi->step->h, 0, &vi->Ustage));
+    PetscCall(TSAdaptCheckStage(ts->adapt, ts, ts->ptime + vi->step->h, vi->Ustage, &stageok));
+    if (stageok) break;
+    if (converged) reason = "the state at the step's end rejected by TSSetFunctionDomainError() or TSAdaptSetCheckStage()";
+    ts->reject++;
+    vi->retries++;
+    if (!ts->reason && ++rejections > ts->max_reject && ts->max_reject >= 0) ts->reason = TS_DIVERGED_STEP_REJECTED;
+    if (!ts->reason) PetscCall(PetscInfo(ts, "Step %" PetscInt_FMT " at t = %g failed (%s): retried with h = %g\n", ts->steps, (double)ts->ptime, reason, (double)ts->time_step));
   }
-  if (!converged) { /* U, U' and t are still those of the last good step */
+  if (!stageok) { /* U, U' and t are still those of the last good step */
     char bound[512];
 
     PetscCall(SimpVIStabilityHint_Private(ts, reason, vi->step->q0, vi->native ? vi->prob->zero : vi->step->v, bound, sizeof(bound)));
@@ -203,12 +208,6 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
   PetscCall(FinishStep(ts));
   PetscCall(SimpVIStabilityCheckGrowth_Private(ts, vi->step->q0, vi->step->p0, vi->q1, vi->p1, vi->native ? vi->prob->zero : vi->step->v, &stop));
   if (stop) PetscFunctionReturn(0);
-  if (ts->poststage) { /* the one stage, the step solve, shown as the state it gives: a copy, shaped like U */
-    if (!vi->Ustage) PetscCall(VecDuplicate(ts->vec_sol, &vi->Ustage));
-    if (vi->native) PetscCall(SimpVIPhaseSpaceJoin_Private(vi->q1, vi->p1, vi->isq, vi->isp, vi->Ustage));
-    else PetscCall(VecCopy(vi->q1, vi->Ustage));
-    PetscCall(TSPostStage(ts, ts->ptime + vi->step->h, 0, &vi->Ustage));
-  }
   PetscCall(SimpVIStepAccept_Private(vi->step));
   if (ts->trajectory) PetscCall(SimpVIStagesPack_Private(ts)); /* the step as TSTrajectory keeps it, for the adjoint */
   if (!vi->native) PetscCall(VecCopy(ts->vec_dot, vi->vprev)); /* the start velocity, for TSRollBack() */
@@ -551,7 +550,7 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
   PetscCall(SimpVIAdjointView_Private(ts, viewer));
   if (!vi->compensated) PetscCall(PetscViewerASCIIPrintf(viewer, "  Compensated (Kahan) summation of the q, p and t updates: off\n"));
   if (vi->retries || ts->max_snes_failures != 1)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  Steps retried from the last good state with a smaller step after a failed solve: %" PetscInt_FMT " (solve failures allowed: %" PetscInt_FMT ", -ts_max_snes_failures)\n", vi->retries, ts->max_snes_failures));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  Steps retried from the last good state with a smaller step (failed solves, rejected stages): %" PetscInt_FMT " (solve failures allowed: %" PetscInt_FMT ", -ts_max_snes_failures)\n", vi->retries, ts->max_snes_failures));
   PetscCall(SimpVICheckpointView_Private(ts, viewer));
   PetscFunctionReturn(0);
 }

@@ -51,6 +51,14 @@ typedef struct {
   void                       *pwctx;
 } SimpVIUser;
 
+/* D = (J - K)/s in a matrix of simpvi's own, never handed to the user's code; while J and K keep the pattern they
+   had when D was made, D is refilled in place */
+typedef struct {
+  Mat              D;
+  PetscObjectState Jstate, Kstate; /* the nonzero states of J and K when D was made */
+  PetscBool        inplace;        /* J, K and D share one pattern */
+} SimpVIDifference;
+
 /* Kept on the TS whatever its type (composed "SimpVIProblem"), so that TSSetType() keeps it and other TS types can be
    given its phase-space form: the user's mechanics, the door that reads them and the door's work space */
 typedef struct {
@@ -65,13 +73,24 @@ typedef struct {
   PetscObjectState  massstate[2];
   PetscBool         massvalid;
   KSP               kspv;             /* L_vv solves of the Legendre inversion */
-  Mat               I2J[4];           /* I2 door: K = dF/dU, M = dF/dA, C = dF/dV, work */
+  Mat               I2J[2];           /* I2 door: what the user's Jacobian fills (K = dF/dU at shifts 0; J at a shift): copies of I2P */
+  PetscObjectState  I2Jstate[2];      /* I2 door: their nonzero states as copied (the pattern of I2P while unchanged) */
+  SimpVIDifference  I2D[3];           /* I2 door: M = dF/dA, C = dF/dV, M again for the check: simpvi's own matrices */
   PetscReal         I2shift;          /* I2 door: the shift that reads M and C from the Jacobian without cancellation */
   PetscReal         I2Mnorm, I2Mtime; /* I2 door: ||M|| and the time M was read */
   Vec               I2r, I2Mr, I2f;   /* I2 door: the probe of the mass check, M r, work */
   Vec               I2Md;             /* I2 door: M's diagonal when M is diagonal (lumped), for P = M v; else NULL */
+  PetscBool         I2fnmass;         /* I2 door: the Jacobian's dF/dA is not the function's (a preconditioner): M from F */
+  PetscReal         I2Mscale;         /* I2 door: the size of M's entries */
+  Vec               I2s;              /* I2 door: sigma r, for M r from the function */
+  Mat               I2Mfn;            /* I2 door: M from the function, as a shell, for the velocity solves */
+  KSP               I2kspm;           /* I2 door: those solves, preconditioned by the Jacobian's M */
+  TS                I2ts;             /* I2 door: the shell's (t, x) and their TS (none referenced) */
+  PetscReal         I2t;
+  Vec               I2x, I2v;
   PetscBool         damped;
-  Mat               pwmat[4]; /* pointwise door: Px, Pv, Gx, Gv at one point, and their row-major values */
+  PetscBool         inexactjacobian; /* the door's terms only approximate the derivatives: the step's operator is matrix-free */
+  Mat               pwmat[4];        /* pointwise door: Px, Pv, Gx, Gv at one point, and their row-major values */
   PetscReal        *pwderiv;
 
   /* shared by every TS type */
@@ -90,9 +109,9 @@ struct _SimpVIDoor {
   PetscErrorCode (*terms)(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscInt, PetscInt *, SimpVITerm[]); /* second derivatives; PetscInt: the SIMPVI_NEED() blocks */
   PetscErrorCode (*lagrangian)(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscReal *);                   /* L; may be NULL */
   PetscErrorCode (*reset)(SimpVIProblem *);
-  PetscErrorCode (*check)(TS, SimpVIProblem *, PetscReal, Vec, Vec);         /* at the end of a step (t, x, v); may be NULL */
-  PetscErrorCode (*momentum)(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec); /* P = L_v alone, where pg would also compute G for nothing; may be NULL */
-  PetscErrorCode (*velocity)(TS, SimpVIProblem *, Vec, Vec, PetscBool *);    /* v from p = L_v directly where the door can (PetscBool: done); may be NULL */
+  PetscErrorCode (*check)(TS, SimpVIProblem *, PetscReal, Vec, Vec);                      /* at the end of a step (t, x, v); may be NULL */
+  PetscErrorCode (*momentum)(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec);              /* P = L_v alone, where pg would also compute G for nothing; may be NULL */
+  PetscErrorCode (*velocity)(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec, PetscBool *); /* v from p = L_v at (t, x) directly where the door can (PetscBool: done); may be NULL */
 };
 
 /* The phase-space form of a problem for other TS types (src/doors/phasespace.c) */
