@@ -3,9 +3,10 @@ static char help[] = "A vibrating membrane on a 2-D DMDA, written for TSALPHA2 a
                      "MatSetValuesStencil(). From the mode u = sin(kx pi x) sin(ky pi y) at rest, whose exact discrete solution is a\n"
                      "damped cosine. By default the callbacks go in with TSSetI2Function()/TSSetI2Jacobian() and the DM's matrix;\n"
                      "-dmts sets them on the DM (DMTSSetI2Function()/DMTSSetI2Jacobian()) and gives no matrix, and -no_matrix calls\n"
-                     "TSSetI2Jacobian() with NULL matrices: either way the SNES makes the matrix from the DM. -refine L solves L times,\n"
+                     "TSSetI2Jacobian() with NULL matrices: either way the SNES makes the matrix from the DM. -no_jacobian sets no\n"
+                     "Jacobian at all: run with -snes_fd_color (finite differences coloured by the DM). -refine L solves L times,\n"
                      "halving the step.\n"
-                     "Options: -nx <12> -ny <10> -kx <1> -ky <2> -gamma <0> -T <1> -dt <0.05> -dmts -no_matrix\n\n";
+                     "Options: -nx <12> -ny <10> -kx <1> -ky <2> -gamma <0> -T <1> -dt <0.05> -dmts -no_matrix -no_jacobian\n\n";
 
 #include <petscdmda.h>
 #include <petscts.h>
@@ -136,7 +137,7 @@ static PetscErrorCode FormSolution(DM da, const Membrane *mb, PetscReal t, Vec U
 }
 
 /* A DM of its own for each TS: the callbacks set on it (-dmts) belong to that TS's solvers */
-static PetscErrorCode Solve(DM dagrid, Membrane *mb, PetscBool dmts, PetscBool nomatrix, PetscReal T, PetscReal dt, Vec U)
+static PetscErrorCode Solve(DM dagrid, Membrane *mb, PetscBool dmts, PetscBool nomatrix, PetscBool nojacobian, PetscReal T, PetscReal dt, Vec U)
 {
   TS  ts;
   DM  da;
@@ -155,11 +156,11 @@ static PetscErrorCode Solve(DM dagrid, Membrane *mb, PetscBool dmts, PetscBool n
   PetscCall(TSAlpha2SetRadius(ts, 1.0));
   if (dmts) {
     PetscCall(DMTSSetI2Function(da, FormI2Function, mb));
-    PetscCall(DMTSSetI2Jacobian(da, FormI2Jacobian, mb));
+    if (!nojacobian) PetscCall(DMTSSetI2Jacobian(da, FormI2Jacobian, mb));
   } else {
     if (!nomatrix) PetscCall(DMCreateMatrix(da, &J));
     PetscCall(TSSetI2Function(ts, NULL, FormI2Function, mb));
-    PetscCall(TSSetI2Jacobian(ts, J, J, FormI2Jacobian, mb));
+    if (!nojacobian) PetscCall(TSSetI2Jacobian(ts, J, J, FormI2Jacobian, mb));
   }
   PetscCall(TS2SetSolution(ts, U, V));
   PetscCall(TSSetTimeStep(ts, dt));
@@ -179,7 +180,7 @@ int main(int argc, char **argv)
   Membrane  mb = {1, 2, 0};
   PetscInt  nx = 12, ny = 10, refine = 1;
   PetscReal T = 1, dt = 0.05, err[8];
-  PetscBool dmts = PETSC_FALSE, nomatrix = PETSC_FALSE;
+  PetscBool dmts = PETSC_FALSE, nomatrix = PETSC_FALSE, nojacobian = PETSC_FALSE;
   DM        da;
   Vec       U, E;
 
@@ -196,6 +197,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsRangeInt("-refine", "Solves, halving the step", NULL, refine, &refine, NULL, 1, 8));
   PetscCall(PetscOptionsBool("-dmts", "Callbacks on the DM, no matrix given", NULL, dmts, &dmts, NULL));
   PetscCall(PetscOptionsBool("-no_matrix", "TSSetI2Jacobian() with NULL matrices", NULL, nomatrix, &nomatrix, NULL));
+  PetscCall(PetscOptionsBool("-no_jacobian", "No Jacobian callback (use -snes_fd_color)", NULL, nojacobian, &nojacobian, NULL));
   PetscOptionsEnd();
 
   PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, nx, ny, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da));
@@ -205,7 +207,7 @@ int main(int argc, char **argv)
   PetscCall(VecDuplicate(U, &E));
   PetscCall(FormSolution(da, &mb, T, E));
   for (PetscInt l = 0; l < refine; l++) {
-    PetscCall(Solve(da, &mb, dmts, nomatrix, T, dt / (1 << l), U));
+    PetscCall(Solve(da, &mb, dmts, nomatrix, nojacobian, T, dt / (1 << l), U));
     PetscCall(VecAXPY(U, -1, E));
     PetscCall(VecNorm(U, NORM_INFINITY, &err[l]));
     PetscCall(VecAXPY(U, 1, E));
@@ -233,6 +235,8 @@ int main(int argc, char **argv)
       args: -dmts
     test:
       args: -no_matrix
+    test:
+      args: -dmts -no_jacobian -snes_fd_color
 
   # under simpvi, 1 process, then 2 against its final state (h omega_max = 1.7 and 2.6 at the coarsest steps)
   test:
@@ -283,5 +287,15 @@ int main(int argc, char **argv)
       nsize: 2
       args: -refine 1 -dt 0.0125 -compare final.bin
       output_file: output/membrane2d_no_matrix_2.out
+  # no Jacobian at all: PETSc's finite differences coloured by the DM (-snes_fd_color), as DMDA programs often run
+  test:
+    suffix: fdcolor
+    args: -dll_append ${SIMPVI_LIBRARY} -ts_type simpvi -refine 3 -dmts -no_jacobian -snes_fd_color -dt 0.05 -order 4 -error_tol 1e-6
+    test:
+      args: -write final.bin
+    test:
+      nsize: 2
+      args: -refine 1 -dt 0.0125 -compare final.bin
+      output_file: output/membrane2d_fdcolor_2.out
 
 TEST*/
