@@ -36,19 +36,68 @@ static PetscErrorCode I2Function(TS ts, PetscReal t, Vec x, Vec v, Vec a, Vec F)
   PetscFunctionReturn(0);
 }
 
+/* g(w) = F(t, w, v + sV (w - x), sA (w - x)), whose derivative at w = x is the I2 Jacobian J = dF/dU + sV dF/dV + sA dF/dA */
+static PetscErrorCode ShiftedFunction(void *unused, Vec w, Vec g, void *ctx)
+{
+  TS             ts   = (TS)ctx;
+  SimpVIProblem *prob = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
+  PetscCall(VecWAXPY(prob->I2s, -1, prob->I2fdx, w));                     /* w - x */
+  PetscCall(VecWAXPY(prob->I2fdw, prob->I2fdsv, prob->I2s, prob->I2fdv)); /* v + sV (w - x) */
+  PetscCall(VecScale(prob->I2s, prob->I2fdsa));                           /* sA (w - x) */
+  PetscCall(TSComputeI2Function(ts, prob->I2fdt, w, prob->I2fdw, prob->I2s, g));
+  PetscFunctionReturn(0);
+}
+
+/* J by differences colored on the pattern of the DM's matrix, for a program that gives no I2 Jacobian function (and
+   runs TSALPHA2 with -snes_fd_color): to the accuracy of differences, as there */
+static PetscErrorCode ColoredJacobian(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscReal shiftV, PetscReal shiftA, Mat A)
+{
+  PetscFunctionBegin;
+  if (!prob->I2fdc) {
+    DM         dm;
+    ISColoring iscoloring;
+
+    PetscCall(TSGetDM(ts, &dm));
+    PetscCall(DMCreateColoring(dm, IS_COLORING_GLOBAL, &iscoloring));
+    PetscCall(MatDuplicate(A, MAT_DO_NOT_COPY_VALUES, &prob->I2fdJ)); /* a coloring serves one matrix */
+    PetscCall(MatFDColoringCreate(prob->I2fdJ, iscoloring, &prob->I2fdc));
+    PetscCall(MatFDColoringSetFunction(prob->I2fdc, SIMPVI_FDCOLORING_FN(ShiftedFunction), ts));
+    PetscCall(MatFDColoringSetFromOptions(prob->I2fdc));
+    PetscCall(MatFDColoringSetUp(prob->I2fdJ, iscoloring, prob->I2fdc));
+    PetscCall(ISColoringDestroy(&iscoloring));
+    PetscCall(PetscInfo(ts, "No I2 Jacobian function: the I2 Jacobian by colored finite differences on the DM's pattern\n"));
+  }
+  prob->I2fdt  = t;
+  prob->I2fdx  = x;
+  prob->I2fdv  = v;
+  prob->I2fdsv = shiftV;
+  prob->I2fdsa = shiftA;
+  PetscCall(MatFDColoringApply(prob->I2fdJ, prob->I2fdc, x, NULL));
+  PetscCall(MatCopy(prob->I2fdJ, A, SAME_NONZERO_PATTERN));
+  PetscFunctionReturn(0);
+}
+
 /* J = dF/dU + shiftV dF/dV + shiftA dF/dA into A */
 static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec x, Vec v, Vec zero, PetscReal shiftV, PetscReal shiftA, Mat A)
 {
-  DM            dm;
-  TSI2Jacobian  jac;
-  TSRHSJacobian rhs;
-  void         *ctx;
+  DM             dm;
+  TSI2Jacobian   jac;
+  TSIJacobian    ijac;
+  TSRHSJacobian  rhs;
+  void          *ctx;
+  SimpVIProblem *prob;
 
   PetscFunctionBegin;
   PetscCall(TSGetDM(ts, &dm));
   PetscCall(DMTSGetI2Jacobian(dm, &jac, &ctx));
+  PetscCall(DMTSGetIJacobian(dm, &ijac, NULL));
   PetscCall(DMTSGetRHSJacobian(dm, &rhs, NULL));
-  if (jac && !rhs) SimpVICallBack(ts, "TSSIMPVI I2 Jacobian", jac(ts, t, x, v, zero, shiftV, shiftA, A, A, ctx));
+  PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
+  if (!jac && !ijac && !rhs) PetscCall(ColoredJacobian(ts, prob, t, x, v, shiftV, shiftA, A));
+  else if (jac && !rhs) SimpVICallBack(ts, "TSSIMPVI I2 Jacobian", jac(ts, t, x, v, zero, shiftV, shiftA, A, A, ctx));
   else SimpVICallBack(ts, "TSSIMPVI I2 Jacobian", TSComputeI2Jacobian(ts, t, x, v, zero, shiftV, shiftA, A, A));
   PetscFunctionReturn(0);
 }
@@ -147,6 +196,8 @@ static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
   }
   PetscCheck(P, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs the Jacobian of the second-order problem: call TSSetI2Jacobian() or TSSetIJacobian() with a matrix (or TSSetDM() with a DM that creates one)");
   PetscCall(SimpVICheckMatSize_Private(ts, q, P, "I2 Jacobian"));
+  PetscCall(VecDuplicate(q, &prob->I2s));
+  PetscCall(VecDuplicate(q, &prob->I2fdw));
   /* the matrices the user's Jacobian fills are copies of the user's own: the same type, layout, DM, local-to-global
      map and stencil */
   for (PetscInt i = 0; i < 2; i++) {
@@ -183,7 +234,6 @@ static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
     PetscInt  N;
 
     PetscCall(VecGetSize(q, &N));
-    PetscCall(VecDuplicate(q, &prob->I2s));
     prob->I2Mscale = prob->I2Mnorm / PetscSqrtReal((PetscReal)N);
     PetscCall(MassFromFunction(ts, prob, ts->ptime, ts->vec_sol, ts->vec_dot, prob->I2r, prob->work));
     PetscCall(VecNorm(prob->I2Mr, NORM_INFINITY, &mrnorm));
@@ -237,6 +287,9 @@ static PetscErrorCode Reset_I2(SimpVIProblem *prob)
   PetscCall(VecDestroy(&prob->I2f));
   PetscCall(VecDestroy(&prob->I2Md));
   PetscCall(VecDestroy(&prob->I2s));
+  PetscCall(MatFDColoringDestroy(&prob->I2fdc));
+  PetscCall(MatDestroy(&prob->I2fdJ));
+  PetscCall(VecDestroy(&prob->I2fdw));
   PetscCall(MatDestroy(&prob->I2Mfn));
   PetscCall(KSPDestroy(&prob->I2kspm));
   PetscFunctionReturn(0);

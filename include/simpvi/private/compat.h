@@ -53,4 +53,11 @@ typedef void *SimpVICtxDestroyArg;
   #define SIMPVI_HAVE_PARALLEL_LU 0
 #endif
 
+/* MatFDColoringSetFunction() takes a MatFDColoringFn * since 3.23 */
+#if PETSC_VERSION_GE(3, 23, 0)
+  #define SIMPVI_FDCOLORING_FN(f) ((MatFDColoringFn *)(f))
+#else
+  #define SIMPVI_FDCOLORING_FN(f) ((PetscErrorCode(*)(void))(void (*)(void))(f)) /* through void (*)(void): no -Wcast-function-type */
+#endif
+
 #endif

@@ -88,6 +88,11 @@ typedef struct {
   TS                I2ts;             /* I2 door: the shell's (t, x) and their TS (none referenced) */
   PetscReal         I2t;
   Vec               I2x, I2v;
+  MatFDColoring     I2fdc; /* I2 door: no I2 Jacobian function: J by colored differences on the DM's pattern */
+  Mat               I2fdJ;
+  Vec               I2fdx, I2fdv; /* I2 door: the point and the shifts of that J (not referenced), work */
+  Vec               I2fdw;
+  PetscReal         I2fdt, I2fdsv, I2fdsa;
   PetscBool         damped;
   PetscBool         inexactjacobian; /* the door's terms only approximate the derivatives: the step's operator is matrix-free */
   Mat               pwmat[4];        /* pointwise door: Px, Pv, Gx, Gv at one point, and their row-major values */
