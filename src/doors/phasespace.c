@@ -121,6 +121,115 @@ static PetscErrorCode IJacobian_PhaseSpace(TS ts, PetscReal t, Vec U, Vec Udot, 
   PetscFunctionReturn(0);
 }
 
+/* Adds scale * A (positions x parameters) into the rows of U that idx[] gives for the local positions */
+static PetscErrorCode AddParameterRows(Mat J, Mat A, const PetscInt idx[], PetscScalar scale)
+{
+  PetscInt rstart, rend;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  for (PetscInt r = rstart; r < rend; r++) {
+    PetscInt           ncols;
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+
+    PetscCall(MatGetRow(A, r, &ncols, &cols, &vals));
+    for (PetscInt j = 0; j < ncols; j++) PetscCall(MatSetValue(J, idx[r - rstart], cols[j], scale * vals[j], ADD_VALUES));
+    PetscCall(MatRestoreRow(A, r, &ncols, &cols, &vals));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* dF/dtheta of the implicit form F = (P(t, q, q') - p, p' - G(t, q, q')): the door's dP/dtheta in the rows of q and
+   -dG/dtheta in the rows of p (TSSimpVISetParameterJacobian()), shaped like U as TSSetIJacobianP() wants */
+static PetscErrorCode IJacobianP_PhaseSpace(TS ts, PetscReal t, Vec U, Vec Udot, PetscReal shift, Mat A, void *ctx)
+{
+  SimpVIPhaseSpace ps = (SimpVIPhaseSpace)ctx;
+  SimpVIUser      *u  = &ps->prob->user;
+  const PetscInt  *qi, *pi;
+
+  PetscFunctionBegin;
+  PetscCall(SimpVIPhaseSpaceSplit_Private(U, ps->isq, ps->isp, ps->q, ps->p));
+  PetscCall(SimpVIPhaseSpaceSplit_Private(Udot, ps->isq, ps->isp, ps->qdot, ps->pdot));
+  SimpVICallBack(ps->ts, "TSSIMPVI parameter Jacobian (phase-space form)", u->paramfn(ps->ts, t, ps->q, ps->qdot, u->Pth, u->Gth, u->paramctx));
+  PetscCall(MatZeroEntries(A));
+  PetscCall(ISGetIndices(ps->isq, &qi));
+  PetscCall(ISGetIndices(ps->isp, &pi));
+  if (u->Pth) PetscCall(AddParameterRows(A, u->Pth, qi, 1));
+  if (u->Gth) PetscCall(AddParameterRows(A, u->Gth, pi, -1));
+  PetscCall(ISRestoreIndices(ps->isq, &qi));
+  PetscCall(ISRestoreIndices(ps->isp, &pi));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* dF/dtheta of the explicit form U' = (v, G(t, q, v)), v = L_v^{-1}(q, p): (0, dG/dtheta) when P does not depend on
+   theta (dv/dtheta = 0), in the layout TSSetRHSJacobianP() wants */
+static PetscErrorCode RHSJacobianP_PhaseSpace(TS ts, PetscReal t, Vec U, Mat A, void *ctx)
+{
+  SimpVIPhaseSpace ps = (SimpVIPhaseSpace)ctx;
+  SimpVIUser      *u  = &ps->prob->user;
+  const PetscInt  *pi;
+
+  PetscFunctionBegin;
+  PetscCheck(!u->Pth, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "The explicit phase-space form of TSSimpVISetUpPhaseSpace() (TS type %s) has no parameter Jacobian when P = dL/dv depends on the parameters (dP/dtheta given to TSSimpVISetParameterJacobian()): use an implicit type (-ts_type theta, cn, beuler) or give dF/dtheta yourself with TSSetRHSJacobianP()",
+             ((PetscObject)ts)->type_name);
+  PetscCall(SimpVIPhaseSpaceSplit_Private(U, ps->isq, ps->isp, ps->q, ps->p));
+  PetscCall(SimpVILegendreInverse_Private(ps->ts, ps->prob, t, ps->q, ps->p, ps->v));
+  SimpVICallBack(ps->ts, "TSSIMPVI parameter Jacobian (phase-space form)", u->paramfn(ps->ts, t, ps->q, ps->v, u->Pth, u->Gth, u->paramctx));
+  PetscCall(MatZeroEntries(A));
+  PetscCall(ISGetIndices(ps->isp, &pi));
+  PetscCall(AddParameterRows(A, u->Gth, pi, 1));
+  PetscCall(ISRestoreIndices(ps->isp, &pi));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIPhaseSpaceSetParameterJacobian_Private - registers the parameter Jacobian of TSSimpVISetParameterJacobian()
+  in the shape of the phase-space form (rows of U = (q, p), not of the positions), as TSSetIJacobianP() for the
+  implicit form and TSSetRHSJacobianP() for the explicit one, so that theta's (or rk's) adjoint gets mu. Does nothing
+  without a phase-space form or a parameter Jacobian.
+*/
+PetscErrorCode SimpVIPhaseSpaceSetParameterJacobian_Private(TS ts, SimpVIProblem *prob)
+{
+  SimpVIPhaseSpace ps = prob->ps;
+  SimpVIUser      *u  = &prob->user;
+  Mat              A, Th = u->Gth ? u->Gth : u->Pth;
+  PetscInt         nloc, N, ncloc, Nc, nq;
+  PetscBool        isbsymp, issimpvi;
+
+  PetscFunctionBegin;
+  if (!ps || !u->paramfn) PetscFunctionReturn(0);
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSBASICSYMPLECTIC, &isbsymp));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &issimpvi));
+  if (isbsymp || issimpvi) PetscFunctionReturn(0); /* no adjoint; simpvi's own */
+  PetscCall(VecGetLocalSize(ps->q, &nq));
+  for (PetscInt k = 0; k < 2; k++) {
+    Mat      B = k ? u->Gth : u->Pth;
+    PetscInt rloc;
+
+    if (!B) continue;
+    PetscCall(MatGetLocalSize(B, &rloc, NULL));
+    PetscCheck(rloc == nq, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_SIZ, "The %s matrix of TSSimpVISetParameterJacobian() has %" PetscInt_FMT " local rows, the positions %" PetscInt_FMT, k ? "dG/dtheta" : "dP/dtheta", rloc, nq);
+  }
+  nloc = 2 * nq;
+  PetscCall(VecGetSize(ps->q, &N));
+  N *= 2;
+  PetscCall(MatGetLocalSize(Th, NULL, &ncloc));
+  PetscCall(MatGetSize(Th, NULL, &Nc));
+  PetscCall(MatCreateDense(PetscObjectComm((PetscObject)ts), nloc, ncloc, N, Nc, NULL, &A));
+  if (ts->usessnes) PetscCall(TSSetIJacobianP(ts, A, IJacobianP_PhaseSpace, ps));
+  else {
+    PetscCall(TSSetRHSJacobianP(ts, A, RHSJacobianP_PhaseSpace, ps));
+    if (ts->Jacp == u->Pth || ts->Jacp == u->Gth) PetscCall(MatDestroy(&ts->Jacp)); /* the positions-shaped one of TSSimpVISetParameterJacobian() */
+  }
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode RHSFunction_PhaseSpace(TS ts, PetscReal t, Vec U, Vec F, void *ctx)
 {
   SimpVIPhaseSpace ps = (SimpVIPhaseSpace)ctx;
@@ -131,6 +240,15 @@ static PetscErrorCode RHSFunction_PhaseSpace(TS ts, PetscReal t, Vec U, Vec F, v
   PetscCall(ps->prob->door->pg(ps->ts, ps->prob, t, ps->q, ps->v, ps->P, ps->G));
   PetscCall(SimpVIPhaseSpaceJoin_Private(ps->v, ps->G, ps->isq, ps->isp, F));
   PetscFunctionReturn(0);
+}
+
+/* The explicit form has no dF/dU (v = L_v^{-1}(q, p) is solved for, never assembled); without this the adjoint of an
+   explicit type calls a NULL Jacobian (rk: a segmentation violation in SNESComputeJacobian()) */
+static PetscErrorCode RHSJacobian_PhaseSpace(TS ts, PetscReal t, Vec U, Mat A, Mat B, void *ctx)
+{
+  PetscFunctionBegin;
+  SETERRQ(PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "The explicit phase-space form of TSSimpVISetUpPhaseSpace() (TS type %s) has no Jacobian dF/dU, which the adjoint and forward sensitivities of that type need: use an implicit type (-ts_type theta, cn, beuler), whose form has its analytic Jacobian and dF/dtheta, or TSSIMPVI, or set dF/dU with TSSetRHSJacobian() and dF/dtheta with TSSetRHSJacobianP() yourself",
+          ((PetscObject)ts)->type_name);
 }
 
 /* basicsymplectic's splits: q' = M^{-1} p from the momenta, p' = -grad V(q) from the positions */
@@ -170,6 +288,10 @@ static PetscErrorCode MomentumRate(TS sub, PetscReal t, Vec q, Vec pdot, void *c
   ssp, ...) get U' = (v, L_x(q, v)) with v from p by the Legendre transform; `TSBASICSYMPLECTIC` gets the
   "position" and "momentum" splits q' = M^{-1} p, p' = -grad V(q), which need a constant mass. `TSALPHA2` needs the
   second-order form instead (see tutorials/ex3.c).
+
+  With `TSSimpVISetParameterJacobian()` the form also gets its parameter Jacobian dF/dtheta (rows of U = (q, p)):
+  `TSSetIJacobianP()` for the implicit types, `TSSetRHSJacobianP()` for the explicit ones (which need dP/dtheta NULL,
+  an error says so), so that `TSAdjointSolve()` of theta, cn or beuler gives mu.
 
   The IFunction's dF/dU' = [L_vv 0; -L_xv I] is not the identity, so the `TS` is marked `TS_EQ_ODE_IMPLICIT`.
   `TSIRK` builds its stage Jacobian as if dF/dU' = I and does not check that its Newton iteration converged: on this
@@ -228,8 +350,23 @@ PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts)
     PetscCall(TSRHSSplitSetIS(ts, "momentum", ps->isp));
     PetscCall(TSRHSSplitSetRHSFunction(ts, "position", NULL, PositionRate, ps));
     PetscCall(TSRHSSplitSetRHSFunction(ts, "momentum", NULL, MomentumRate, ps));
-  } else if (!ts->usessnes) PetscCall(TSSetRHSFunction(ts, NULL, RHSFunction_PhaseSpace, ps));
-  else {
+  } else if (!ts->usessnes) {
+    TSRHSJacobian rhsjac;
+    DM            dm;
+
+    PetscCall(TSSetRHSFunction(ts, NULL, RHSFunction_PhaseSpace, ps));
+    PetscCall(TSGetDM(ts, &dm));
+    PetscCall(DMTSGetRHSJacobian(dm, &rhsjac, NULL));
+    if (!rhsjac) { /* one of the user's own stays */
+      Mat J;
+
+      PetscCall(VecGetLocalSize(U, &nloc));
+      PetscCall(VecGetSize(U, &N));
+      PetscCall(MatCreateShell(PetscObjectComm((PetscObject)ts), nloc, nloc, N, N, NULL, &J));
+      PetscCall(TSSetRHSJacobian(ts, J, J, RHSJacobian_PhaseSpace, ps));
+      PetscCall(MatDestroy(&J));
+    }
+  } else {
     PetscCall(VecGetLocalSize(U, &nloc));
     PetscCall(VecGetSize(U, &N));
     PetscCall(IsBlockMajor(U, ps->isq, ps->isp, &ps->blockmajor));
@@ -248,5 +385,6 @@ PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts)
     PetscCall(TSSetIFunction(ts, NULL, IFunction_PhaseSpace, ps));
     PetscCall(TSSetIJacobian(ts, ps->J, ps->J, IJacobian_PhaseSpace, ps));
   }
+  PetscCall(SimpVIPhaseSpaceSetParameterJacobian_Private(ts, prob)); /* theta's adjoint gets mu in U's shape */
   PetscFunctionReturn(0);
 }
