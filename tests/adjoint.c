@@ -28,6 +28,7 @@ static const char *const Problems[] = {"pendulum", "double", "chain", "Problem",
 typedef struct {
   Problem   problem;
   PetscBool lagrangian, force, integral, verbose, nomu, formjacp; /* formjacp: another type keeps the phase-space form's mu */
+  PetscBool late;                                                 /* TSSimpVISetParameterJacobian() after TSSimpVISetUpPhaseSpace() */
   PetscReal g, gamma, amp, k, h, mass;                            /* mass: the constant mass of the pendulum and the chain */
   PetscInt  steps, n;                                             /* steps; positions (chain) */
   DM        da;                                                   /* chain */
@@ -379,7 +380,7 @@ static PetscErrorCode CreateTS(Ctx *c, const char type[], PetscReal g, Vec U, Pe
     PetscCall(TSSimpVISetForce(ts, NULL, mats[4], Force, ForceJacobian, c));
   }
   PetscCall(MatCreateDense(comm, nloc, PETSC_DECIDE, n, 1, NULL, &mats[5]));
-  if (!c->nomu) PetscCall(TSSimpVISetParameterJacobian(ts, NULL, mats[5], ParameterJacobian, c));
+  if (!c->nomu && !c->late) PetscCall(TSSimpVISetParameterJacobian(ts, NULL, mats[5], ParameterJacobian, c));
   PetscCall(TSSetSolution(ts, U));
   PetscCall(TSSetTimeStep(ts, c->h));
   PetscCall(TSSetMaxSteps(ts, c->steps));
@@ -407,7 +408,8 @@ static PetscErrorCode CreateTS(Ctx *c, const char type[], PetscReal g, Vec U, Pe
 
     PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &issimpvi));
     if (!issimpvi) PetscCall(TSSimpVISetUpPhaseSpace(ts)); /* theta: the phase-space form */
-    if (!issimpvi && !c->nomu && !c->formjacp) {           /* and its own parameter Jacobian */
+    if (!c->nomu && c->late) PetscCall(TSSimpVISetParameterJacobian(ts, NULL, mats[5], ParameterJacobian, c));
+    if (!issimpvi && !c->nomu && !c->formjacp) { /* and its own parameter Jacobian */
       PetscInt Nloc;
 
       PetscCall(VecGetLocalSize(U, &Nloc));
@@ -798,6 +800,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-n", "Positions of the chain", NULL, c.n, &c.n, NULL));
   PetscCall(PetscOptionsReal("-h", "Time step", NULL, c.h, &c.h, NULL));
   PetscCall(PetscOptionsReal("-mass", "Constant mass of the pendulum and the chain", NULL, c.mass, &c.mass, NULL));
+  PetscCall(PetscOptionsBool("-late_parameter_jacobian", "TSSimpVISetParameterJacobian() after TSSimpVISetUpPhaseSpace() (no -integral)", NULL, c.late, &c.late, NULL));
   PetscOptionsEnd();
   c.lagrangian = (PetscBool)!strcmp(door, "lagrangian");
   if (c.problem == CHAIN) {
@@ -917,6 +920,10 @@ int main(int argc, char **argv)
   test:
     suffix: phasespace
     args: -check phasespace -problem pendulum -mass 1.5 -force -integral -ts_type {{theta cn beuler}shared output}
+  test:
+    suffix: phasespace_late
+    args: -check phasespace -problem pendulum -mass 1.5 -force -late_parameter_jacobian
+    output_file: output/adjoint_phasespace.out
   test:
     suffix: phasespace_lagrangian
     args: -check phasespace -problem pendulum -door lagrangian -force -integral
