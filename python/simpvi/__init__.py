@@ -270,7 +270,8 @@ def setParameterJacobian(ts, Ptheta, Gtheta, jacobian, args=None, kargs=None):
 
   Ptheta and Gtheta are matrices (positions x parameters), either None if that quantity does not depend on theta;
   ``jacobian(ts, t, x, v, Ptheta, Gtheta, *args, **kargs)`` fills and assembles them (None when not given). Under
-  another TS type, setUpPhaseSpace() gives that type's adjoint dF/dtheta of the phase-space form built from these."""
+  another TS type (theta, cn, beuler, rk), setUpPhaseSpace() gives that type's adjoint dF/dtheta of the phase-space
+  form built from these."""
   fn = _cb.store(ts, _cb.parameter_jacobian, '__simpvi_parameter_jacobian__', jacobian, args, kargs)
   _call(_C.TSSimpVISetParameterJacobian, ts.handle, _h(Ptheta), _h(Gtheta), fn, None)
 

@@ -8,7 +8,7 @@ the terminal cost C = sin q + 1/2 p^2, the parameter g (dG/dg = -sin q). Its gra
   - through the pointwise door (simpvi.setPointwiseLagrangian(): the same numbers as the mechanical door);
   - under PETSc's theta 0.5 on the phase-space form (simpvi.setUpPhaseSpace(), whose dF/dg comes from the same
     parameter Jacobian), against central differences of theta's map and the C test's -check phasespace, and through
-    the pointwise door there too.
+    the pointwise door there too; under rk 4 likewise.
 One process (the C test's pendulum is serial).
 """
 import os
@@ -86,6 +86,8 @@ def run(door, tstype, g, u0, gradient):
   ts.setExactFinalTime(PETSc.TS.ExactFinalTime.MATCHSTEP)
   if tstype == simpvi.TSSIMPVI:
     simpvi.setType(ts, simpvi.Type.SIMPSON)
+  elif tstype == PETSc.TS.Type.RK:
+    ts.setRKType('4')
   else:  # converged to round-off, as tests/adjoint.c -check phasespace sets it
     ts.getSNES().setTolerances(rtol=1e-15, atol=1e-15)
     ts.getSNES().getKSP().setTolerances(rtol=1e-15, atol=1e-50)
@@ -152,6 +154,7 @@ out('pointwise door: the mechanical door\'s gradient to 1e-12: %s' % verdict(rel
 lam_t, mu_t = check('theta 0.5 on the phase-space form', PETSc.TS.Type.THETA, 'mechanical', ['-check', 'phasespace'])
 _, lam_tp, mu_tp = run('pointwise', PETSc.TS.Type.THETA, G, U0, True)
 out('theta 0.5, pointwise door: the mechanical door\'s gradient to 1e-12: %s' % verdict(rel(lam_tp, lam_t) < 1e-12 and abs(mu_tp - mu_t) < 1e-12 * abs(mu_t)))
+check('rk 4 on the phase-space form', PETSc.TS.Type.RK, 'mechanical', ['-check', 'phasespace', '-ts_type', 'rk', '-ts_rk_type', '4'])
 
 """
 /*TEST

@@ -242,13 +242,162 @@ static PetscErrorCode RHSFunction_PhaseSpace(TS ts, PetscReal t, Vec U, Vec F, v
   PetscFunctionReturn(0);
 }
 
-/* The explicit form has no dF/dU (v = L_v^{-1}(q, p) is solved for, never assembled); without this the adjoint of an
-   explicit type calls a NULL Jacobian (rk: a segmentation violation in SNESComputeJacobian()) */
-static PetscErrorCode RHSJacobian_PhaseSpace(TS ts, PetscReal t, Vec U, Mat A, Mat B, void *ctx)
+/* The explicit form's Jacobian, a shell: F = (v, G(t, q, v)) with v = P_v^{-1}(q, p) solved for, so
+     J (dq, dp) = (dv, G_x dq + G_v dv),   dv = P_v^{-1} (dp - P_x dq),
+     J' (a, b)  = (G_x' b - P_x' z, z),    z  = P_v^{-T} (a + G_v' b),
+   from the door's terms at (t, q, v), copied (the door's own matrices are overwritten by the next velocity solve,
+   which rk's adjoint makes between computing J and applying it) */
+typedef struct {
+  SimpVIPhaseSpace ps;
+  PetscInt         nterms;
+  SimpVITerm      *terms; /* copies of the door's terms, door->maxterms of them */
+  Mat              Pv;    /* the copy of the P_v term */
+  KSP              ksp;   /* P_v, own solver (prefix -ts_simpvi_velocity_) */
+  Vec              a, b, w, z, y;
+} ExplicitJacobian;
+
+/* y += sum over the terms of block blk of scale A x (or A' x when transpose) */
+static PetscErrorCode ApplyBlock(ExplicitJacobian *ej, SimpVIBlock blk, PetscBool transpose, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  SETERRQ(PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "The explicit phase-space form of TSSimpVISetUpPhaseSpace() (TS type %s) has no Jacobian dF/dU, which the adjoint and forward sensitivities of that type need: use an implicit type (-ts_type theta, cn, beuler), whose form has its analytic Jacobian and dF/dtheta, or TSSIMPVI, or set dF/dU with TSSetRHSJacobian() and dF/dtheta with TSSetRHSJacobianP() yourself",
-          ((PetscObject)ts)->type_name);
+  for (PetscInt k = 0; k < ej->nterms; k++) {
+    SimpVITerm *tm = &ej->terms[k];
+
+    if (tm->block != blk) continue;
+    if ((PetscBool)(tm->transpose != transpose)) PetscCall(MatMultTranspose(tm->A, x, ej->w));
+    else PetscCall(MatMult(tm->A, x, ej->w));
+    PetscCall(VecAXPY(y, tm->scale, ej->w));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatMult_ExplicitJacobian(Mat J, Vec X, Vec Y)
+{
+  ExplicitJacobian *ej;
+  SimpVIPhaseSpace  ps;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(J, &ej));
+  ps = ej->ps;
+  PetscCall(SimpVIPhaseSpaceSplit_Private(X, ps->isq, ps->isp, ej->a, ej->b)); /* (dq, dp) */
+  PetscCall(VecScale(ej->b, -1));
+  PetscCall(ApplyBlock(ej, SIMPVI_BLOCK_PX, PETSC_FALSE, ej->a, ej->b)); /* P_x dq - dp */
+  PetscCall(VecScale(ej->b, -1));
+  PetscCall(KSPSolve(ej->ksp, ej->b, ej->z)); /* dv */
+  PetscCall(VecSet(ej->y, 0));
+  PetscCall(ApplyBlock(ej, SIMPVI_BLOCK_GX, PETSC_FALSE, ej->a, ej->y));
+  PetscCall(ApplyBlock(ej, SIMPVI_BLOCK_GV, PETSC_FALSE, ej->z, ej->y));
+  PetscCall(SimpVIPhaseSpaceJoin_Private(ej->z, ej->y, ps->isq, ps->isp, Y));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatMultTranspose_ExplicitJacobian(Mat J, Vec X, Vec Y)
+{
+  ExplicitJacobian *ej;
+  SimpVIPhaseSpace  ps;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(J, &ej));
+  ps = ej->ps;
+  PetscCall(SimpVIPhaseSpaceSplit_Private(X, ps->isq, ps->isp, ej->a, ej->b)); /* (a, b) */
+  PetscCall(ApplyBlock(ej, SIMPVI_BLOCK_GV, PETSC_TRUE, ej->b, ej->a));        /* a + G_v' b */
+  PetscCall(KSPSolveTranspose(ej->ksp, ej->a, ej->z));
+  PetscCall(VecSet(ej->y, 0));
+  PetscCall(ApplyBlock(ej, SIMPVI_BLOCK_PX, PETSC_TRUE, ej->z, ej->y));
+  PetscCall(VecScale(ej->y, -1));
+  PetscCall(ApplyBlock(ej, SIMPVI_BLOCK_GX, PETSC_TRUE, ej->b, ej->y));
+  PetscCall(SimpVIPhaseSpaceJoin_Private(ej->y, ej->z, ps->isq, ps->isp, Y));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ExplicitJacobianResetTerms(ExplicitJacobian *ej)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < ej->nterms; k++) PetscCall(MatDestroy(&ej->terms[k].A));
+  ej->nterms = 0;
+  ej->Pv     = NULL;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatDestroy_ExplicitJacobian(Mat J)
+{
+  ExplicitJacobian *ej;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(J, &ej));
+  PetscCall(ExplicitJacobianResetTerms(ej));
+  PetscCall(PetscFree(ej->terms));
+  PetscCall(KSPDestroy(&ej->ksp));
+  PetscCall(VecDestroy(&ej->a));
+  PetscCall(VecDestroy(&ej->b));
+  PetscCall(VecDestroy(&ej->w));
+  PetscCall(VecDestroy(&ej->z));
+  PetscCall(VecDestroy(&ej->y));
+  PetscCall(PetscFree(ej));
+  PetscFunctionReturn(0);
+}
+
+/* dF/dU of the explicit form at (t, U): the door's terms at (t, q, v(q, p)), copied into the shell */
+static PetscErrorCode RHSJacobian_PhaseSpace(TS ts, PetscReal t, Vec U, Mat A, Mat B, void *ctx)
+{
+  SimpVIPhaseSpace  ps   = (SimpVIPhaseSpace)ctx;
+  SimpVIProblem    *prob = ps->prob;
+  ExplicitJacobian *ej;
+  PetscInt          nterms = 0, N;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(A, &ej));
+  PetscCall(SimpVIPhaseSpaceSplit_Private(U, ps->isq, ps->isp, ps->q, ps->p));
+  PetscCall(SimpVILegendreInverse_Private(ps->ts, prob, t, ps->q, ps->p, ps->v));
+  PetscCall(prob->door->terms(ps->ts, prob, t, ps->q, ps->v, SIMPVI_NEED_ALL, &nterms, prob->terms));
+  PetscCall(ExplicitJacobianResetTerms(ej));
+  for (PetscInt k = 0; k < nterms; k++) {
+    ej->terms[k] = prob->terms[k];
+    PetscCall(MatDuplicate(prob->terms[k].A, MAT_COPY_VALUES, &ej->terms[k].A));
+    if (prob->terms[k].block == SIMPVI_BLOCK_PV) ej->Pv = ej->terms[k].A; /* one P_v term, as the velocity solve reads it */
+  }
+  ej->nterms = nterms;
+  PetscCheck(ej->Pv, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "The Lagrangian has no L_vv block: no Jacobian of the explicit phase-space form");
+  if (!ej->ksp) {
+    PetscCall(KSPCreate(PetscObjectComm((PetscObject)ts), &ej->ksp));
+    PetscCall(KSPSetOptionsPrefix(ej->ksp, ((PetscObject)ps->ts)->prefix));
+    PetscCall(KSPAppendOptionsPrefix(ej->ksp, "ts_simpvi_velocity_"));
+    PetscCall(MatGetSize(ej->Pv, &N, NULL));
+    PetscCall(SimpVIDefaultLinearSolver_Private(ej->ksp, N, prob->directlimit, PETSC_TRUE, PETSC_FALSE));
+    PetscCall(KSPSetTolerances(ej->ksp, 1e-14, 1e-50, PETSC_DEFAULT, PETSC_DEFAULT)); /* an adjoint as exact as the map */
+    PetscCall(KSPSetFromOptions(ej->ksp));
+  }
+  PetscCall(KSPSetOperators(ej->ksp, ej->Pv, ej->Pv));
+  PetscCall(PetscObjectStateIncrease((PetscObject)A));
+  if (B != A) {
+    PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The shell of RHSJacobian_PhaseSpace() for the explicit types' adjoints (rk, euler, ...) */
+static PetscErrorCode ExplicitJacobianCreate(SimpVIPhaseSpace ps, Vec U, Mat *J)
+{
+  ExplicitJacobian *ej;
+  PetscInt          nloc, N;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&ej));
+  ej->ps = ps;
+  PetscCall(PetscMalloc1(ps->prob->door->maxterms, &ej->terms));
+  PetscCall(VecDuplicate(ps->q, &ej->a));
+  PetscCall(VecDuplicate(ps->q, &ej->b));
+  PetscCall(VecDuplicate(ps->q, &ej->w));
+  PetscCall(VecDuplicate(ps->q, &ej->z));
+  PetscCall(VecDuplicate(ps->q, &ej->y));
+  PetscCall(VecGetLocalSize(U, &nloc));
+  PetscCall(VecGetSize(U, &N));
+  PetscCall(MatCreateShell(PetscObjectComm((PetscObject)U), nloc, nloc, N, N, ej, J));
+  PetscCall(MatShellSetOperation(*J, MATOP_MULT, (void (*)(void))MatMult_ExplicitJacobian));
+  PetscCall(MatShellSetOperation(*J, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMultTranspose_ExplicitJacobian));
+  PetscCall(MatShellSetOperation(*J, MATOP_DESTROY, (void (*)(void))MatDestroy_ExplicitJacobian));
+  PetscFunctionReturn(0);
 }
 
 /* basicsymplectic's splits: q' = M^{-1} p from the momenta, p' = -grad V(q) from the positions */
@@ -289,9 +438,11 @@ static PetscErrorCode MomentumRate(TS sub, PetscReal t, Vec q, Vec pdot, void *c
   "position" and "momentum" splits q' = M^{-1} p, p' = -grad V(q), which need a constant mass. `TSALPHA2` needs the
   second-order form instead (see tutorials/ex3.c).
 
-  With `TSSimpVISetParameterJacobian()` the form also gets its parameter Jacobian dF/dtheta (rows of U = (q, p)):
-  `TSSetIJacobianP()` for the implicit types, `TSSetRHSJacobianP()` for the explicit ones (which need dP/dtheta NULL,
-  an error says so), so that `TSAdjointSolve()` of theta, cn or beuler gives mu.
+  For `TSAdjointSolve()` under the type's own adjoint: explicit types also get the Jacobian of U' (a shell matrix whose
+  products go through solves with L_vv, unless a `TSSetRHSJacobian()` of the user's is there), and with
+  `TSSimpVISetParameterJacobian()` the form gets its parameter Jacobian dF/dtheta (rows of U = (q, p)):
+  `TSSetIJacobianP()` for the implicit types (theta, cn, beuler), `TSSetRHSJacobianP()` for the explicit ones (rk;
+  they need dP/dtheta NULL, an error says so otherwise).
 
   The IFunction's dF/dU' = [L_vv 0; -L_xv I] is not the identity, so the `TS` is marked `TS_EQ_ODE_IMPLICIT`.
   `TSIRK` builds its stage Jacobian as if dF/dU' = I and does not check that its Newton iteration converged: on this
@@ -360,9 +511,7 @@ PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts)
     if (!rhsjac) { /* one of the user's own stays */
       Mat J;
 
-      PetscCall(VecGetLocalSize(U, &nloc));
-      PetscCall(VecGetSize(U, &N));
-      PetscCall(MatCreateShell(PetscObjectComm((PetscObject)ts), nloc, nloc, N, N, NULL, &J));
+      PetscCall(ExplicitJacobianCreate(ps, U, &J));
       PetscCall(TSSetRHSJacobian(ts, J, J, RHSJacobian_PhaseSpace, ps));
       PetscCall(MatDestroy(&J));
     }

@@ -501,8 +501,8 @@ $ PetscErrorCode f(TS ts, PetscReal t, Vec x, Vec v, Mat Ptheta, Mat Gtheta, voi
 
   Under another `TS` type, `TSSimpVISetUpPhaseSpace()` (called before or after this) registers dF/dtheta of its
   phase-space form, built from these two (rows of U = (q, p)), so that the type's own adjoint gives mu:
-  `TSSetIJacobianP()` for the implicit types (theta, cn, beuler), `TSSetRHSJacobianP()` for the explicit ones when
-  dP/dtheta is NULL.
+  `TSSetIJacobianP()` for the implicit types (theta, cn, beuler), `TSSetRHSJacobianP()` for the explicit ones (rk)
+  when dP/dtheta is NULL.
 
   Level: intermediate
 
