@@ -29,6 +29,7 @@ typedef struct {
   Problem   problem;
   PetscBool lagrangian, force, integral, verbose, nomu, formjacp; /* formjacp: another type keeps the phase-space form's mu */
   PetscBool late;                                                 /* TSSimpVISetParameterJacobian() after TSSimpVISetUpPhaseSpace() */
+  PetscBool twice;                                                /* TSSimpVISetUpPhaseSpace() called twice */
   PetscReal g, gamma, amp, k, h, mass;                            /* mass: the constant mass of the pendulum and the chain */
   PetscInt  steps, n;                                             /* steps; positions (chain) */
   DM        da;                                                   /* chain */
@@ -407,7 +408,8 @@ static PetscErrorCode CreateTS(Ctx *c, const char type[], PetscReal g, Vec U, Pe
     PetscBool issimpvi;
 
     PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &issimpvi));
-    if (!issimpvi) PetscCall(TSSimpVISetUpPhaseSpace(ts)); /* theta: the phase-space form */
+    if (!issimpvi) PetscCall(TSSimpVISetUpPhaseSpace(ts));             /* theta: the phase-space form */
+    if (!issimpvi && c->twice) PetscCall(TSSimpVISetUpPhaseSpace(ts)); /* anew: nothing of the first form left */
     if (!c->nomu && c->late) PetscCall(TSSimpVISetParameterJacobian(ts, NULL, mats[5], ParameterJacobian, c));
     if (!issimpvi && !c->nomu && !c->formjacp) { /* and its own parameter Jacobian */
       PetscInt Nloc;
@@ -800,6 +802,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-n", "Positions of the chain", NULL, c.n, &c.n, NULL));
   PetscCall(PetscOptionsReal("-h", "Time step", NULL, c.h, &c.h, NULL));
   PetscCall(PetscOptionsReal("-mass", "Constant mass of the pendulum and the chain", NULL, c.mass, &c.mass, NULL));
+  PetscCall(PetscOptionsBool("-setup_twice", "TSSimpVISetUpPhaseSpace() twice", NULL, c.twice, &c.twice, NULL));
   PetscCall(PetscOptionsBool("-late_parameter_jacobian", "TSSimpVISetParameterJacobian() after TSSimpVISetUpPhaseSpace() (no -integral)", NULL, c.late, &c.late, NULL));
   PetscOptionsEnd();
   c.lagrangian = (PetscBool)!strcmp(door, "lagrangian");
@@ -938,6 +941,10 @@ int main(int argc, char **argv)
   test:
     suffix: phasespace_rk
     args: -check phasespace -problem pendulum -force -ts_type rk -ts_adapt_type none -ts_rk_type {{4 3bs}shared output}
+    output_file: output/adjoint_phasespace.out
+  test:
+    suffix: phasespace_twice
+    args: -check phasespace -problem pendulum -force -setup_twice -ts_rk_type 4 -ts_type {{rk theta}shared output}
     output_file: output/adjoint_phasespace.out
   test:
     suffix: phasespace_rk_chain

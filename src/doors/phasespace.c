@@ -508,7 +508,7 @@ PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts)
     PetscCall(TSSetRHSFunction(ts, NULL, RHSFunction_PhaseSpace, ps));
     PetscCall(TSGetDM(ts, &dm));
     PetscCall(DMTSGetRHSJacobian(dm, &rhsjac, NULL));
-    if (!rhsjac) { /* one of the user's own stays */
+    if (!rhsjac || rhsjac == RHSJacobian_PhaseSpace) { /* one of the user's own stays; ours of an earlier call goes with its ps */
       Mat J;
 
       PetscCall(ExplicitJacobianCreate(ps, U, &J));
