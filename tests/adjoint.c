@@ -944,7 +944,11 @@ int main(int argc, char **argv)
     output_file: output/adjoint_phasespace.out
   test:
     suffix: phasespace_twice
-    args: -check phasespace -problem pendulum -force -setup_twice -ts_rk_type 4 -ts_type {{rk theta}shared output}
+    args: -check phasespace -problem pendulum -force -setup_twice -ts_type rk -ts_rk_type 4
+    output_file: output/adjoint_phasespace.out
+  test:
+    suffix: phasespace_twice_theta
+    args: -check phasespace -problem pendulum -force -setup_twice
     output_file: output/adjoint_phasespace.out
   test:
     suffix: phasespace_rk_chain
