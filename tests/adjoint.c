@@ -9,7 +9,9 @@ static char help[] = "The discrete adjoint of TSSIMPVI (TSAdjointSolve()) agains
                      "  forward (dC/dg by the tangent-linear run of the parameter against the adjoint's mu),\n"
                      "  costintegrand (PETSc's deprecated TSSetCostIntegrand(): must stop with an error),\n"
                      "  thetafd (PETSc theta 0.5's own adjoint against central differences of theta's own forward map; -mass m sets\n"
-                     "  the constant mass of the pendulum and the chain).\n\n";
+                     "  the constant mass of the pendulum and the chain),\n"
+                     "  phasespace (another type's adjoint, theta 0.5 unless -ts_type says, on the phase-space form with the parameter\n"
+                     "  Jacobian it builds from TSSimpVISetParameterJacobian(), against central differences of that type's map).\n\n";
 
 #include <simpvi.h>
 #include <petscdmda.h>
@@ -25,12 +27,14 @@ static const char *const Problems[] = {"pendulum", "double", "chain", "Problem",
 
 typedef struct {
   Problem   problem;
-  PetscBool lagrangian, force, integral, verbose, nomu;
-  PetscReal g, gamma, amp, k, h, mass; /* mass: the constant mass of the pendulum and the chain */
-  PetscInt  steps, n;                  /* steps; positions (chain) */
-  DM        da;                        /* chain */
-  Vec       xloc;                      /* chain: positions with ghosts */
-  IS        isq, isp;                  /* chain: the split */
+  PetscBool lagrangian, force, integral, verbose, nomu, formjacp; /* formjacp: another type keeps the phase-space form's mu */
+  PetscBool late;                                                 /* TSSimpVISetParameterJacobian() after TSSimpVISetUpPhaseSpace() */
+  PetscBool twice;                                                /* TSSimpVISetUpPhaseSpace() called twice */
+  PetscReal g, gamma, amp, k, h, mass;                            /* mass: the constant mass of the pendulum and the chain */
+  PetscInt  steps, n;                                             /* steps; positions (chain) */
+  DM        da;                                                   /* chain */
+  Vec       xloc;                                                 /* chain: positions with ghosts */
+  IS        isq, isp;                                             /* chain: the split */
   PetscInt  nloc, rstart;
   /* pairing */
   PetscReal *S;
@@ -377,7 +381,7 @@ static PetscErrorCode CreateTS(Ctx *c, const char type[], PetscReal g, Vec U, Pe
     PetscCall(TSSimpVISetForce(ts, NULL, mats[4], Force, ForceJacobian, c));
   }
   PetscCall(MatCreateDense(comm, nloc, PETSC_DECIDE, n, 1, NULL, &mats[5]));
-  if (!c->nomu) PetscCall(TSSimpVISetParameterJacobian(ts, NULL, mats[5], ParameterJacobian, c));
+  if (!c->nomu && !c->late) PetscCall(TSSimpVISetParameterJacobian(ts, NULL, mats[5], ParameterJacobian, c));
   PetscCall(TSSetSolution(ts, U));
   PetscCall(TSSetTimeStep(ts, c->h));
   PetscCall(TSSetMaxSteps(ts, c->steps));
@@ -404,8 +408,10 @@ static PetscErrorCode CreateTS(Ctx *c, const char type[], PetscReal g, Vec U, Pe
     PetscBool issimpvi;
 
     PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &issimpvi));
-    if (!issimpvi) PetscCall(TSSimpVISetUpPhaseSpace(ts)); /* theta: the phase-space form */
-    if (!issimpvi && !c->nomu) {                           /* and its own parameter Jacobian */
+    if (!issimpvi) PetscCall(TSSimpVISetUpPhaseSpace(ts));             /* theta: the phase-space form */
+    if (!issimpvi && c->twice) PetscCall(TSSimpVISetUpPhaseSpace(ts)); /* anew: nothing of the first form left */
+    if (!c->nomu && c->late) PetscCall(TSSimpVISetParameterJacobian(ts, NULL, mats[5], ParameterJacobian, c));
+    if (!issimpvi && !c->nomu && !c->formjacp) { /* and its own parameter Jacobian */
       PetscInt Nloc;
 
       PetscCall(VecGetLocalSize(U, &Nloc));
@@ -660,6 +666,37 @@ static PetscErrorCode CheckPairing(Ctx *c, Vec U0)
   PetscFunctionReturn(0);
 }
 
+/* Another TS type (theta 0.5 unless -ts_type says otherwise) on the phase-space form, whose parameter Jacobian is the
+   one TSSimpVISetUpPhaseSpace() builds from TSSimpVISetParameterJacobian() (rows of U, not of the positions): lambda
+   and mu of that type's adjoint against central differences of its own forward map */
+static PetscErrorCode CheckPhaseSpaceMu(Ctx *c, Vec U0)
+{
+  Vec       lambda;
+  PetscReal dg, worst, Cp, Cm, g0 = c->g, eps = 1e-5, fd, gerr;
+  PetscInt  ndir;
+  CostRun   run = {c, TSTHETA};
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(U0, &lambda));
+  PetscCall(PetscOptionsSetValue(NULL, "-snes_rtol", "1e-15")); /* the forward map converged to round-off */
+  PetscCall(PetscOptionsSetValue(NULL, "-snes_atol", "1e-15"));
+  PetscCall(PetscOptionsSetValue(NULL, "-ksp_rtol", "1e-15"));
+  PetscCall(PetscOptionsSetValue(NULL, "-ksp_atol", "1e-50"));
+  c->formjacp = PETSC_TRUE;
+  PetscCall(Gradient(c, TSTHETA, U0, g0, lambda, &dg));
+  PetscCall(FDGradientError(U0, lambda, (PetscBool)(c->problem == CHAIN), eps, CostOfU0, &run, c->verbose, "adjoint", "central difference", &ndir, &worst));
+  PetscCall(Cost(c, TSTHETA, U0, g0 * (1 + eps), &Cp));
+  PetscCall(Cost(c, TSTHETA, U0, g0 * (1 - eps), &Cm));
+  c->g = g0;
+  fd   = (Cp - Cm) / (2 * eps * g0);
+  gerr = PetscAbsReal(dg - fd) / PetscMax(PetscAbsReal(fd), 1e-300);
+  if (c->verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  dC/dg: adjoint %.12e, central difference %.12e, relative error %.2e\n", (double)dg, (double)fd, (double)gerr));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "phase-space form: dC/dU0 against central differences in %" PetscInt_FMT " directions, relative error < 1e-7: %s\n", ndir, worst < 1e-7 ? "yes" : "no"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "phase-space form: dC/dg (mu of TSSimpVISetParameterJacobian()) against central differences, relative error < 1e-7: %s\n", gerr < 1e-7 ? "yes" : "no"));
+  PetscCall(VecDestroy(&lambda));
+  PetscFunctionReturn(0);
+}
+
 /* the tangent-linear run of the parameter g (TSForwardSetSensitivities() with a parameter Jacobian: S_0 = 0, forced by
    dG/dg) against the adjoint's mu: dC/dg = lambda_N' S_N for the terminal cost */
 static PetscErrorCode CheckForwardParameter(Ctx *c, Vec U0)
@@ -756,7 +793,7 @@ int main(int argc, char **argv)
   c.mass  = 1;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Adjoint checks", NULL);
   PetscCall(PetscOptionsEnum("-problem", "Problem", NULL, Problems, (PetscEnum)c.problem, (PetscEnum *)&c.problem, NULL));
-  PetscCall(PetscOptionsString("-check", "fd, theta, pairing, forward or costintegrand", NULL, check, check, sizeof(check), NULL));
+  PetscCall(PetscOptionsString("-check", "fd, theta, pairing, forward, costintegrand, thetafd or phasespace", NULL, check, check, sizeof(check), NULL));
   PetscCall(PetscOptionsString("-door", "mechanical or lagrangian (pendulum)", NULL, door, door, sizeof(door), NULL));
   PetscCall(PetscOptionsBool("-force", "Add a damping and driving force", NULL, c.force, &c.force, NULL));
   PetscCall(PetscOptionsBool("-integral", "Add the cost integral", NULL, c.integral, &c.integral, NULL));
@@ -765,6 +802,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-n", "Positions of the chain", NULL, c.n, &c.n, NULL));
   PetscCall(PetscOptionsReal("-h", "Time step", NULL, c.h, &c.h, NULL));
   PetscCall(PetscOptionsReal("-mass", "Constant mass of the pendulum and the chain", NULL, c.mass, &c.mass, NULL));
+  PetscCall(PetscOptionsBool("-setup_twice", "TSSimpVISetUpPhaseSpace() twice", NULL, c.twice, &c.twice, NULL));
+  PetscCall(PetscOptionsBool("-late_parameter_jacobian", "TSSimpVISetParameterJacobian() after TSSimpVISetUpPhaseSpace() (no -integral)", NULL, c.late, &c.late, NULL));
   PetscOptionsEnd();
   c.lagrangian = (PetscBool)!strcmp(door, "lagrangian");
   if (c.problem == CHAIN) {
@@ -787,6 +826,7 @@ int main(int argc, char **argv)
   else if (!strcmp(check, "forward")) PetscCall(CheckForwardParameter(&c, U0));
   else if (!strcmp(check, "costintegrand")) PetscCall(CheckDeprecatedIntegrand(&c, U0));
   else if (!strcmp(check, "thetafd")) PetscCall(CheckThetaFD(&c, U0));
+  else if (!strcmp(check, "phasespace")) PetscCall(CheckPhaseSpaceMu(&c, U0));
   else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "Unknown -check %s", check);
   PetscCall(VecDestroy(&U0));
   PetscCall(VecDestroy(&c.xloc));
@@ -876,6 +916,48 @@ int main(int argc, char **argv)
   test:
     suffix: thetafd_double
     args: -check thetafd -problem double
+
+  # the same program under theta 0.5, Crank-Nicolson, backward Euler and rk on the phase-space form, whose parameter
+  # Jacobian TSSimpVISetUpPhaseSpace() builds from TSSimpVISetParameterJacobian() (issue 20): lambda and mu against
+  # central differences of that type's map
+  test:
+    suffix: phasespace
+    args: -check phasespace -problem pendulum -mass 1.5 -force -integral -ts_type {{theta cn beuler}shared output}
+  test:
+    suffix: phasespace_late
+    args: -check phasespace -problem pendulum -mass 1.5 -force -late_parameter_jacobian
+    output_file: output/adjoint_phasespace.out
+  test:
+    suffix: phasespace_lagrangian
+    args: -check phasespace -problem pendulum -door lagrangian -force -integral
+    output_file: output/adjoint_phasespace.out
+  test:
+    suffix: phasespace_chain
+    nsize: {{1 2}}
+    args: -check phasespace -problem chain -mass 0.7 -force -integral
+    output_file: output/adjoint_phasespace_chain_1.out
+  # rk on the explicit form (its Jacobian a shell through P_v^{-1}; fixed steps, no cost integral: PETSc's rk adjoint
+  # with mu needs the quadrature TS's own TSSetRHSJacobianP()); exact for M(q) too (the double pendulum)
+  test:
+    suffix: phasespace_rk
+    args: -check phasespace -problem pendulum -force -ts_type rk -ts_adapt_type none -ts_rk_type {{4 3bs}shared output}
+    output_file: output/adjoint_phasespace.out
+  test:
+    suffix: phasespace_twice
+    args: -check phasespace -problem pendulum -force -setup_twice -ts_type rk -ts_rk_type 4
+    output_file: output/adjoint_phasespace.out
+  test:
+    suffix: phasespace_twice_theta
+    args: -check phasespace -problem pendulum -force -setup_twice
+    output_file: output/adjoint_phasespace.out
+  test:
+    suffix: phasespace_rk_chain
+    nsize: 2
+    args: -check phasespace -problem chain -mass 0.7 -force -ts_type rk -ts_rk_type 4
+    output_file: output/adjoint_phasespace_chain_1.out
+  test:
+    suffix: phasespace_rk_double
+    args: -check phasespace -problem double -ts_type rk -ts_rk_type 4
 
   # a cost integral by the deprecated TSSetCostIntegrand() stops with an error naming TSCreateQuadratureTS()
   test:

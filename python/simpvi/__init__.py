@@ -3,7 +3,9 @@
 Import petsc4py first (``petsc4py.init(sys.argv)`` for command-line options), then this module, which loads libsimpvi
 (``$SIMPVI_LIBRARY``, else the installed library, else the source tree's ``build/src/libsimpvi.so``) and registers
 the type. Every function takes petsc4py objects and mirrors a C function of simpvi.h (``setType`` is
-``TSSimpVISetType()``, ...); a C error raises ``PETSc.Error``.
+``TSSimpVISetType()``, ``kinsolSetStrategy`` is ``SNESKINSOLSetStrategy()``, ...); ``counterparts`` maps each public
+C function to its Python name, or to None for the few PETSc itself calls (package set-up and tear-down, the type's
+constructor). A C error raises ``PETSc.Error``.
 
 Callbacks receive petsc4py objects, like petsc4py's own: ``lagrangian(ts, t, x, v, Lx, Lv, *args, **kargs)`` returns
 L and fills the gradients Lx, Lv (setPointwiseLagrangian()'s function receives numpy arrays instead). Positions and
@@ -21,20 +23,25 @@ velocities are the first half of each process's entries of U = (q, p) unless the
     simpvi.setLagrangian(ts, lagrangian)
     simpvi.setLagrangianHessian(ts, Lxx, None, Lvv, hessian)
 """
+import collections
 import ctypes
 
+import numpy as np
 from petsc4py import PETSc
 
 from . import _callbacks as _cb
 from . import _library as _C
 
-__all__ = ['TSSIMPVI', 'Type', 'Quadrature', 'NonlinearSolverType', 'initialize', 'register', 'setType', 'getType',
-           'setDegree', 'getDegree', 'getOrder', 'setNonlinearSolverType', 'getNonlinearSolverType', 'setLagrangian',
-           'setLagrangianHessian', 'setPointwiseLagrangian', 'setMass', 'setPotential', 'setForce', 'setPhaseSpaceIS',
-           'getPhaseSpaceIS', 'setUpPhaseSpace',
-           'computeEnergy', 'monitorEnergy', 'library']
+__all__ = ['TSSIMPVI', 'SNESKINSOL', 'Type', 'Quadrature', 'NonlinearSolverType', 'KINSOLStrategy', 'Tableau',
+           'initialize', 'register', 'setType', 'getType', 'setDegree', 'getDegree', 'getOrder', 'getTableau',
+           'setNonlinearSolverType', 'getNonlinearSolverType', 'setLagrangian', 'setLagrangianHessian',
+           'setPointwiseLagrangian', 'setMass', 'setPotential', 'setForce', 'setParameterJacobian', 'setPhaseSpaceIS',
+           'getPhaseSpaceIS', 'setUpPhaseSpace', 'computeEnergy', 'monitorEnergy', 'kinsolSetStrategy', 'kinsolSetMAA',
+           'kinsolSetTolerances', 'kinsolGetTolerances', 'kinsolSetScaleFunction', 'kinsolGetReturnFlag', 'counterparts',
+           'library']
 
 TSSIMPVI = 'simpvi'
+SNESKINSOL = 'kinsol'  # the SNES type, registered when libsimpvi was built with SUNDIALS KINSOL
 library = _C.path  # the libsimpvi loaded
 
 
@@ -59,7 +66,57 @@ class NonlinearSolverType:
   KINSOL = 1
 
 
+class KINSOLStrategy:
+  """SNESKINSOLStrategy, for kinsolSetStrategy()."""
+  NEWTON = 0
+  LINESEARCH = 1
+  PICARD = 2
+  FP = 3
+
+
+Tableau = collections.namedtuple('Tableau', 'degree nq c tau w B D')
+Tableau.__doc__ = """TSSimpVIGetTableau(): degree s, nq quadrature points, nodes c (s+1,), quadrature points tau (nq,) and
+weights w (nq,) on [0, 1], B[k, i] = phi_i(tau_k) and D[k, i] = phi_i'(tau_k) (nq, s+1)"""
+
 _NLS_NAMES = {'snes': NonlinearSolverType.SNES, 'kinsol': NonlinearSolverType.KINSOL}
+
+
+# Every public function of simpvi.h and its Python counterpart here, or why there is none (python/tests/reach.py
+# reads simpvi.h and fails on a function missing from this table)
+counterparts = {
+  'SimpVIInitializePackage': 'initialize',
+  'SimpVIFinalizePackage': None,  # called by PetscFinalize(); from Python it would unregister the type under petsc4py
+  'PetscDLLibraryRegister_simpvi': None,  # PETSc's entry point for -dll_append; loading the module registers instead
+  'TSCreate_SimpVI': None,  # the type's constructor, reached by ts.setType(simpvi.TSSIMPVI)
+  'TSSimpVIRegister': 'register',
+  'TSSimpVIRegisterAll': None,  # done by initialize() on import
+  'TSSimpVIRegisterDestroy': None,  # called by PetscFinalize()
+  'TSSimpVISetType': 'setType',
+  'TSSimpVIGetType': 'getType',
+  'TSSimpVISetDegree': 'setDegree',
+  'TSSimpVIGetDegree': 'getDegree',
+  'TSSimpVIGetOrder': 'getOrder',
+  'TSSimpVIGetTableau': 'getTableau',
+  'TSSimpVISetNonlinearSolverType': 'setNonlinearSolverType',
+  'TSSimpVIGetNonlinearSolverType': 'getNonlinearSolverType',
+  'TSSimpVISetLagrangian': 'setLagrangian',
+  'TSSimpVISetLagrangianHessian': 'setLagrangianHessian',
+  'TSSimpVISetPotential': 'setPotential',
+  'TSSimpVISetMass': 'setMass',
+  'TSSimpVISetForce': 'setForce',
+  'TSSimpVISetParameterJacobian': 'setParameterJacobian',
+  'TSSimpVISetPointwiseLagrangian': 'setPointwiseLagrangian',
+  'TSSimpVIGetPhaseSpaceIS': 'getPhaseSpaceIS',
+  'TSSimpVISetUpPhaseSpace': 'setUpPhaseSpace',
+  'TSSimpVIComputeEnergy': 'computeEnergy',
+  'TSSimpVIMonitorEnergy': 'monitorEnergy',
+  'SNESKINSOLSetStrategy': 'kinsolSetStrategy',
+  'SNESKINSOLSetMAA': 'kinsolSetMAA',
+  'SNESKINSOLSetTolerances': 'kinsolSetTolerances',
+  'SNESKINSOLGetTolerances': 'kinsolGetTolerances',
+  'SNESKINSOLSetScaleFunction': 'kinsolSetScaleFunction',
+  'SNESKINSOLGetReturnFlag': 'kinsolGetReturnFlag',
+}
 
 
 def _check(ierr):
@@ -118,6 +175,17 @@ def getOrder(ts):
   out = _C.PetscInt()
   _call(_C.TSSimpVIGetOrder, ts.handle, ctypes.byref(out))
   return out.value
+
+
+def getTableau(ts):
+  """TSSimpVIGetTableau(): the current scheme's table (a Tableau of numpy copies), what a program needs to take the
+  same steps outside a TS: x_k = sum_i B[k, i] Q_i, v_k = (1/h) sum_i D[k, i] Q_i at the quadrature points."""
+  degree, nq = _C.PetscInt(), _C.PetscInt()
+  arrays = [_C.RealArray() for _ in range(5)]
+  _call(_C.TSSimpVIGetTableau, ts.handle, ctypes.byref(degree), ctypes.byref(nq), *(ctypes.byref(a) for a in arrays))
+  s, q = degree.value, nq.value
+  c, tau, w, B, D = (np.ctypeslib.as_array(a, (size,)).copy() for a, size in zip(arrays, (s + 1, q, q, q * (s + 1), q * (s + 1))))
+  return Tableau(s, q, c, tau, w, B.reshape(q, s + 1), D.reshape(q, s + 1))
 
 
 def setNonlinearSolverType(ts, nls):
@@ -195,6 +263,19 @@ def setForce(ts, Fx, Fv, force, jacobian=None, args=None, kargs=None):
   _call(_C.TSSimpVISetForce, ts.handle, _h(Fx), _h(Fv), fn, fj, None)
 
 
+def setParameterJacobian(ts, Ptheta, Gtheta, jacobian, args=None, kargs=None):
+  """TSSimpVISetParameterJacobian(): the derivatives of P = dL/dv and G = dL/dx + f in the parameters theta, for the
+  parameter gradients (mu of ts.setCostGradients()) of ts.adjointSolve() and the parameter columns of forward
+  sensitivities.
+
+  Ptheta and Gtheta are matrices (positions x parameters), either None if that quantity does not depend on theta;
+  ``jacobian(ts, t, x, v, Ptheta, Gtheta, *args, **kargs)`` fills and assembles them (None when not given). Under
+  another TS type (theta, cn, beuler, rk), setUpPhaseSpace() gives that type's adjoint dF/dtheta of the phase-space
+  form built from these."""
+  fn = _cb.store(ts, _cb.parameter_jacobian, '__simpvi_parameter_jacobian__', jacobian, args, kargs)
+  _call(_C.TSSimpVISetParameterJacobian, ts.handle, _h(Ptheta), _h(Gtheta), fn, None)
+
+
 def setPhaseSpaceIS(ts, isq, isp):
   """TSRHSSplitSetIS(ts, "position", isq) and (ts, "momentum", isp): which entries of U = (q, p) are positions and
   which momenta (required on more than one process; on one the default is U's two halves)."""
@@ -227,6 +308,51 @@ def monitorEnergy(ts):
   if ts.getType() != TSSIMPVI:  # the C monitor reads the simpvi type's data
     raise ValueError('simpvi.monitorEnergy() needs a TS of type %s, not %s' % (TSSIMPVI, ts.getType()))
   _call(_C.TSMonitorSet, ts.handle, _C.TSSimpVIMonitorEnergy, None, None)
+
+
+def _kinsol(name):
+  fn = getattr(_C, name)
+  if fn is None:
+    raise NotImplementedError('simpvi: %s was built without SUNDIALS KINSOL, so it has no %s()' % (library, name))
+  return fn
+
+
+def kinsolSetStrategy(snes, strategy):
+  """SNESKINSOLSetStrategy(): KINSOLStrategy.NEWTON, LINESEARCH, PICARD or FP, or their names ('fp', ...)."""
+  if isinstance(strategy, str):
+    strategy = getattr(KINSOLStrategy, strategy.upper())
+  _call(_kinsol('SNESKINSOLSetStrategy'), snes.handle, int(strategy))
+
+
+def kinsolSetMAA(snes, maa):
+  """SNESKINSOLSetMAA(): the depth of Anderson acceleration of the picard and fp strategies."""
+  _call(_kinsol('SNESKINSOLSetMAA'), snes.handle, int(maa))
+
+
+def kinsolSetTolerances(snes, fnormtol=PETSc.DEFAULT, scsteptol=PETSc.DEFAULT):
+  """SNESKINSOLSetTolerances(): KINSOL's function and scaled-step tolerances (PETSc.DEFAULT: from the SNES's)."""
+  _call(_kinsol('SNESKINSOLSetTolerances'), snes.handle, float(fnormtol), float(scsteptol))
+
+
+def kinsolGetTolerances(snes):
+  """SNESKINSOLGetTolerances(): (fnormtol, scsteptol), PETSc.DEFAULT for one taken from the SNES's tolerances."""
+  f, s = _C.PetscReal(), _C.PetscReal()
+  _call(_kinsol('SNESKINSOLGetTolerances'), snes.handle, ctypes.byref(f), ctypes.byref(s))
+  return f.value, s.value
+
+
+def kinsolSetScaleFunction(snes, scale, args=None, kargs=None):
+  """SNESKINSOLSetScaleFunction(): ``fs, us = scale(snes, x, F, fs, us, *args, **kargs)`` receives the default
+  residual and increment scales and returns the ones to use (None: the defaults)."""
+  fn = _cb.store(snes, _cb.kinsol_scale, '__simpvi_kinsol_scale__', scale, args, kargs)
+  _call(_kinsol('SNESKINSOLSetScaleFunction'), snes.handle, fn, None)
+
+
+def kinsolGetReturnFlag(snes):
+  """SNESKINSOLGetReturnFlag(): (KINSOL's return flag of the last solve, its description)."""
+  flag, desc = ctypes.c_int(), ctypes.c_char_p()
+  _call(_kinsol('SNESKINSOLGetReturnFlag'), snes.handle, ctypes.byref(flag), ctypes.byref(desc))
+  return flag.value, desc.value.decode() if desc.value else None
 
 
 initialize()

@@ -26,12 +26,12 @@ def _capi(name, restype, *argtypes):
   return ctypes.PYFUNCTYPE(restype, *argtypes)(_capsule_pointer(capsule, _capsule_name(capsule)))
 
 
-_new = {kind: _capi('PyPetsc%s_New' % kind, ctypes.py_object, ctypes.c_void_p) for kind in ('TS', 'Vec', 'Mat', 'IS')}
+_new = {kind: _capi('PyPetsc%s_New' % kind, ctypes.py_object, ctypes.c_void_p) for kind in ('TS', 'Vec', 'Mat', 'IS', 'SNES')}
 _comm_self = _capi('PyPetscComm_Get', ctypes.c_void_p, ctypes.py_object)(PETSc.COMM_SELF)  # MPI_Comm, for PetscError()
 
 
 def wrap(kind, ptr):
-  """The petsc4py object (kind 'TS', 'Vec', 'Mat' or 'IS') of a C handle; None for NULL."""
+  """The petsc4py object (kind 'TS', 'Vec', 'Mat', 'IS' or 'SNES') of a C handle; None for NULL."""
   return _new[kind](ptr) if ptr else None
 
 
@@ -90,15 +90,53 @@ potential_hessian = _trampoline(C.PotentialHessianFn, '__simpvi_potential_hessia
 mass = _trampoline(C.MassFn, '__simpvi_mass__', 'mass', ('Vec', 'Vec', 'Mat', 'Mat', 'Vec', 'Mat'))
 force = _trampoline(C.ForceFn, '__simpvi_force__', 'force', ('real', 'Vec', 'Vec', 'Vec'))
 force_jacobian = _trampoline(C.ForceJacobianFn, '__simpvi_force_jacobian__', 'force Jacobian', ('real', 'Vec', 'Vec', 'Mat', 'Mat'))
+parameter_jacobian = _trampoline(C.ParameterJacobianFn, '__simpvi_parameter_jacobian__', 'parameter Jacobian', ('real', 'Vec', 'Vec', 'Mat', 'Mat'))
 
 
-def _view(ptr, shape, writeable):
-  """The C array at ptr as a numpy array of that shape sharing its memory (no copy); None for NULL."""
-  if not ptr:
+def _kinsol_scale(snes, x, F, fs, us, ctx):
+  """SNESKINSOLScaleFn: ``fs, us = scale(snes, x, F, fs, us, *args, **kargs)`` with the defaults in, the scales out."""
+  fn = None
+  try:
+    snesobj = wrap('SNES', snes)
+    fn, args, kargs = snesobj.getAttr('__simpvi_kinsol_scale__')
+    fs[0], us[0] = (float(r) for r in fn(snesobj, wrap('Vec', x), wrap('Vec', F), fs[0], us[0], *args, **kargs))
+    return 0
+  except BaseException as exc:  # noqa: B036 -- as in _trampoline()
+    return _fail('KINSOL scale', fn, exc)
+
+
+kinsol_scale = C.KINSOLScaleFn(_kinsol_scale)
+
+
+_real = np.dtype(C.PetscReal)
+_views = {}  # (npoints, n, the ten addresses) -> the ten numpy views of one call's arrays
+_VIEWS_KEPT = 64  # distinct argument sets kept (a step calls with the same few buffers every Newton iteration)
+
+
+def _view(addr, shape, writeable):
+  """The C array at addr as a numpy array of that shape sharing its memory (no copy); None for NULL."""
+  if not addr:
     return None
-  a = np.ctypeslib.as_array(ptr, shape)
+  size = int(np.prod(shape))
+  a = np.frombuffer((C.PetscReal * size).from_address(addr), dtype=_real).reshape(shape)
   a.flags.writeable = writeable  # t, x, v are the solver's own (const) arrays
   return a
+
+
+def _views_of(npoints, n, addrs):
+  """The views of a call's ten arrays, made once per set of buffers: a view is only an address, a shape and a dtype,
+  so the one made for the same address and shape is the same array (np.ctypeslib.as_array for each of the ten, on
+  each call, cost 80-160 us: more than the user's numpy function; bench/python_pointwise.py)."""
+  key = (npoints, n) + addrs
+  views = _views.get(key)
+  if views is None:
+    if len(_views) >= _VIEWS_KEPT:
+      _views.clear()
+    point, block = (npoints, n), (npoints, n, n)
+    shapes = ((npoints,), point, point, (npoints,), point, point, block, block, block, block)
+    views = tuple(_view(a, shp, i >= 3) for i, (a, shp) in enumerate(zip(addrs, shapes)))
+    _views[key] = views
+  return views
 
 
 def _pointwise(ts, npoints, n, t, x, v, L, P, G, Px, Pv, Gx, Gv, ctx):
@@ -107,10 +145,7 @@ def _pointwise(ts, npoints, n, t, x, v, L, P, G, Px, Pv, Gx, Gv, ctx):
   try:
     tsobj = wrap('TS', ts)
     fn, args, kargs = tsobj.getAttr('__simpvi_pointwise__')
-    point, block = (npoints, n), (npoints, n, n)
-    fn(tsobj, _view(t, (npoints,), False), _view(x, point, False), _view(v, point, False), _view(L, (npoints,), True),
-       _view(P, point, True), _view(G, point, True), _view(Px, block, True), _view(Pv, block, True),
-       _view(Gx, block, True), _view(Gv, block, True), *args, **kargs)
+    fn(tsobj, *_views_of(npoints, n, (t, x, v, L, P, G, Px, Pv, Gx, Gv)), *args, **kargs)
     return 0
   except BaseException as exc:  # noqa: B036 -- as in _trampoline()
     return _fail('pointwise Lagrangian', fn, exc)
@@ -120,7 +155,7 @@ pointwise = C.PointwiseFn(_pointwise)
 
 
 def store(ts, trampoline, key, fn, args, kargs):
-  """Keeps (fn, args, kargs) on the TS under key; returns the C function pointer to hand to simpvi (NULL for None)."""
+  """Keeps (fn, args, kargs) on the TS (or SNES) under key; returns the C function pointer to hand to simpvi (NULL for None)."""
   if fn is None:
     ts.setAttr(key, None)
     return type(trampoline)()  # a NULL function pointer of the same C type

@@ -56,8 +56,18 @@ PotentialHessianFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscReal, handle,
 MassFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, handle, handle, handle, handle, handle, handle, ctypes.c_void_p)
 ForceFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscReal, handle, handle, handle, ctypes.c_void_p)
 ForceJacobianFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscReal, handle, handle, handle, handle, ctypes.c_void_p)
-RealArray = ctypes.POINTER(PetscReal)  # const PetscReal t[] and the like: NULL when an output is not wanted
-PointwiseFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscInt, PetscInt, *[RealArray] * 10, ctypes.c_void_p)
+ParameterJacobianFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscReal, handle, handle, handle, handle, ctypes.c_void_p)
+RealArray = ctypes.POINTER(PetscReal)
+# const PetscReal t[] and the like, received as plain addresses (an int, None for NULL): cheaper for ctypes than
+# pointer objects, and the key under which the callback keeps its numpy views
+PointwiseFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscInt, PetscInt, *[ctypes.c_void_p] * 10, ctypes.c_void_p)
+KINSOLScaleFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, handle, handle, ctypes.POINTER(PetscReal), ctypes.POINTER(PetscReal), ctypes.c_void_p)
+
+
+def declare_optional(name, restype, *argtypes):
+  """declare() for a function libsimpvi has only in some builds (SNESKINSOL's, with SUNDIALS KINSOL); None without."""
+  return declare(name, restype, *argtypes) if hasattr(lib, name) else None
+
 
 E = PetscErrorCode
 SimpVIInitializePackage = declare('SimpVIInitializePackage', E)
@@ -74,10 +84,18 @@ TSSimpVISetLagrangianHessian = declare('TSSimpVISetLagrangianHessian', E, handle
 TSSimpVISetPotential = declare('TSSimpVISetPotential', E, handle, handle, PotentialFn, PotentialHessianFn, ctypes.c_void_p)
 TSSimpVISetMass = declare('TSSimpVISetMass', E, handle, handle, handle, handle, MassFn, ctypes.c_void_p)
 TSSimpVISetForce = declare('TSSimpVISetForce', E, handle, handle, handle, ForceFn, ForceJacobianFn, ctypes.c_void_p)
+TSSimpVISetParameterJacobian = declare('TSSimpVISetParameterJacobian', E, handle, handle, handle, ParameterJacobianFn, ctypes.c_void_p)
+TSSimpVIGetTableau = declare('TSSimpVIGetTableau', E, handle, ctypes.POINTER(PetscInt), ctypes.POINTER(PetscInt), *[ctypes.POINTER(RealArray)] * 5)
 TSSimpVISetPointwiseLagrangian = declare('TSSimpVISetPointwiseLagrangian', E, handle, PointwiseFn, ctypes.c_void_p)
 TSSimpVIGetPhaseSpaceIS = declare('TSSimpVIGetPhaseSpaceIS', E, handle, ctypes.POINTER(handle), ctypes.POINTER(handle))
 TSSimpVISetUpPhaseSpace = declare('TSSimpVISetUpPhaseSpace', E, handle)
 TSSimpVIComputeEnergy = declare('TSSimpVIComputeEnergy', E, handle, PetscReal, handle, ctypes.POINTER(PetscReal))
+SNESKINSOLSetStrategy = declare_optional('SNESKINSOLSetStrategy', E, handle, ctypes.c_int)
+SNESKINSOLSetMAA = declare_optional('SNESKINSOLSetMAA', E, handle, PetscInt)
+SNESKINSOLSetTolerances = declare_optional('SNESKINSOLSetTolerances', E, handle, PetscReal, PetscReal)
+SNESKINSOLGetTolerances = declare_optional('SNESKINSOLGetTolerances', E, handle, ctypes.POINTER(PetscReal), ctypes.POINTER(PetscReal))
+SNESKINSOLSetScaleFunction = declare_optional('SNESKINSOLSetScaleFunction', E, handle, KINSOLScaleFn, ctypes.c_void_p)
+SNESKINSOLGetReturnFlag = declare_optional('SNESKINSOLGetReturnFlag', E, handle, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_char_p))
 TSSimpVIMonitorEnergy = ctypes.cast(lib.TSSimpVIMonitorEnergy, ctypes.c_void_p)  # only its address, for TSMonitorSet()
 # from PETSc itself (found through libsimpvi's dependencies): the monitor, and errors raised by Python callbacks
 TSMonitorSet = declare('TSMonitorSet', E, handle, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)

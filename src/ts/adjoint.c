@@ -499,6 +499,11 @@ $ PetscErrorCode f(TS ts, PetscReal t, Vec x, Vec v, Mat Ptheta, Mat Gtheta, voi
   (`TSCreateQuadratureTS()`) adds its `TSSetRHSJacobianP()` term. On the I2 door (F = M A + f(t, U, V; theta)),
   P = M V and G = -f; there PETSc's `TSSetIJacobianP()` may be used instead when M does not depend on theta.
 
+  Under another `TS` type, `TSSimpVISetUpPhaseSpace()` (called before or after this) registers dF/dtheta of its
+  phase-space form, built from these two (rows of U = (q, p)), so that the type's own adjoint gives mu:
+  `TSSetIJacobianP()` for the implicit types (theta, cn, beuler), `TSSetRHSJacobianP()` for the explicit ones (rk)
+  when dP/dtheta is NULL.
+
   Level: intermediate
 
 .seealso: `TSSIMPVI`, `TSSimpVIParameterJacobianFn`, `TSSetCostGradients()`, `TSAdjointSolve()`, `TSForwardSetSensitivities()`
@@ -522,5 +527,6 @@ PetscErrorCode TSSimpVISetParameterJacobian(TS ts, Mat Ptheta, Mat Gtheta, TSSim
   prob->user.paramfn  = f;
   prob->user.paramctx = ctx;
   PetscCall(TSSetIJacobianP(ts, Gtheta ? Gtheta : Ptheta, NULL, NULL));
+  PetscCall(SimpVIPhaseSpaceSetParameterJacobian_Private(ts, prob)); /* after TSSimpVISetUpPhaseSpace(): in U's shape */
   PetscFunctionReturn(0);
 }
