@@ -367,8 +367,17 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   PetscCall(DMTSGetIFunction(dm, &ifunction, NULL));
   PetscCall(DMTSGetI2Function(dm, &i2function, NULL));
   PetscCall(SimpVIProblemNativeDoor_Private(ts, vi->prob, &door));
+  if (!door) { /* split door: a TSBASICSYMPLECTIC program (TSRHSSplitSetRHSFunction() "position" and "momentum") */
+    PetscBool split;
+
+    PetscCall(SimpVISplitDetect_Private(ts, &split));
+    if (split) {
+      door = &SimpVIDoorSplit;
+      PetscCall(TakeUserJacobian(ts)); /* an RHS Jacobian of the whole U, which TSSetRHSJacobian() put in the SNES */
+    }
+  }
   if (!door && (ifunction || i2function)) door = &SimpVIDoorI2;
-  PetscCheck(door, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs a Lagrangian (TSSimpVISetLagrangian() or TSSimpVISetPointwiseLagrangian()), a mechanical system (TSSimpVISetMass() and TSSimpVISetPotential()) or a second-order problem (TSSetI2Function() or TSSetIFunction() with TS2SetSolution())");
+  PetscCheck(door, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs a Lagrangian (TSSimpVISetLagrangian() or TSSimpVISetPointwiseLagrangian()), a mechanical system (TSSimpVISetMass() and TSSimpVISetPotential()), a second-order problem (TSSetI2Function() or TSSetIFunction() with TS2SetSolution()) or a separable Hamiltonian as TSBASICSYMPLECTIC reads it (TSRHSSplitSetIS() and TSRHSSplitSetRHSFunction() for \"position\" and \"momentum\")");
   vi->native = (PetscBool)(door != &SimpVIDoorI2);
 
   if (vi->native) {
@@ -536,6 +545,7 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Variational integrator %s: degree %" PetscInt_FMT ", %" PetscInt_FMT "-point %s quadrature, order %" PetscInt_FMT "\n", vi->type, vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? vi->degree + 1 : vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? "Gauss-Lobatto" : "Gauss-Legendre", 2 * vi->degree));
   if (vi->prob && vi->prob->door)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->prob->door->name, vi->degree, vi->step->qmap ? vi->step->qmap->N : 0));
+  if (vi->prob && vi->prob->door == &SimpVIDoorSplit) PetscCall(SimpVISplitView_Private(vi->prob, viewer));
   if (vi->prob && vi->prob->door && vi->step->qmap) {
     if (vi->smallpath)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by a dense Newton (%" PetscInt_FMT " rows, -ts_simpvi_small_limit %" PetscInt_FMT ") with the SNES's tolerances; the SNES if it fails\n", vi->degree * vi->step->qmap->N, vi->smalllimit));
