@@ -45,7 +45,7 @@ struct _SimpVISplit {
   Mat            Pv;       /* L_vv = (df/dp)^{-1}: diagonal (AIJ) or dense */
   PetscBool      Pvvalid, Pvdense;
   PetscInt       fdlimit; /* -ts_simpvi_split_fd_limit: the largest split probed by dense finite differences (and inverted densely) */
-  Vec            r, dP, d, x0;
+  Vec            r, rt, w, dP, d;
   /* momenta of recent velocity vectors (by id and state) */
   PetscObjectId    cid[SPLIT_NCACHE];
   PetscObjectState cstate[SPLIT_NCACHE];
@@ -255,8 +255,10 @@ static PetscErrorCode ComputePv(TS ts, SimpVISplit *sp, PetscReal t, Vec x, Vec 
     PetscCall(MatGetDiagonal(sp->f.J, sp->d));
     PetscCall(VecPointwiseMult(sp->dP, sp->d, sp->d));
     PetscCall(VecMin(sp->dP, NULL, &dmin));
-    PetscCheck(dmin > 0, comm, PETSC_ERR_USER, "TSSIMPVI's split door: df/dp of the TSRHSSplit \"position\" function has a zero on its diagonal at t = %g: T(p) must be strictly convex, q' = f(p) invertible", (double)t);
-    PetscCall(VecReciprocal(sp->d));
+    if (!(dmin > 0)) { /* no inverse: Inf makes the solve that asked fail (the step is retried or fails) */
+      PetscCall(PetscInfo(ts, "df/dp of the TSRHSSplit \"position\" function has a zero (or not finite) diagonal entry at t = %g: T(p) must be strictly convex there\n", (double)t));
+      PetscCall(VecSet(sp->d, PETSC_INFINITY));
+    } else PetscCall(VecReciprocal(sp->d));
     if (!sp->Pv || sp->Pvdense) {
       PetscCall(MatDestroy(&sp->Pv));
       PetscCall(MatCreateAIJ(comm, n, n, N, N, 1, NULL, 0, NULL, &sp->Pv));
@@ -344,16 +346,18 @@ static PetscErrorCode CacheFind(SimpVISplit *sp, Vec v, PetscReal t, PetscInt *s
 
 /*
   P = f^{-1}(t, v): Newton's iteration on f(P) = v with the last (df/dp)^{-1} (a chord, refreshed at the iterate when it
-  contracts slowly). The momentum it converges to does not depend on that matrix, only the iterations do: f linear
-  (quadratic T) takes one update and a check. An iteration that does not converge gives NaN, which fails the step solve
-  (and so retries the step with a smaller h where -ts_max_snes_failures allows), not the run.
+  contracts slowly), each update halved until the residual decreases: f may be bounded (a relativistic q' = p/sqrt(1+p^2)),
+  and a full Newton update from a warm start above the root would jump far. The momentum it converges to does not
+  depend on the matrix, only the iterations do: f linear (quadratic T) takes one update and a check. A v outside f's
+  range has no P: the iteration fails and gives Inf, which fails the step solve (the step is then retried with a smaller
+  h where -ts_max_snes_failures allows) rather than the run.
 */
 static PetscErrorCode Momentum(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, Vec P)
 {
   SimpVISplit *sp = prob->split;
   PetscInt     slot;
-  PetscBool    fresh, converged = PETSC_FALSE;
-  PetscReal    dnorm, dprev     = PETSC_MAX_REAL, pnorm;
+  PetscBool    fresh, converged = PETSC_FALSE, refreshed = PETSC_FALSE;
+  PetscReal    dnorm, pnorm, rnorm, rtnorm = 0, vnorm;
   Vec          Pk;
 
   PetscFunctionBegin;
@@ -367,24 +371,52 @@ static PetscErrorCode Momentum(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, V
   if (PetscIsInfOrNanReal(pnorm)) PetscCall(VecZeroEntries(Pk)); /* after a failed inversion */
   if (!sp->Pvvalid) PetscCall(ComputePv(ts, sp, t, x, Pk));
   sp->inversions++;
-  for (PetscInt it = 0; it < 50; it++) {
+  PetscCall(VecNorm(v, NORM_INFINITY, &vnorm));
+  PetscCall(Eval(&sp->f, t, Pk, sp->r));
+  PetscCall(VecAXPY(sp->r, -1, v));
+  PetscCall(VecNorm(sp->r, NORM_INFINITY, &rnorm));
+  for (PetscInt it = 0; it < 50 && !PetscIsInfOrNanReal(rnorm); it++) {
+    PetscBool decreased = PETSC_FALSE;
+    PetscReal lambda    = 1;
+
     sp->invits++;
-    PetscCall(Eval(&sp->f, t, Pk, sp->r));
-    PetscCall(VecAXPY(sp->r, -1, v));
     PetscCall(MatMult(sp->Pv, sp->r, sp->dP));
-    PetscCall(VecAXPY(Pk, -1, sp->dP));
     PetscCall(VecNorm(sp->dP, NORM_INFINITY, &dnorm));
     PetscCall(VecNorm(Pk, NORM_INFINITY, &pnorm));
-    if (PetscIsInfOrNanReal(dnorm) || PetscIsInfOrNanReal(pnorm)) break;
-    if (dnorm <= 8 * PETSC_MACHINE_EPSILON * pnorm) {
+    if (PetscIsInfOrNanReal(dnorm)) break;
+    if (rnorm == 0 || dnorm <= 8 * PETSC_MACHINE_EPSILON * pnorm) { /* the update is below the last bit of P */
+      PetscCall(VecAXPY(Pk, -1, sp->dP));
       converged = PETSC_TRUE;
       break;
     }
-    if (it > 0 && dnorm > 0.25 * dprev) PetscCall(ComputePv(ts, sp, t, x, Pk)); /* slow: Newton from here */
-    dprev = dnorm;
+    for (PetscInt ls = 0; ls < 40 && !decreased; ls++, lambda /= 2) {
+      PetscCall(VecWAXPY(sp->w, -lambda, sp->dP, Pk));
+      PetscCall(Eval(&sp->f, t, sp->w, sp->rt));
+      PetscCall(VecAXPY(sp->rt, -1, v));
+      PetscCall(VecNorm(sp->rt, NORM_INFINITY, &rtnorm));
+      decreased = (PetscBool)(!PetscIsInfOrNanReal(rtnorm) && rtnorm < rnorm);
+    }
+    if (!decreased) {
+      if (rnorm <= 16 * PETSC_MACHINE_EPSILON * vnorm) { /* the residual is round-off of v already */
+        converged = PETSC_TRUE;
+        break;
+      }
+      if (refreshed) break;
+      PetscCall(ComputePv(ts, sp, t, x, Pk)); /* a stale chord: Newton from here */
+      refreshed = PETSC_TRUE;
+      continue;
+    }
+    PetscCall(VecCopy(sp->w, Pk));
+    PetscCall(VecCopy(sp->rt, sp->r));
+    refreshed = PETSC_FALSE;
+    if (rtnorm > 0.25 * rnorm) { /* slow: Newton from here */
+      PetscCall(ComputePv(ts, sp, t, x, Pk));
+      refreshed = PETSC_TRUE;
+    }
+    rnorm = rtnorm;
   }
   if (!converged) {
-    PetscCall(PetscInfo(ts, "The momentum P = f^{-1}(v) of the TSRHSSplit \"position\" function did not converge at t = %g: the step fails\n", (double)t));
+    PetscCall(PetscInfo(ts, "The momentum P = f^{-1}(v) of the TSRHSSplit \"position\" function did not converge at t = %g (residual %g, |v| %g): the step fails\n", (double)t, (double)rnorm, (double)vnorm));
     PetscCall(VecSet(Pk, PETSC_INFINITY));
   }
   PetscCall(PetscObjectStateGet((PetscObject)v, &sp->cstate[slot]));
@@ -472,7 +504,8 @@ static PetscErrorCode Reset_Split(SimpVIProblem *prob)
   PetscCall(VecDestroy(&sp->r));
   PetscCall(VecDestroy(&sp->dP));
   PetscCall(VecDestroy(&sp->d));
-  PetscCall(VecDestroy(&sp->x0));
+  PetscCall(VecDestroy(&sp->rt));
+  PetscCall(VecDestroy(&sp->w));
   for (PetscInt k = 0; k < SPLIT_NCACHE; k++) PetscCall(VecDestroy(&sp->cP[k]));
   PetscCall(PetscFree(prob->split));
   PetscFunctionReturn(0);
@@ -506,6 +539,8 @@ static PetscErrorCode SetUp_Split(TS ts, SimpVIProblem *prob, Vec q)
   PetscCall(SimpVIProblemSplit_Private(ts, ts->vec_sol, &sp->isq, &sp->isp));
   PetscCall(VecDuplicate(ts->vec_sol, &sp->U));
   PetscCall(VecDuplicate(q, &sp->r));
+  PetscCall(VecDuplicate(q, &sp->rt));
+  PetscCall(VecDuplicate(q, &sp->w));
   PetscCall(VecDuplicate(q, &sp->dP));
   PetscCall(VecDuplicate(q, &sp->d));
   PetscCall(VecDuplicate(q, &q0));
