@@ -97,7 +97,7 @@ static void PRKStep(PetscInt s, const PetscReal a[], const PetscReal ah[], const
           qn += h * a[i * (s + 1) + k] * fP[k][d];
           pn += h * ah[i * (s + 1) + k] * gQ[k][d];
         }
-        change = PetscMax(change, PetscMax(PetscAbsReal(qn - Q[i][d]), PetscAbsReal(pn - P[i][d])));
+        change  = PetscMax(change, PetscMax(PetscAbsReal(qn - Q[i][d]), PetscAbsReal(pn - P[i][d])));
         Q[i][d] = qn;
         P[i][d] = pn;
       }
