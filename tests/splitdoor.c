@@ -7,12 +7,14 @@ static char help[] = "The split door: a TSBASICSYMPLECTIC program (TSRHSSplitSet
                      "Modes:\n"
                      "  -mode compare: the split door against the mechanical door (the same L = 1/2 v'Mv - V) with the same scheme and\n"
                      "                 step, at the end and at an interpolated final time, to round-off;\n"
-                     "  -mode order:   the final error at h, h/2, h/4 against a run at h/32, observed order 2s.\n"
+                     "  -mode order:   the final error at h, h/2, h/4 against a run at h/32, observed order 2s;\n"
+                     "  -mode adjoint: TSAdjointSolve() of C = sum sin(q_i) + 1/2 p_i^2 at T, dC/dU0 against central differences.\n"
                      "-jac none|subts|parent: df/dp and dg/dq by finite differences, from the sub-TSs' RHS Jacobians, or from the\n"
                      "TS's RHS Jacobian of the whole U. -interpolate: the final time 0.3 h before T (dense output).\n"
                      "Options: -n <6> -beta <1> -T <2> -steps <40>\n\n";
 
 #include <simpvi.h>
+#include "fdgradient.h"
 
 typedef enum {
   KIN_MASS,
@@ -269,6 +271,10 @@ static PetscErrorCode InitialState(AppCtx *user, Vec U)
 /* One run to T with the given number of steps: the split door (mechanical = false) or the mechanical door */
 static PetscBool interpolate = PETSC_FALSE; /* -interpolate: end 0.3 h before T, by TSInterpolate() */
 
+static PetscBool keepinitial = PETSC_FALSE; /* Run() starts from the U it is given (the adjoint's differences) */
+static PetscBool saveadjoint = PETSC_FALSE; /* Run() saves its trajectory and leaves its TS in adjointts (-mode adjoint) */
+static TS        adjointts   = NULL;
+
 static PetscErrorCode Run(AppCtx *user, PetscBool mechanical, JacSource jac, PetscInt steps, PetscReal T, PetscBool view, Vec U)
 {
   TS  ts;
@@ -310,13 +316,85 @@ static PetscErrorCode Run(AppCtx *user, PetscBool mechanical, JacSource jac, Pet
   PetscCall(TSSetMaxSteps(ts, 100 * steps));
   PetscCall(TSSetExactFinalTime(ts, interpolate ? TS_EXACTFINALTIME_INTERPOLATE : TS_EXACTFINALTIME_MATCHSTEP));
   PetscCall(TSSetFromOptions(ts));
-  PetscCall(InitialState(user, U));
+  if (!keepinitial) PetscCall(InitialState(user, U));
+  if (saveadjoint) PetscCall(TSSetSaveTrajectory(ts));
   PetscCall(TSSolve(ts, U));
   if (view) PetscCall(TSView(ts, PETSC_VIEWER_STDOUT_WORLD));
-  PetscCall(TSDestroy(&ts));
+  if (saveadjoint) adjointts = ts;
+  else PetscCall(TSDestroy(&ts));
   PetscCall(MatDestroy(&Jq));
   PetscCall(MatDestroy(&Jp));
   PetscCall(MatDestroy(&J));
+  PetscFunctionReturn(0);
+}
+
+/* ---- -mode adjoint: C(U(T)) = sum_i sin(q_i) + 1/2 p_i^2 ---- */
+typedef struct {
+  AppCtx   *user;
+  JacSource jac;
+  PetscInt  steps;
+  PetscReal T;
+} CostCtx;
+
+static PetscErrorCode CostAndGradient(AppCtx *user, Vec U, PetscReal *C, Vec dC)
+{
+  Vec       q, p, gq, gp;
+  PetscInt  lo, hi;
+  PetscReal Cloc = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetSubVector(U, user->isq, &q));
+  PetscCall(VecGetSubVector(U, user->isp, &p));
+  if (dC) {
+    PetscCall(VecGetSubVector(dC, user->isq, &gq));
+    PetscCall(VecGetSubVector(dC, user->isp, &gp));
+  }
+  PetscCall(VecGetOwnershipRange(q, &lo, &hi));
+  {
+    const PetscScalar *a, *b;
+    PetscScalar       *ga = NULL, *gb = NULL;
+
+    PetscCall(VecGetArrayRead(q, &a));
+    PetscCall(VecGetArrayRead(p, &b));
+    if (dC) {
+      PetscCall(VecGetArrayWrite(gq, &ga));
+      PetscCall(VecGetArrayWrite(gp, &gb));
+    }
+    for (PetscInt i = 0; i < hi - lo; i++) {
+      Cloc += PetscSinReal(PetscRealPart(a[i])) + 0.5 * PetscRealPart(b[i] * b[i]);
+      if (dC) {
+        ga[i] = PetscCosReal(PetscRealPart(a[i]));
+        gb[i] = b[i];
+      }
+    }
+    PetscCall(VecRestoreArrayRead(q, &a));
+    PetscCall(VecRestoreArrayRead(p, &b));
+    if (dC) {
+      PetscCall(VecRestoreArrayWrite(gq, &ga));
+      PetscCall(VecRestoreArrayWrite(gp, &gb));
+    }
+  }
+  PetscCall(VecRestoreSubVector(U, user->isq, &q));
+  PetscCall(VecRestoreSubVector(U, user->isp, &p));
+  if (dC) {
+    PetscCall(VecRestoreSubVector(dC, user->isq, &gq));
+    PetscCall(VecRestoreSubVector(dC, user->isp, &gp));
+  }
+  if (C) PetscCall(MPIU_Allreduce(&Cloc, C, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)U)));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ForwardCost(Vec U0, PetscReal *C, void *ptr)
+{
+  CostCtx *cc = (CostCtx *)ptr;
+  Vec      U;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(U0, &U));
+  PetscCall(VecCopy(U0, U));
+  PetscCall(Run(cc->user, PETSC_FALSE, cc->jac, cc->steps, cc->T, PETSC_FALSE, U));
+  PetscCall(CostAndGradient(cc->user, U, C, NULL));
+  PetscCall(VecDestroy(&U));
   PetscFunctionReturn(0);
 }
 
@@ -328,7 +406,7 @@ int main(int argc, char **argv)
   PetscReal         T    = 2;
   PetscBool         view = PETSC_FALSE;
   Vec               U, U2, q;
-  const char *const modes[] = {"compare", "order", "Mode", "", NULL};
+  const char *const modes[] = {"compare", "order", "adjoint", "Mode", "", NULL};
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -339,7 +417,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEnum("-kinetic", "kinetic energy", NULL, Kinetics, (PetscEnum)user.kin, (PetscEnum *)&user.kin, NULL));
   PetscCall(PetscOptionsBool("-tridiagonal", "a tridiagonal mass", NULL, user.tridiagonal, &user.tridiagonal, NULL));
   PetscCall(PetscOptionsEnum("-jac", "Jacobians of the split", NULL, JacSources, (PetscEnum)jac, (PetscEnum *)&jac, NULL));
-  PetscCall(PetscOptionsEList("-mode", "compare or order", NULL, modes, 2, modes[0], &mode, NULL));
+  PetscCall(PetscOptionsEList("-mode", "compare, order or adjoint", NULL, modes, 3, modes[0], &mode, NULL));
   PetscCall(PetscOptionsInt("-order", "expected order", NULL, order, &order, NULL));
   PetscCall(PetscOptionsInt("-steps", "steps", NULL, steps, &steps, NULL));
   PetscCall(PetscOptionsReal("-T", "final time", NULL, T, &T, NULL));
@@ -386,6 +464,29 @@ int main(int argc, char **argv)
     PetscCall(VecNorm(U2, NORM_INFINITY, &diff));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "split door and mechanical door agree to 1e-12: %s\n", diff <= 1e-12 * norm ? "yes" : "no"));
     if (diff > 1e-12 * norm) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  difference %g, |U| %g\n", (double)diff, (double)norm));
+  } else if (mode == 2) { /* the adjoint against central differences */
+    Vec       U0, lambda;
+    CostCtx   cc = {&user, jac, steps, T};
+    PetscInt  ndir;
+    PetscReal worst;
+
+    PetscCall(VecDuplicate(U, &U0));
+    PetscCall(VecDuplicate(U, &lambda));
+    PetscCall(InitialState(&user, U0));
+    PetscCall(VecCopy(U0, U));
+    keepinitial = PETSC_TRUE;
+    saveadjoint = PETSC_TRUE;
+    PetscCall(Run(&user, PETSC_FALSE, jac, steps, T, view, U));
+    saveadjoint = PETSC_FALSE;
+    PetscCall(CostAndGradient(&user, U, NULL, lambda));
+    PetscCall(TSSetCostGradients(adjointts, 1, &lambda, NULL));
+    PetscCall(TSAdjointSolve(adjointts));
+    PetscCall(FDGradientError(U0, lambda, PETSC_FALSE, 1e-6, ForwardCost, &cc, PETSC_FALSE, "adjoint", "difference", &ndir, &worst));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "dC/dU0 by TSAdjointSolve() and by central differences agree to 1e-7 in %" PetscInt_FMT " directions: %s\n", ndir, worst <= 1e-7 ? "yes" : "no"));
+    if (worst > 1e-7) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  worst relative error %g\n", (double)worst));
+    PetscCall(TSDestroy(&adjointts));
+    PetscCall(VecDestroy(&U0));
+    PetscCall(VecDestroy(&lambda));
   } else { /* observed order against a fine run */
     Vec       Uref;
     PetscReal err[3], rate;
@@ -452,6 +553,14 @@ int main(int argc, char **argv)
     nsize: {{1 2}}
     args: -ts_simpvi_type lobatto -interpolate
     output_file: output/splitdoor_compare.out
+
+  # the exact discrete adjoint of the split door's steps (its L_vv = (df/dp)^{-1}, L_xx = dg/dq) against central
+  # differences of the cost, a nonlinear T, 1 and 2 processes
+  test:
+    suffix: adjoint
+    nsize: {{1 2}}
+    args: -mode adjoint -kinetic relativistic -steps 10 -T 1 -ts_simpvi_type {{simpson lobatto}} -jac {{none subts}}
+    output_file: output/splitdoor_adjoint.out
 
   # T = sum sqrt(1 + p^2): f nonlinear, P = f^{-1}(v) by Newton; observed orders 2s against a fine run
   test:
