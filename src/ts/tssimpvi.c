@@ -661,11 +661,14 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
                                        processes); applied in `TSSetUp()`
 
   Notes:
-  The problem comes through one of four doors: a Lagrangian `TSSimpVISetLagrangian()` with
+  The problem comes through one of five doors: a Lagrangian `TSSimpVISetLagrangian()` with
   `TSSimpVISetLagrangianHessian()`; a mechanical system L = 1/2 v'M(x)v - V(t,x) with `TSSimpVISetMass()` and
   `TSSimpVISetPotential()`; a small system's Lagrangian on plain arrays, many points per call,
   `TSSimpVISetPointwiseLagrangian()` (one process; its dense step path has no `Vec` or `Mat` in the loop); or an unchanged second-order PETSc program (`TSSetI2Function()`/`TSSetI2Jacobian()`, or
-  `TSSetIFunction()` on (U, A) with `TS2SetSolution()`), read as M a + f(t, u, v) = 0 with constant M. Native problems
+  `TSSetIFunction()` on (U, A) with `TS2SetSolution()`), read as M a + f(t, u, v) = 0 with constant M; or an unchanged
+  `TSBASICSYMPLECTIC` program, a separable Hamiltonian given by `TSRHSSplitSetRHSFunction()` for "position" (q' = f(t, p))
+  and "momentum" (p' = g(t, q)), read through L = p v - T(p) - V(q) with P = f^{-1}(v) (the Lobatto IIIA-IIIB pair
+  for quadratic T; -ts_simpvi_split_fd_limit bounds the finite differences of Jacobians it is not given). Native problems
   carry the phase-space point U = (q, p), split with `TSRHSSplitSetIS()` "position" and "momentum"; on one process
   the default is the first and second half of U, on more the split must be named.
 
