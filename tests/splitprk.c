@@ -203,5 +203,11 @@ int main(int argc, char **argv)
   test:
     suffix: relativistic
     args: -ts_simpvi_type {{simpson lobatto}separate output} -relativistic
+  # h = 0.3, degree 5: velocities near f's bound 1 at the Newton iterates, on both solve paths (the momenta of a failed
+  # inversion must not seed the next)
+  test:
+    suffix: relativistic5
+    args: -ts_simpvi_type lobatto -ts_simpvi_degree 5 -h 0.3 -relativistic -ts_simpvi_small_limit {{0 32}}
+    output_file: output/splitprk_relativistic5.out
 
 TEST*/

@@ -53,6 +53,7 @@ struct _SimpVISplit {
   Vec              cP[SPLIT_NCACHE];
   PetscInt         cnext;
   PetscInt         inversions, invits, refreshes;
+  PetscReal        vmax; /* the largest |v| inverted so far */
 };
 
 /* out = f(t, p) (position) or g(t, q) (momentum), on the split's sub-TS as TSBASICSYMPLECTIC calls it */
@@ -239,7 +240,7 @@ static PetscErrorCode Jacobian(TS ts, SimpVISplit *sp, SplitFn *fn, PetscReal t,
 static PetscErrorCode ComputePv(TS ts, SimpVISplit *sp, PetscReal t, Vec x, Vec P)
 {
   MPI_Comm  comm = PetscObjectComm((PetscObject)ts);
-  PetscBool diag;
+  PetscBool diag, invertible = PETSC_TRUE;
   PetscInt  N, n, rstart, rend;
 
   PetscFunctionBegin;
@@ -258,6 +259,7 @@ static PetscErrorCode ComputePv(TS ts, SimpVISplit *sp, PetscReal t, Vec x, Vec 
     if (!(dmin > 0)) { /* no inverse: Inf makes the solve that asked fail (the step is retried or fails) */
       PetscCall(PetscInfo(ts, "df/dp of the TSRHSSplit \"position\" function has a zero (or not finite) diagonal entry at t = %g: T(p) must be strictly convex there\n", (double)t));
       PetscCall(VecSet(sp->d, PETSC_INFINITY));
+      invertible = PETSC_FALSE;
     } else PetscCall(VecReciprocal(sp->d));
     if (!sp->Pv || sp->Pvdense) {
       PetscCall(MatDestroy(&sp->Pv));
@@ -309,7 +311,7 @@ static PetscErrorCode ComputePv(TS ts, SimpVISplit *sp, PetscReal t, Vec x, Vec 
     PetscCall(MatAssemblyBegin(sp->Pv, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(sp->Pv, MAT_FINAL_ASSEMBLY));
   }
-  sp->Pvvalid = PETSC_TRUE;
+  sp->Pvvalid = invertible; /* else made again at the next inversion, from its warm start */
   sp->refreshes++;
   PetscFunctionReturn(0);
 }
@@ -333,13 +335,10 @@ static PetscErrorCode CacheFind(SimpVISplit *sp, Vec v, PetscReal t, PetscInt *s
   }
   *slot     = sp->cnext;
   sp->cnext = (sp->cnext + 1) % SPLIT_NCACHE;
-  {
-    Vec warm = sp->cP[(*slot + SPLIT_NCACHE - 1) % SPLIT_NCACHE]; /* warm start: the last new point's P */
-
-    if (!sp->cP[*slot]) PetscCall(VecDuplicate(v, &sp->cP[*slot]));
-    if (warm) PetscCall(VecCopy(warm, sp->cP[*slot]));
-    else PetscCall(VecZeroEntries(sp->cP[*slot]));
-  }
+  /* a new velocity vector starts from P = 0: another point's P may be a failed step's (a bounded f evaluates to 0 far
+     out, where a flat f has a spurious root); the same vector's last P is the warm start of its next inversion */
+  if (!sp->cP[*slot]) PetscCall(VecDuplicate(v, &sp->cP[*slot]));
+  PetscCall(VecZeroEntries(sp->cP[*slot]));
   sp->cid[*slot] = id;
   PetscFunctionReturn(0);
 }
@@ -370,8 +369,13 @@ static PetscErrorCode Momentum(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, V
   PetscCall(VecNorm(Pk, NORM_INFINITY, &pnorm));
   if (PetscIsInfOrNanReal(pnorm)) PetscCall(VecZeroEntries(Pk)); /* after a failed inversion */
   if (!sp->Pvvalid) PetscCall(ComputePv(ts, sp, t, x, Pk));
+  if (!sp->Pvvalid) { /* df/dp singular at the warm start (far out, where a bounded f is flat): from P = 0 */
+    PetscCall(VecZeroEntries(Pk));
+    PetscCall(ComputePv(ts, sp, t, x, Pk));
+  }
   sp->inversions++;
   PetscCall(VecNorm(v, NORM_INFINITY, &vnorm));
+  sp->vmax = PetscMax(sp->vmax, vnorm); /* the scale of the residual's round-off, also where v = 0 */
   PetscCall(Eval(&sp->f, t, Pk, sp->r));
   PetscCall(VecAXPY(sp->r, -1, v));
   PetscCall(VecNorm(sp->r, NORM_INFINITY, &rnorm));
@@ -384,7 +388,9 @@ static PetscErrorCode Momentum(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, V
     PetscCall(VecNorm(sp->dP, NORM_INFINITY, &dnorm));
     PetscCall(VecNorm(Pk, NORM_INFINITY, &pnorm));
     if (PetscIsInfOrNanReal(dnorm)) break;
-    if (rnorm == 0 || dnorm <= 8 * PETSC_MACHINE_EPSILON * pnorm) { /* the update is below the last bit of P */
+    /* the residual is round-off of the velocities, or the update is below the last bit of P with a small residual (a
+       huge P where a bounded f is flat also has a tiny update) */
+    if (rnorm <= 16 * PETSC_MACHINE_EPSILON * sp->vmax || (dnorm <= 8 * PETSC_MACHINE_EPSILON * pnorm && rnorm <= PETSC_SQRT_MACHINE_EPSILON * sp->vmax)) {
       PetscCall(VecAXPY(Pk, -1, sp->dP));
       converged = PETSC_TRUE;
       break;
@@ -397,10 +403,6 @@ static PetscErrorCode Momentum(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, V
       decreased = (PetscBool)(!PetscIsInfOrNanReal(rtnorm) && rtnorm < rnorm);
     }
     if (!decreased) {
-      if (rnorm <= 16 * PETSC_MACHINE_EPSILON * vnorm) { /* the residual is round-off of v already */
-        converged = PETSC_TRUE;
-        break;
-      }
       if (refreshed) break;
       PetscCall(ComputePv(ts, sp, t, x, Pk)); /* a stale chord: Newton from here */
       refreshed = PETSC_TRUE;
@@ -417,7 +419,15 @@ static PetscErrorCode Momentum(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, V
   }
   if (!converged) {
     PetscCall(PetscInfo(ts, "The momentum P = f^{-1}(v) of the TSRHSSplit \"position\" function did not converge at t = %g (residual %g, |v| %g): the step fails\n", (double)t, (double)rnorm, (double)vnorm));
-    PetscCall(VecSet(Pk, PETSC_INFINITY));
+    /* P = Inf fails the solve that asked; the chord and every kept momentum (some may be a spurious root of a
+       bounded f far out) are no start for the retried step: all start again from 0 */
+    if (P) PetscCall(VecSet(P, PETSC_INFINITY));
+    sp->Pvvalid = PETSC_FALSE;
+    for (PetscInt k = 0; k < SPLIT_NCACHE; k++) {
+      if (sp->cP[k]) PetscCall(VecZeroEntries(sp->cP[k]));
+      sp->ct[k] = PETSC_MIN_REAL; /* never fresh */
+    }
+    PetscFunctionReturn(0);
   }
   PetscCall(PetscObjectStateGet((PetscObject)v, &sp->cstate[slot]));
   sp->ct[slot] = t;
@@ -437,6 +447,7 @@ static PetscErrorCode PG_Split(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, V
   PetscFunctionBegin;
   PetscCall(Momentum(ts, prob, t, x, v, P));
   PetscCall(Eval(&prob->split->g, t, x, G));
+
   PetscFunctionReturn(0);
 }
 
