@@ -3,19 +3,39 @@ static char help[] = "Events with TSSIMPVI: TSSetEventHandler() on the pendulum 
                      "function vanishes. The zero crossings of q must be found at (2j + 1) K(sin(q0/2)), to 1e-10; the state at\n"
                      "the final time, reached through the rolled-back and shortened steps, must be as accurate as that of a run\n"
                      "without events (both against the exact solution). The problem comes through the mechanical door, U = (q, p),\n"
-                     "or the PETSc second-order door (TSSetI2Function(), whose velocity the rollback must restore too).\n"
+                     "or the PETSc second-order door (TSSetI2Function(), whose velocity the rollback must restore too), or the split door\n"
+                     "(TSRHSSplitSetRHSFunction() \"position\" q' = p and \"momentum\" p' = -sin q, as for TSBASICSYMPLECTIC).\n"
                      "With -bounce a wall at q = 0 reflects the pendulum (the post-event hook reverses its momentum): the motion is\n"
                      "then |q| of the free one, and the steps after each bounce must follow it.\n"
-                     "Options: -door mechanical|i2 -dt <0.01> -periods <2> -terminate -bounce\n\n";
+                     "Options: -door mechanical|i2|split -dt <0.01> -periods <2> -terminate -bounce\n\n";
 
 #include <simpvi.h>
 #include "../examples/models/pendulum.h"
 
 typedef enum {
   DOOR_MECHANICAL,
-  DOOR_I2
+  DOOR_I2,
+  DOOR_SPLIT
 } Door;
-static const char *const Doors[] = {"mechanical", "i2", "Door", "DOOR_", NULL};
+static const char *const Doors[] = {"mechanical", "i2", "split", "Door", "DOOR_", NULL};
+
+/* -door split: the pendulum as a TSBASICSYMPLECTIC program, q' = p ("position"), p' = -sin q ("momentum") */
+static PetscErrorCode SplitPosition(TS ts, PetscReal t, Vec p, Vec qdot, void *ctx)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VecCopy(p, qdot));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SplitMomentum(TS ts, PetscReal t, Vec q, Vec pdot, void *ctx)
+{
+  PetscReal V;
+
+  PetscFunctionBeginUser;
+  PetscCall(Potential(ts, t, q, &V, pdot, ctx));
+  PetscCall(VecScale(pdot, -1));
+  PetscFunctionReturn(0);
+}
 
 #define MAXEVENTS 64
 
@@ -51,7 +71,7 @@ static PetscErrorCode PostEvent(TS ts, PetscInt nzero, PetscInt zero[], PetscRea
   user->qevent[user->nevents++] = PetscRealPart(u[0]);
   PetscCall(VecRestoreArrayRead(U, &u));
   if (user->bounce) { /* an elastic wall: p (or v) changes sign */
-    if (user->door == DOOR_MECHANICAL) {
+    if (user->door != DOOR_I2) {
       PetscScalar *uw;
 
       PetscCall(VecGetArray(U, &uw));
@@ -83,12 +103,25 @@ static PetscErrorCode Run(AppCtx *user, PetscReal dt, PetscReal T, PetscBool eve
   PetscCall(TSSetType(ts, TSSIMPVI));
   PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 1, 1, NULL, &M));
   PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 1, 1, NULL, &H));
-  if (user->door == DOOR_MECHANICAL) { /* U = (q, p) */
+  if (user->door != DOOR_I2) { /* U = (q, p) */
     PetscCall(MatSetValue(M, 0, 0, 1.0, INSERT_VALUES));
     PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
-    PetscCall(TSSimpVISetMass(ts, M, NULL, NULL, NULL, NULL));
-    PetscCall(TSSimpVISetPotential(ts, H, Potential, PotentialHessian, user));
+    if (user->door == DOOR_MECHANICAL) {
+      PetscCall(TSSimpVISetMass(ts, M, NULL, NULL, NULL, NULL));
+      PetscCall(TSSimpVISetPotential(ts, H, Potential, PotentialHessian, user));
+    } else {
+      IS isq, isp;
+
+      PetscCall(ISCreateStride(PETSC_COMM_SELF, 1, 0, 1, &isq));
+      PetscCall(ISCreateStride(PETSC_COMM_SELF, 1, 1, 1, &isp));
+      PetscCall(TSRHSSplitSetIS(ts, "position", isq));
+      PetscCall(TSRHSSplitSetIS(ts, "momentum", isp));
+      PetscCall(TSRHSSplitSetRHSFunction(ts, "position", NULL, SplitPosition, user));
+      PetscCall(TSRHSSplitSetRHSFunction(ts, "momentum", NULL, SplitMomentum, user));
+      PetscCall(ISDestroy(&isq));
+      PetscCall(ISDestroy(&isp));
+    }
     PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2, &U));
     PetscCall(VecGetArrayWrite(U, &u));
     u[0] = user->q0;
@@ -123,7 +156,7 @@ static PetscErrorCode Run(AppCtx *user, PetscReal dt, PetscReal T, PetscBool eve
   PetscCall(TSSolve(ts, NULL));
   PetscCall(TSGetConvergedReason(ts, reason));
   PetscCall(TSGetTime(ts, tend));
-  if (user->door == DOOR_MECHANICAL) {
+  if (user->door != DOOR_I2) {
     PetscCall(VecGetArrayRead(U, &uu));
     *q = PetscRealPart(uu[0]);
     *p = PetscRealPart(uu[1]);
@@ -234,6 +267,12 @@ int main(int argc, char **argv)
   test:
     suffix: lobatto_bounce_i2
     args: -ts_simpvi_type lobatto -dt 0.05 -bounce -periods 1.625 -door i2
+  test:
+    suffix: simpson_split
+    args: -ts_simpvi_type simpson -door split
+  test:
+    suffix: lobatto_bounce_split
+    args: -ts_simpvi_type lobatto -dt 0.05 -bounce -periods 1.625 -door split
   test:
     suffix: lobatto_terminate
     args: -ts_simpvi_type lobatto -dt 0.05 -terminate
