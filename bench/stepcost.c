@@ -3,14 +3,17 @@ static char help[] = "Wall time of TSSIMPVI against PETSc's own TS types on the 
                      "RHS), pendulum_i2 (the same through TSSetI2Function()/TSSetI2Jacobian(), for TSSIMPVI and alpha2), double (the\n"
                      "nonlinear double pendulum, mechanical door with M(q); PETSc's types get a hand-written Hamiltonian RHS), chain\n"
                      "(-n masses on linear springs with fixed ends, through the I2 door, for TSSIMPVI and alpha2; -linear declares it\n"
-                     "TS_LINEAR, TSSetProblemType(), for both).\n"
+                     "TS_LINEAR, TSSetProblemType(), for both), pendulum_split (the pendulum as a TSBASICSYMPLECTIC program writes it:\n"
+                     "TSRHSSplitSetIS() and TSRHSSplitSetRHSFunction() for \"position\" q' = p and \"momentum\" p' = -sin q; TSSIMPVI\n"
+                     "reads it through its split door, basicsymplectic as written).\n"
                      "Modes (-mode): step: every method at the same h (-h, -steps), time per step; target: for every method the\n"
                      "largest h = T/N on a geometric grid of N (ratio 2^(1/4)) whose relative energy error sup |H - H0|/|H0| over\n"
                      "[0, T] is at most -tol, then its time. Runs are interleaved (every method once per round, -rounds rounds), the\n"
                      "medians printed with their ratios to the first method of -methods.\n"
                      "Methods (-methods, comma separated): simpson, lobatto[:s], gauss[:s], midpoint, any simpvi scheme, with +snes to\n"
                      "force the SNES path (-ts_simpvi_small_limit 0) and @pw for the pendulums through TSSimpVISetPointwiseLagrangian()\n"
-                     "(e.g. lobatto:5@pw); rk4, theta (theta 1/2), irk (-ts_irk_nstages 3, Gauss), alpha2.\n"
+                     "(e.g. lobatto:5@pw); rk4, theta (theta 1/2), irk (-ts_irk_nstages 3, Gauss), alpha2, bsi1..bsi4\n"
+                     "(-ts_basicsymplectic_type k; pendulum_split only).\n"
                      "Example: bench/stepcost -problem pendulum -mode target -tol 1e-9 -T 1000 -methods lobatto:4,rk4,irk\n\n";
 
 #include <simpvi.h>
@@ -22,9 +25,10 @@ typedef enum {
   PENDULUM,
   PENDULUM_I2,
   DOUBLE,
-  CHAIN
+  CHAIN,
+  PENDULUM_SPLIT
 } Problem;
-static const char *const Problems[] = {"pendulum", "pendulum_i2", "double", "chain", "Problem", "", NULL};
+static const char *const Problems[] = {"pendulum", "pendulum_i2", "double", "chain", "pendulum_split", "Problem", "", NULL};
 
 typedef struct {
   Problem   problem;
@@ -79,6 +83,29 @@ static PetscErrorCode RHSFunction(TS ts, PetscReal t, Vec U, Vec F, void *ptr)
   } else DPRHS(u, f);
   PetscCall(VecRestoreArrayRead(U, &u));
   PetscCall(VecRestoreArrayWrite(F, &f));
+  PetscFunctionReturn(0);
+}
+
+/* the pendulum as a TSBASICSYMPLECTIC program gives it: q' = f(p) = p on the "position" split, p' = g(q) = -sin q on
+   the "momentum" split, each called with the other half of U */
+static PetscErrorCode SplitPosition(TS ts, PetscReal t, Vec p, Vec qdot, void *ptr)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VecCopy(p, qdot));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SplitMomentum(TS ts, PetscReal t, Vec q, Vec pdot, void *ptr)
+{
+  const PetscScalar *a;
+  PetscScalar       *b;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(q, &a));
+  PetscCall(VecGetArrayWrite(pdot, &b));
+  b[0] = -PetscSinScalar(a[0]);
+  PetscCall(VecRestoreArrayRead(q, &a));
+  PetscCall(VecRestoreArrayWrite(pdot, &b));
   PetscFunctionReturn(0);
 }
 
@@ -195,6 +222,7 @@ static PetscErrorCode Energy(TS ts, Ctx *ctx, Vec U, PetscReal *H)
   PetscFunctionBeginUser;
   switch (ctx->problem) {
   case PENDULUM:
+  case PENDULUM_SPLIT:
     PetscCall(VecGetArrayRead(U, &u));
     *H = 0.5 * u[1] * u[1] - PetscCosReal(u[0]);
     PetscCall(VecRestoreArrayRead(U, &u));
@@ -256,9 +284,10 @@ static PetscErrorCode SetUpMethod(TS ts, Ctx *ctx, const Method *m)
   KSP       ksp;
   PC        pc;
   TSAdapt   adapt;
-  PetscBool simpvi = (PetscBool)(m->scheme[0] != 0), isrk4, istheta, isirk, isalpha2;
+  PetscBool simpvi = (PetscBool)(m->scheme[0] != 0), isrk4, istheta, isirk, isalpha2, isbsi;
 
   PetscFunctionBeginUser;
+  PetscCall(PetscStrncmp(m->name, "bsi", 3, &isbsi));
   PetscCall(PetscStrcmp(m->name, "rk4", &isrk4));
   PetscCall(PetscStrcmp(m->name, "theta", &istheta));
   PetscCall(PetscStrcmp(m->name, "irk", &isirk));
@@ -279,6 +308,9 @@ static PetscErrorCode SetUpMethod(TS ts, Ctx *ctx, const Method *m)
     PetscCall(TSIRKSetNumStages(ts, 3));
   } else if (isalpha2) {
     PetscCall(TSSetType(ts, TSALPHA2));
+  } else if (isbsi) {
+    PetscCall(TSSetType(ts, TSBASICSYMPLECTIC));
+    PetscCall(TSBasicSymplecticSetType(ts, m->name + 3)); /* "1" to "4" */
   } else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown method %s", m->name);
   if (!simpvi && (istheta || isirk || isalpha2)) { /* Newton to round-off with a direct solve, as TSSIMPVI does */
     PetscCall(TSGetSNES(ts, &snes));
@@ -367,6 +399,24 @@ static PetscErrorCode Run(Ctx *ctx, const Method *m, PetscReal T, PetscInt N, Pe
       }
     }
     PetscCall(TSSetSolution(ts, U));
+  } break;
+  case PENDULUM_SPLIT: { /* every method reads the split: simpvi through its split door */
+    IS isq, isp;
+
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2, &U));
+    PetscCall(VecGetArrayWrite(U, &u));
+    u[0] = ctx->q0;
+    u[1] = 0;
+    PetscCall(VecRestoreArrayWrite(U, &u));
+    PetscCall(TSSetSolution(ts, U));
+    PetscCall(ISCreateStride(PETSC_COMM_SELF, 1, 0, 1, &isq));
+    PetscCall(ISCreateStride(PETSC_COMM_SELF, 1, 1, 1, &isp));
+    PetscCall(TSRHSSplitSetIS(ts, "position", isq));
+    PetscCall(TSRHSSplitSetIS(ts, "momentum", isp));
+    PetscCall(TSRHSSplitSetRHSFunction(ts, "position", NULL, SplitPosition, ctx));
+    PetscCall(TSRHSSplitSetRHSFunction(ts, "momentum", NULL, SplitMomentum, ctx));
+    PetscCall(ISDestroy(&isq));
+    PetscCall(ISDestroy(&isp));
   } break;
   case PENDULUM_I2:
   case CHAIN: {
@@ -458,7 +508,7 @@ static PetscErrorCode ParseMethod(const char spec[], Method *m)
     *colon    = 0;
     m->degree = atoi(colon + 1);
   }
-  for (const char *const *p = (const char *const[]){"rk4", "theta", "irk", "alpha2", NULL}; *p; p++) {
+  for (const char *const *p = (const char *const[]){"rk4", "theta", "irk", "alpha2", "bsi1", "bsi2", "bsi3", "bsi4", NULL}; *p; p++) {
     PetscBool same;
 
     PetscCall(PetscStrcmp(m->scheme, *p, &same));
@@ -513,11 +563,11 @@ int main(int argc, char **argv)
   if (!Nmax) Nmax = (PetscInt)PetscCeilReal(400 * T);
   PetscCheck(rounds >= 1 && rounds <= 256, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rounds 1..256");
   if (nmethods == 16) { /* not given */
-    const char     *i2[] = {"simpson", "alpha2"}, *ps[] = {"simpson", "theta", "rk4"};
+    const char     *i2[] = {"simpson", "alpha2"}, *ps[] = {"simpson", "theta", "rk4"}, *split[] = {"simpson", "lobatto", "bsi4"};
     const PetscBool isi2 = (PetscBool)(ctx.problem == CHAIN || ctx.problem == PENDULUM_I2);
 
     nmethods = isi2 ? 2 : 3;
-    for (PetscInt i = 0; i < nmethods; i++) PetscCall(PetscStrallocpy(isi2 ? i2[i] : ps[i], &names[i]));
+    for (PetscInt i = 0; i < nmethods; i++) PetscCall(PetscStrallocpy(isi2 ? i2[i] : (ctx.problem == PENDULUM_SPLIT ? split[i] : ps[i]), &names[i]));
   }
   PetscCall(PetscStrcmp(mode, "target", &target));
   PetscCall(PetscCalloc1(nmethods, &m));

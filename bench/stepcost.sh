@@ -19,6 +19,9 @@ run() {
   $bin -problem double -mode target -T 1000 -tol 1e-9 -Nmax 2000000 -methods lobatto:5@pw,lobatto:6@pw,rk4 -rounds "$r" -snes_lag_jacobian 100
   echo "== Double pendulum against theta 1/2 (>= 20x): theta has not met the target at 400000 steps, its time there a lower bound"
   $bin -problem double -mode target -T 1000 -tol 1e-9 -methods lobatto:5@pw,theta -rounds "$r"
+  echo "== Issue 20: the pendulum as a basicsymplectic program (TSRHSSplitSetRHSFunction(), simpvi's split door), energy"
+  echo "   <= 1e-8 over 100 s: simpvi's schemes against basicsymplectic 4 (-ts_basicsymplectic_type 4)"
+  $bin -problem pendulum_split -mode target -T 100 -tol 1e-8 -Nmin 25 -methods bsi4,simpson,lobatto,lobatto:5 -rounds "$r"
   echo "== Per step on the one-DOF pendulum, h = 0.1: Simpson <= 0.5 theta 1/2, rk4 beside it"
   $bin -problem pendulum -steps 4000 -h 0.1 -methods simpson,simpson@pw,theta,rk4 -rounds "$r"
   echo "== 10^4-mass linear chain through the I2 door, h = 0.1, 300 steps: a Simpson step <= 2 alpha2 steps, judged on this"

@@ -3,12 +3,13 @@ static char help[] = "Events with TSSIMPVI: TSSetEventHandler() on the pendulum 
                      "function vanishes. The zero crossings of q must be found at (2j + 1) K(sin(q0/2)), to 1e-10; the state at\n"
                      "the final time, reached through the rolled-back and shortened steps, must be as accurate as that of a run\n"
                      "without events (both against the exact solution). The problem comes through the mechanical door, U = (q, p),\n"
-                     "or the PETSc second-order door (TSSetI2Function(), whose velocity the rollback must restore too).\n"
+                     "or the PETSc second-order door (TSSetI2Function(), whose velocity the rollback must restore too), or the split door\n"
+                     "(TSRHSSplitSetRHSFunction() \"position\" q' = p and \"momentum\" p' = -sin q, as for TSBASICSYMPLECTIC).\n"
                      "With -bounce a wall at q = 0 reflects the pendulum (the post-event hook reverses its momentum): the motion is\n"
                      "then |q| of the free one, and the steps after each bounce must follow it.\n"
                      "With -event_tol 1e-13 PETSc ends a step within 1e-13 of an event, and the step after it is full size again:\n"
                      "its solve must be as tight as any other's (-tight false: PETSc's default SNES tolerances).\n"
-                     "Options: -door mechanical|i2|pointwise -dt <0.01> -periods <2> -terminate -bounce -tight <true> -event_tol <tol>\n\n";
+                     "Options: -door mechanical|i2|pointwise|split -dt <0.01> -periods <2> -terminate -bounce -tight <true> -event_tol <tol>\n\n";
 
 #include <simpvi.h>
 #include "../examples/models/pendulum.h"
@@ -16,9 +17,28 @@ static char help[] = "Events with TSSIMPVI: TSSetEventHandler() on the pendulum 
 typedef enum {
   DOOR_MECHANICAL,
   DOOR_I2,
-  DOOR_POINTWISE
+  DOOR_POINTWISE,
+  DOOR_SPLIT
 } Door;
-static const char *const Doors[] = {"mechanical", "i2", "pointwise", "Door", "DOOR_", NULL};
+static const char *const Doors[] = {"mechanical", "i2", "pointwise", "split", "Door", "DOOR_", NULL};
+
+/* -door split: the pendulum as a TSBASICSYMPLECTIC program, q' = p ("position"), p' = -sin q ("momentum") */
+static PetscErrorCode SplitPosition(TS ts, PetscReal t, Vec p, Vec qdot, void *ctx)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VecCopy(p, qdot));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SplitMomentum(TS ts, PetscReal t, Vec q, Vec pdot, void *ctx)
+{
+  PetscReal V;
+
+  PetscFunctionBeginUser;
+  PetscCall(Potential(ts, t, q, &V, pdot, ctx));
+  PetscCall(VecScale(pdot, -1));
+  PetscFunctionReturn(0);
+}
 
 #define MAXEVENTS 64
 
@@ -88,13 +108,24 @@ static PetscErrorCode Run(AppCtx *user, PetscReal dt, PetscReal T, PetscBool eve
   PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 1, 1, NULL, &M));
   PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 1, 1, NULL, &H));
   if (user->door != DOOR_I2) { /* U = (q, p) */
+    PetscCall(MatSetValue(M, 0, 0, 1.0, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
     if (user->door == DOOR_POINTWISE) PetscCall(TSSimpVISetPointwiseLagrangian(ts, PendulumPointwise, user));
-    else {
-      PetscCall(MatSetValue(M, 0, 0, 1.0, INSERT_VALUES));
-      PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
-      PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
+    else if (user->door == DOOR_MECHANICAL) {
       PetscCall(TSSimpVISetMass(ts, M, NULL, NULL, NULL, NULL));
       PetscCall(TSSimpVISetPotential(ts, H, Potential, PotentialHessian, user));
+    } else {
+      IS isq, isp;
+
+      PetscCall(ISCreateStride(PETSC_COMM_SELF, 1, 0, 1, &isq));
+      PetscCall(ISCreateStride(PETSC_COMM_SELF, 1, 1, 1, &isp));
+      PetscCall(TSRHSSplitSetIS(ts, "position", isq));
+      PetscCall(TSRHSSplitSetIS(ts, "momentum", isp));
+      PetscCall(TSRHSSplitSetRHSFunction(ts, "position", NULL, SplitPosition, user));
+      PetscCall(TSRHSSplitSetRHSFunction(ts, "momentum", NULL, SplitMomentum, user));
+      PetscCall(ISDestroy(&isq));
+      PetscCall(ISDestroy(&isp));
     }
     PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2, &U));
     PetscCall(VecGetArrayWrite(U, &u));
@@ -244,6 +275,12 @@ int main(int argc, char **argv)
   test:
     suffix: lobatto_bounce_i2
     args: -ts_simpvi_type lobatto -dt 0.05 -bounce -periods 1.625 -door i2
+  test:
+    suffix: simpson_split
+    args: -ts_simpvi_type simpson -door split
+  test:
+    suffix: lobatto_bounce_split
+    args: -ts_simpvi_type lobatto -dt 0.05 -bounce -periods 1.625 -door split
   test:
     suffix: lobatto_terminate
     args: -ts_simpvi_type lobatto -dt 0.05 -terminate

@@ -72,6 +72,7 @@ PetscErrorCode TSSimpVIComputeEnergy(TS ts, PetscReal t, Vec U, PetscReal *H)
     }
     PetscCall(SimpVICheckVecSize_Private(ts, U, n, N, "The state U given to TSSimpVIComputeEnergy()"));
   }
+  PetscCheck(prob->door && prob->door->lagrangian, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "The energy needs a Lagrangian or a potential; the %s door has none", prob->door ? prob->door->name : "(unset)");
   PetscCall(SimpVIPhaseSpaceSplit_Private(U, isq, isp, q, p));
   PetscCall(SimpVILegendreInverse_Private(ts, prob, t, q, p, v));
   PetscCall(prob->door->lagrangian(ts, prob, t, q, v, &L));

@@ -366,8 +366,17 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   PetscCall(DMTSGetIFunction(dm, &ifunction, NULL));
   PetscCall(DMTSGetI2Function(dm, &i2function, NULL));
   PetscCall(SimpVIProblemNativeDoor_Private(ts, vi->prob, &door));
+  if (!door) { /* split door: a TSBASICSYMPLECTIC program (TSRHSSplitSetRHSFunction() "position" and "momentum") */
+    PetscBool split;
+
+    PetscCall(SimpVISplitDetect_Private(ts, &split));
+    if (split) {
+      door = &SimpVIDoorSplit;
+      PetscCall(TakeUserJacobian(ts)); /* an RHS Jacobian of the whole U, which TSSetRHSJacobian() put in the SNES */
+    }
+  }
   if (!door && (ifunction || i2function)) door = &SimpVIDoorI2;
-  PetscCheck(door, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs a Lagrangian (TSSimpVISetLagrangian() or TSSimpVISetPointwiseLagrangian()), a mechanical system (TSSimpVISetMass() and TSSimpVISetPotential()) or a second-order problem (TSSetI2Function() or TSSetIFunction() with TS2SetSolution())");
+  PetscCheck(door, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs a Lagrangian (TSSimpVISetLagrangian() or TSSimpVISetPointwiseLagrangian()), a mechanical system (TSSimpVISetMass() and TSSimpVISetPotential()), a second-order problem (TSSetI2Function() or TSSetIFunction() with TS2SetSolution()) or a separable Hamiltonian as TSBASICSYMPLECTIC reads it (TSRHSSplitSetIS() and TSRHSSplitSetRHSFunction() for \"position\" and \"momentum\")");
   vi->native = (PetscBool)(door != &SimpVIDoorI2);
 
   if (vi->native) {
@@ -535,6 +544,7 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Variational integrator %s: degree %" PetscInt_FMT ", %" PetscInt_FMT "-point %s quadrature, order %" PetscInt_FMT "\n", vi->type, vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? vi->degree + 1 : vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? "Gauss-Lobatto" : "Gauss-Legendre", 2 * vi->degree));
   if (vi->prob && vi->prob->door)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->prob->door->name, vi->degree, vi->step->qmap ? vi->step->qmap->N : 0));
+  if (vi->prob && vi->prob->door == &SimpVIDoorSplit) PetscCall(SimpVISplitView_Private(vi->prob, viewer));
   if (vi->prob && vi->prob->door && vi->step->qmap) {
     if (vi->smallpath)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by a dense Newton (%" PetscInt_FMT " rows, -ts_simpvi_small_limit %" PetscInt_FMT ") with the SNES's tolerances; the SNES if it fails\n", vi->degree * vi->step->qmap->N, vi->smalllimit));
@@ -652,11 +662,14 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
                                        applied in `TSSetUp()`, after its length and checksum are verified
 
   Notes:
-  The problem comes through one of four doors: a Lagrangian `TSSimpVISetLagrangian()` with
+  The problem comes through one of five doors: a Lagrangian `TSSimpVISetLagrangian()` with
   `TSSimpVISetLagrangianHessian()`; a mechanical system L = 1/2 v'M(x)v - V(t,x) with `TSSimpVISetMass()` and
   `TSSimpVISetPotential()`; a small system's Lagrangian on plain arrays, many points per call,
   `TSSimpVISetPointwiseLagrangian()` (one process; its dense step path has no `Vec` or `Mat` in the loop); or an unchanged second-order PETSc program (`TSSetI2Function()`/`TSSetI2Jacobian()`, or
-  `TSSetIFunction()` on (U, A) with `TS2SetSolution()`), read as M a + f(t, u, v) = 0 with constant M. Native problems
+  `TSSetIFunction()` on (U, A) with `TS2SetSolution()`), read as M a + f(t, u, v) = 0 with constant M; or an unchanged
+  `TSBASICSYMPLECTIC` program, a separable Hamiltonian given by `TSRHSSplitSetRHSFunction()` for "position" (q' = f(t, p))
+  and "momentum" (p' = g(t, q)), read through L = p v - T(p) - V(q) with P = f^{-1}(v) (the Lobatto IIIA-IIIB pair
+  for quadratic T; -ts_simpvi_split_fd_limit bounds the finite differences of Jacobians it is not given). Native problems
   carry the phase-space point U = (q, p), split with `TSRHSSplitSetIS()` "position" and "momentum"; on one process
   the default is the first and second half of U, on more the split must be named.
 

@@ -25,6 +25,7 @@ PETSC_INTERN PetscErrorCode SimpVICallBackCheck_Private(TS, const char[], PetscE
 
 typedef struct _SimpVIDoor        SimpVIDoor;
 typedef struct _SimpVIPhaseSpace *SimpVIPhaseSpace;
+typedef struct _SimpVISplit       SimpVISplit; /* the split door's work (src/doors/split.c) */
 
 /* The user's mechanics as given (src/ts/problem.c): callbacks, their contexts and matrices */
 typedef struct {
@@ -97,6 +98,7 @@ typedef struct {
   PetscBool         inexactjacobian; /* the door's terms only approximate the derivatives: the step's operator is matrix-free */
   Mat               pwmat[4];        /* pointwise door: Px, Pv, Gx, Gv at one point, and their row-major values */
   PetscReal        *pwderiv;
+  SimpVISplit      *split; /* split door: its sub-TSs, Jacobians, (df/dp)^{-1} and the momenta of recent velocities */
 
   /* shared by every TS type */
   SimpVIPhaseSpace ps;          /* the phase-space form given to other TS types */
@@ -170,7 +172,9 @@ static inline PetscErrorCode SimpVITermPush(const SimpVIProblem *prob, PetscInt 
   PetscFunctionReturn(0);
 }
 
-PETSC_INTERN const SimpVIDoor SimpVIDoorLagrangian, SimpVIDoorMechanical, SimpVIDoorI2, SimpVIDoorPointwise;
+PETSC_INTERN const SimpVIDoor SimpVIDoorLagrangian, SimpVIDoorMechanical, SimpVIDoorI2, SimpVIDoorPointwise, SimpVIDoorSplit;
+PETSC_INTERN PetscErrorCode   SimpVISplitDetect_Private(TS, PetscBool *);
+PETSC_INTERN PetscErrorCode   SimpVISplitView_Private(SimpVIProblem *, PetscViewer);
 PETSC_INTERN PetscErrorCode   SimpVIProblemNativeDoor_Private(TS, SimpVIProblem *, const SimpVIDoor **);
 PETSC_INTERN PetscErrorCode   SimpVIPointwisePoints_Private(TS, SimpVIProblem *, PetscInt, PetscInt, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[]);
 PETSC_INTERN PetscErrorCode   SimpVIDirectLimitOption_Private(TS, SimpVIOptionItems, SimpVIProblem *);
