@@ -142,20 +142,15 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   PetscInt       ints[CP_NINT];
   PetscReal      reals[CP_NREAL];
   char           tmp[PETSC_MAX_PATH_LEN + 8], name[CP_NAMELEN];
-  PetscBool      stored = PETSC_FALSE;
+  PetscBool      stored;
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
   PetscCall(PetscObjectGetComm((PetscObject)ts, &comm));
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  if (vi->stored && ts->ptime == vi->tstored) {
-    PetscObjectState sol, dot = 0;
-
-    PetscCall(PetscObjectStateGet((PetscObject)ts->vec_sol, &sol));
-    if (!vi->native) PetscCall(PetscObjectStateGet((PetscObject)ts->vec_dot, &dot));
-    stored = (PetscBool)(sol == vi->solstate && dot == vi->dotstate);
-  }
+  /* collective: U may have been changed on some processes only (a post-event function), and the file has one answer */
+  PetscCall(SimpVIStateIsStored_Private(ts, &stored));
   ints[CP_MAGIC]           = SIMPVI_CHECKPOINT_MAGIC;
   ints[CP_VERSION]         = SIMPVI_CHECKPOINT_VERSION;
   ints[CP_SIZE]            = size;
