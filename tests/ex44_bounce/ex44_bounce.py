@@ -15,7 +15,11 @@ On 2 processes the post-event function changes U on one process only; simpvi onc
 from it and the processes met in different collectives (MPI_ERR_TRUNCATE in TSEventDetection() right after the
 first bounce).
 
-  ex44_bounce.py --exe ex44 --lib libsimpvi.so [--np 2] [--mpiexec mpiexec] [--scheme lobatto] [-- extra options]
+A checkpoint written right after a bounce (--restart) must hold the bounced state on every process: the restarted
+run goes on bouncing at the exact times.
+
+  ex44_bounce.py --exe ex44 --lib libsimpvi.so [--np 2] [--mpiexec mpiexec] [--scheme lobatto] [--restart]
+                 [--tmpdir dir] [-- extra options]
 
 Exit 0 when every check printed "yes"; 1 otherwise.
 """
@@ -33,12 +37,13 @@ TOL = 1e-2 + 0.005          # the agreement asked for, plus the rounding of %5.2
 
 
 def exact_hits(rank, tmax):
-  """The exact bounce times of the ball of process rank up to tmax (no drag)."""
+  """The exact bounce times of the ball of process rank up to tmax (no drag), at most 100: the flights shrink
+  geometrically, so the bounces accumulate at a finite time (near 41 s for process 0)."""
   u0 = 5.0 * rank
   t = (V0 + math.sqrt(V0 * V0 + 2 * G * u0)) / G
   v = math.sqrt(V0 * V0 + 2 * G * u0)  # the speed at the ground
   hits = []
-  while t <= tmax:
+  while t <= tmax and len(hits) < 100:
     hits.append(t)
     v *= CR
     t += 2 * v / G
@@ -60,6 +65,41 @@ def run(args, tstype):
   return proc.returncode, proc.stdout, hits, bounced, ' '.join(cmd)
 
 
+def restart_check(args):
+  """A checkpoint at every step (-ts_simpvi_checkpoint_every 1) of a run that stops with the step right after the first
+  bounce of the last process's ball (its post-event function changed U there only), then the run restarted from it
+  (-ts_simpvi_restart): every ball must go on bouncing at the exact times. The file's "state stored" flag once was
+  process 0's alone: the bounced ball then restarted from the momentum before its bounce and never came back."""
+  last = args.np - 1
+  tbounce = exact_hits(last, 1e3)[0]  # its first bounce
+  cp = os.path.join(args.tmpdir, f'ex44_np{args.np}.cp')
+  launcher = [args.mpiexec, '-n', str(args.np)] + (['--oversubscribe'] if 'mpiexec' in os.path.basename(args.mpiexec) and args.np > 2 else [])
+  base = launcher + [args.exe, '-dll_append', args.lib, '-ts_type', 'simpvi'] + (['-ts_simpvi_type', args.scheme] if args.scheme else []) + args.extra
+  first = subprocess.run(base + ['-ts_simpvi_checkpoint', cp, '-ts_simpvi_checkpoint_every', '1', '-ts_max_time', repr(tbounce + 0.01)],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=args.timeout)
+  second = subprocess.run(base + ['-ts_simpvi_restart', cp], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=args.timeout)
+  ran = first.returncode == 0 and second.returncode == 0 and os.path.exists(cp)
+  print(f'the run to t = {tbounce + 0.01:.4f} checkpointed at every step, then restarted from its last checkpoint: {yes(ran)}')
+  if not ran:
+    print('\n'.join(line for line in (first.stdout + second.stdout).splitlines() if 'Configure options' not in line)[-3000:])
+    return False
+  hits = {}
+  for rank, t in HIT.findall(second.stdout):
+    hits.setdefault(int(rank), []).append(float(t))
+  tmax = max((t for ts in hits.values() for t in ts), default=0)
+  ok = True
+  for rank in range(args.np):
+    # the bounces after the restart, away from the run's end (a bounce within 0.05 of it may or may not be printed)
+    s = [t for t in hits.get(rank, []) if t <= tmax - 0.05]
+    e = [t for t in exact_hits(rank, tmax - 0.05) if t > tbounce + TOL]
+    good = len(s) == len(e) and len(s) > 0 and all(abs(x - y) <= TOL for x, y in zip(s, e))
+    print(f'  process {rank}: after the restart its ball bounces at the exact times to 1e-2 ({len(s)} bounces): {yes(good)}')
+    if not good:
+      print(f'  simpvi {hits.get(rank, [])}\n  exact  {[round(x, 4) for x in e]}')
+    ok = ok and good
+  return ok
+
+
 def yes(flag):
   return 'yes' if flag else 'no'
 
@@ -72,6 +112,8 @@ def main():
   parser.add_argument('--mpiexec', default='mpiexec')
   parser.add_argument('--scheme', default=None, help='-ts_simpvi_type (default: simpvi\'s)')
   parser.add_argument('--timeout', type=float, default=100, help='seconds per run')
+  parser.add_argument('--restart', action='store_true', help='also checkpoint right after a bounce and restart from there')
+  parser.add_argument('--tmpdir', default='.', help='where --restart writes its checkpoint')
   parser.add_argument('extra', nargs='*', help='more ex44 options, after --')
   args = parser.parse_args()
   args.exe, args.lib = os.path.abspath(args.exe), os.path.abspath(args.lib)
@@ -120,6 +162,8 @@ def main():
   stopped = simpbounced == alphabounced and len(simpbounced) > 0
   print(f'the run stops at the bounce limit as under alpha2 ("Ball bounced N times"): {yes(stopped)}')
   ok = ok and stopped
+  if args.restart:
+    ok = restart_check(args) and ok
   print('PASS' if ok else 'FAIL')
   return 0 if ok else 1
 
