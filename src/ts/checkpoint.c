@@ -170,7 +170,7 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   PetscReal      reals[CP_NREAL];
   char           tmp[PETSC_MAX_PATH_LEN + 8], name[CP_NAMELEN], door[CP_NAMELEN];
   const char    *bad;
-  PetscBool      stored = PETSC_FALSE;
+  PetscBool      stored;
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
@@ -180,13 +180,8 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   /* a bad state must not replace the last good checkpoint */
   PetscCall(NotFinite(ts, st->havepoly, &bad));
   PetscCheck(!bad, comm, PETSC_ERR_FP, "TSSIMPVI will not write the checkpoint %s of step %" PetscInt_FMT ": %s holds NaN or Inf", file, ts->steps, bad);
-  if (vi->stored && ts->ptime == vi->tstored) {
-    PetscObjectState sol, dot = 0;
-
-    PetscCall(PetscObjectStateGet((PetscObject)ts->vec_sol, &sol));
-    if (!vi->native) PetscCall(PetscObjectStateGet((PetscObject)ts->vec_dot, &dot));
-    stored = (PetscBool)(sol == vi->solstate && dot == vi->dotstate);
-  }
+  /* collective: U may have been changed on some processes only (a post-event function), and the file has one answer */
+  PetscCall(SimpVIStateIsStored_Private(ts, &stored));
   ints[SIMPVI_CP_MAGIC]      = SIMPVI_CHECKPOINT_MAGIC;
   ints[SIMPVI_CP_VERSION]    = SIMPVI_CHECKPOINT_VERSION;
   ints[SIMPVI_CP_LENGTHHI]   = 0; /* filled in when the file is complete */

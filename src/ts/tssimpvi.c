@@ -14,8 +14,8 @@ static const char citation[] = "@article{RojasQuintero2024,\n"
                                "  journal = {Axioms},\n  volume = {13},\n  number = {4},\n  pages = {255},\n  year = {2024}\n}\n";
 
 /* The state in U is the one the last step stored (nobody changed U, U' or t since): the next step goes on from that
-   step's end (q1, p1) and its compensations; otherwise they restart at zero */
-static PetscErrorCode StateIsStored(TS ts, PetscBool *stored)
+   step's end (q1, p1) and its compensations; otherwise they restart at zero. Collective: the same answer everywhere */
+PetscErrorCode SimpVIStateIsStored_Private(TS ts, PetscBool *stored)
 {
   TS_SimpVI       *vi = (TS_SimpVI *)ts->data;
   PetscObjectState sol, dot = 0;
@@ -50,6 +50,16 @@ static PetscErrorCode LoadState(TS ts, PetscBool stored)
     if (vi->compensated && stored) PetscCall(VecCopy(vi->p1, vi->step->p0));
     else PetscCall(vi->prob->door->pg(ts, vi->prob, ts->ptime, vi->step->q0, vi->step->v, vi->step->p0, vi->work));
     vi->step->vvalid = PETSC_TRUE;
+  }
+  /* VecCopy() hands U's cached norms on to q0 and v (and p0 from a phase-space U), on the processes where U still
+     has them: those where nobody changed U. A post-event function may change U on some processes only (PETSc's
+     ts/tutorials/ex44.c: one ball per process); a later VecNorm() of q0 (the growth check, the dense path) would then
+     reduce on the other processes only, and they would meet in different collectives (MPI_ERR_TRUNCATE in
+     TSEventDetection()). A state increase on every process drops the copied norms everywhere */
+  if (!stored) {
+    PetscCall(PetscObjectStateIncrease((PetscObject)vi->step->q0));
+    PetscCall(PetscObjectStateIncrease((PetscObject)vi->step->p0));
+    if (!vi->native) PetscCall(PetscObjectStateIncrease((PetscObject)vi->step->v));
   }
   PetscFunctionReturn(0);
 }
@@ -163,7 +173,7 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
   PetscFunctionBegin;
   PetscCall(PetscCitationsRegister(citation, &cited));
   PetscCall(SimpVICheckpointMaybeWrite_Private(ts));
-  PetscCall(StateIsStored(ts, &stored)); /* once: a retry starts from the same state */
+  PetscCall(SimpVIStateIsStored_Private(ts, &stored)); /* once: a retry starts from the same state */
   PetscCall(TSGetAdapt(ts, &ts->adapt));
   while (!ts->reason) {
     PetscBool converged, stage;

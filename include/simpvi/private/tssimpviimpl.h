@@ -90,6 +90,7 @@ PETSC_INTERN PetscErrorCode SimpVISchemeNames_Private(PetscInt *, const char ***
 PETSC_INTERN PetscErrorCode SimpVIStepSolverSetUp_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVIStepSolve_Private(TS, PetscInt *, PetscInt *, PetscBool *, const char **);
 PETSC_INTERN PetscErrorCode SimpVIInterpolate_Private(TS, PetscReal, Vec, Vec);
+PETSC_INTERN PetscErrorCode SimpVIStateIsStored_Private(TS, PetscBool *);
 
 /* checkpoint and restart (src/ts/checkpoint.c); the file's length, checksum and path (src/ts/checkpointfile.c) */
 #define SIMPVI_CHECKPOINT_MAGIC   1397312848 /* "SIMP" */
