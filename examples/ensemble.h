@@ -56,10 +56,12 @@ typedef PetscErrorCode (*EnsembleDoneFn)(PetscInt id, EnsembleReason reason, Pet
 typedef struct {
   /* the scheme: s unknown nodes, nq quadrature points; phi[a (s+1) + j] = phi_j(1 + c_{a+1}), the last step's
      polynomial at the next step's nodes (the predictor) */
-  PetscInt   n, s, nq, bs;
-  PetscReal *c, *tau, *w, *B, *D, *phi;
-  PetscReal  h, t0;
-  PetscInt   maxsteps, batch;
+  PetscInt      n, s, nq, bs;
+  PetscReal    *c, *phi;
+  PetscReal     h, t0;
+  SimpVIKernel  kernel; /* the step's equations (TSSimpVICreateKernel()) */
+  PetscScalar **xptr;   /* 4 nq array pointers, for the kernel's sums */
+  PetscInt      maxsteps, batch;
 
   EnsembleMechanicsFn mechanics;
   void               *mechctx;
@@ -72,7 +74,6 @@ typedef struct {
   PetscReal *q1, *p1;                              /* per slot: n, n (the post-step's arrays) */
   PetscReal *cx, *cv, *ct, *cPx, *cPv, *cGx, *cGv; /* per slot: the last evaluation's points (nq n, nq) and derivatives (nq n n) */
   PetscInt  *cid;                                  /* per slot: the member they belong to */
-  PetscReal *coef;                                 /* [4][nq][s][s]: the weights of Px, Pv, Gx, Gv in block (i, l) at point k */
 
   /* points of the live slots (not converged in this solve), packed for one call of the mechanics */
   PetscInt  *live, nlive, *pid;
@@ -121,34 +122,22 @@ static inline PetscErrorCode EnsembleDenseSolve(PetscInt n, PetscReal A[], Petsc
   PetscFunctionReturn(0);
 }
 
-/* Packs the quadrature points of the live slots from the step vector y: x_k = q0 + sum_i B_ki Z_i,
-   v_k = (1/h) sum_i D_ki Z_i (i = 1..s, Z_i the slot's unknowns) */
+/* Packs the quadrature points of the live slots from the step vector y (the kernel's x_k and v_k of each slot) */
 static inline PetscErrorCode EnsemblePack(Ensemble e, const PetscScalar *y)
 {
-  const PetscInt n = e->n, s = e->s, nq = e->nq, s1 = s + 1;
+  const PetscInt n = e->n, nq = e->nq;
 
   PetscFunctionBeginUser;
   for (PetscInt j = 0; j < e->nlive; j++) {
-    const PetscInt     b = e->live[j];
-    const PetscScalar *z = y + b * e->bs;
+    const PetscInt b = e->live[j];
 
     for (PetscInt k = 0; k < nq; k++) {
-      const PetscInt pnt = j * nq + k;
-      PetscReal     *x = e->px + pnt * n, *v = e->pv + pnt * n;
-
-      e->pid[pnt] = e->id[b];
-      e->pt[pnt]  = e->t0 + e->steps[b] * e->h + e->tau[k] * e->h;
-      for (PetscInt d = 0; d < n; d++) {
-        PetscReal xs = 0, vs = 0;
-
-        for (PetscInt i = 1; i <= s; i++) {
-          xs += e->B[k * s1 + i] * z[(i - 1) * n + d];
-          vs += e->D[k * s1 + i] * z[(i - 1) * n + d];
-        }
-        x[d] = e->q0[b * n + d] + xs;
-        v[d] = vs / e->h;
-      }
+      e->pid[j * nq + k] = e->id[b];
+      e->xptr[k]         = e->px + (j * nq + k) * n;
+      e->xptr[nq + k]    = e->pv + (j * nq + k) * n;
     }
+    PetscCall(SimpVIKernelTimes(e->kernel, e->t0 + e->steps[b] * e->h, e->pt + j * nq));
+    PetscCall(SimpVIKernelPoints(e->kernel, n, e->q0 + b * n, y + b * e->bs, e->xptr, e->xptr + nq));
   }
   PetscFunctionReturn(0);
 }
@@ -184,12 +173,12 @@ static inline void EnsembleLive(Ensemble e)
     if (!e->conv[b] && !e->failed[b]) e->live[e->nlive++] = b;
 }
 
-/* R_i = sum_k w_k [D_ki P_k + h B_ki G_k] (+ p0 for i = 0) for the live slots; zero for the others. A member whose
-   residual is not finite fails here (alone, its SNES would stop on the NaN). */
+/* The step's residual (the kernel's) for the live slots; zero for the others. A member whose residual is not finite
+   fails here (alone, its SNES would stop on the NaN). */
 static inline PetscErrorCode EnsembleResidual(SNES snes, Vec Y, Vec F, void *ctx)
 {
   Ensemble           e = (Ensemble)ctx;
-  const PetscInt     n = e->n, s = e->s, nq = e->nq, s1 = s + 1;
+  const PetscInt     n = e->n, nq = e->nq;
   const PetscScalar *y;
   PetscScalar       *f;
 
@@ -206,13 +195,11 @@ static inline PetscErrorCode EnsembleResidual(SNES snes, Vec Y, Vec F, void *ctx
     PetscScalar   *r = f + b * e->bs;
     PetscBool      finite;
 
-    for (PetscInt i = 0; i < s; i++)
-      for (PetscInt d = 0; d < n; d++) {
-        PetscReal sum = i == 0 ? e->p0[b * n + d] : 0;
-
-        for (PetscInt k = 0; k < nq; k++) sum += e->w[k] * (e->D[k * s1 + i] * e->pP[(j * nq + k) * n + d] + e->h * e->B[k * s1 + i] * e->pG[(j * nq + k) * n + d]);
-        r[i * n + d] = sum;
-      }
+    for (PetscInt k = 0; k < nq; k++) {
+      e->xptr[k]      = e->pP + (j * nq + k) * n;
+      e->xptr[nq + k] = e->pG + (j * nq + k) * n;
+    }
+    PetscCall(SimpVIKernelResidual(e->kernel, n, e->p0 + b * n, (const PetscScalar *const *)e->xptr, (const PetscScalar *const *)e->xptr + nq, r));
     PetscCall(PetscArraycpy(e->G + b * nq * n, e->pG + j * nq * n, nq * n)); /* for the end momentum */
     finite = PETSC_TRUE;
     for (PetscInt i = 0; i < e->bs; i++)
@@ -226,12 +213,11 @@ static inline PetscErrorCode EnsembleResidual(SNES snes, Vec Y, Vec F, void *ctx
   PetscFunctionReturn(0);
 }
 
-/* dR_i/dZ_l = sum_k w_k [D_ki (Px B_kl + Pv D_kl / h) + h B_ki (Gx B_kl + Gv D_kl / h)] (e->coef): one block per
-   live slot, the identity for the others */
+/* The step Jacobian (the kernel's): one block per live slot, the identity for the others */
 static inline PetscErrorCode EnsembleJacobian(SNES snes, Vec Y, Mat J, Mat Jpre, void *ctx)
 {
   Ensemble           e = (Ensemble)ctx;
-  const PetscInt     n = e->n, s = e->s, nq = e->nq, bs = e->bs, nn = n * n;
+  const PetscInt     n = e->n, nq = e->nq, bs = e->bs, nn = n * n;
   const PetscScalar *y;
   PetscInt           nextidle = 0;
 
@@ -264,19 +250,16 @@ static inline PetscErrorCode EnsembleJacobian(SNES snes, Vec Y, Mat J, Mat Jpre,
       PetscCall(MatSetValuesBlocked(Jpre, 1, &nextidle, 1, &nextidle, e->blk, INSERT_VALUES));
     }
     if (j == e->nlive) break;
-    PetscCall(PetscArrayzero(e->blk, bs * bs));
     for (PetscInt k = 0; k < nq; k++) {
-      const PetscInt   pnt = b * nq + k;
-      const PetscReal *Px = e->cPx + pnt * nn, *Pv = e->cPv + pnt * nn, *Gx = e->cGx + pnt * nn, *Gv = e->cGv + pnt * nn;
+      e->xptr[k]          = e->cPx + (b * nq + k) * nn;
+      e->xptr[nq + k]     = e->cPv + (b * nq + k) * nn;
+      e->xptr[2 * nq + k] = e->cGx + (b * nq + k) * nn;
+      e->xptr[3 * nq + k] = e->cGv + (b * nq + k) * nn;
+    }
+    {
+      const PetscScalar *const *A = (const PetscScalar *const *)e->xptr;
 
-      for (PetscInt i = 0; i < s; i++)
-        for (PetscInt l = 0; l < s; l++) {
-          const PetscReal *c = e->coef + (k * s + i) * s + l, cpx = c[0], cpv = c[nq * s * s], cgx = c[2 * nq * s * s], cgv = c[3 * nq * s * s];
-          PetscReal       *blk = e->blk + i * n * bs + l * n;
-
-          for (PetscInt d = 0; d < n; d++)
-            for (PetscInt f = 0; f < n; f++) blk[d * bs + f] += cpx * Px[d * n + f] + cpv * Pv[d * n + f] + cgx * Gx[d * n + f] + cgv * Gv[d * n + f];
-        }
+      PetscCall(SimpVIKernelJacobian(e->kernel, n, A, A + nq, A + 2 * nq, A + 3 * nq, bs, e->blk));
     }
     PetscCall(MatSetValuesBlocked(Jpre, 1, &b, 1, &b, e->blk, INSERT_VALUES));
     nextidle = b + 1;
@@ -405,20 +388,9 @@ static inline PetscErrorCode EnsembleAllocate(Ensemble e)
   PetscCall(PetscCalloc4(B * nq * n, &e->px, B * nq * n, &e->pv, B * nq * n, &e->pP, B * nq * n, &e->pG));
   PetscCall(PetscCalloc4(B * nq * nn, &e->pPx, B * nq * nn, &e->pPv, B * nq * nn, &e->pGx, B * nq * nn, &e->pGv));
   PetscCall(PetscCalloc2(e->bs * e->bs, &e->blk, nn, &e->lu));
-  PetscCall(PetscCalloc7(B * nq * n, &e->cx, B * nq * n, &e->cv, B * nq * nn, &e->cPx, B * nq * nn, &e->cPv, B * nq * nn, &e->cGx, B * nq * nn, &e->cGv, 4 * nq * s * s, &e->coef));
+  PetscCall(PetscCalloc6(B * nq * n, &e->cx, B * nq * n, &e->cv, B * nq * nn, &e->cPx, B * nq * nn, &e->cPv, B * nq * nn, &e->cGx, B * nq * nn, &e->cGv));
   PetscCall(PetscMalloc2(B * nq, &e->ct, B, &e->cid));
   for (PetscInt b = 0; b < B; b++) e->cid[b] = -1;
-  for (PetscInt k = 0; k < nq; k++)
-    for (PetscInt i = 0; i < s; i++)
-      for (PetscInt l = 0; l < s; l++) {
-        const PetscReal w = e->w[k], Di = e->D[k * (s + 1) + i], Bi = e->B[k * (s + 1) + i], Bl = e->B[k * (s + 1) + l + 1], Dl = e->D[k * (s + 1) + l + 1];
-        PetscReal      *c = e->coef + (k * s + i) * s + l;
-
-        c[0]              = w * Di * Bl;
-        c[nq * s * s]     = w * Di * Dl / e->h;
-        c[2 * nq * s * s] = w * e->h * Bi * Bl;
-        c[3 * nq * s * s] = w * Bi * Dl;
-      }
   PetscFunctionReturn(0);
 }
 
@@ -431,7 +403,7 @@ static inline PetscErrorCode EnsembleFree(Ensemble e)
   PetscCall(PetscFree4(e->px, e->pv, e->pP, e->pG));
   PetscCall(PetscFree4(e->pPx, e->pPv, e->pGx, e->pGv));
   PetscCall(PetscFree2(e->blk, e->lu));
-  PetscCall(PetscFree7(e->cx, e->cv, e->cPx, e->cPv, e->cGx, e->cGv, e->coef));
+  PetscCall(PetscFree6(e->cx, e->cv, e->cPx, e->cPv, e->cGx, e->cGv));
   PetscCall(PetscFree2(e->ct, e->cid));
   PetscFunctionReturn(0);
 }
@@ -463,10 +435,10 @@ static inline PetscErrorCode EnsembleCreate(TS ts, PetscInt n, Ensemble *ens)
 {
   Ensemble         e;
   PetscInt         s, nq;
-  const PetscReal *c, *tau, *w, *B, *D;
+  const PetscReal *c;
 
   PetscFunctionBeginUser;
-  PetscCall(TSSimpVIGetTableau(ts, &s, &nq, &c, &tau, &w, &B, &D));
+  PetscCall(TSSimpVIGetTableau(ts, &s, &nq, &c, NULL, NULL, NULL, NULL));
   PetscCall(PetscNew(&e));
   e->n     = n;
   e->s     = s;
@@ -474,12 +446,10 @@ static inline PetscErrorCode EnsembleCreate(TS ts, PetscInt n, Ensemble *ens)
   e->bs    = s * n;
   e->batch = 1024;
   e->h     = 1;
-  PetscCall(PetscMalloc6(s + 1, &e->c, nq, &e->tau, nq, &e->w, nq * (s + 1), &e->B, nq * (s + 1), &e->D, s * (s + 1), &e->phi));
+  PetscCall(TSSimpVICreateKernel(ts, &e->kernel));
+  PetscCall(SimpVIKernelSetStepSize(e->kernel, e->h));
+  PetscCall(PetscMalloc3(s + 1, &e->c, s * (s + 1), &e->phi, 4 * nq, &e->xptr));
   PetscCall(PetscArraycpy(e->c, c, s + 1));
-  PetscCall(PetscArraycpy(e->tau, tau, nq));
-  PetscCall(PetscArraycpy(e->w, w, nq));
-  PetscCall(PetscArraycpy(e->B, B, nq * (s + 1)));
-  PetscCall(PetscArraycpy(e->D, D, nq * (s + 1)));
   /* the Lagrange basis of the nodes at 1 + c_a: the last step's polynomial extrapolated to the next step's nodes */
   for (PetscInt a = 1; a <= s; a++)
     for (PetscInt j = 0; j <= s; j++) {
@@ -507,6 +477,7 @@ static inline PetscErrorCode EnsembleSetStep(Ensemble e, PetscReal h, PetscInt m
   PetscFunctionBeginUser;
   e->h        = h;
   e->maxsteps = maxsteps;
+  PetscCall(SimpVIKernelSetStepSize(e->kernel, h));
   PetscFunctionReturn(0);
 }
 
@@ -526,7 +497,8 @@ static inline PetscErrorCode EnsembleDestroy(Ensemble *e)
   PetscFunctionBeginUser;
   if (!*e) PetscFunctionReturn(0);
   PetscCall(EnsembleReset(*e));
-  PetscCall(PetscFree6((*e)->c, (*e)->tau, (*e)->w, (*e)->B, (*e)->D, (*e)->phi));
+  PetscCall(PetscFree3((*e)->c, (*e)->phi, (*e)->xptr));
+  PetscCall(SimpVIKernelDestroy(&(*e)->kernel));
   PetscCall(PetscFree(*e));
   PetscFunctionReturn(0);
 }
@@ -596,14 +568,12 @@ static inline PetscErrorCode EnsembleFinishStep(Ensemble e)
       continue;
     }
     for (PetscInt d = 0; d < n; d++) {
-      PetscReal g = 0;
-
-      for (PetscInt k = 0; k < nq; k++) g += e->w[k] * e->G[(b * nq + k) * n + d];
       e->Qprev[(b * s1) * n + d] = e->q0[b * n + d];
       for (PetscInt a = 1; a <= s; a++) e->Qprev[(b * s1 + a) * n + d] = e->q0[b * n + d] + z[(a - 1) * n + d];
       e->q1[b * n + d] = e->q0[b * n + d] + z[(s - 1) * n + d];
-      e->p1[b * n + d] = e->p0[b * n + d] + e->h * g;
     }
+    for (PetscInt k = 0; k < nq; k++) e->xptr[k] = e->G + (b * nq + k) * n;
+    PetscCall(SimpVIKernelMomentum(e->kernel, n, e->p0 + b * n, (const PetscScalar *const *)e->xptr, e->p1 + b * n));
     e->havepoly[b] = PETSC_TRUE;
     e->steps[b]++;
   }

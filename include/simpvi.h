@@ -315,6 +315,18 @@ PETSC_EXTERN PetscErrorCode TSSimpVIGetTableau(TS ts, PetscInt *degree, PetscInt
 PETSC_EXTERN PetscErrorCode TSSimpVISetNonlinearSolverType(TS ts, TSSimpVINonlinearSolverType nls);
 PETSC_EXTERN PetscErrorCode TSSimpVIGetNonlinearSolverType(TS ts, TSSimpVINonlinearSolverType *nls);
 
+/* The step's equations on plain arrays (developer level): what a program needs to take the same steps outside a TS */
+typedef struct _p_SimpVIKernel *SimpVIKernel;
+PETSC_EXTERN PetscErrorCode     TSSimpVICreateKernel(TS ts, SimpVIKernel *kernel);
+PETSC_EXTERN PetscErrorCode     SimpVIKernelDestroy(SimpVIKernel *kernel);
+PETSC_EXTERN PetscErrorCode     SimpVIKernelGetSizes(SimpVIKernel kernel, PetscInt *s, PetscInt *nq);
+PETSC_EXTERN PetscErrorCode     SimpVIKernelSetStepSize(SimpVIKernel kernel, PetscReal h);
+PETSC_EXTERN PetscErrorCode     SimpVIKernelTimes(SimpVIKernel kernel, PetscReal t, PetscReal tk[]);
+PETSC_EXTERN PetscErrorCode     SimpVIKernelPoints(SimpVIKernel kernel, PetscInt n, const PetscScalar q0[], const PetscScalar Z[], PetscScalar *const X[], PetscScalar *const V[]);
+PETSC_EXTERN PetscErrorCode     SimpVIKernelResidual(SimpVIKernel kernel, PetscInt n, const PetscScalar p0[], const PetscScalar *const P[], const PetscScalar *const G[], PetscScalar R[]);
+PETSC_EXTERN PetscErrorCode     SimpVIKernelMomentum(SimpVIKernel kernel, PetscInt n, const PetscScalar p0[], const PetscScalar *const G[], PetscScalar p1[]);
+PETSC_EXTERN PetscErrorCode     SimpVIKernelJacobian(SimpVIKernel kernel, PetscInt n, const PetscScalar *const Px[], const PetscScalar *const Pv[], const PetscScalar *const Gx[], const PetscScalar *const Gv[], PetscInt ld, PetscScalar J[]);
+
 PETSC_EXTERN PetscErrorCode TSSimpVISetLagrangian(TS ts, TSSimpVILagrangianFn f, void *ctx);
 PETSC_EXTERN PetscErrorCode TSSimpVISetLagrangianHessian(TS ts, Mat Lxx, Mat Lvx, Mat Lvv, TSSimpVILagrangianHessianFn f, void *ctx);
 PETSC_EXTERN PetscErrorCode TSSimpVISetPotential(TS ts, Mat H, TSSimpVIPotentialFn V, TSSimpVIPotentialHessianFn hess, void *ctx);

@@ -97,6 +97,17 @@ counterparts = {
   'TSSimpVIGetDegree': 'getDegree',
   'TSSimpVIGetOrder': 'getOrder',
   'TSSimpVIGetTableau': 'getTableau',
+  # the step's equations on plain C arrays, for C programs taking steps outside a TS (an ensemble's inner loop): from
+  # Python a loop over them would cost more than the arithmetic; getTableau() gives numpy the same coefficients
+  'TSSimpVICreateKernel': None,
+  'SimpVIKernelDestroy': None,
+  'SimpVIKernelGetSizes': None,
+  'SimpVIKernelSetStepSize': None,
+  'SimpVIKernelTimes': None,
+  'SimpVIKernelPoints': None,
+  'SimpVIKernelResidual': None,
+  'SimpVIKernelMomentum': None,
+  'SimpVIKernelJacobian': None,
   'TSSimpVISetNonlinearSolverType': 'setNonlinearSolverType',
   'TSSimpVIGetNonlinearSolverType': 'getNonlinearSolverType',
   'TSSimpVISetLagrangian': 'setLagrangian',

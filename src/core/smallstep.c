@@ -29,7 +29,7 @@ static PetscErrorCode SmallWorkSpace(SimpVIStep st)
   if (st->door.points) {
     const PetscInt nq = st->scheme->nq, n = st->qmap->n;
 
-    PetscCall(PetscMalloc7(nq, &st->at, nq * n, &st->ax, nq * n, &st->av, nq * n, &st->aP, nq * n, &st->aG, 4 * nq * n * n, &st->aD, 2 * n * m, &st->aT));
+    PetscCall(PetscMalloc7(nq, &st->at, nq * n, &st->ax, nq * n, &st->av, nq * n, &st->aP, nq * n, &st->aG, 4 * nq * n * n, &st->aD, 4 * nq, &st->dptr));
     st->astamp.id = 0;
   }
   st->dm      = m;
@@ -43,7 +43,7 @@ PetscErrorCode SimpVIStepSmallReset_Private(SimpVIStep st)
   PetscFunctionBegin;
   PetscCall(PetscFree6(st->dJ, st->dLU, st->dJprev, st->dpiv, st->dy, st->dy0));
   PetscCall(PetscFree2(st->didx, st->dvals));
-  PetscCall(PetscFree7(st->at, st->ax, st->av, st->aP, st->aG, st->aD, st->aT));
+  PetscCall(PetscFree7(st->at, st->ax, st->av, st->aP, st->aG, st->aD, st->dptr));
   st->dm        = 0;
   st->dvalid    = PETSC_FALSE;
   st->dfactored = PETSC_FALSE;
@@ -172,33 +172,24 @@ static PetscReal Norm2(PetscInt m, const PetscScalar *x)
   return PetscSqrtReal(sum);
 }
 
-/* A door with points(): x_k = q0 + sum_i B_ki Z_i, v_k = (1/h) sum_i D_ki Z_i at every quadrature point of st->Y,
-   and the door's P, G (and derivatives, when asked: a Newton iteration that keeps its Jacobian needs none) there, all
-   in one call */
+/* A door with points(): the quadrature points of st->Y by the kernel, and the door's P, G (and derivatives, when
+   asked: a Newton iteration that keeps its Jacobian needs none) there, all in one call */
 static PetscErrorCode PointsEvaluate(SimpVIStep st, PetscBool derivatives)
 {
-  const SimpVIScheme *sc = st->scheme;
-  const PetscInt      s = sc->degree, s1 = s + 1, nq = sc->nq, n = st->qmap->n, nn = n * n;
-  const PetscScalar  *y, *q0;
+  const PetscInt     nq = st->scheme->nq, n = st->qmap->n, nn = n * n;
+  const PetscScalar *y, *q0;
+  PetscScalar      **x = st->xv, **v = st->xv + nq;
 
   PetscFunctionBegin;
+  PetscCall(SimpVIKernelSetStepSize(st->kernel, st->h));
+  PetscCall(SimpVIKernelTimes(st->kernel, st->t, st->at));
+  for (PetscInt k = 0; k < nq; k++) {
+    x[k] = st->ax + k * n;
+    v[k] = st->av + k * n;
+  }
   PetscCall(VecGetArrayRead(st->Y, &y));
   PetscCall(VecGetArrayRead(st->q0, &q0));
-  for (PetscInt k = 0; k < nq; k++) {
-    const PetscReal *B = &sc->B[k * s1], *D = &sc->D[k * s1];
-
-    st->at[k] = st->t + sc->tau[k] * st->h;
-    for (PetscInt d = 0; d < n; d++) {
-      PetscReal xs = 0, vs = 0;
-
-      for (PetscInt i = 1; i <= s; i++) {
-        xs += B[i] * y[(i - 1) * n + d];
-        vs += D[i] * y[(i - 1) * n + d];
-      }
-      st->ax[k * n + d] = q0[d] + xs;
-      st->av[k * n + d] = vs / st->h;
-    }
-  }
+  PetscCall(SimpVIKernelPoints(st->kernel, n, q0, y, x, v));
   PetscCall(VecRestoreArrayRead(st->q0, &q0));
   PetscCall(VecRestoreArrayRead(st->Y, &y));
   if (derivatives) PetscCall(st->door.points(st->door.ctx, nq, n, st->at, st->ax, st->av, st->aP, st->aG, st->aD, st->aD + nq * nn, st->aD + 2 * nq * nn, st->aD + 3 * nq * nn));
@@ -208,73 +199,40 @@ static PetscErrorCode PointsEvaluate(SimpVIStep st, PetscBool derivatives)
   PetscFunctionReturn(0);
 }
 
-/* R_i = sum_k w_k [D_ki P_k + h B_ki G_k] (+ p0 for i = 0) from the arrays of PointsEvaluate() */
+/* R(st->Y) by the kernel from the arrays of PointsEvaluate() */
 static PetscErrorCode PointsResidual(SimpVIStep st, PetscBool derivatives)
 {
-  const SimpVIScheme *sc = st->scheme;
-  const PetscInt      s = sc->degree, s1 = s + 1, nq = sc->nq, n = st->qmap->n;
-  const PetscScalar  *p0;
+  const PetscInt      nq = st->scheme->nq, n = st->qmap->n;
+  const PetscScalar **P = st->parr, **G = st->parr + nq, *p0;
   PetscScalar        *r;
 
   PetscFunctionBegin;
   PetscCall(PointsEvaluate(st, derivatives));
+  for (PetscInt k = 0; k < nq; k++) {
+    P[k] = st->aP + k * n;
+    G[k] = st->aG + k * n;
+  }
   PetscCall(VecGetArrayRead(st->p0, &p0));
   PetscCall(VecGetArrayWrite(st->R, &r));
-  for (PetscInt i = 0; i < s; i++)
-    for (PetscInt d = 0; d < n; d++) r[i * n + d] = i == 0 ? p0[d] : 0;
-  for (PetscInt k = 0; k < nq; k++) {
-    const PetscReal *P = &st->aP[k * n], *G = &st->aG[k * n];
-
-    for (PetscInt i = 0; i < s; i++) {
-      const PetscReal d = sc->w[k] * sc->D[k * s1 + i], b = st->h * sc->w[k] * sc->B[k * s1 + i];
-
-      for (PetscInt j = 0; j < n; j++) r[i * n + j] += d * P[j] + b * G[j];
-    }
-  }
+  PetscCall(SimpVIKernelResidual(st->kernel, n, p0, P, G, r));
   PetscCall(VecRestoreArrayWrite(st->R, &r));
   PetscCall(VecRestoreArrayRead(st->p0, &p0));
   PetscFunctionReturn(0);
 }
 
-/* dJ_il = sum_k w_k [D_ki (Px_k B_kl + Pv_k D_kl / h) + h B_ki (Gx_k B_kl + Gv_k D_kl / h)] from the derivative arrays
-   at st->Y (evaluated again if st->Y has moved or they were not asked for). Per point, the sums in l first, laid out as
-   rows of the step Jacobian (T[r m + l n + c]), so that each row of dJ takes them in one pass */
+/* The dense Jacobian by the kernel from the derivative arrays at st->Y (evaluated again if st->Y has moved or they
+   were not asked for) */
 static PetscErrorCode PointsJacobian(SimpVIStep st)
 {
-  const SimpVIScheme *sc = st->scheme;
-  const PetscInt      s = sc->degree, s1 = s + 1, nq = sc->nq, n = st->qmap->n, nn = n * n, m = st->dm;
-  PetscReal          *T = st->aT, *U = st->aT + n * m;
-  PetscBool           current;
+  const PetscInt nq = st->scheme->nq, nn = st->qmap->n * st->qmap->n;
+  PetscBool      current;
 
   PetscFunctionBegin;
   PetscCall(SimpVIStepStampMatch_Private(st, st->Y, &st->astamp, &current));
   if (!current || !st->aderiv) PetscCall(PointsEvaluate(st, PETSC_TRUE));
-  PetscCall(PetscArrayzero(st->dJ, m * m));
-  for (PetscInt k = 0; k < nq; k++) {
-    const PetscReal *Px = st->aD + k * nn, *Pv = Px + nq * nn, *Gx = Pv + nq * nn, *Gv = Gx + nq * nn;
-    const PetscReal *B = &sc->B[k * s1], *D = &sc->D[k * s1], w = sc->w[k];
-
-    for (PetscInt l = 0; l < s; l++) { /* T = Px B_kl + Pv D_kl / h, U = Gx B_kl + Gv D_kl / h */
-      const PetscReal b = B[l + 1], d = D[l + 1] / st->h;
-
-      for (PetscInt r = 0; r < n; r++)
-        for (PetscInt c = 0; c < n; c++) {
-          T[r * m + l * n + c] = b * Px[r * n + c] + d * Pv[r * n + c];
-          U[r * m + l * n + c] = b * Gx[r * n + c] + d * Gv[r * n + c];
-        }
-    }
-    for (PetscInt i = 0; i < s; i++) {
-      const PetscReal a = w * D[i], c = st->h * w * B[i];
-
-      if (a == 0 && c == 0) continue;
-      for (PetscInt r = 0; r < n; r++) {
-        PetscScalar     *J  = &st->dJ[(i * n + r) * m];
-        const PetscReal *Tr = &T[r * m], *Ur = &U[r * m];
-
-        for (PetscInt j = 0; j < m; j++) J[j] += a * Tr[j] + c * Ur[j];
-      }
-    }
-  }
+  for (PetscInt b = 0; b < 4; b++) /* Px, Pv, Gx, Gv at each point: nq arrays each, block after block */
+    for (PetscInt k = 0; k < nq; k++) st->dptr[b * nq + k] = st->aD + (b * nq + k) * nn;
+  PetscCall(SimpVIKernelJacobian(st->kernel, st->qmap->n, st->dptr, st->dptr + nq, st->dptr + 2 * nq, st->dptr + 3 * nq, st->dm, st->dJ));
   PetscFunctionReturn(0);
 }
 

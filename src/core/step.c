@@ -17,101 +17,52 @@
 
 PetscLogEvent SIMPVI_Residual, SIMPVI_Jacobian;
 
-/* x[j] += sum_t a[t] y[t][j] for j < n, summed as PETSc's VecMAXPY_Seq() does (the remainder of nv mod 4 first, then
-   groups of four, each group's products summed before they are added to x), so that the step's residual is the same to
-   the last bit as when it was written with VecMAXPY() */
-static inline void MAXPY(PetscInt n, PetscScalar *x, PetscInt nv, const PetscScalar a[], const PetscScalar *const y[])
-{
-  PetscInt t = nv & 0x3;
-
-  switch (t) {
-  case 3:
-    for (PetscInt j = 0; j < n; j++) x[j] += a[0] * y[0][j] + a[1] * y[1][j] + a[2] * y[2][j];
-    break;
-  case 2:
-    for (PetscInt j = 0; j < n; j++) x[j] += a[0] * y[0][j] + a[1] * y[1][j];
-    break;
-  case 1:
-    for (PetscInt j = 0; j < n; j++) x[j] += a[0] * y[0][j];
-    break;
-  }
-  for (; t < nv; t += 4)
-    for (PetscInt j = 0; j < n; j++) x[j] += a[t] * y[t][j] + a[t + 1] * y[t + 1][j] + a[t + 2] * y[t + 2][j] + a[t + 3] * y[t + 3][j];
-}
-
-/* x_k = q0 + sum_i B_ki Z_i, v_k = (1/h) sum_i D_ki Z_i at every quadrature point (i = 1..s, Z the blocks of Y), since
-   the basis sums to one and its derivatives to zero: working with increments spares v the round-off of (Q_i - Q_0)/h.
-   On the arrays: one pass per point rather than a Vec operation per stage. */
+/* X, V at every quadrature point of the step vector Y, by the kernel on the arrays */
 static PetscErrorCode QuadraturePoints(SimpVIStep st, Vec Y)
 {
-  const SimpVIScheme *sc = st->scheme;
-  const PetscInt      s = sc->degree, n = st->qmap->n;
-  const PetscScalar  *y, *q0, **z = st->parr;
-  PetscScalar        *coef = st->coef;
+  const PetscInt     nq = st->scheme->nq;
+  const PetscScalar *y, *q0;
+  PetscScalar      **x = st->xv, **v = st->xv + nq;
 
   PetscFunctionBegin;
+  PetscCall(SimpVIKernelSetStepSize(st->kernel, st->h));
   PetscCall(VecGetArrayRead(Y, &y));
   PetscCall(VecGetArrayRead(st->q0, &q0));
-  for (PetscInt i = 0; i < s; i++) z[i] = y + i * n;
-  for (PetscInt k = 0; k < sc->nq; k++) {
-    PetscScalar *x, *v;
-
-    PetscCall(VecGetArrayWrite(st->X[k], &x));
-    PetscCall(VecGetArrayWrite(st->V[k], &v));
-    PetscCall(PetscArraycpy(x, q0, n));
-    for (PetscInt i = 1; i <= s; i++) coef[i - 1] = sc->B[k * (s + 1) + i];
-    MAXPY(n, x, s, coef, z);
-    PetscCall(PetscArrayzero(v, n));
-    for (PetscInt i = 1; i <= s; i++) coef[i - 1] = sc->D[k * (s + 1) + i] / st->h;
-    MAXPY(n, v, s, coef, z);
-    PetscCall(VecRestoreArrayWrite(st->X[k], &x));
-    PetscCall(VecRestoreArrayWrite(st->V[k], &v));
+  for (PetscInt k = 0; k < nq; k++) {
+    PetscCall(VecGetArrayWrite(st->X[k], &x[k]));
+    PetscCall(VecGetArrayWrite(st->V[k], &v[k]));
+  }
+  PetscCall(SimpVIKernelPoints(st->kernel, st->qmap->n, q0, y, x, v));
+  for (PetscInt k = 0; k < nq; k++) {
+    PetscCall(VecRestoreArrayWrite(st->X[k], &x[k]));
+    PetscCall(VecRestoreArrayWrite(st->V[k], &v[k]));
   }
   PetscCall(VecRestoreArrayRead(st->q0, &q0));
   PetscCall(VecRestoreArrayRead(Y, &y));
   PetscFunctionReturn(0);
 }
 
-/* r_i = sum_k w_k [D_ki P_k + h B_ki G_k] (+ p0 for i = 0), the derivative of the discrete action in node i, for every
-   node at once on the arrays */
+/* R(Y) by the kernel from P, G at the quadrature points of the last evaluation */
 static PetscErrorCode ActionGradients(SimpVIStep st, Vec R)
 {
-  const SimpVIScheme *sc = st->scheme;
-  const PetscInt      s = sc->degree, nq = sc->nq, n = st->qmap->n;
-  const PetscScalar **PG = st->parr, **terms = st->parr + 2 * nq, *p0;
-  PetscScalar        *r, *coef               = st->coef;
+  const PetscInt      nq = st->scheme->nq;
+  const PetscScalar **P = st->parr, **G = st->parr + nq, *p0;
+  PetscScalar        *r;
 
   PetscFunctionBegin;
+  PetscCall(SimpVIKernelSetStepSize(st->kernel, st->h));
   for (PetscInt k = 0; k < nq; k++) {
-    PetscCall(VecGetArrayRead(st->P[k], &PG[2 * k]));
-    PetscCall(VecGetArrayRead(st->G[k], &PG[2 * k + 1]));
+    PetscCall(VecGetArrayRead(st->P[k], &P[k]));
+    PetscCall(VecGetArrayRead(st->G[k], &G[k]));
   }
   PetscCall(VecGetArrayRead(st->p0, &p0));
   PetscCall(VecGetArrayWrite(R, &r));
-  for (PetscInt i = 0; i < s; i++) {
-    PetscInt nt = 0;
-
-    for (PetscInt k = 0; k < nq; k++) {
-      const PetscReal d = sc->w[k] * sc->D[k * (s + 1) + i], b = st->h * sc->w[k] * sc->B[k * (s + 1) + i];
-
-      if (d != 0) {
-        coef[nt]    = d;
-        terms[nt++] = PG[2 * k];
-      }
-      if (b != 0) {
-        coef[nt]    = b;
-        terms[nt++] = PG[2 * k + 1];
-      }
-    }
-    PetscCall(PetscArrayzero(r + i * n, n));
-    MAXPY(n, r + i * n, nt, coef, terms);
-  }
-  for (PetscInt j = 0; j < n; j++) r[j] += p0[j];
+  PetscCall(SimpVIKernelResidual(st->kernel, st->qmap->n, p0, P, G, r));
   PetscCall(VecRestoreArrayWrite(R, &r));
   PetscCall(VecRestoreArrayRead(st->p0, &p0));
   for (PetscInt k = 0; k < nq; k++) {
-    PetscCall(VecRestoreArrayRead(st->P[k], &PG[2 * k]));
-    PetscCall(VecRestoreArrayRead(st->G[k], &PG[2 * k + 1]));
+    PetscCall(VecRestoreArrayRead(st->P[k], &P[k]));
+    PetscCall(VecRestoreArrayRead(st->G[k], &G[k]));
   }
   PetscFunctionReturn(0);
 }
@@ -156,35 +107,30 @@ PetscErrorCode SimpVIStepStampMatch_Private(SimpVIStep st, Vec Y, const SimpVISt
   PetscFunctionReturn(0);
 }
 
-/* dp = base + h sum_k w_k G_k (base NULL: 0) at the solved step vector, from the small path's arrays when they hold
-   that evaluation */
+/* dp = base + h sum_k w_k G_k (base NULL: 0) at the solved step vector, by the kernel, from the small path's arrays
+   when they hold that evaluation */
 static PetscErrorCode MomentumSum(SimpVIStep st, Vec base, Vec dp)
 {
-  PetscBool arrays = PETSC_FALSE;
+  const PetscInt      nq = st->scheme->nq, n = st->qmap->n;
+  const PetscScalar **G = st->parr, *b = NULL;
+  PetscScalar        *d;
+  PetscBool           arrays = PETSC_FALSE;
 
   PetscFunctionBegin;
   if (st->aG) PetscCall(SimpVIStepStampMatch_Private(st, st->Y, &st->astamp, &arrays));
-  if (arrays) {
-    const PetscInt     n = st->qmap->n;
-    const PetscScalar *b = NULL;
-    PetscScalar       *d;
-
-    if (base) PetscCall(VecGetArrayRead(base, &b));
-    PetscCall(VecGetArrayWrite(dp, &d));
-    for (PetscInt j = 0; j < n; j++) d[j] = b ? b[j] : 0;
-    for (PetscInt k = 0; k < st->scheme->nq; k++) {
-      const PetscReal a = st->h * st->scheme->w[k];
-
-      for (PetscInt j = 0; j < n; j++) d[j] += a * st->aG[k * n + j];
-    }
-    PetscCall(VecRestoreArrayWrite(dp, &d));
-    if (base) PetscCall(VecRestoreArrayRead(base, &b));
-    PetscFunctionReturn(0);
+  if (!arrays) PetscCall(SimpVIStepEvaluate_Private(st, st->Y));
+  PetscCall(SimpVIKernelSetStepSize(st->kernel, st->h));
+  for (PetscInt k = 0; k < nq; k++) {
+    if (arrays) G[k] = st->aG + k * n;
+    else PetscCall(VecGetArrayRead(st->G[k], &G[k]));
   }
-  PetscCall(SimpVIStepEvaluate_Private(st, st->Y));
-  if (base) PetscCall(VecCopy(base, dp));
-  else PetscCall(VecSet(dp, 0));
-  for (PetscInt k = 0; k < st->scheme->nq; k++) PetscCall(VecAXPY(dp, st->h * st->scheme->w[k], st->G[k]));
+  if (base) PetscCall(VecGetArrayRead(base, &b));
+  PetscCall(VecGetArrayWrite(dp, &d));
+  PetscCall(SimpVIKernelMomentum(st->kernel, n, b, G, d));
+  PetscCall(VecRestoreArrayWrite(dp, &d));
+  if (base) PetscCall(VecRestoreArrayRead(base, &b));
+  if (!arrays)
+    for (PetscInt k = 0; k < nq; k++) PetscCall(VecRestoreArrayRead(st->G[k], &G[k]));
   PetscFunctionReturn(0);
 }
 
@@ -240,64 +186,6 @@ PetscErrorCode SimpVIStepMomentum_Private(SimpVIStep st, Vec p1)
   PetscFunctionReturn(0);
 }
 
-/* The coefficient of a term's matrix in block (i, l), at quadrature point k */
-static void TermCoefficients(const SimpVIScheme *sc, PetscInt k, PetscReal h, const SimpVITerm *term, PetscScalar coef[])
-{
-  const PetscInt   s = sc->degree, s1 = s + 1;
-  const PetscReal *B = &sc->B[k * s1], *D = &sc->D[k * s1], w = sc->w[k];
-
-  for (PetscInt i = 0; i < s; i++) {
-    for (PetscInt l = 1; l <= s; l++) {
-      PetscReal c = 0;
-
-      switch (term->block) {
-      case SIMPVI_BLOCK_PX:
-        c = w * D[i] * B[l];
-        break;
-      case SIMPVI_BLOCK_PV:
-        c = w * D[i] * D[l] / h;
-        break;
-      case SIMPVI_BLOCK_GX:
-        c = h * w * B[i] * B[l];
-        break;
-      case SIMPVI_BLOCK_GV:
-        c = w * B[i] * D[l];
-        break;
-      }
-      coef[i * s + l - 1] = term->scale * c;
-    }
-  }
-}
-
-static PetscBool AllZero(PetscInt n, const PetscScalar c[])
-{
-  for (PetscInt j = 0; j < n; j++)
-    if (c[j] != 0) return PETSC_FALSE;
-  return PETSC_TRUE;
-}
-
-/* The coefficients of a unit term of each block at each quadrature point for the step size h, and the blocks each
-   point needs (a Lobatto scheme's first node needs no G_x), kept until h changes: the same numbers as
-   TermCoefficients() gives, computed once rather than at every Jacobian */
-static void CoefficientTables(SimpVIStep st)
-{
-  const SimpVIScheme *sc = st->scheme;
-  const PetscInt      s = sc->degree, s2 = s * s;
-
-  if (st->ctabh == st->h) return;
-  for (PetscInt k = 0; k < sc->nq; k++) {
-    st->cneed[k] = 0;
-    for (PetscInt b = SIMPVI_BLOCK_PX; b <= SIMPVI_BLOCK_GV; b++) {
-      SimpVITerm   probe = {NULL, 1, (SimpVIBlock)b, PETSC_FALSE, PETSC_FALSE};
-      PetscScalar *c     = &st->ctab[(k * 4 + b) * s2];
-
-      TermCoefficients(sc, k, st->h, &probe, c);
-      if (!AllZero(s2, c)) st->cneed[k] |= SIMPVI_NEED(b);
-    }
-  }
-  st->ctabh = st->h;
-}
-
 /*
   SimpVIStepAssembleTerms_Private - d2Ld/dQ_i dQ_l = sum_k w_k [D_ki B_kl Px + (1/h) D_ki D_kl Pv + h B_ki B_kl Gx +
   B_ki D_kl Gv] at the quadrature values of the last evaluation, given to add() term by term with its s x s
@@ -312,20 +200,19 @@ static PetscErrorCode AssembleTerms(SimpVIStep st, PetscBool withpg, PetscErrorC
   SimpVITerm         *terms = st->terms, *constant = st->terms + maxterms;
   PetscInt            nconstant = 0;
   PetscScalar        *coef = st->termcoef, *constcoef = st->termcoef + s2;
+  SimpVIKernel        K = st->kernel;
 
   PetscFunctionBegin;
-  CoefficientTables(st);
+  PetscCall(SimpVIKernelSetStepSize(K, st->h));
   PetscCall(PetscArrayzero(constcoef, maxterms * s2));
   for (PetscInt k = 0; k < sc->nq; k++) {
     PetscInt nterms = 0;
 
     if (withpg) PetscCall(st->door.pg(st->door.ctx, st->t + sc->tau[k] * st->h, st->X[k], st->V[k], st->P[k], st->G[k]));
-    PetscCall(st->door.terms(st->door.ctx, st->t + sc->tau[k] * st->h, st->X[k], st->V[k], st->cneed[k], &nterms, terms));
+    PetscCall(st->door.terms(st->door.ctx, st->t + sc->tau[k] * st->h, st->X[k], st->V[k], K->need[k], &nterms, terms));
     for (PetscInt t = 0; t < nterms; t++) {
-      const PetscScalar *unit = &st->ctab[(k * 4 + terms[t].block) * s2];
-
-      if (!(st->cneed[k] & SIMPVI_NEED(terms[t].block))) continue; /* e.g. the Hessian at a Lobatto scheme's first node */
-      for (PetscInt j = 0; j < s2; j++) coef[j] = terms[t].scale * unit[j];
+      if (!(K->need[k] & SIMPVI_NEED(terms[t].block))) continue; /* e.g. the Hessian at a Lobatto scheme's first node */
+      PetscCall(SimpVIKernelJacobianTerm_Private(K, k, terms[t].block, terms[t].scale, coef));
       if (terms[t].constant) {
         PetscInt c = 0;
 
@@ -573,7 +460,7 @@ PetscErrorCode SimpVIStepPredict_Private(SimpVIStep st)
         PetscCall(SimpVISchemeBasis_Private(sc, x, phi, NULL));
         st->predx[a] = x;
       }
-      MAXPY(n, ya, s + 1, phi, Q);
+      SimpVIMAXPY(n, ya, s + 1, phi, Q);
       for (PetscInt j = 0; j < n; j++) ya[j] -= q0[j];
     } else if (v)
       for (PetscInt j = 0; j < n; j++) ya[j] += c * st->h * v[j];
@@ -601,9 +488,9 @@ PetscErrorCode SimpVIStepAccept_Private(SimpVIStep st)
   PetscCall(VecGetArrayRead(st->Y, &y));
   PetscCall(VecGetArrayRead(st->q0, &q0));
   PetscCall(VecCopy(st->q0, st->Qprev[0]));
-  for (PetscInt a = 0; a < st->scheme->degree; a++) { /* Q_{a+1} = q0 + Z_a */
+  for (PetscInt a = 0; a < st->scheme->degree; a++) { /* Q_{a+1} = q0 (+) Z_a */
     PetscCall(VecGetArrayWrite(st->Qprev[a + 1], &Q));
-    for (PetscInt j = 0; j < n; j++) Q[j] = y[a * n + j] + q0[j];
+    PetscCall(st->kernel->space->retract(n, q0, y + a * n, Q));
     PetscCall(VecRestoreArrayWrite(st->Qprev[a + 1], &Q));
   }
   PetscCall(VecRestoreArrayRead(st->q0, &q0));
@@ -616,19 +503,22 @@ PetscErrorCode SimpVIStepAccept_Private(SimpVIStep st)
 }
 
 /*
-  SimpVIStepFinish_Private - the end of the solved step: q1 = q0 + Z_s (the last block of the step vector), p1 = dLd/dQ_s
+  SimpVIStepFinish_Private - the end of the solved step: q1 = q0 (+) Z_s (the last block of the step vector), p1 = dLd/dQ_s
 */
 PetscErrorCode SimpVIStepFinish_Private(SimpVIStep st, Vec q1, Vec p1)
 {
-  const PetscInt s = st->scheme->degree;
-  PetscScalar   *y;
+  const PetscInt     s = st->scheme->degree, n = st->qmap->n;
+  const PetscScalar *y, *q0;
+  PetscScalar       *q;
 
   PetscFunctionBegin;
-  PetscCall(VecGetArrayRead(st->Y, (const PetscScalar **)&y));
-  PetscCall(VecPlaceArray(st->Yv[s - 1], y + (s - 1) * st->qmap->n));
-  PetscCall(VecWAXPY(q1, 1, st->q0, st->Yv[s - 1]));
-  PetscCall(VecResetArray(st->Yv[s - 1]));
-  PetscCall(VecRestoreArrayRead(st->Y, (const PetscScalar **)&y));
+  PetscCall(VecGetArrayRead(st->Y, &y));
+  PetscCall(VecGetArrayRead(st->q0, &q0));
+  PetscCall(VecGetArrayWrite(q1, &q));
+  PetscCall(st->kernel->space->retract(n, q0, y + (s - 1) * n, q));
+  PetscCall(VecRestoreArrayWrite(q1, &q));
+  PetscCall(VecRestoreArrayRead(st->q0, &q0));
+  PetscCall(VecRestoreArrayRead(st->Y, &y));
   PetscCall(SimpVIStepMomentum_Private(st, p1));
   PetscFunctionReturn(0);
 }
@@ -675,10 +565,15 @@ PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep st, const SimpVIScheme *scheme
   PetscCall(VecDuplicate(q, &st->v));
   /* scratch of the scheme's size: a node gradient sums 2 nq terms; the Jacobian keeps the door's terms at a point and
      its constant ones, each with s x s coefficients */
-  PetscCall(PetscMalloc4(2 * nq + s, &st->coef, 2 * nq, &st->vecs, s + 1, &st->phi, 4 * nq + s, &st->parr));
+  st->layout.nstored     = nloc; /* positions in a vector space: as many numbers as tangent directions */
+  st->layout.ntangent    = nloc;
+  st->layout.nmultiplier = 0;
+  st->layout.space       = &SimpVIConfigurationVectorSpace;
+  PetscCall(SimpVIKernelCreate_Private(scheme, &st->kernel));
+  st->kernel->space = st->layout.space;
+  PetscCall(PetscMalloc3(s + 1, &st->phi, 2 * nq + s + 1, &st->parr, 2 * nq, &st->xv));
   PetscCall(PetscMalloc2(2 * st->door.maxterms, &st->terms, (1 + st->door.maxterms) * s * s, &st->termcoef));
-  PetscCall(PetscMalloc4(nq * 4 * s * s, &st->ctab, nq, &st->cneed, s, &st->predx, s * (s + 1), &st->predphi));
-  st->ctabh = 0;
+  PetscCall(PetscMalloc2(s, &st->predx, s * (s + 1), &st->predphi));
   for (PetscInt a = 0; a < s; a++) st->predx[a] = PETSC_MAX_REAL;
 
   PetscCall(VecCreate(comm, &st->Y));
@@ -723,10 +618,11 @@ PetscErrorCode SimpVIStepReset_Private(SimpVIStep st)
       }
   }
   PetscCall(PetscFree2(st->Yv, st->Rv));
-  PetscCall(PetscFree4(st->coef, st->vecs, st->phi, st->parr));
+  PetscCall(PetscFree3(st->phi, st->parr, st->xv));
   PetscCall(SimpVIStepSmallReset_Private(st));
   PetscCall(PetscFree2(st->terms, st->termcoef));
-  PetscCall(PetscFree4(st->ctab, st->cneed, st->predx, st->predphi));
+  PetscCall(PetscFree2(st->predx, st->predphi));
+  PetscCall(SimpVIKernelDestroy(&st->kernel));
   PetscCall(VecDestroy(&st->q0));
   PetscCall(VecDestroy(&st->p0));
   PetscCall(VecDestroy(&st->pprev));
@@ -772,5 +668,150 @@ PetscErrorCode SimpVIStepIncrements_Private(SimpVIStep st, Vec dq, Vec dp)
   PetscCall(VecResetArray(st->Yv[s - 1]));
   PetscCall(VecRestoreArrayRead(st->Y, (const PetscScalar **)&y));
   PetscCall(MomentumSum(st, NULL, dp));
+  PetscFunctionReturn(0);
+}
+
+/* The step as its owner (the TS type) sees it: its time, start, previous step, system and options, through these
+   functions only */
+
+/* SimpVIStepSetTime_Private - the step from t with step size h (its start set by the owner in the Vecs of
+   SimpVIStepGetStart_Private()) */
+PetscErrorCode SimpVIStepSetTime_Private(SimpVIStep st, PetscReal t, PetscReal h)
+{
+  PetscFunctionBegin;
+  st->t = t;
+  st->h = h;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimpVIStepGetTime_Private(SimpVIStep st, PetscReal *t, PetscReal *h)
+{
+  PetscFunctionBegin;
+  if (t) *t = st->t;
+  if (h) *h = st->h;
+  PetscFunctionReturn(0);
+}
+
+/* SimpVIStepGetStart_Private - the step's start (q0, p0) and a velocity v at q0, for the owner to fill; v serves the
+   first predictor once SimpVIStepSetVelocity_Private() says it holds one. Any argument may be NULL. */
+PetscErrorCode SimpVIStepGetStart_Private(SimpVIStep st, Vec *q0, Vec *p0, Vec *v)
+{
+  PetscFunctionBegin;
+  if (q0) *q0 = st->q0;
+  if (p0) *p0 = st->p0;
+  if (v) *v = st->v;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimpVIStepSetVelocity_Private(SimpVIStep st, PetscBool valid)
+{
+  PetscFunctionBegin;
+  st->vvalid = valid;
+  PetscFunctionReturn(0);
+}
+
+/* SimpVIStepGetPrevious_Private - the last solved step: whether there is one, its start time and size, its start
+   (q0, p0). Any argument may be NULL. */
+PetscErrorCode SimpVIStepGetPrevious_Private(SimpVIStep st, PetscBool *has, PetscReal *t, PetscReal *h, Vec *q0, Vec *p0)
+{
+  PetscFunctionBegin;
+  if (has) *has = st->havepoly;
+  if (t) *t = st->tprev;
+  if (h) *h = st->hprev;
+  if (q0) *q0 = st->Qprev ? st->Qprev[0] : NULL;
+  if (p0) *p0 = st->pprev;
+  PetscFunctionReturn(0);
+}
+
+/* SimpVIStepBeginPartial_Private - makes the step the part of the last solved step from its start to t (for dense
+   output), remembering the step it was; SimpVIStepEndPartial_Private() gives that back */
+PetscErrorCode SimpVIStepBeginPartial_Private(SimpVIStep st, PetscReal t)
+{
+  PetscFunctionBegin;
+  PetscCheck(st->havepoly, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "No step to interpolate in");
+  st->tsaved = st->t;
+  st->hsaved = st->h;
+  st->t      = st->tprev;
+  st->h      = t - st->tprev;
+  PetscCall(VecCopy(st->Qprev[0], st->q0));
+  PetscCall(VecCopy(st->pprev, st->p0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimpVIStepEndPartial_Private(SimpVIStep st)
+{
+  PetscFunctionBegin;
+  st->t = st->tsaved;
+  st->h = st->hsaved;
+  PetscFunctionReturn(0);
+}
+
+/* SimpVIStepGetSystem_Private - the step vector Y, its residual R and Jacobian J (any may be NULL) */
+PetscErrorCode SimpVIStepGetSystem_Private(SimpVIStep st, Vec *Y, Vec *R, Mat *J)
+{
+  PetscFunctionBegin;
+  if (Y) *Y = st->Y;
+  if (R) *R = st->R;
+  if (J) *J = st->J;
+  PetscFunctionReturn(0);
+}
+
+/* SimpVIStepGetSizes_Private - the positions: local n and global N (0 before set-up) */
+PetscErrorCode SimpVIStepGetSizes_Private(SimpVIStep st, PetscInt *n, PetscInt *N)
+{
+  PetscFunctionBegin;
+  if (n) *n = st->qmap ? st->qmap->n : 0;
+  if (N) *N = st->qmap ? st->qmap->N : 0;
+  PetscFunctionReturn(0);
+}
+
+/* -ts_simpvi_lag_jacobian */
+PetscErrorCode SimpVIStepSetLagJacobian_Private(SimpVIStep st, PetscBool lag)
+{
+  PetscFunctionBegin;
+  st->lagjacobian = lag;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimpVIStepGetLagJacobian_Private(SimpVIStep st, PetscBool *lag)
+{
+  PetscFunctionBegin;
+  *lag = st->lagjacobian;
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStepResidualScale_Private - the largest sum of magnitudes of the terms of a residual row at the last evaluation,
+  fs = max_i |p0| delta_i0 + sum_k (|w_k D_ki| max|P_k| + |h w_k B_ki| max|G_k|): the scale of R's round-off
+*/
+PetscErrorCode SimpVIStepResidualScale_Private(SimpVIStep st, PetscReal *fs)
+{
+  const PetscInt nq = st->scheme->nq, s = st->scheme->degree;
+  PetscReal      p0, *P, *G;
+
+  PetscFunctionBegin;
+  PetscCall(SimpVIKernelSetStepSize(st->kernel, st->h));
+  PetscCall(PetscMalloc2(nq, &P, nq, &G));
+  PetscCall(VecNorm(st->p0, NORM_INFINITY, &p0));
+  for (PetscInt k = 0; k < nq; k++) {
+    PetscCall(VecNorm(st->P[k], NORM_INFINITY, &P[k]));
+    PetscCall(VecNorm(st->G[k], NORM_INFINITY, &G[k]));
+  }
+  *fs = 0;
+  for (PetscInt i = 0; i < s; i++) {
+    PetscReal a = i == 0 ? p0 : 0;
+
+    for (PetscInt k = 0; k < nq; k++) a += PetscAbsReal(st->kernel->pc[i * nq + k]) * P[k] + PetscAbsReal(st->kernel->gc[i * nq + k]) * G[k];
+    *fs = PetscMax(*fs, a);
+  }
+  PetscCall(PetscFree2(P, G));
+  PetscFunctionReturn(0);
+}
+
+/* SimpVIStepHasPoints_Private - whether the door evaluates every quadrature point in one call on arrays */
+PetscErrorCode SimpVIStepHasPoints_Private(SimpVIStep st, PetscBool *points)
+{
+  PetscFunctionBegin;
+  *points = (PetscBool)(st->door.points != NULL);
   PetscFunctionReturn(0);
 }

@@ -159,19 +159,19 @@ static PetscErrorCode ParamMult(Mat A, PetscBool transposed, PetscScalar alpha, 
 PetscErrorCode SimpVIStepTangent_Private(SimpVIStep st, SimpVIStepAdjoint adj, KSP ksp, const SimpVIStepSensitivity *sens, Vec dq0, Vec dp0, Vec dtheta, Vec dq1, Vec dp1)
 {
   const SimpVIScheme *sc = st->scheme;
-  const PetscInt      s = sc->degree, s1 = s + 1;
-  const PetscReal     h   = st->h;
+  const PetscInt      s = sc->degree, nq = sc->nq;
+  const SimpVIKernel  K   = st->kernel;
   Vec                 rhs = adj->gZ[0], dZ = adj->m[0], *rv = adj->views, *zv = adj->mviews;
   PetscScalar        *r, *z;
 
   PetscFunctionBegin;
+  PetscCall(SimpVIKernelSetStepSize(K, st->h));
   /* rhs = -(R_q0 dq0 + R_theta dtheta) - E_0 dp0 */
   PetscCall(VecSet(rhs, 0));
   PetscCall(BlocksPlace(adj, rhs, rv, &r));
-  for (PetscInt k = 0; k < sc->nq; k++) {
-    const PetscReal *B = &sc->B[k * s1], *D = &sc->D[k * s1], w = sc->w[k];
-    PetscInt         nterms;
-    Mat              Pth, Gth;
+  for (PetscInt k = 0; k < nq; k++) {
+    PetscInt nterms;
+    Mat      Pth, Gth;
 
     PetscCall(PointTerms(st, k, &nterms));
     PetscCall(VecSet(adj->a, 0)); /* P_x dq0 (+ P_theta dtheta) */
@@ -185,7 +185,7 @@ PetscErrorCode SimpVIStepTangent_Private(SimpVIStep st, SimpVIStepAdjoint adj, K
       PetscCall(ParamMult(Pth, PETSC_FALSE, 1, dtheta, adj->a, adj->work));
       PetscCall(ParamMult(Gth, PETSC_FALSE, 1, dtheta, adj->b, adj->work));
     }
-    for (PetscInt i = 0; i < s; i++) PetscCall(VecAXPBYPCZ(rv[i], -w * D[i], -h * w * B[i], 1, adj->a, adj->b));
+    for (PetscInt i = 0; i < s; i++) PetscCall(VecAXPBYPCZ(rv[i], -K->pc[i * nq + k], -K->gc[i * nq + k], 1, adj->a, adj->b));
   }
   PetscCall(VecAXPY(rv[0], -1, dp0));
   PetscCall(BlocksReset(adj, rhs, rv, &r));
@@ -196,25 +196,22 @@ PetscErrorCode SimpVIStepTangent_Private(SimpVIStep st, SimpVIStepAdjoint adj, K
   PetscCall(BlocksPlace(adj, dZ, zv, &z));
   PetscCall(VecWAXPY(dq1, 1, dq0, zv[s - 1]));
   PetscCall(VecCopy(dp0, dp1));
-  for (PetscInt k = 0; k < sc->nq; k++) {
-    const PetscReal *B = &sc->B[k * s1], *D = &sc->D[k * s1], w = sc->w[k];
-    PetscInt         nterms;
-    Mat              Pth, Gth;
+  for (PetscInt k = 0; k < nq; k++) {
+    PetscInt nterms;
+    Mat      Pth, Gth;
 
-    for (PetscInt l = 1; l <= s; l++) adj->coef[l - 1] = B[l];
     PetscCall(VecCopy(dq0, adj->a)); /* dx_k */
-    PetscCall(VecMAXPY(adj->a, s, adj->coef, zv));
-    for (PetscInt l = 1; l <= s; l++) adj->coef[l - 1] = D[l] / h;
+    PetscCall(VecMAXPY(adj->a, s, &K->xc[k * s], zv));
     PetscCall(VecSet(adj->b, 0)); /* dv_k */
-    PetscCall(VecMAXPY(adj->b, s, adj->coef, zv));
+    PetscCall(VecMAXPY(adj->b, s, &K->vc[k * s], zv));
     PetscCall(PointTerms(st, k, &nterms));
     for (PetscInt t = 0; t < nterms; t++) {
-      if (st->terms[t].block == SIMPVI_BLOCK_GX) PetscCall(TermMult(&st->terms[t], PETSC_FALSE, h * w, adj->a, dp1, adj->work));
-      if (st->terms[t].block == SIMPVI_BLOCK_GV) PetscCall(TermMult(&st->terms[t], PETSC_FALSE, h * w, adj->b, dp1, adj->work));
+      if (st->terms[t].block == SIMPVI_BLOCK_GX) PetscCall(TermMult(&st->terms[t], PETSC_FALSE, K->mc[k], adj->a, dp1, adj->work));
+      if (st->terms[t].block == SIMPVI_BLOCK_GV) PetscCall(TermMult(&st->terms[t], PETSC_FALSE, K->mc[k], adj->b, dp1, adj->work));
     }
     if (dtheta) {
       PetscCall(PointParameters(st, sens, k, &Pth, &Gth));
-      PetscCall(ParamMult(Gth, PETSC_FALSE, h * w, dtheta, dp1, adj->work));
+      PetscCall(ParamMult(Gth, PETSC_FALSE, K->mc[k], dtheta, dp1, adj->work));
     }
   }
   PetscCall(BlocksReset(adj, dZ, zv, &z));
@@ -241,8 +238,9 @@ static PetscErrorCode ParameterWork(SimpVIStepAdjoint adj, Vec mu)
 PetscErrorCode SimpVIStepAdjoint_Private(SimpVIStep st, SimpVIStepAdjoint adj, KSP ksp, const SimpVIStepSensitivity *sens, PetscInt ncost, Vec lq[], Vec lp[], Vec mu[])
 {
   const SimpVIScheme *sc = st->scheme;
-  const PetscInt      s = sc->degree, s1 = s + 1;
+  const PetscInt      s = sc->degree, nq = sc->nq;
   const PetscReal     h         = st->h;
+  const SimpVIKernel  K         = st->kernel;
   const PetscBool     integrand = (PetscBool)(sens && sens->integrand);
   Vec                *gv = adj->views, *mv = adj->mviews;
   PetscScalar        *g, *m;
@@ -250,15 +248,16 @@ PetscErrorCode SimpVIStepAdjoint_Private(SimpVIStep st, SimpVIStepAdjoint adj, K
   PetscFunctionBegin;
   PetscCheck(ncost <= adj->ncost, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Adjoint work space for %" PetscInt_FMT " costs, not %" PetscInt_FMT, adj->ncost, ncost);
   if (mu) PetscCall(ParameterWork(adj, mu[0]));
+  PetscCall(SimpVIKernelSetStepSize(K, h));
   for (PetscInt n = 0; n < ncost; n++) {
     PetscCall(VecSet(adj->gZ[n], 0));
     PetscCall(VecCopy(lq[n], adj->gq[n]));
   }
 
   /* g_Z and the direct part of lq0: from p1 = p0 + h sum_k w_k G_k and the cost integrand */
-  for (PetscInt k = 0; k < sc->nq; k++) {
-    const PetscReal *B = &sc->B[k * s1], *D = &sc->D[k * s1], w = sc->w[k];
-    PetscInt         nterms;
+  for (PetscInt k = 0; k < nq; k++) {
+    const PetscReal hw = K->mc[k];
+    PetscInt        nterms;
 
     if (integrand) PetscCall(sens->integrand(sens->ctx, st->t + sc->tau[k] * h, st->X[k], st->P[k], adj->rq, adj->rp, mu ? adj->rtheta : NULL));
     PetscCall(PointTerms(st, k, &nterms));
@@ -268,19 +267,19 @@ PetscErrorCode SimpVIStepAdjoint_Private(SimpVIStep st, SimpVIStepAdjoint adj, K
       for (PetscInt t = 0; t < nterms; t++) {
         const SimpVITerm *T = &st->terms[t];
 
-        if (T->block == SIMPVI_BLOCK_GX) PetscCall(TermMult(T, PETSC_TRUE, h * w, lp[n], adj->a, adj->work));
-        if (T->block == SIMPVI_BLOCK_GV) PetscCall(TermMult(T, PETSC_TRUE, h * w, lp[n], adj->b, adj->work));
-        if (integrand && T->block == SIMPVI_BLOCK_PX) PetscCall(TermMult(T, PETSC_TRUE, h * w, adj->rp[n], adj->a, adj->work));
-        if (integrand && T->block == SIMPVI_BLOCK_PV) PetscCall(TermMult(T, PETSC_TRUE, h * w, adj->rp[n], adj->b, adj->work));
+        if (T->block == SIMPVI_BLOCK_GX) PetscCall(TermMult(T, PETSC_TRUE, hw, lp[n], adj->a, adj->work));
+        if (T->block == SIMPVI_BLOCK_GV) PetscCall(TermMult(T, PETSC_TRUE, hw, lp[n], adj->b, adj->work));
+        if (integrand && T->block == SIMPVI_BLOCK_PX) PetscCall(TermMult(T, PETSC_TRUE, hw, adj->rp[n], adj->a, adj->work));
+        if (integrand && T->block == SIMPVI_BLOCK_PV) PetscCall(TermMult(T, PETSC_TRUE, hw, adj->rp[n], adj->b, adj->work));
       }
       if (integrand) {
-        PetscCall(VecAXPY(adj->a, h * w, adj->rq[n]));
-        if (mu) PetscCall(VecAXPY(mu[n], h * w, adj->rtheta[n]));
+        PetscCall(VecAXPY(adj->a, hw, adj->rq[n]));
+        if (mu) PetscCall(VecAXPY(mu[n], hw, adj->rtheta[n]));
       }
       /* dx_k = dq0 + sum_l B_kl dZ_l, dv_k = (1/h) sum_l D_kl dZ_l */
       PetscCall(VecAXPY(adj->gq[n], 1, adj->a));
       PetscCall(BlocksPlace(adj, adj->gZ[n], gv, &g));
-      for (PetscInt l = 1; l <= s; l++) PetscCall(VecAXPBYPCZ(gv[l - 1], B[l], D[l] / h, 1, adj->a, adj->b));
+      for (PetscInt l = 0; l < s; l++) PetscCall(VecAXPBYPCZ(gv[l], K->xc[k * s + l], K->vc[k * s + l], 1, adj->a, adj->b));
       PetscCall(BlocksReset(adj, adj->gZ[n], gv, &g));
     }
   }
@@ -295,32 +294,31 @@ PetscErrorCode SimpVIStepAdjoint_Private(SimpVIStep st, SimpVIStepAdjoint adj, K
   for (PetscInt n = 0; n < ncost; n++) PetscCall(KSPSolveTranspose(ksp, adj->gZ[n], adj->m[n]));
 
   /* lq0 = g_q0 - R_q0' m, lp0 = lp - m_0, mu += h sum_k w_k G_theta' lp - R_theta' m */
-  for (PetscInt k = 0; k < sc->nq; k++) {
-    const PetscReal *B = &sc->B[k * s1], *D = &sc->D[k * s1], w = sc->w[k];
-    PetscInt         nterms;
-    Mat              Pth = NULL, Gth = NULL;
+  for (PetscInt k = 0; k < nq; k++) {
+    PetscInt nterms;
+    Mat      Pth = NULL, Gth = NULL;
 
     PetscCall(PointTerms(st, k, &nterms));
     if (mu) PetscCall(PointParameters(st, sens, k, &Pth, &Gth));
     for (PetscInt n = 0; n < ncost; n++) {
       PetscCall(BlocksPlace(adj, adj->m[n], mv, &m));
-      for (PetscInt i = 0; i < s; i++) adj->coef[i] = D[i];
-      PetscCall(VecSet(adj->a, 0)); /* sum_i D_ki m_i */
+      for (PetscInt i = 0; i < s; i++) adj->coef[i] = K->pc[i * nq + k];
+      PetscCall(VecSet(adj->a, 0)); /* sum_i w_k D_ki m_i */
       PetscCall(VecMAXPY(adj->a, s, adj->coef, mv));
-      for (PetscInt i = 0; i < s; i++) adj->coef[i] = B[i];
-      PetscCall(VecSet(adj->b, 0)); /* sum_i B_ki m_i */
+      for (PetscInt i = 0; i < s; i++) adj->coef[i] = K->gc[i * nq + k];
+      PetscCall(VecSet(adj->b, 0)); /* sum_i h w_k B_ki m_i */
       PetscCall(VecMAXPY(adj->b, s, adj->coef, mv));
       PetscCall(BlocksReset(adj, adj->m[n], mv, &m));
       for (PetscInt t = 0; t < nterms; t++) {
         const SimpVITerm *T = &st->terms[t];
 
-        if (T->block == SIMPVI_BLOCK_PX) PetscCall(TermMult(T, PETSC_TRUE, -w, adj->a, adj->gq[n], adj->work));
-        if (T->block == SIMPVI_BLOCK_GX) PetscCall(TermMult(T, PETSC_TRUE, -h * w, adj->b, adj->gq[n], adj->work));
+        if (T->block == SIMPVI_BLOCK_PX) PetscCall(TermMult(T, PETSC_TRUE, -1, adj->a, adj->gq[n], adj->work));
+        if (T->block == SIMPVI_BLOCK_GX) PetscCall(TermMult(T, PETSC_TRUE, -1, adj->b, adj->gq[n], adj->work));
       }
       if (mu) {
-        PetscCall(ParamMult(Gth, PETSC_TRUE, h * w, lp[n], mu[n], adj->thwork));
-        PetscCall(ParamMult(Pth, PETSC_TRUE, -w, adj->a, mu[n], adj->thwork));
-        PetscCall(ParamMult(Gth, PETSC_TRUE, -h * w, adj->b, mu[n], adj->thwork));
+        PetscCall(ParamMult(Gth, PETSC_TRUE, K->mc[k], lp[n], mu[n], adj->thwork));
+        PetscCall(ParamMult(Pth, PETSC_TRUE, -1, adj->a, mu[n], adj->thwork));
+        PetscCall(ParamMult(Gth, PETSC_TRUE, -1, adj->b, mu[n], adj->thwork));
       }
     }
   }
@@ -345,7 +343,7 @@ PetscErrorCode SimpVIStepIntegral_Private(SimpVIStep st, PetscErrorCode (*integr
   PetscCall(SimpVIStepResidual_Private(st, st->Y, st->R)); /* the points of st->Y (no work when they are current) */
   for (PetscInt k = 0; k < sc->nq; k++) {
     PetscCall(integrand(ctx, st->t + sc->tau[k] * st->h, st->X[k], st->P[k], r));
-    PetscCall(VecAXPY(Q, st->h * sc->w[k], r));
+    PetscCall(VecAXPY(Q, st->kernel->mc[k], r)); /* the residual set the kernel's step size */
   }
   PetscFunctionReturn(0);
 }

@@ -44,7 +44,7 @@ PetscErrorCode TSSimpVIComputeEnergy(TS ts, PetscReal t, Vec U, PetscReal *H)
     isp = vi->isp;
     q   = vi->eq;
     p   = vi->ep;
-    v   = vi->step->v;
+    PetscCall(SimpVIStepGetStart_Private(vi->step, NULL, NULL, &v));
   } else {
     PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
     PetscCheck(prob && prob->ps, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "Call TSSimpVISetUpPhaseSpace() first");

@@ -13,7 +13,7 @@
 #define SIMPVI_GROWTH_STEPS   3
 
 /* Trace of the step map (q0, p0) -> (q1, p1) of L = v^2/2 - q^2/2 with step z (omega = 1, h = z): the step equations
-   sum_l A_il Q_l = -p0 delta_i0 (i < s), Q_0 = q0, p1 = sum_l A_sl Q_l with A_il = sum_k w_k (D_ki D_kl / z - z B_ki B_kl) */
+   sum_l A_il Q_l = -p0 delta_i0 (i < s), Q_0 = q0, p1 = sum_l A_sl Q_l with A_il the step Jacobian's coefficients (src/core/kernel.c) for P_v = 1, G_x = -1 */
 static PetscErrorCode StepMapTrace(const SimpVIScheme *sc, PetscReal z, PetscReal *trace)
 {
   const PetscInt s = sc->degree, s1 = s + 1;
@@ -23,7 +23,7 @@ static PetscErrorCode StepMapTrace(const SimpVIScheme *sc, PetscReal z, PetscRea
   PetscCall(PetscCalloc3(s1 * s1, &A, s * s, &G, s, &b));
   for (PetscInt k = 0; k < sc->nq; k++)
     for (PetscInt i = 0; i < s1; i++)
-      for (PetscInt l = 0; l < s1; l++) A[i * s1 + l] += sc->w[k] * (sc->D[k * s1 + i] * sc->D[k * s1 + l] / z - z * sc->B[k * s1 + i] * sc->B[k * s1 + l]);
+      for (PetscInt l = 0; l < s1; l++) A[i * s1 + l] += SimpVIKernelCoefficient_Private(sc, z, SIMPVI_BLOCK_PV, k, i, l) - SimpVIKernelCoefficient_Private(sc, z, SIMPVI_BLOCK_GX, k, i, l); /* P_v = 1, G_x = -1 */
   *trace = 0;
   for (PetscInt col = 0; col < 2; col++) { /* (q0, p0) = (1, 0), then (0, 1) */
     PetscReal q0 = col == 0, p0 = col == 1, p1 = 0;
@@ -281,7 +281,7 @@ static PetscErrorCode Advice(TS ts, char buf[], size_t len)
 }
 
 /*
-  SimpVIStabilityCheckStep_Private - before a step of size vi->step->h: h*omega_max against the scheme's bound. The
+  SimpVIStabilityCheckStep_Private - before a step of size h (the step's): h*omega_max against the scheme's bound. The
   estimate and the bound are made at the first step after set-up. *stop: the step is refused.
 */
 PetscErrorCode SimpVIStabilityCheckStep_Private(TS ts, Vec x, Vec v, PetscBool *stop)
@@ -289,7 +289,10 @@ PetscErrorCode SimpVIStabilityCheckStep_Private(TS ts, Vec x, Vec v, PetscBool *
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
   char       msg[1024], advice[768];
 
+  PetscReal h;
+
   PetscFunctionBegin;
+  PetscCall(SimpVIStepGetTime_Private(vi->step, NULL, &h));
   *stop = PETSC_FALSE;
   if (!vi->checkstability) PetscFunctionReturn(0);
   if (!vi->stabilityready) {
@@ -298,9 +301,9 @@ PetscErrorCode SimpVIStabilityCheckStep_Private(TS ts, Vec x, Vec v, PetscBool *
     else vi->omega = -1;
     vi->stabilityready = PETSC_TRUE;
   }
-  if (vi->omega <= 0 || vi->step->h * vi->omega < vi->bound) PetscFunctionReturn(0);
+  if (vi->omega <= 0 || h * vi->omega < vi->bound) PetscFunctionReturn(0);
   PetscCall(Advice(ts, advice, sizeof(advice)));
-  PetscCall(PetscSNPrintf(msg, sizeof(msg), "TSSIMPVI step %" PetscInt_FMT " from t = %g: h*omega_max = %.4g with h = %g is beyond the linear stability bound; %s", ts->steps, (double)ts->ptime, (double)(vi->step->h * vi->omega), (double)vi->step->h, advice));
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "TSSIMPVI step %" PetscInt_FMT " from t = %g: h*omega_max = %.4g with h = %g is beyond the linear stability bound; %s", ts->steps, (double)ts->ptime, (double)(h * vi->omega), (double)h, advice));
   PetscCall(Report(ts, msg, stop));
   PetscFunctionReturn(0);
 }
@@ -315,7 +318,10 @@ PetscErrorCode SimpVIStabilityCheckGrowth_Private(TS ts, Vec q0, Vec p0, Vec q1,
   PetscReal  n[4], rq, rp;
   char       msg[1024], advice[768] = "";
 
+  PetscReal h;
+
   PetscFunctionBegin;
+  PetscCall(SimpVIStepGetTime_Private(vi->step, NULL, &h));
   *stop = PETSC_FALSE;
   if (!vi->checkstability) PetscFunctionReturn(0);
   PetscCall(VecNorm(q0, NORM_2, &n[0]));
@@ -332,11 +338,10 @@ PetscErrorCode SimpVIStabilityCheckGrowth_Private(TS ts, Vec q0, Vec p0, Vec q1,
     vi->growth      = 1;
   }
   if (vi->growthsteps < SIMPVI_GROWTH_STEPS) PetscFunctionReturn(0);
-  if (vi->bound < PETSC_INFINITY) PetscCall(SimpVIStabilityEstimate_Private(ts, ts->ptime + vi->step->h, q1, v)); /* omega_max now */
+  if (vi->bound < PETSC_INFINITY) PetscCall(SimpVIStabilityEstimate_Private(ts, ts->ptime + h, q1, v)); /* omega_max now */
   if (vi->bound < PETSC_INFINITY && vi->omega > 0) PetscCall(Advice(ts, advice, sizeof(advice)));
   else if (vi->bound < PETSC_INFINITY) PetscCall(PetscSNPrintf(advice, sizeof(advice), "%s is stable for a linear system while h*omega_max < %.4g", vi->type, (double)vi->bound));
-  PetscCall(PetscSNPrintf(msg, sizeof(msg), "TSSIMPVI step %" PetscInt_FMT " to t = %g with h = %g: the state grew by a factor %.3g over the last %d steps, a numerical instability%s%s", ts->steps, (double)(ts->ptime + vi->step->h), (double)vi->step->h,
-                          (double)vi->growth, SIMPVI_GROWTH_STEPS, advice[0] ? "? " : "", advice));
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "TSSIMPVI step %" PetscInt_FMT " to t = %g with h = %g: the state grew by a factor %.3g over the last %d steps, a numerical instability%s%s", ts->steps, (double)(ts->ptime + h), (double)h, (double)vi->growth, SIMPVI_GROWTH_STEPS, advice[0] ? "? " : "", advice));
   vi->growthsteps = 0;
   vi->growth      = 1;
   PetscCall(Report(ts, msg, stop));
@@ -353,13 +358,16 @@ PetscErrorCode SimpVIStabilityHint_Private(TS ts, const char reason[], Vec x, Ve
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
   char      *nan1, *nan2;
 
+  PetscReal h;
+
   PetscFunctionBegin;
+  PetscCall(SimpVIStepGetTime_Private(vi->step, NULL, &h));
   buf[0] = 0;
   PetscCall(PetscStrstr(reason, "NAN", &nan1));
   PetscCall(PetscStrstr(reason, "NaN", &nan2));
   if (nan1 || nan2 || !vi->checkstability || !(vi->bound < PETSC_INFINITY)) PetscFunctionReturn(0);
   PetscCall(SimpVIStabilityEstimate_Private(ts, ts->ptime, x, v)); /* omega_max where the step failed */
-  if (vi->omega <= 0 || vi->step->h * vi->omega < vi->bound / 2) PetscFunctionReturn(0);
-  PetscCall(PetscSNPrintf(buf, len, "; h*omega_max = %.4g at the step's start and %s is stable for a linear system while h*omega_max < %.4g (largest stable h %.6g)", (double)(vi->step->h * vi->omega), vi->type, (double)vi->bound, (double)(vi->bound / vi->omega)));
+  if (vi->omega <= 0 || h * vi->omega < vi->bound / 2) PetscFunctionReturn(0);
+  PetscCall(PetscSNPrintf(buf, len, "; h*omega_max = %.4g at the step's start and %s is stable for a linear system while h*omega_max < %.4g (largest stable h %.6g)", (double)(h * vi->omega), vi->type, (double)vi->bound, (double)(vi->bound / vi->omega)));
   PetscFunctionReturn(0);
 }

@@ -25,28 +25,17 @@ static const char *const SimpVIKINSOLOldOptions[] = {"strategy", "maa", "fnormto
 */
 static PetscErrorCode StepScales(SNES snes, Vec Y, Vec R, PetscReal *fs, PetscReal *us, void *ctx)
 {
-  TS                  ts = (TS)ctx;
-  TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
-  const SimpVIScheme *sc = vi->scheme;
-  const PetscInt      s  = sc->degree;
-  PetscReal           p0, *P, *G;
+  TS         ts = (TS)ctx;
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc2(sc->nq, &P, sc->nq, &G));
-  PetscCall(VecNorm(vi->step->p0, NORM_INFINITY, &p0));
-  for (PetscInt k = 0; k < sc->nq; k++) {
-    PetscCall(VecNorm(vi->step->P[k], NORM_INFINITY, &P[k]));
-    PetscCall(VecNorm(vi->step->G[k], NORM_INFINITY, &G[k]));
-  }
-  *fs = 0;
-  for (PetscInt i = 0; i < s; i++) {
-    PetscReal a = i == 0 ? p0 : 0;
+  PetscCall(SimpVIStepResidualScale_Private(vi->step, fs));
+  if (!(*us > 0) || PetscIsInfOrNanReal(*us)) {
+    Vec q0;
 
-    for (PetscInt k = 0; k < sc->nq; k++) a += sc->w[k] * (PetscAbsReal(sc->D[k * (s + 1) + i]) * P[k] + vi->step->h * PetscAbsReal(sc->B[k * (s + 1) + i]) * G[k]);
-    *fs = PetscMax(*fs, a);
+    PetscCall(SimpVIStepGetStart_Private(vi->step, &q0, NULL, NULL));
+    PetscCall(VecNorm(q0, NORM_INFINITY, us));
   }
-  PetscCall(PetscFree2(P, G));
-  if (!(*us > 0) || PetscIsInfOrNanReal(*us)) PetscCall(VecNorm(vi->step->q0, NORM_INFINITY, us));
   PetscFunctionReturn(0);
 }
 

@@ -242,3 +242,37 @@ PetscErrorCode TSSimpVIGetTableau(TS ts, PetscInt *degree, PetscInt *nq, const P
   if (D) *D = vi->scheme->D;
   PetscFunctionReturn(0);
 }
+
+/*@C
+  TSSimpVICreateKernel - Makes the step's equations of a `TSSIMPVI`'s scheme on plain arrays: the quadrature points,
+  residual, Jacobian and end momentum of one step, as the `TS` computes them
+
+  Not Collective
+
+  Input Parameter:
+. ts - the `TS` of type `TSSIMPVI` (its scheme chosen)
+
+  Output Parameter:
+. kernel - the kernel; destroy it with `SimpVIKernelDestroy()`
+
+  Level: developer
+
+  Notes:
+  The kernel keeps copies of the scheme's tables: it stays valid when the `TS` changes its scheme or is destroyed.
+  Set the step size with `SimpVIKernelSetStepSize()`, then for the step from (q0, p0) with unknowns Z (the node
+  increments, s blocks of n): `SimpVIKernelPoints()` gives x_k and v_k, the program's mechanics P = dL/dv and
+  G = dL/dx there, `SimpVIKernelResidual()` the step's residual, `SimpVIKernelJacobian()` its Jacobian from the
+  derivatives of P and G, and once solved `SimpVIKernelMomentum()` the end momentum (q1 = q0 + Z_s). A program that
+  takes many small steps outside a `TS` (an ensemble of members) takes exactly the `TS`'s steps this way.
+
+.seealso: `TSSIMPVI`, `TSSimpVIGetTableau()`, `SimpVIKernelDestroy()`, `SimpVIKernelSetStepSize()`, `SimpVIKernelPoints()`,
+          `SimpVIKernelResidual()`, `SimpVIKernelJacobian()`, `SimpVIKernelMomentum()`
+@*/
+PetscErrorCode TSSimpVICreateKernel(TS ts, SimpVIKernel *kernel)
+{
+  PetscFunctionBegin;
+  SimpVIAssertPointer(kernel, 2);
+  PetscCall(TSSimpVIGetTableau(ts, NULL, NULL, NULL, NULL, NULL, NULL, NULL)); /* checks ts, makes its table current */
+  PetscCall(SimpVIKernelCreate_Private(((TS_SimpVI *)ts->data)->scheme, kernel));
+  PetscFunctionReturn(0);
+}

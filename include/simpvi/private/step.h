@@ -8,18 +8,7 @@
 #include <petscsnes.h>
 #include <simpvi/private/compat.h>
 #include <simpvi/private/scheme.h>
-
-/* Which block of the step Jacobian a term of the Lagrangian's second derivatives feeds:
-   P = dL/dv and G = dL/dx (plus forces) are differentiated in x (X) and v (V). */
-typedef enum {
-  SIMPVI_BLOCK_PX,
-  SIMPVI_BLOCK_PV,
-  SIMPVI_BLOCK_GX,
-  SIMPVI_BLOCK_GV
-} SimpVIBlock;
-/* A set of blocks, for a door to skip callbacks whose terms would all have zero coefficients */
-#define SIMPVI_NEED(block) (1 << (block))
-#define SIMPVI_NEED_ALL    (SIMPVI_NEED(SIMPVI_BLOCK_PX) | SIMPVI_NEED(SIMPVI_BLOCK_PV) | SIMPVI_NEED(SIMPVI_BLOCK_GX) | SIMPVI_NEED(SIMPVI_BLOCK_GV))
+#include <simpvi/private/kernel.h>
 
 typedef struct {
   Mat         A;
@@ -62,11 +51,13 @@ struct _SimpVIStep {
   PetscBool           linear; /* a quadratic Lagrangian: the Jacobian does not depend on Y (kept while t and h stay) */
 
   /* the step */
-  PetscReal   t, h;
-  Vec         q0, p0;
-  Vec         v;      /* a velocity at q0 */
-  PetscBool   vvalid; /* v holds it (the first predictor is q0 + c h v) */
-  PetscLayout qmap;   /* layout of the positions */
+  PetscReal        t, h;
+  PetscReal        tsaved, hsaved; /* the step a partial step (dense output) stands in for */
+  Vec              q0, p0;
+  Vec              v;      /* a velocity at q0 */
+  PetscBool        vvalid; /* v holds it (the first predictor is q0 + c h v) */
+  PetscLayout      qmap;   /* layout of the positions */
+  SimpVIStepLayout layout; /* the blocks of the step and the state on this process, and the configuration space */
 
   /* the previous solved step: its nodes (the polynomial), start momentum and time */
   Vec      *Qprev;
@@ -98,15 +89,13 @@ struct _SimpVIStep {
   PetscInt  jcalls;
   PetscReal jfnorm;
 
-  /* scratch of the scheme's size */
-  PetscScalar        *coef, *termcoef;
-  Vec                *vecs;
-  const PetscScalar **parr; /* array pointers: P_k and G_k, then the terms of a node gradient (or the stages) */
+  /* the step's equations on arrays (src/core/kernel.c), and scratch of the scheme's size */
+  SimpVIKernel        kernel;
+  PetscScalar        *termcoef;
+  const PetscScalar **parr; /* array pointers: P_k and G_k (or the predictor's nodes) */
+  PetscScalar       **xv;   /* array pointers: X_k and V_k */
   PetscReal          *phi;
   SimpVITerm         *terms;
-  PetscScalar        *ctab;  /* unit term coefficients per point and block, for the step size ctabh */
-  PetscInt           *cneed; /* the blocks each point needs */
-  PetscReal           ctabh;
   PetscReal          *predx, *predphi; /* the predictor's basis at each stage's node (predx on the old polynomial) */
 
   /* the small dense path (src/core/smallstep.c): the m = s n rows of the system, its dense Jacobian, LU factors (of
@@ -117,9 +106,10 @@ struct _SimpVIStep {
   PetscReal    dJh, dJt;
   /* a door with points(): the quadrature points' t, x, v, the door's P, G and derivatives (Px, Pv, Gx, Gv, nq n x n
      each) on arrays, and the step vector they belong to */
-  PetscReal  *at, *ax, *av, *aP, *aG, *aD, *aT; /* aT: the Jacobian's partial sums */
-  SimpVIStamp astamp;
-  PetscBool   aderiv; /* aD holds the derivatives of that evaluation */
+  PetscReal          *at, *ax, *av, *aP, *aG, *aD;
+  const PetscScalar **dptr; /* the derivative arrays of each point, for the kernel */
+  SimpVIStamp         astamp;
+  PetscBool           aderiv; /* aD holds the derivatives of that evaluation */
 };
 
 /* The stopping tests of the small path: those of the SNES it stands for */
@@ -143,6 +133,20 @@ PETSC_INTERN PetscErrorCode SimpVIStepFinish_Private(SimpVIStep, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStepAccept_Private(SimpVIStep);
 PETSC_INTERN PetscErrorCode SimpVIStepEvaluate_Private(SimpVIStep, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStepLagJacobian_Private(SimpVIStep, Vec, PetscBool *);
+/* the step as its owner sees it (src/core/step.c) */
+PETSC_INTERN PetscErrorCode SimpVIStepSetTime_Private(SimpVIStep, PetscReal, PetscReal);
+PETSC_INTERN PetscErrorCode SimpVIStepGetTime_Private(SimpVIStep, PetscReal *, PetscReal *);
+PETSC_INTERN PetscErrorCode SimpVIStepGetStart_Private(SimpVIStep, Vec *, Vec *, Vec *);
+PETSC_INTERN PetscErrorCode SimpVIStepSetVelocity_Private(SimpVIStep, PetscBool);
+PETSC_INTERN PetscErrorCode SimpVIStepGetPrevious_Private(SimpVIStep, PetscBool *, PetscReal *, PetscReal *, Vec *, Vec *);
+PETSC_INTERN PetscErrorCode SimpVIStepBeginPartial_Private(SimpVIStep, PetscReal);
+PETSC_INTERN PetscErrorCode SimpVIStepEndPartial_Private(SimpVIStep);
+PETSC_INTERN PetscErrorCode SimpVIStepGetSystem_Private(SimpVIStep, Vec *, Vec *, Mat *);
+PETSC_INTERN PetscErrorCode SimpVIStepGetSizes_Private(SimpVIStep, PetscInt *, PetscInt *);
+PETSC_INTERN PetscErrorCode SimpVIStepSetLagJacobian_Private(SimpVIStep, PetscBool);
+PETSC_INTERN PetscErrorCode SimpVIStepGetLagJacobian_Private(SimpVIStep, PetscBool *);
+PETSC_INTERN PetscErrorCode SimpVIStepResidualScale_Private(SimpVIStep, PetscReal *);
+PETSC_INTERN PetscErrorCode SimpVIStepHasPoints_Private(SimpVIStep, PetscBool *);
 /* A lagged Jacobian serves again while each Newton step cuts the residual by this factor at least */
 #define SIMPVI_LAG_CONTRACTION 1e-2
 /* A linear step's kept Jacobian serves again while J r, probed with residuals, stays the same to this (relative) */

@@ -1,0 +1,386 @@
+/*
+   The step's equations, written once (include/simpvi/private/kernel.h): the coefficients of the quadrature points,
+   the residual, the Jacobian and the end momentum of one step for a scheme and a step size, and their sums on plain
+   arrays of one process's block. A SimpVIKernel keeps copies of the scheme's tables, so that it outlives the TS it came
+   from (an ensemble keeps one).
+*/
+#include <simpvi/private/kernel.h> /*I "simpvi.h" I*/
+
+/* The vector space R^n: q (+) xi = q + xi, its tangent map the identity */
+static PetscErrorCode VectorRetract(PetscInt n, const PetscScalar q[], const PetscScalar xi[], PetscScalar out[])
+{
+  for (PetscInt j = 0; j < n; j++) out[j] = q[j] + xi[j];
+  return 0;
+}
+
+static PetscErrorCode VectorLocal(PetscInt n, const PetscScalar q[], const PetscScalar q1[], PetscScalar xi[])
+{
+  for (PetscInt j = 0; j < n; j++) xi[j] = q1[j] - q[j];
+  return 0;
+}
+
+static PetscErrorCode VectorTangent(PetscInt n, const PetscScalar q[], const PetscScalar xi[], const PetscScalar in[], PetscScalar out[])
+{
+  (void)q;
+  (void)xi;
+  for (PetscInt j = 0; j < n; j++) out[j] = in[j];
+  return 0;
+}
+
+const SimpVIConfigurationSpace SimpVIConfigurationVectorSpace = {"vector space", VectorRetract, VectorLocal, VectorTangent, VectorTangent};
+
+/*
+  SimpVIKernelCoefficient_Private - the coefficient of block b's derivative at quadrature point k in d2Ld/dQ_i dQ_l,
+  for any nodes i, l = 0..s: the one formula of the step Jacobian (the kernel's tables and the stability bound read it)
+*/
+PetscReal SimpVIKernelCoefficient_Private(const SimpVIScheme *sc, PetscReal h, SimpVIBlock b, PetscInt k, PetscInt i, PetscInt l)
+{
+  const PetscInt   s1 = sc->degree + 1;
+  const PetscReal *B = &sc->B[k * s1], *D = &sc->D[k * s1], w = sc->w[k];
+
+  switch (b) {
+  case SIMPVI_BLOCK_PX:
+    return w * D[i] * B[l];
+  case SIMPVI_BLOCK_PV:
+    return w * D[i] * D[l] / h;
+  case SIMPVI_BLOCK_GX:
+    return h * w * B[i] * B[l];
+  case SIMPVI_BLOCK_GV:
+    return w * B[i] * D[l];
+  }
+  return 0;
+}
+
+PetscErrorCode SimpVIKernelCreate_Private(const SimpVIScheme *sc, SimpVIKernel *kernel)
+{
+  SimpVIKernel   K;
+  const PetscInt s = sc->degree, nq = sc->nq;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&K));
+  K->s     = s;
+  K->nq    = nq;
+  K->space = &SimpVIConfigurationVectorSpace;
+  PetscCall(PetscMalloc5(s + 1, &K->c, nq, &K->tau, nq, &K->w, nq * (s + 1), &K->B, nq * (s + 1), &K->D));
+  PetscCall(PetscArraycpy(K->c, sc->c, s + 1));
+  PetscCall(PetscArraycpy(K->tau, sc->tau, nq));
+  PetscCall(PetscArraycpy(K->w, sc->w, nq));
+  PetscCall(PetscArraycpy(K->B, sc->B, nq * (s + 1)));
+  PetscCall(PetscArraycpy(K->D, sc->D, nq * (s + 1)));
+  PetscCall(PetscMalloc5(nq * s, &K->xc, nq * s, &K->vc, s * nq, &K->pc, s * nq, &K->gc, nq, &K->mc));
+  PetscCall(PetscMalloc2(nq * 4 * s * s, &K->jc, nq, &K->need));
+  PetscCall(PetscMalloc2(2 * nq + s, &K->coef, 2 * nq + s, &K->ptr));
+  *kernel = K;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  SimpVIKernelDestroy - Destroys a kernel made by `TSSimpVICreateKernel()`
+
+  Not Collective
+
+  Input Parameter:
+. kernel - the kernel
+
+  Level: developer
+
+.seealso: `TSSimpVICreateKernel()`
+@*/
+PetscErrorCode SimpVIKernelDestroy(SimpVIKernel *kernel)
+{
+  SimpVIKernel K;
+
+  PetscFunctionBegin;
+  if (!kernel || !*kernel) PetscFunctionReturn(0);
+  K = *kernel;
+  PetscCall(PetscFree5(K->c, K->tau, K->w, K->B, K->D));
+  PetscCall(PetscFree5(K->xc, K->vc, K->pc, K->gc, K->mc));
+  PetscCall(PetscFree2(K->jc, K->need));
+  PetscCall(PetscFree2(K->coef, K->ptr));
+  PetscCall(PetscFree(*kernel));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  SimpVIKernelGetSizes - The number of unknown nodes s of a step (the step vector holds s blocks of the positions) and
+  of quadrature points nq
+
+  Not Collective
+
+  Input Parameter:
+. kernel - the kernel
+
+  Output Parameters:
++ s  - the scheme's degree (may be `NULL`)
+- nq - the quadrature points (may be `NULL`)
+
+  Level: developer
+
+.seealso: `TSSimpVICreateKernel()`
+@*/
+PetscErrorCode SimpVIKernelGetSizes(SimpVIKernel kernel, PetscInt *s, PetscInt *nq)
+{
+  PetscFunctionBegin;
+  PetscCheck(kernel, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null kernel");
+  if (s) *s = kernel->s;
+  if (nq) *nq = kernel->nq;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  SimpVIKernelSetStepSize - Makes the kernel's coefficients those of steps of size h (kept while h stays)
+
+  Not Collective
+
+  Input Parameters:
++ kernel - the kernel
+- h      - the step size
+
+  Level: developer
+
+.seealso: `TSSimpVICreateKernel()`, `SimpVIKernelPoints()`, `SimpVIKernelResidual()`, `SimpVIKernelJacobian()`
+@*/
+PetscErrorCode SimpVIKernelSetStepSize(SimpVIKernel kernel, PetscReal h)
+{
+  const PetscInt s = kernel->s, s1 = s + 1, s2 = s * s, nq = kernel->nq;
+  SimpVIScheme   sc = {s, nq, 0, kernel->c, kernel->tau, kernel->w, kernel->B, kernel->D};
+
+  PetscFunctionBegin;
+  if (kernel->h == h) PetscFunctionReturn(0);
+  PetscCheck(h != 0 && !PetscIsInfOrNanReal(h), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Step size %g", (double)h);
+  for (PetscInt k = 0; k < nq; k++) {
+    const PetscReal *B = &kernel->B[k * s1], *D = &kernel->D[k * s1], w = kernel->w[k];
+
+    for (PetscInt l = 1; l <= s; l++) {
+      kernel->xc[k * s + l - 1] = B[l];
+      kernel->vc[k * s + l - 1] = D[l] / h;
+    }
+    for (PetscInt i = 0; i < s; i++) {
+      kernel->pc[i * nq + k] = w * D[i];
+      kernel->gc[i * nq + k] = h * w * B[i];
+    }
+    kernel->mc[k]   = h * w;
+    kernel->need[k] = 0;
+    for (PetscInt b = SIMPVI_BLOCK_PX; b <= SIMPVI_BLOCK_GV; b++) {
+      PetscReal *c = &kernel->jc[(k * 4 + b) * s2];
+
+      for (PetscInt i = 0; i < s; i++)
+        for (PetscInt l = 1; l <= s; l++) {
+          c[i * s + l - 1] = SimpVIKernelCoefficient_Private(&sc, h, (SimpVIBlock)b, k, i, l);
+          if (c[i * s + l - 1] != 0) kernel->need[k] |= SIMPVI_NEED(b);
+        }
+    }
+  }
+  kernel->h = h;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  SimpVIKernelTimes - The times t_k = t + tau_k h of the quadrature points of the step from t
+
+  Not Collective
+
+  Input Parameters:
++ kernel - the kernel (its step size set)
+- t      - the step's start
+
+  Output Parameter:
+. tk - the nq times
+
+  Level: developer
+
+.seealso: `TSSimpVICreateKernel()`, `SimpVIKernelPoints()`
+@*/
+PetscErrorCode SimpVIKernelTimes(SimpVIKernel kernel, PetscReal t, PetscReal tk[])
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < kernel->nq; k++) tk[k] = t + kernel->tau[k] * kernel->h;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  SimpVIKernelPoints - The positions and velocities at the quadrature points of a step, x_k = q0 + sum_l B_kl Z_l and
+  v_k = (1/h) sum_l D_kl Z_l, from the increments Z_l = Q_l - q0 of its nodes
+
+  Not Collective
+
+  Input Parameters:
++ kernel - the kernel (its step size set)
+. n      - the positions (on this process)
+. q0     - the start, n entries
+- Z      - the step vector: s blocks of n entries, block l - 1 holding Z_l
+
+  Output Parameters:
++ X - nq arrays of n entries: x_k
+- V - nq arrays of n entries: v_k
+
+  Level: developer
+
+  Notes:
+  The basis sums to one and its derivatives to zero, so working with increments spares v the round-off of (Q_l - Q_0)/h.
+  The positions are x_k = q0 (+) xi_k with xi_k = sum_l B_kl Z_l: q0 + xi_k in the vector space of positions.
+
+.seealso: `TSSimpVICreateKernel()`, `SimpVIKernelResidual()`
+@*/
+PetscErrorCode SimpVIKernelPoints(SimpVIKernel kernel, PetscInt n, const PetscScalar q0[], const PetscScalar Z[], PetscScalar *const X[], PetscScalar *const V[])
+{
+  const PetscInt      s = kernel->s;
+  const PetscScalar **z = kernel->ptr;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < s; i++) z[i] = Z + i * n;
+  for (PetscInt k = 0; k < kernel->nq; k++) { /* x_k = q0 (+) xi_k, xi_k = sum_l B_kl Z_l made in X[k] */
+    for (PetscInt j = 0; j < n; j++) X[k][j] = 0;
+    SimpVIMAXPY(n, X[k], s, &kernel->xc[k * s], z);
+    PetscCall(kernel->space->retract(n, q0, X[k], X[k]));
+    for (PetscInt j = 0; j < n; j++) V[k][j] = 0;
+    SimpVIMAXPY(n, V[k], s, &kernel->vc[k * s], z);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  SimpVIKernelResidual - The residual of the step equations, R_i = delta_i0 p0 + sum_k w_k [D_ki P_k + h B_ki G_k]
+  (i = 0..s-1): the derivative of the discrete action in node i
+
+  Not Collective
+
+  Input Parameters:
++ kernel - the kernel (its step size set)
+. n      - the positions (on this process)
+. p0     - the start momentum, n entries (`NULL`: 0)
+. P      - nq arrays: P = dL/dv at the quadrature points
+- G      - nq arrays: G = dL/dx (plus forces) there
+
+  Output Parameter:
+. R - s blocks of n entries
+
+  Level: developer
+
+.seealso: `TSSimpVICreateKernel()`, `SimpVIKernelPoints()`, `SimpVIKernelJacobian()`
+@*/
+PetscErrorCode SimpVIKernelResidual(SimpVIKernel kernel, PetscInt n, const PetscScalar p0[], const PetscScalar *const P[], const PetscScalar *const G[], PetscScalar R[])
+{
+  const PetscInt      s = kernel->s, nq = kernel->nq;
+  const PetscScalar **terms = kernel->ptr;
+  PetscScalar        *coef  = kernel->coef;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < s; i++) {
+    PetscInt nt = 0;
+
+    for (PetscInt k = 0; k < nq; k++) { /* the terms whose coefficient is not zero, in the order of the points */
+      if (kernel->pc[i * nq + k] != 0) {
+        coef[nt]    = kernel->pc[i * nq + k];
+        terms[nt++] = P[k];
+      }
+      if (kernel->gc[i * nq + k] != 0) {
+        coef[nt]    = kernel->gc[i * nq + k];
+        terms[nt++] = G[k];
+      }
+    }
+    for (PetscInt j = 0; j < n; j++) R[i * n + j] = 0;
+    SimpVIMAXPY(n, R + i * n, nt, coef, terms);
+  }
+  if (p0)
+    for (PetscInt j = 0; j < n; j++) R[j] += p0[j];
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  SimpVIKernelMomentum - The end momentum of a solved step, p1 = p0 + h sum_k w_k G_k
+
+  Not Collective
+
+  Input Parameters:
++ kernel - the kernel (its step size set)
+. n      - the positions (on this process)
+. p0     - the start momentum (`NULL`: 0, for the increment alone)
+- G      - nq arrays: G = dL/dx (plus forces) at the quadrature points of the solved step
+
+  Output Parameter:
+. p1 - n entries
+
+  Level: developer
+
+  Note:
+  Once the step equations hold this is d Ld/dQ_s (the D rows sum to zero and the B rows to one), but a cyclic coordinate
+  (G = 0) keeps its momentum exactly, with no Newton residual leaking in.
+
+.seealso: `TSSimpVICreateKernel()`, `SimpVIKernelResidual()`
+@*/
+PetscErrorCode SimpVIKernelMomentum(SimpVIKernel kernel, PetscInt n, const PetscScalar p0[], const PetscScalar *const G[], PetscScalar p1[])
+{
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < n; j++) p1[j] = p0 ? p0[j] : 0;
+  for (PetscInt k = 0; k < kernel->nq; k++)
+    for (PetscInt j = 0; j < n; j++) p1[j] += kernel->mc[k] * G[k][j];
+  PetscFunctionReturn(0);
+}
+
+/* coef = scale times the unit coefficients (s x s, rows i = 0..s-1, columns l = 1..s) of a block-b term at point k,
+   all zero when the point does not need the block */
+PetscErrorCode SimpVIKernelJacobianTerm_Private(SimpVIKernel K, PetscInt k, SimpVIBlock b, PetscScalar scale, PetscScalar coef[])
+{
+  const PetscInt   s2   = K->s * K->s;
+  const PetscReal *unit = &K->jc[(k * 4 + b) * s2];
+
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < s2; j++) coef[j] = scale * unit[j];
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  SimpVIKernelJacobian - The step Jacobian dR/dZ, dense, from the derivatives of P and G at the quadrature points
+
+  Not Collective
+
+  Input Parameters:
++ kernel - the kernel (its step size set)
+. n      - the positions
+. Px     - nq arrays of n x n entries (row-major): dP/dx at the quadrature points
+. Pv     - dP/dv
+. Gx     - dG/dx
+. Gv     - dG/dv
+- ld     - the leading dimension of J (at least s n)
+
+  Output Parameter:
+. J - the s n x s n Jacobian, row-major, rows and columns block-major as the step vector (overwritten)
+
+  Level: developer
+
+  Note:
+  A derivative whose coefficients are all zero at a point (G_x at a Lobatto scheme's first node) is not read there.
+
+.seealso: `TSSimpVICreateKernel()`, `SimpVIKernelResidual()`
+@*/
+PetscErrorCode SimpVIKernelJacobian(SimpVIKernel kernel, PetscInt n, const PetscScalar *const Px[], const PetscScalar *const Pv[], const PetscScalar *const Gx[], const PetscScalar *const Gv[], PetscInt ld, PetscScalar J[])
+{
+  const PetscInt s = kernel->s, s2 = s * s, m = s * n;
+
+  PetscFunctionBegin;
+  for (PetscInt r = 0; r < m; r++)
+    for (PetscInt c = 0; c < m; c++) J[r * ld + c] = 0;
+  for (PetscInt k = 0; k < kernel->nq; k++) {
+    const PetscScalar *A[4] = {Px[k], Pv[k], Gx[k], Gv[k]};
+
+    for (PetscInt b = SIMPVI_BLOCK_PX; b <= SIMPVI_BLOCK_GV; b++) {
+      const PetscReal *unit = &kernel->jc[(k * 4 + b) * s2];
+
+      if (!(kernel->need[k] & SIMPVI_NEED(b))) continue;
+      for (PetscInt i = 0; i < s; i++)
+        for (PetscInt l = 0; l < s; l++) {
+          const PetscReal c = unit[i * s + l];
+
+          if (c == 0) continue;
+          for (PetscInt r = 0; r < n; r++) {
+            PetscScalar       *row = &J[(i * n + r) * ld + l * n];
+            const PetscScalar *a   = &A[b][r * n];
+
+            for (PetscInt col = 0; col < n; col++) row[col] += c * a[col];
+          }
+        }
+    }
+  }
+  PetscFunctionReturn(0);
+}
