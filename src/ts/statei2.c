@@ -118,11 +118,11 @@ static PetscErrorCode CheckpointVecs_I2(TS ts, PetscInt *n, Vec v[], const char 
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  v[*n]         = ts->vec_sol;
+  v[*n]        = ts->vec_sol;
   name[(*n)++] = "u";
-  v[*n]         = ts->vec_dot;
+  v[*n]        = ts->vec_dot;
   name[(*n)++] = "u'";
-  v[*n]         = vi->p1;
+  v[*n]        = vi->p1;
   name[(*n)++] = "the end momentum p1";
   PetscFunctionReturn(0);
 }

@@ -5,6 +5,26 @@
 */
 #include <simpvi/private/tssimpviimpl.h>
 
+/* Where is starts in U's array when it is a range of U's entries on one process (the default split, and every split the
+   user gives as such), else -1. In parallel VecGetSubVector() is collective: every process takes it */
+static PetscErrorCode RangeStart(Vec U, IS is, PetscInt *start)
+{
+  PetscBool   stride;
+  PetscInt    first, step, n, lo, hi;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  *start = -1;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)U), &size));
+  PetscCall(PetscObjectTypeCompare((PetscObject)is, ISSTRIDE, &stride));
+  if (size > 1 || !stride) PetscFunctionReturn(0);
+  PetscCall(ISStrideGetInfo(is, &first, &step));
+  PetscCall(ISGetLocalSize(is, &n));
+  PetscCall(VecGetOwnershipRange(U, &lo, &hi));
+  if ((step == 1 || n <= 1) && first >= lo && first + n <= hi) *start = first - lo;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode SetUp_PhaseSpace(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
@@ -14,6 +34,8 @@ static PetscErrorCode SetUp_PhaseSpace(TS ts)
   PetscCall(ISDestroy(&vi->isq));
   PetscCall(ISDestroy(&vi->isp));
   PetscCall(SimpVIProblemSplit_Private(ts, ts->vec_sol, &vi->isq, &vi->isp));
+  PetscCall(RangeStart(ts->vec_sol, vi->isq, &vi->qfirst));
+  PetscCall(RangeStart(ts->vec_sol, vi->isp, &vi->pfirst));
   PetscCall(VecGetSubVector(ts->vec_sol, vi->isq, &sub));
   PetscCall(VecDuplicate(sub, &vi->q1)); /* shaped like the positions: the others are its duplicates */
   PetscCall(VecRestoreSubVector(ts->vec_sol, vi->isq, &sub));
@@ -28,12 +50,28 @@ static PetscErrorCode Stamp_PhaseSpace(TS ts, PetscObjectState *sol, PetscObject
   PetscFunctionReturn(0);
 }
 
+/* U from (q, p): on the arrays when both are ranges of U (the copies of SimpVIPhaseSpaceJoin_Private() less the
+   checks it makes at each call, which cost as much as a small step's other work on the state), else by the split */
 static PetscErrorCode Join_PhaseSpace(TS ts, Vec q, Vec p, Vec U)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCall(SimpVIPhaseSpaceJoin_Private(q, p, vi->isq, vi->isp, U));
+  if (vi->qfirst >= 0 && vi->pfirst >= 0) {
+    const PetscScalar *a, *b;
+    PetscScalar       *u;
+    PetscInt           n;
+
+    PetscCall(VecGetLocalSize(q, &n));
+    PetscCall(VecGetArrayRead(q, &a));
+    PetscCall(VecGetArrayRead(p, &b));
+    PetscCall(VecGetArray(U, &u));
+    PetscCall(PetscArraycpy(u + vi->qfirst, a, n));
+    PetscCall(PetscArraycpy(u + vi->pfirst, b, n));
+    PetscCall(VecRestoreArray(U, &u));
+    PetscCall(VecRestoreArrayRead(p, &b));
+    PetscCall(VecRestoreArrayRead(q, &a));
+  } else PetscCall(SimpVIPhaseSpaceJoin_Private(q, p, vi->isq, vi->isp, U));
   PetscFunctionReturn(0);
 }
 
@@ -42,7 +80,21 @@ static PetscErrorCode Split_PhaseSpace(TS ts, Vec U, Vec q, Vec p)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCall(SimpVIPhaseSpaceSplit_Private(U, vi->isq, vi->isp, q, p));
+  if (vi->qfirst >= 0 && vi->pfirst >= 0) {
+    const PetscScalar *u;
+    PetscScalar       *a, *b;
+    PetscInt           n;
+
+    PetscCall(VecGetLocalSize(q, &n));
+    PetscCall(VecGetArrayRead(U, &u)); /* U may be locked read-only, as in a monitor */
+    PetscCall(VecGetArray(q, &a));
+    PetscCall(VecGetArray(p, &b));
+    PetscCall(PetscArraycpy(a, u + vi->qfirst, n));
+    PetscCall(PetscArraycpy(b, u + vi->pfirst, n));
+    PetscCall(VecRestoreArray(p, &b));
+    PetscCall(VecRestoreArray(q, &a));
+    PetscCall(VecRestoreArrayRead(U, &u));
+  } else PetscCall(SimpVIPhaseSpaceSplit_Private(U, vi->isq, vi->isp, q, p));
   PetscFunctionReturn(0);
 }
 
@@ -100,7 +152,7 @@ static PetscErrorCode CheckpointIO_PhaseSpace(TS ts, PetscViewer viewer, PetscBo
 static PetscErrorCode CheckpointVecs_PhaseSpace(TS ts, PetscInt *n, Vec v[], const char *name[])
 {
   PetscFunctionBegin;
-  v[*n]      = ts->vec_sol;
+  v[*n]        = ts->vec_sol;
   name[(*n)++] = "q, p";
   PetscFunctionReturn(0);
 }

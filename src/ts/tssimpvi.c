@@ -65,8 +65,9 @@ static PetscErrorCode StoreState(TS ts, PetscReal t1)
   PetscFunctionReturn(0);
 }
 
-/* x1 = x0 + d, summed with Kahan's compensation c (the low bits of the earlier sums, carried into this one) */
-static PetscErrorCode CompensatedAdd(Vec x0, Vec d, Vec c, Vec x1)
+/* x1 = x0 + d, summed with Kahan's compensation c (the low bits of the earlier sums, carried into this one); c takes
+   the low bits this sum loses when update, else stays as it is (the stage: the sum an accepted step will store) */
+static PetscErrorCode CompensatedAdd(Vec x0, Vec d, Vec c, Vec x1, PetscBool update)
 {
   const PetscScalar *a, *b;
   PetscScalar       *cc, *s;
@@ -76,22 +77,24 @@ static PetscErrorCode CompensatedAdd(Vec x0, Vec d, Vec c, Vec x1)
   PetscCall(VecGetLocalSize(x0, &n));
   PetscCall(VecGetArrayRead(x0, &a));
   PetscCall(VecGetArrayRead(d, &b));
-  PetscCall(VecGetArray(c, &cc));
+  if (update) PetscCall(VecGetArray(c, &cc));
+  else PetscCall(VecGetArrayRead(c, (const PetscScalar **)&cc));
   PetscCall(VecGetArrayWrite(x1, &s));
   for (PetscInt i = 0; i < n; i++) {
     const PetscScalar y = b[i] - cc[i], sum = a[i] + y;
 
-    cc[i] = (sum - a[i]) - y;
-    s[i]  = sum;
+    if (update) cc[i] = (sum - a[i]) - y;
+    s[i] = sum;
   }
   PetscCall(VecRestoreArrayRead(x0, &a));
   PetscCall(VecRestoreArrayRead(d, &b));
-  PetscCall(VecRestoreArray(c, &cc));
+  if (update) PetscCall(VecRestoreArray(c, &cc));
+  else PetscCall(VecRestoreArrayRead(c, (const PetscScalar **)&cc));
   PetscCall(VecRestoreArrayWrite(x1, &s));
   PetscFunctionReturn(0);
 }
 
-/* The end of the solved step (q1, p1), compensated or not */
+/* The end (q1, p1) of the accepted step: a compensated run adds the increments StageState() kept */
 static PetscErrorCode FinishStep(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
@@ -99,9 +102,8 @@ static PetscErrorCode FinishStep(TS ts)
   PetscFunctionBegin;
   if (!vi->compensated) PetscCall(SimpVIStepFinish_Private(vi->step, vi->q1, vi->p1));
   else {
-    PetscCall(SimpVIStepIncrements_Private(vi->step, vi->dq, vi->dp));
-    PetscCall(CompensatedAdd(vi->step->q0, vi->dq, vi->cq, vi->q1));
-    PetscCall(CompensatedAdd(vi->step->p0, vi->dp, vi->cp, vi->p1));
+    PetscCall(CompensatedAdd(vi->step->q0, vi->dq, vi->cq, vi->q1, PETSC_TRUE));
+    PetscCall(CompensatedAdd(vi->step->p0, vi->dp, vi->cp, vi->p1, PETSC_TRUE));
   }
   PetscFunctionReturn(0);
 }
@@ -124,16 +126,21 @@ static void AdvanceTime(TS ts)
   vi->tstored = ts->ptime;
 }
 
-/* The step's end as the one stage that PETSc's hooks see (TSPostStage(), TSAdaptCheckStage()), shaped like U; a
-   compensated run gives it from dq, dp (the plain sums), since only an accepted step may change its compensations */
+/* The step's end as the one stage that PETSc's hooks see (TSPostStage(), TSAdaptCheckStage()), shaped like U, made at
+   every try of a step, in eq, ep: the state the step stores if accepted. A compensated run keeps the step's increments
+   dq, dp, which only an accepted step adds to its state (FinishStep()) */
 static PetscErrorCode StageState(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-  Vec        q = vi->compensated ? vi->dq : vi->q1, p = vi->compensated ? vi->dp : vi->p1;
 
   PetscFunctionBegin;
-  PetscCall(SimpVIStepFinish_Private(vi->step, q, p));
-  PetscCall(vi->layout->join(ts, q, p, vi->Ustage));
+  if (!vi->compensated) PetscCall(SimpVIStepFinish_Private(vi->step, vi->eq, vi->ep));
+  else {
+    PetscCall(SimpVIStepIncrements_Private(vi->step, vi->dq, vi->dp));
+    PetscCall(CompensatedAdd(vi->step->q0, vi->dq, vi->cq, vi->eq, PETSC_FALSE));
+    PetscCall(CompensatedAdd(vi->step->p0, vi->dp, vi->cp, vi->ep, PETSC_FALSE));
+  }
+  PetscCall(vi->layout->join(ts, vi->eq, vi->ep, vi->Ustage));
   PetscFunctionReturn(0);
 }
 

@@ -54,8 +54,9 @@ typedef struct {
   /* state layout (vi->layout): U = (q, p) split by isq, isp; or q in U and v in vec_dot */
   const SimpVIStateLayout *layout;
   IS                       isq, isp;
-  Vec                      q1, p1; /* the end of the step (p1 also for TSInterpolate() at the end of the last step) */
-  Vec                      vprev;  /* I2 door: the start velocity of the last step, for TSRollBack() */
+  PetscInt                 qfirst, pfirst; /* phase space on one process: where isq and isp start in U's array when each is a range of it (-1: not) */
+  Vec                      q1, p1;         /* the end of the step (p1 also for TSInterpolate() at the end of the last step) */
+  Vec                      vprev;          /* I2 door: the start velocity of the last step, for TSRollBack() */
   Vec                      work;
   Vec                      eq, ep; /* state split for the energy and TSInterpolate() */
   Vec                      Ustage; /* for TSPostStage(): the end of the step, shaped like the state */
