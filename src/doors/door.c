@@ -1,7 +1,7 @@
 /*
-   What every door shares: the problem kept on the TS (its life), the work space on the problem, the state split
-   U = (q, p) and its copies in and out, the Legendre inversion
-   v = L_v^{-1}(q, p), and the size check of user matrices. Used by TSSIMPVI and by the phase-space form.
+   What every door shares: the work space on the problem, the state split U = (q, p) and its copies in and out, the
+   Legendre inversion v = L_v^{-1}(q, p), forces, the collective callback check and the size check of user matrices.
+   Used by TSSIMPVI and by the phase-space form. The problem object itself and the choice of door: problem.c.
 */
 #include <petsc/private/tsimpl.h> /* the user's TS: its step and time in the callback errors */
 #include <simpvi/private/door.h>
@@ -26,51 +26,6 @@ PetscErrorCode SimpVIPhaseSpaceDestroy_Private(SimpVIPhaseSpace *ps)
   PetscCall(VecDestroy(&(*ps)->G));
   PetscCall(MatDestroy(&(*ps)->J));
   PetscCall(PetscFree(*ps));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode ProblemDestroy(SimpVICtxDestroyArg arg)
-{
-  SimpVIProblem *prob = (SimpVIProblem *)SIMPVI_CTX(arg);
-
-  PetscFunctionBegin;
-  PetscCall(SimpVIPhaseSpaceDestroy_Private(&prob->ps));
-  PetscCall(SimpVIProblemReset_Private(prob));
-  PetscCall(MatDestroy(&prob->user.I2P));
-  PetscCall(MatDestroy(&prob->user.I2A));
-  PetscCall(MatDestroy(&prob->user.Lxx));
-  PetscCall(MatDestroy(&prob->user.Lvx));
-  PetscCall(MatDestroy(&prob->user.Lvv));
-  PetscCall(MatDestroy(&prob->user.K));
-  PetscCall(MatDestroy(&prob->user.M));
-  PetscCall(MatDestroy(&prob->user.Mx));
-  PetscCall(MatDestroy(&prob->user.Mxx));
-  PetscCall(MatDestroy(&prob->user.Fx));
-  PetscCall(MatDestroy(&prob->user.Fv));
-  PetscCall(MatDestroy(&prob->user.Pth));
-  PetscCall(MatDestroy(&prob->user.Gth));
-  PetscCall(PetscFree(prob));
-  PetscFunctionReturn(0);
-}
-
-/* The problem of a TS, created empty on request */
-PetscErrorCode SimpVIGetProblem_Private(TS ts, PetscBool create, SimpVIProblem **prob)
-{
-  PetscContainer container;
-
-  PetscFunctionBegin;
-  *prob = NULL;
-  PetscCall(PetscObjectQuery((PetscObject)ts, "SimpVIProblem", (PetscObject *)&container));
-  if (container) PetscCall(PetscContainerGetPointer(container, (void **)prob));
-  else if (create) {
-    PetscCall(PetscNew(prob));
-    (*prob)->directlimit = SIMPVI_DIRECT_LIMIT;
-    PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)ts), &container));
-    PetscCall(PetscContainerSetPointer(container, *prob));
-    PetscCall(PetscContainerSetCtxDestroy(container, ProblemDestroy));
-    PetscCall(PetscObjectCompose((PetscObject)ts, "SimpVIProblem", (PetscObject)container));
-    PetscCall(PetscContainerDestroy(&container));
-  }
   PetscFunctionReturn(0);
 }
 
@@ -105,25 +60,6 @@ PetscErrorCode SimpVICheckVecSize_Private(TS ts, Vec U, PetscInt n, PetscInt N, 
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, SIMPVI_MPI_BOOL, MPI_LAND, PetscObjectComm((PetscObject)ts)));
   PetscCheck(Nu == N, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_SIZ, "%s has %" PetscInt_FMT " entries but the phase-space state U = (q, p) has %" PetscInt_FMT, name, Nu, N);
   PetscCheck(ok, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_SIZ, "%s has the %" PetscInt_FMT " entries of the phase-space state U = (q, p), split over the processes unlike it", name, Nu);
-  PetscFunctionReturn(0);
-}
-
-/* The native door the user's callbacks call for (NULL: none, e.g. an I2 problem): one set of mechanics only */
-PetscErrorCode SimpVIProblemNativeDoor_Private(TS ts, SimpVIProblem *prob, const SimpVIDoor **door)
-{
-  const SimpVIUser *u = &prob->user;
-
-  PetscFunctionBegin;
-  PetscCheck(!(u->pwfn && (u->lagfn || u->potfn || u->M)), PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSimpVISetPointwiseLagrangian() and %s both give the mechanics: call one of them", u->lagfn ? "TSSimpVISetLagrangian()" : "TSSimpVISetMass()/TSSimpVISetPotential()");
-  if (u->pwfn) {
-    PetscMPIInt size;
-
-    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ts), &size));
-    PetscCheck(size == 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSimpVISetPointwiseLagrangian() is for a small system on one process, not %d: give the TS PETSC_COMM_SELF, or use TSSimpVISetLagrangian()", (int)size);
-    *door = &SimpVIDoorPointwise;
-  } else if (u->lagfn) *door = &SimpVIDoorLagrangian;
-  else if (u->potfn || u->M) *door = &SimpVIDoorMechanical;
-  else *door = NULL;
   PetscFunctionReturn(0);
 }
 

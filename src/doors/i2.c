@@ -280,6 +280,7 @@ static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
 static PetscErrorCode Reset_I2(SimpVIProblem *prob)
 {
   PetscFunctionBegin;
+  prob->I2shift = 0; /* read again at set-up; a checkpoint records it, 0 for the other doors */
   for (PetscInt i = 0; i < 2; i++) PetscCall(MatDestroy(&prob->I2J[i]));
   for (PetscInt i = 0; i < 3; i++) PetscCall(MatDestroy(&prob->I2D[i].D));
   PetscCall(VecDestroy(&prob->I2r));
@@ -403,4 +404,17 @@ static PetscErrorCode Check_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, V
   PetscFunctionReturn(0);
 }
 
-const SimpVIDoor SimpVIDoorI2 = {"second-order (I2)", 3 /* M, K, C */, SetUp_I2, PG_I2, Terms_I2, NULL, Reset_I2, Check_I2, Momentum_I2, Velocity_I2};
+const SimpVIDoor SimpVIDoorI2 = {
+  .name         = "second-order (I2)",
+  .maxterms     = 3, /* M, K, C */
+  .setup        = SetUp_I2,
+  .pg           = PG_I2,
+  .terms        = Terms_I2,
+  .reset        = Reset_I2,
+  .check        = Check_I2,
+  .momentum     = Momentum_I2,
+  .velocity     = Velocity_I2,
+  .state        = SIMPVI_STATE_I2,
+  .userjacobian = PETSC_TRUE, /* the I2 (or I) Jacobian of TSSetI2Jacobian() */
+  .ijacobianp   = PETSC_TRUE,
+};

@@ -44,4 +44,12 @@ static PetscErrorCode L_Lagrangian(TS ts, SimpVIProblem *prob, PetscReal t, Vec 
   PetscFunctionReturn(0);
 }
 
-const SimpVIDoor SimpVIDoorLagrangian = {"Lagrangian", 6 /* Lvv, Lxx, Lvx twice, Fx, Fv */, SetUp_Lagrangian, PG_Lagrangian, Terms_Lagrangian, L_Lagrangian, NULL, NULL};
+const SimpVIDoor SimpVIDoorLagrangian = {
+  .name       = "Lagrangian",
+  .maxterms   = 6, /* Lvv, Lxx, Lvx twice, Fx, Fv */
+  .setup      = SetUp_Lagrangian,
+  .pg         = PG_Lagrangian,
+  .terms      = Terms_Lagrangian,
+  .lagrangian = L_Lagrangian,
+  .state      = SIMPVI_STATE_PHASESPACE,
+};

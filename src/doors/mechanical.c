@@ -107,4 +107,27 @@ static PetscErrorCode L_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, Vec 
   PetscFunctionReturn(0);
 }
 
-const SimpVIDoor SimpVIDoorMechanical = {"mechanical", 7 /* M, K, Mxx, Mx twice, Fx, Fv */, SetUp_Mechanical, PG_Mechanical, Terms_Mechanical, L_Mechanical, Reset_Mechanical, NULL};
+/* The mass callback gives M, Mx, g and Mxx together: the step evaluates P, G and their terms at once */
+static PetscBool Shares_Mechanical(const SimpVIProblem *prob)
+{
+  return (PetscBool)(prob->user.massfn != NULL);
+}
+
+/* T(p) = 1/2 p' M^{-1} p and V(q) apart: a constant mass */
+static PetscBool Separable_Mechanical(const SimpVIProblem *prob)
+{
+  return (PetscBool)(prob->user.massfn == NULL);
+}
+
+const SimpVIDoor SimpVIDoorMechanical = {
+  .name       = "mechanical",
+  .maxterms   = 7, /* M, K, Mxx, Mx twice, Fx, Fv */
+  .setup      = SetUp_Mechanical,
+  .pg         = PG_Mechanical,
+  .terms      = Terms_Mechanical,
+  .lagrangian = L_Mechanical,
+  .reset      = Reset_Mechanical,
+  .shares     = Shares_Mechanical,
+  .separable  = Separable_Mechanical,
+  .state      = SIMPVI_STATE_PHASESPACE,
+};

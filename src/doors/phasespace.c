@@ -496,7 +496,7 @@ PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts)
   PetscCall(SimpVIProblemSetUp_Private(ts, prob, door, ps->q));
 
   if (isbsymp) {
-    PetscCheck(door == &SimpVIDoorMechanical && !prob->user.massfn && !prob->user.forcefn, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSBASICSYMPLECTIC needs a separable Hamiltonian: a constant mass (TSSimpVISetMass() without a callback), a potential and no force");
+    PetscCheck(door->separable && door->separable(prob) && !prob->user.forcefn, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSBASICSYMPLECTIC needs a separable Hamiltonian: a constant mass (TSSimpVISetMass() without a callback), a potential and no force");
     PetscCall(TSRHSSplitSetIS(ts, "position", ps->isq));
     PetscCall(TSRHSSplitSetIS(ts, "momentum", ps->isp));
     PetscCall(TSRHSSplitSetRHSFunction(ts, "position", NULL, PositionRate, ps));

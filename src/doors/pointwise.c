@@ -2,7 +2,7 @@
    Pointwise door: the user's TSSimpVIPointwiseFn, which evaluates L, P = L_v, G = L_x + f and their derivatives on
    plain arrays, at many points per call. Here it serves the Vec interface of every door (one point per call, the
    derivatives copied into dense matrices), for the SNES path and the phase-space form; the small dense path of the
-   step calls it with all quadrature points at once on arrays (SimpVIPointwisePoints_Private()), without a Vec or a Mat.
+   step calls it with all quadrature points at once on arrays (its points operation, Points_Pointwise()), without a Vec or a Mat.
    A small system's door: one process.
 */
 #include <simpvi/private/door.h>
@@ -89,15 +89,22 @@ static PetscErrorCode L_Pointwise(TS ts, SimpVIProblem *prob, PetscReal t, Vec x
   PetscFunctionReturn(0);
 }
 
-/*
-  SimpVIPointwisePoints_Private - P, G and their derivatives at npts points on arrays, for the small dense path (no
-  forces: those come through Vecs)
-*/
-PetscErrorCode SimpVIPointwisePoints_Private(TS ts, SimpVIProblem *prob, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[])
+/* P, G and their derivatives at npts points on arrays, for the small dense path (no forces: those come through Vecs) */
+static PetscErrorCode Points_Pointwise(TS ts, SimpVIProblem *prob, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[])
 {
   PetscFunctionBegin;
   SimpVICallBack(ts, "TSSIMPVI pointwise Lagrangian", prob->user.pwfn(ts, npts, n, t, x, v, NULL, P, G, Px, Pv, Gx, Gv, prob->user.pwctx));
   PetscFunctionReturn(0);
 }
 
-const SimpVIDoor SimpVIDoorPointwise = {"pointwise Lagrangian", 6 /* Px, Pv, Gx, Gv, Fx, Fv */, SetUp_Pointwise, PG_Pointwise, Terms_Pointwise, L_Pointwise, Reset_Pointwise, NULL};
+const SimpVIDoor SimpVIDoorPointwise = {
+  .name       = "pointwise Lagrangian",
+  .maxterms   = 6, /* Px, Pv, Gx, Gv, Fx, Fv */
+  .setup      = SetUp_Pointwise,
+  .pg         = PG_Pointwise,
+  .terms      = Terms_Pointwise,
+  .lagrangian = L_Pointwise,
+  .reset      = Reset_Pointwise,
+  .points     = Points_Pointwise,
+  .state      = SIMPVI_STATE_PHASESPACE,
+};

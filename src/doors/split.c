@@ -565,7 +565,7 @@ static PetscErrorCode SetUp_Split(TS ts, SimpVIProblem *prob, Vec q)
 }
 
 /* The split door in TSView() */
-PetscErrorCode SimpVISplitView_Private(SimpVIProblem *prob, PetscViewer viewer)
+static PetscErrorCode View_Split(SimpVIProblem *prob, PetscViewer viewer)
 {
   SimpVISplit *sp = prob->split;
   SplitFn     *fns[2];
@@ -611,4 +611,15 @@ PetscErrorCode SimpVISplitDetect_Private(TS ts, PetscBool *found)
   PetscFunctionReturn(0);
 }
 
-const SimpVIDoor SimpVIDoorSplit = {"separable Hamiltonian (RHS split)", 2 /* Pv, dg/dq */, SetUp_Split, PG_Split, Terms_Split, NULL, Reset_Split, NULL, Momentum_Split, NULL};
+const SimpVIDoor SimpVIDoorSplit = {
+  .name         = "separable Hamiltonian (RHS split)",
+  .maxterms     = 2, /* Pv, dg/dq */
+  .setup        = SetUp_Split,
+  .pg           = PG_Split,
+  .terms        = Terms_Split,
+  .reset        = Reset_Split,
+  .momentum     = Momentum_Split,
+  .view         = View_Split,
+  .state        = SIMPVI_STATE_PHASESPACE,
+  .userjacobian = PETSC_TRUE, /* an RHS Jacobian of the whole U, which TSSetRHSJacobian() put in the SNES */
+};

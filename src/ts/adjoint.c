@@ -9,11 +9,10 @@
 */
 #include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
 
-/* The stages of a step, U-shaped: native, the start (q0, p0), then the increments Z_1..Z_s two per stage (q and p
-   slots); I2 (U = q), q0, p0, Z_1..Z_s one per stage */
+/* The stages of a step, U-shaped: its start and increments, as the state layout packs them */
 static PetscInt NumStages(TS_SimpVI *vi)
 {
-  return vi->native ? 1 + (vi->scheme->degree + 1) / 2 : 2 + vi->scheme->degree;
+  return vi->layout->nstages(vi->scheme->degree);
 }
 
 static PetscErrorCode StagesCreate(TS ts)
@@ -49,45 +48,6 @@ static PetscErrorCode TSGetStages_SimpVI(TS ts, PetscInt *ns, Vec *Y[])
   PetscFunctionReturn(0);
 }
 
-/* Copies the increments between the step vector Y and the stages (tostages: Y -> stages) */
-static PetscErrorCode StagesCopyIncrements(TS ts, PetscBool tostages)
-{
-  TS_SimpVI     *vi = (TS_SimpVI *)ts->data;
-  SimpVIStep     st = vi->step;
-  const PetscInt s = vi->scheme->degree, nloc = st->qmap->n;
-  PetscScalar   *y;
-
-  PetscFunctionBegin;
-  if (tostages) PetscCall(VecGetArrayRead(st->Y, (const PetscScalar **)&y));
-  else PetscCall(VecGetArray(st->Y, &y));
-  for (PetscInt a = 0; a < s; a++) {
-    Vec U = vi->stages[1 + a / 2], sub;
-
-    PetscCall(VecPlaceArray(vi->zview, y + a * nloc));
-    if (!vi->native) {
-      if (tostages) PetscCall(VecCopy(vi->zview, vi->stages[2 + a]));
-      else PetscCall(VecCopy(vi->stages[2 + a], vi->zview));
-      PetscCall(VecResetArray(vi->zview));
-      continue;
-    }
-    PetscCall(VecGetSubVector(U, a % 2 ? vi->isp : vi->isq, &sub));
-    if (tostages) PetscCall(VecCopy(vi->zview, sub));
-    else PetscCall(VecCopy(sub, vi->zview));
-    PetscCall(VecRestoreSubVector(U, a % 2 ? vi->isp : vi->isq, &sub));
-    PetscCall(VecResetArray(vi->zview));
-  }
-  if (s % 2 && vi->native) { /* the unused momentum slot of the last stage */
-    Vec sub;
-
-    PetscCall(VecGetSubVector(vi->stages[vi->nstages - 1], vi->isp, &sub));
-    if (tostages) PetscCall(VecSet(sub, 0));
-    PetscCall(VecRestoreSubVector(vi->stages[vi->nstages - 1], vi->isp, &sub));
-  }
-  if (tostages) PetscCall(VecRestoreArrayRead(st->Y, (const PetscScalar **)&y));
-  else PetscCall(VecRestoreArray(st->Y, &y));
-  PetscFunctionReturn(0);
-}
-
 /*
   SimpVIStagesPack_Private - the step just solved, as TSTrajectory keeps it: its start and its increments (the
   adjoint step linearises the step map at exactly these, with no solve)
@@ -111,12 +71,7 @@ PetscErrorCode SimpVIStagesPack_Private(TS ts)
   vi->steptimes[2 * ts->steps]     = vi->step->t;
   vi->steptimes[2 * ts->steps + 1] = vi->step->h;
   vi->fwdsteps                     = ts->steps + 1; /* the I2 adjoint starts from the last step taken */
-  if (vi->native) PetscCall(SimpVIPhaseSpaceJoin_Private(vi->step->q0, vi->step->p0, vi->isq, vi->isp, vi->stages[0]));
-  else {
-    PetscCall(VecCopy(vi->step->q0, vi->stages[0]));
-    PetscCall(VecCopy(vi->step->p0, vi->stages[1]));
-  }
-  PetscCall(StagesCopyIncrements(ts, PETSC_TRUE));
+  PetscCall(vi->layout->stages(ts, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
 
@@ -137,12 +92,7 @@ static PetscErrorCode StepFromStages(TS ts)
       st->h = h;
     }
   }
-  if (vi->native) PetscCall(SimpVIPhaseSpaceSplit_Private(vi->stages[0], vi->isq, vi->isp, st->q0, st->p0));
-  else {
-    PetscCall(VecCopy(vi->stages[0], st->q0));
-    PetscCall(VecCopy(vi->stages[1], st->p0));
-  }
-  PetscCall(StagesCopyIncrements(ts, PETSC_FALSE));
+  PetscCall(vi->layout->stages(ts, PETSC_FALSE));
   PetscCall(SimpVIStepLinearize_Private(st));
   PetscFunctionReturn(0);
 }
@@ -205,12 +155,13 @@ PetscErrorCode SimpVIAdjointDestroyWork_Private(TS ts)
   PetscFunctionReturn(0);
 }
 
-/* Whether the I2 problem's parameter derivative comes from PETSc's TSSetIJacobianP() (given with its function) */
+/* Whether the parameter derivative comes from PETSc's TSSetIJacobianP() (given with its function), for a door that
+   reads it (the I2 door) */
 static PetscBool I2ParameterJacobianP(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
-  return (PetscBool)(!vi->native && !vi->prob->user.paramfn && ts->Jacp && ts->ijacobianp);
+  return (PetscBool)(vi->prob->door->ijacobianp && !vi->prob->user.paramfn && ts->Jacp && ts->ijacobianp);
 }
 
 /* The parameter derivatives of P and G at a point: TSSimpVISetParameterJacobian(), or for the I2 door
@@ -260,8 +211,7 @@ static PetscErrorCode StateAt(TS ts, Vec x, Vec P, Vec U)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  if (vi->native) PetscCall(SimpVIPhaseSpaceJoin_Private(x, P, vi->isq, vi->isp, U));
-  else PetscCall(VecCopy(x, U));
+  PetscCall(vi->layout->join(ts, x, P, U));
   PetscFunctionReturn(0);
 }
 
@@ -277,12 +227,9 @@ static PetscErrorCode IntegrandGradients(void *ctx, PetscReal t, Vec x, Vec P, V
   PetscCall(TSGetRHSJacobian(quadts, &quadJ, NULL, NULL, NULL));
   if (quadJ) PetscCall(TSComputeRHSJacobian(quadts, t, vi->Uk, quadJ, NULL));
   for (PetscInt n = 0; n < ts->numcost; n++) {
-    if (quadJ && !vi->native) { /* r(t, q): no momentum part */
-      PetscCall(DenseColumn(quadJ, n, ts->vec_drdu_col, rq[n]));
-      PetscCall(VecSet(rp[n], 0));
-    } else if (quadJ) {
+    if (quadJ) { /* I2: r(t, q), no momentum part */
       PetscCall(DenseColumn(quadJ, n, ts->vec_drdu_col, vi->Uk));
-      PetscCall(SimpVIPhaseSpaceSplit_Private(vi->Uk, vi->isq, vi->isp, rq[n], rp[n]));
+      PetscCall(vi->layout->cotangent(ts, vi->Uk, rq[n], rp[n]));
     } else {
       PetscCall(VecSet(rq[n], 0));
       PetscCall(VecSet(rp[n], 0));
@@ -318,12 +265,11 @@ static PetscErrorCode TSAdjointSetUp_SimpVI(TS ts)
 
   PetscFunctionBegin;
   PetscCheck(!ts->vecs_sensi2, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no second-order adjoint (TSSetCostHessianProducts())");
-  if (vi->native) PetscCheck(!ts->vecs_sensip || vi->prob->user.paramfn, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI gradients in the parameters (mu of TSSetCostGradients()) need TSSimpVISetParameterJacobian()");
-  else {
-    PetscCheck(!ts->vecs_sensip || vi->prob->user.paramfn || I2ParameterJacobianP(ts), PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI gradients in the parameters (mu of TSSetCostGradients()) of an I2 problem need TSSetIJacobianP() with a function (dF/dtheta at (t, U, V), M independent of theta) or TSSimpVISetParameterJacobian()");
-    /* a recomputed step would start from the checkpoint's U with whatever velocity vec_dot holds then */
-    PetscCheck(!ts->trajectory || !ts->trajectory->solution_only, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI's adjoint of an I2 problem needs the steps kept by the trajectory: -ts_trajectory_solution_only would recompute steps from positions without their velocities");
-  }
+  PetscCheck(vi->layout, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI sets up its adjoint after TSSetUp() (TSSolve() calls it)");
+  PetscCheck(!ts->vecs_sensip || vi->prob->user.paramfn || I2ParameterJacobianP(ts), PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "%s", vi->prob->door->ijacobianp ? "TSSIMPVI gradients in the parameters (mu of TSSetCostGradients()) of an I2 problem need TSSetIJacobianP() with a function (dF/dtheta at (t, U, V), M independent of theta) or TSSimpVISetParameterJacobian()" : "TSSIMPVI gradients in the parameters (mu of TSSetCostGradients()) need TSSimpVISetParameterJacobian()");
+  /* a layout whose U lacks the momenta (I2): a recomputed step would start from the checkpoint's U with whatever
+     velocity vec_dot holds then */
+  PetscCheck(vi->layout->split || !ts->trajectory || !ts->trajectory->solution_only, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI's adjoint of an I2 problem needs the steps kept by the trajectory: -ts_trajectory_solution_only would recompute steps from positions without their velocities");
   PetscCall(AdjointWork(ts, ts->numcost));
   PetscFunctionReturn(0);
 }
@@ -343,24 +289,9 @@ static PetscErrorCode TSAdjointStep_SimpVI(TS ts)
 
   PetscFunctionBegin;
   PetscCall(StepFromStages(ts));
-  if (vi->native) {
-    for (PetscInt n = 0; n < ts->numcost; n++) PetscCall(SimpVIPhaseSpaceSplit_Private(ts->vecs_sensi[n], vi->isq, vi->isp, vi->lq[n], vi->lp[n]));
-  } else { /* lambda = dC/dq; the momenta's adjoint is ours: zero at the final time, then carried over from the step after */
-    const PetscBool first = (PetscBool)(ts->steps + 1 == vi->fwdsteps);
-
-    PetscCheck(first || ts->steps + 1 == vi->adjnext, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI's adjoint of an I2 problem carries the velocities' adjoint from step to step: it must run backwards from the last step of TSSolve() (%" PetscInt_FMT "), not start at step %" PetscInt_FMT, vi->fwdsteps, ts->steps + 1);
-    for (PetscInt n = 0; n < ts->numcost; n++) {
-      PetscCall(VecCopy(ts->vecs_sensi[n], vi->lq[n]));
-      if (first) PetscCall(VecSet(vi->lp[n], 0));
-    }
-  }
+  PetscCall(vi->layout->lambdain(ts));
   PetscCall(SimpVIStepAdjoint_Private(vi->step, vi->adj, vi->adjksp, &sens, ts->numcost, vi->lq, vi->lp, ts->vecs_sensip));
-  if (vi->native) {
-    for (PetscInt n = 0; n < ts->numcost; n++) PetscCall(SimpVIPhaseSpaceJoin_Private(vi->lq[n], vi->lp[n], vi->isq, vi->isp, ts->vecs_sensi[n]));
-  } else {
-    for (PetscInt n = 0; n < ts->numcost; n++) PetscCall(VecCopy(vi->lq[n], ts->vecs_sensi[n]));
-    vi->adjnext = ts->steps;
-  }
+  PetscCall(vi->layout->lambdaout(ts));
   PetscFunctionReturn(0);
 }
 
@@ -402,7 +333,7 @@ static PetscErrorCode TSForwardStep_SimpVI(TS ts)
 
   PetscFunctionBegin;
   if (ts->reason < 0) PetscFunctionReturn(0);
-  PetscCheck(vi->native, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no forward sensitivities (TSForwardSetSensitivities()) for an I2 problem: its velocities, which the tangent map needs, are outside the TS state (TSAdjointSolve() gives dC/dU0 at fixed V0)");
+  PetscCheck(vi->layout->split, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no forward sensitivities (TSForwardSetSensitivities()) for an I2 problem: its velocities, which the tangent map needs, are outside the TS state (TSAdjointSolve() gives dC/dU0 at fixed V0)");
   PetscCall(AdjointWork(ts, 1));
   PetscCall(SimpVIStepLinearize_Private(vi->step));
   PetscCall(MatGetSize(ts->mat_sensip, NULL, &ncol));
@@ -417,9 +348,9 @@ static PetscErrorCode TSForwardStep_SimpVI(TS ts)
       PetscCall(VecAssemblyEnd(vi->eth));
     }
     PetscCall(MatDenseGetColumnVecWrite(ts->mat_sensip, j, &col));
-    PetscCall(SimpVIPhaseSpaceSplit_Private(col, vi->isq, vi->isp, vi->tq[0], vi->tq[1]));
+    PetscCall(vi->layout->split(ts, col, vi->tq[0], vi->tq[1]));
     PetscCall(SimpVIStepTangent_Private(vi->step, vi->adj, vi->adjksp, &sens, vi->tq[0], vi->tq[1], vi->eth, vi->tq[2], vi->tq[3]));
-    PetscCall(SimpVIPhaseSpaceJoin_Private(vi->tq[2], vi->tq[3], vi->isq, vi->isp, col));
+    PetscCall(vi->layout->join(ts, vi->tq[2], vi->tq[3], col));
     PetscCall(MatDenseRestoreColumnVecWrite(ts->mat_sensip, j, &col));
   }
   PetscFunctionReturn(0);
@@ -443,7 +374,7 @@ PetscErrorCode SimpVIAdjointView_Private(TS ts, PetscViewer viewer)
 
   PetscFunctionBegin;
   if (!ts->trajectory && !ts->vecs_sensi && !ts->forward_solve) PetscFunctionReturn(0); /* said where sensitivities are asked for */
-  if (vi->prob && vi->prob->door && !vi->native) {
+  if (vi->layout && !vi->layout->split) {                                               /* U lacks the momenta (I2) */
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Adjoint (TSAdjointSolve()) of the I2 door: exact discrete adjoint, lambda = dC/dU0 at fixed V0, costs of U(T) and integrals of (t, U) (none of V), parameter gradients %s; no gradient in V0, no forward sensitivities\n",
                                      vi->prob->user.paramfn ? "from TSSimpVISetParameterJacobian()" : (I2ParameterJacobianP(ts) ? "from TSSetIJacobianP() (dF/dtheta, M independent of theta)" : "need TSSetIJacobianP() or TSSimpVISetParameterJacobian()")));
   } else {

@@ -5,9 +5,10 @@
    -ts_simpvi_checkpoint_every steps and at the end of TSSolve().
 
    The file: a header of integers (its first ones, magic to sizes, as src/ts/checkpointfile.c reads them) and of
-   reals (below), the scheme's and the door's names, then the vectors (VecView()): the state (q, p) of a phase-space
-   problem, or u and u' of an I2 problem, the last step's polynomial, the compensations; then a trailer with a CRC-32
-   of all of it (checkpointfile.c), verified before a restart reads a record. It loads on any number of processes:
+   reals (below), the scheme's and the door's names, then the vectors (VecView()): the state as its layout keeps it
+   (src/ts/statephase.c: q and p; src/ts/statei2.c: u, u' and what goes on from them), the last step's polynomial,
+   the compensations; then a trailer with a CRC-32 of all of it (checkpointfile.c), verified before a restart reads a
+   record. It loads on any number of processes:
    each vector is read in its global ordering (a DMDA vector's natural one), which is the same on any number of
    processes when the problem numbers its unknowns so (docs/longruns.md).
 */
@@ -19,8 +20,8 @@ enum {
   CP_SIZE = SIMPVI_CP_NHEAD, /* processes of the run that wrote it */
   CP_DEGREE,
   CP_QUADRATURE,
-  CP_NATIVE,
-  CP_NPOS, /* positions */
+  CP_LAYOUT, /* the state layout's checkpointid: 1 phase space, 0 I2 */
+  CP_NPOS,   /* positions */
   CP_STEPS,
   CP_HAVEPOLY,
   CP_STABILITYREADY,
@@ -79,8 +80,7 @@ PetscErrorCode SimpVICheckpointSetFromOptions_Private(TS ts, SimpVIOptionItems P
   PetscFunctionReturn(0);
 }
 
-/* The vectors of the file, in order; written or read. The state of a phase-space problem goes as its positions and
-   momenta (the order of U's entries may depend on the number of processes, as [q_local | p_local] does) */
+/* The vectors of the file, in order; written or read. The state goes as its layout writes it */
 static PetscErrorCode Vectors(TS ts, PetscViewer viewer, PetscBool write, PetscBool havepoly)
 {
   TS_SimpVI *vi                          = (TS_SimpVI *)ts->data;
@@ -88,17 +88,7 @@ static PetscErrorCode Vectors(TS ts, PetscViewer viewer, PetscBool write, PetscB
   PetscErrorCode (*io)(Vec, PetscViewer) = write ? VecView : VecLoad;
 
   PetscFunctionBegin;
-  if (vi->native) {
-    if (write) PetscCall(SimpVIPhaseSpaceSplit_Private(ts->vec_sol, vi->isq, vi->isp, vi->eq, vi->ep));
-    PetscCall(io(vi->eq, viewer));
-    PetscCall(io(vi->ep, viewer));
-    if (!write) PetscCall(SimpVIPhaseSpaceJoin_Private(vi->eq, vi->ep, vi->isq, vi->isp, ts->vec_sol));
-  } else {
-    PetscCall(io(ts->vec_sol, viewer));
-    PetscCall(io(ts->vec_dot, viewer));
-    PetscCall(io(vi->vprev, viewer));
-    PetscCall(io(vi->p1, viewer));
-  }
+  PetscCall(vi->layout->checkpointio(ts, viewer, write));
   if (havepoly) {
     for (PetscInt a = 0; a <= st->scheme->degree; a++) PetscCall(io(st->Qprev[a], viewer));
     PetscCall(io(st->pprev, viewer));
@@ -118,15 +108,8 @@ static PetscErrorCode NotFinite(TS ts, PetscBool havepoly, const char **which)
   PetscInt    n = 0;
 
   PetscFunctionBegin;
-  *which    = NULL;
-  v[n]      = ts->vec_sol;
-  name[n++] = vi->native ? "q, p" : "u";
-  if (!vi->native) {
-    v[n]      = ts->vec_dot;
-    name[n++] = "u'";
-    v[n]      = vi->p1;
-    name[n++] = "the end momentum p1";
-  }
+  *which = NULL;
+  PetscCall(vi->layout->checkpointvecs(ts, &n, v, name));
   if (havepoly) {
     v[n]      = st->pprev;
     name[n++] = "the last step's start momentum";
@@ -191,7 +174,7 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   ints[CP_SIZE]              = size;
   ints[CP_DEGREE]            = vi->degree;
   ints[CP_QUADRATURE]        = (PetscInt)vi->quadrature;
-  ints[CP_NATIVE]            = vi->native;
+  ints[CP_LAYOUT]            = vi->layout->checkpointid;
   ints[CP_NPOS]              = st->qmap->N;
   ints[CP_STEPS]             = ts->steps;
   ints[CP_HAVEPOLY]          = st->havepoly;
@@ -217,7 +200,7 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   reals[CP_OMEGATIME]        = vi->omegatime;
   reals[CP_GROWTH]           = vi->growth;
   reals[CP_H0]               = vi->prob->H0;
-  reals[CP_I2SHIFT]          = vi->native ? 0 : vi->prob->I2shift;
+  reals[CP_I2SHIFT]          = vi->prob->I2shift; /* 0 but for the I2 door */
   PetscCall(PetscMemzero(name, sizeof(name)));
   PetscCall(PetscStrncpy(name, vi->type, sizeof(name)));
   PetscCall(PetscMemzero(door, sizeof(door)));
@@ -320,10 +303,10 @@ static PetscErrorCode Restart(TS ts)
   PetscCall(PetscViewerBinaryRead(viewer, door, CP_NAMELEN, NULL, PETSC_CHAR));
   name[CP_NAMELEN - 1] = 0;
   door[CP_NAMELEN - 1] = 0;
-  sameproblem          = (PetscBool)(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == (PetscInt)vi->quadrature && ints[CP_NATIVE] == (PetscInt)vi->native && ints[CP_NPOS] == st->qmap->N);
+  sameproblem          = (PetscBool)(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == (PetscInt)vi->quadrature && ints[CP_LAYOUT] == vi->layout->checkpointid && ints[CP_NPOS] == st->qmap->N);
   if (!sameproblem) PetscCall(PetscViewerDestroy(&viewer)); /* before the error */
   PetscCheck(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == (PetscInt)vi->quadrature, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of scheme %s with degree %" PetscInt_FMT ", but this TS has scheme %s with degree %" PetscInt_FMT, vi->restartfile, name, ints[CP_DEGREE], vi->type, vi->degree);
-  PetscCheck(ints[CP_NATIVE] == (PetscInt)vi->native && ints[CP_NPOS] == st->qmap->N, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of a problem with %" PetscInt_FMT " positions through the %s door, but this TS has %" PetscInt_FMT " positions through the %s door", vi->restartfile, ints[CP_NPOS], door,
+  PetscCheck(ints[CP_LAYOUT] == vi->layout->checkpointid && ints[CP_NPOS] == st->qmap->N, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of a problem with %" PetscInt_FMT " positions through the %s door, but this TS has %" PetscInt_FMT " positions through the %s door", vi->restartfile, ints[CP_NPOS], door,
              st->qmap->N, vi->prob->door->name);
   PetscCall(Vectors(ts, viewer, PETSC_FALSE, (PetscBool)ints[CP_HAVEPOLY]));
   PetscCall(PetscViewerDestroy(&viewer));
@@ -358,11 +341,10 @@ static PetscErrorCode Restart(TS ts)
   /* the compensations and (I2) the end momentum p1 carry on only into a run that sums as the writer did */
   vi->stored = (PetscBool)(ints[CP_STORED] && ints[CP_COMPENSATED] == (PetscInt)vi->compensated);
   if (vi->stored) {
-    PetscCall(PetscObjectStateGet((PetscObject)ts->vec_sol, &vi->solstate));
-    if (!vi->native) PetscCall(PetscObjectStateGet((PetscObject)ts->vec_dot, &vi->dotstate));
+    PetscCall(vi->layout->stamp(ts, &vi->solstate, &vi->dotstate));
     vi->tstored = ts->ptime;
   }
-  if (!vi->native && reals[CP_I2SHIFT] != vi->prob->I2shift)
+  if (reals[CP_I2SHIFT] != vi->prob->I2shift) /* both 0 but for the I2 door */
     PetscCall(PetscInfo(ts, "The I2 door read M with shift %g, the run that wrote %s with %g (another initial state): the restarted run may differ from the original in the last bits\n", (double)vi->prob->I2shift, vi->restartfile, (double)reals[CP_I2SHIFT]));
   vi->restartstep = ts->steps;
   vi->restarttime = ts->ptime;

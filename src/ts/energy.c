@@ -39,7 +39,7 @@ PetscErrorCode TSSimpVIComputeEnergy(TS ts, PetscReal t, Vec U, PetscReal *H)
 
     PetscCall(TSSetUp(ts));
     prob = vi->prob;
-    PetscCheck(vi->native, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "The energy needs a Lagrangian or a potential; the %s door has none", vi->prob->door->name);
+    PetscCheck(vi->layout->split, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "The energy needs a Lagrangian or a potential; the %s door has none", vi->prob->door->name); /* and U = (q, p) */
     isq = vi->isq;
     isp = vi->isp;
     q   = vi->eq;

@@ -18,21 +18,19 @@ static const char citation[] = "@article{RojasQuintero2024,\n"
 PetscErrorCode SimpVIStateIsStored_Private(TS ts, PetscBool *stored)
 {
   TS_SimpVI       *vi = (TS_SimpVI *)ts->data;
-  PetscObjectState sol, dot = 0;
+  PetscObjectState sol, dot;
 
   PetscFunctionBegin;
   *stored = PETSC_FALSE;
   if (!vi->stored || ts->ptime != vi->tstored) PetscFunctionReturn(0);
-  PetscCall(PetscObjectStateGet((PetscObject)ts->vec_sol, &sol));
-  if (!vi->native) PetscCall(PetscObjectStateGet((PetscObject)ts->vec_dot, &dot));
+  PetscCall(vi->layout->stamp(ts, &sol, &dot));
   *stored = (PetscBool)(sol == vi->solstate && dot == vi->dotstate);
   /* a post-event function may change U on some processes only (each its own ball, in PETSc's ts/tutorials/ex44.c) */
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, stored, 1, SIMPVI_MPI_BOOL, MPI_LAND, PetscObjectComm((PetscObject)ts)));
   PetscFunctionReturn(0);
 }
 
-/* Loads (q0, p0) from the TS state; I2 problems carry velocities, turned into momenta p0 = L_v(q0, v0), unless the
-   state is the last step's own end, whose momentum p1 is kept (the round trip p -> v -> p would cost digits) */
+/* Loads (q0, p0) from the TS state, as the state layout holds it */
 static PetscErrorCode LoadState(TS ts, PetscBool stored)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
@@ -43,14 +41,7 @@ static PetscErrorCode LoadState(TS ts, PetscBool stored)
     PetscCall(VecSet(vi->cp, 0));
     vi->ct = 0;
   }
-  if (vi->native) PetscCall(SimpVIPhaseSpaceSplit_Private(ts->vec_sol, vi->isq, vi->isp, vi->step->q0, vi->step->p0));
-  else {
-    PetscCall(VecCopy(ts->vec_sol, vi->step->q0));
-    PetscCall(VecCopy(ts->vec_dot, vi->step->v));
-    if (vi->compensated && stored) PetscCall(VecCopy(vi->p1, vi->step->p0));
-    else PetscCall(vi->prob->door->pg(ts, vi->prob, ts->ptime, vi->step->q0, vi->step->v, vi->step->p0, vi->work));
-    vi->step->vvalid = PETSC_TRUE;
-  }
+  PetscCall(vi->layout->load(ts, stored));
   /* VecCopy() hands U's cached norms on to q0 and v (and p0 from a phase-space U), on the processes where U still
      has them: those where nobody changed U. A post-event function may change U on some processes only (PETSc's
      ts/tutorials/ex44.c: one ball per process); a later VecNorm() of q0 (the growth check, the dense path) would then
@@ -58,8 +49,7 @@ static PetscErrorCode LoadState(TS ts, PetscBool stored)
      TSEventDetection()). A state increase on every process drops the copied norms everywhere */
   if (!stored) {
     PetscCall(PetscObjectStateIncrease((PetscObject)vi->step->q0));
-    PetscCall(PetscObjectStateIncrease((PetscObject)vi->step->p0));
-    if (!vi->native) PetscCall(PetscObjectStateIncrease((PetscObject)vi->step->v));
+    PetscCall(PetscObjectStateIncrease((PetscObject)vi->step->p0)); /* v too, by the layout that loads one */
   }
   PetscFunctionReturn(0);
 }
@@ -69,22 +59,15 @@ static PetscErrorCode StoreState(TS ts, PetscReal t1)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  if (vi->native) PetscCall(SimpVIPhaseSpaceJoin_Private(vi->q1, vi->p1, vi->isq, vi->isp, ts->vec_sol));
-  else {
-    /* keep the velocity of TS2GetSolution() current: v1 = L_v^{-1}(q1, p1) */
-    PetscCall(SimpVILegendreInverse_Private(ts, vi->prob, t1, vi->q1, vi->p1, vi->step->v));
-    if (vi->prob->door->check) PetscCall(vi->prob->door->check(ts, vi->prob, t1, vi->q1, vi->step->v));
-    PetscCall(VecCopy(vi->q1, ts->vec_sol));
-    PetscCall(VecCopy(vi->step->v, ts->vec_dot));
-    PetscCall(PetscObjectStateGet((PetscObject)ts->vec_dot, &vi->dotstate));
-  }
-  PetscCall(PetscObjectStateGet((PetscObject)ts->vec_sol, &vi->solstate));
+  PetscCall(vi->layout->store(ts, t1));
+  PetscCall(vi->layout->stamp(ts, &vi->solstate, &vi->dotstate));
   vi->stored = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
-/* x1 = x0 + d, summed with Kahan's compensation c (the low bits of the earlier sums, carried into this one) */
-static PetscErrorCode CompensatedAdd(Vec x0, Vec d, Vec c, Vec x1)
+/* x1 = x0 + d, summed with Kahan's compensation c (the low bits of the earlier sums, carried into this one); c takes
+   the low bits this sum loses when update, else stays as it is (the stage: the sum an accepted step will store) */
+static PetscErrorCode CompensatedAdd(Vec x0, Vec d, Vec c, Vec x1, PetscBool update)
 {
   const PetscScalar *a, *b;
   PetscScalar       *cc, *s;
@@ -94,22 +77,24 @@ static PetscErrorCode CompensatedAdd(Vec x0, Vec d, Vec c, Vec x1)
   PetscCall(VecGetLocalSize(x0, &n));
   PetscCall(VecGetArrayRead(x0, &a));
   PetscCall(VecGetArrayRead(d, &b));
-  PetscCall(VecGetArray(c, &cc));
+  if (update) PetscCall(VecGetArray(c, &cc));
+  else PetscCall(VecGetArrayRead(c, (const PetscScalar **)&cc));
   PetscCall(VecGetArrayWrite(x1, &s));
   for (PetscInt i = 0; i < n; i++) {
     const PetscScalar y = b[i] - cc[i], sum = a[i] + y;
 
-    cc[i] = (sum - a[i]) - y;
-    s[i]  = sum;
+    if (update) cc[i] = (sum - a[i]) - y;
+    s[i] = sum;
   }
   PetscCall(VecRestoreArrayRead(x0, &a));
   PetscCall(VecRestoreArrayRead(d, &b));
-  PetscCall(VecRestoreArray(c, &cc));
+  if (update) PetscCall(VecRestoreArray(c, &cc));
+  else PetscCall(VecRestoreArrayRead(c, (const PetscScalar **)&cc));
   PetscCall(VecRestoreArrayWrite(x1, &s));
   PetscFunctionReturn(0);
 }
 
-/* The end of the solved step (q1, p1), compensated or not */
+/* The end (q1, p1) of the accepted step: a compensated run adds the increments StageState() kept */
 static PetscErrorCode FinishStep(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
@@ -117,9 +102,8 @@ static PetscErrorCode FinishStep(TS ts)
   PetscFunctionBegin;
   if (!vi->compensated) PetscCall(SimpVIStepFinish_Private(vi->step, vi->q1, vi->p1));
   else {
-    PetscCall(SimpVIStepIncrements_Private(vi->step, vi->dq, vi->dp));
-    PetscCall(CompensatedAdd(vi->step->q0, vi->dq, vi->cq, vi->q1));
-    PetscCall(CompensatedAdd(vi->step->p0, vi->dp, vi->cp, vi->p1));
+    PetscCall(CompensatedAdd(vi->step->q0, vi->dq, vi->cq, vi->q1, PETSC_TRUE));
+    PetscCall(CompensatedAdd(vi->step->p0, vi->dp, vi->cp, vi->p1, PETSC_TRUE));
   }
   PetscFunctionReturn(0);
 }
@@ -142,47 +126,54 @@ static void AdvanceTime(TS ts)
   vi->tstored = ts->ptime;
 }
 
-/* The step's end as the one stage that PETSc's hooks see (TSPostStage(), TSAdaptCheckStage()), shaped like U; a
-   compensated run gives it from dq, dp (the plain sums), since only an accepted step may change its compensations */
+/* The step's end as the one stage that PETSc's hooks see (TSPostStage(), TSAdaptCheckStage()), shaped like U, made at
+   every try of a step, in eq, ep: the state the step stores if accepted. A compensated run keeps the step's increments
+   dq, dp, which only an accepted step adds to its state (FinishStep()) */
 static PetscErrorCode StageState(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-  Vec        q = vi->compensated ? vi->dq : vi->q1, p = vi->compensated ? vi->dp : vi->p1;
 
   PetscFunctionBegin;
-  PetscCall(SimpVIStepFinish_Private(vi->step, q, p));
-  if (vi->native) PetscCall(SimpVIPhaseSpaceJoin_Private(q, p, vi->isq, vi->isp, vi->Ustage));
-  else PetscCall(VecCopy(q, vi->Ustage));
+  if (!vi->compensated) PetscCall(SimpVIStepFinish_Private(vi->step, vi->eq, vi->ep));
+  else {
+    PetscCall(SimpVIStepIncrements_Private(vi->step, vi->dq, vi->dp));
+    PetscCall(CompensatedAdd(vi->step->q0, vi->dq, vi->cq, vi->eq, PETSC_FALSE));
+    PetscCall(CompensatedAdd(vi->step->p0, vi->dp, vi->cp, vi->ep, PETSC_FALSE));
+  }
+  PetscCall(vi->layout->join(ts, vi->eq, vi->ep, vi->Ustage));
   PetscFunctionReturn(0);
 }
 
 /*
-  Each try of a step ends in TSAdaptCheckStage(), as in TSTHETA and TSALPHA2: a failed solve (the SNES's reason; the
-  dense path leaves its own there) or a stage rejected by TSSetFunctionDomainError() or TSAdaptSetCheckStage() is
-  retried from the same (untouched) state with the step scaled by -ts_adapt_scale_solve_failed (0.5 for TSSIMPVI),
-  until -ts_max_snes_failures or TSSetMaxStepRejections() ends the run with ts->reason set, the last good state in U
+  TSTHETA's step loop: each try of a step ends in TSAdaptCheckStage(); a failed solve (the SNES's reason; the dense
+  path leaves its own there) or a stage rejected by TSSetFunctionDomainError() or TSAdaptSetCheckStage() goes to
+  reject_step and is retried from the same (untouched) state with the step scaled by -ts_adapt_scale_solve_failed (0.5
+  for TSSIMPVI), until -ts_max_snes_failures or TSSetMaxStepRejections() ends the run with ts->reason set, the last
+  good state in U
 */
 static PetscErrorCode TSStep_SimpVI(TS ts)
 {
   TS_SimpVI  *vi  = (TS_SimpVI *)ts->data;
   PetscInt    its = 0, lits = 0, rejections = 0;
   PetscReal   next_time_step;
-  PetscBool   accept, stageok = PETSC_FALSE, stop, stored;
+  PetscBool   accept = PETSC_TRUE, stageok = PETSC_FALSE, stop, stored;
   const char *reason = NULL;
+  Vec         v0;
 
   PetscFunctionBegin;
   PetscCall(PetscCitationsRegister(citation, &cited));
   PetscCall(SimpVICheckpointMaybeWrite_Private(ts));
   PetscCall(SimpVIStateIsStored_Private(ts, &stored)); /* once: a retry starts from the same state */
+  PetscCall(vi->layout->velocity(ts, &v0));            /* the start velocity of the stability checks */
   PetscCall(TSGetAdapt(ts, &ts->adapt));
   while (!ts->reason) {
-    PetscBool converged, stage;
+    PetscBool converged;
 
     PetscCheck(ts->time_step > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI needs a positive time step, not %g (TSSetTimeStep() or -ts_dt)", (double)ts->time_step);
     vi->step->t = ts->ptime;
     vi->step->h = ts->time_step;
     PetscCall(LoadState(ts, stored));
-    PetscCall(SimpVIStabilityCheckStep_Private(ts, vi->step->q0, vi->native ? vi->prob->zero : vi->step->v, &stop));
+    PetscCall(SimpVIStabilityCheckStep_Private(ts, vi->step->q0, v0, &stop));
     if (stop) PetscFunctionReturn(0);
     PetscCall(SimpVIStepPredict_Private(vi->step));
 
@@ -190,15 +181,39 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
     PetscCall(SimpVIStepSolve_Private(ts, &its, &lits, &converged, &reason));
     ts->snes_its += its;
     ts->ksp_its += lits;
-    /* the stage is made for whoever looks at it: the user's post-stage, domain and check-stage functions (PETSc main
-       calls the last two after a failed solve too, on the failed iterate, as TSTHETA's) */
-    stage = (PetscBool)(ts->poststage || ts->functiondomainerror || ts->adapt->checkstage);
+    /* the stage for the user's post-stage, domain and check-stage functions, made whether they are set or not (no
+       public function says whether a check-stage function is); PETSc main calls the last two after a failed solve
+       too, on the failed iterate, as TSTHETA's */
     if (!vi->Ustage) PetscCall(VecDuplicate(ts->vec_sol, &vi->Ustage));
-    if (stage) PetscCall(StageState(ts));
-    if (stage && converged && ts->poststage) PetscCall(TSPostStage(ts, ts->ptime + vi->step->h, 0, &vi->Ustage));
+    PetscCall(StageState(ts));
+    if (converged) PetscCall(TSPostStage(ts, ts->ptime + vi->step->h, 0, &vi->Ustage));
     PetscCall(TSAdaptCheckStage(ts->adapt, ts, ts->ptime + vi->step->h, vi->Ustage, &stageok));
-    if (stageok) break;
-    if (converged) reason = "the state at the step's end rejected by TSSetFunctionDomainError() or TSAdaptSetCheckStage()";
+    if (!stageok) {
+      if (converged) reason = "the state at the step's end rejected by TSSetFunctionDomainError() or TSAdaptSetCheckStage()";
+      goto reject_step;
+    }
+
+    vi->stored = PETSC_FALSE; /* q1, p1 are this step's end from here on, U becomes it only in StoreState() */
+    PetscCall(FinishStep(ts));
+    PetscCall(SimpVIStabilityCheckGrowth_Private(ts, vi->step->q0, vi->step->p0, vi->q1, vi->p1, v0, &stop));
+    if (stop) PetscFunctionReturn(0);
+    PetscCall(TSAdaptChoose(ts->adapt, ts, ts->time_step, NULL, &next_time_step, &accept));
+    if (!accept) {                 /* never under TSADAPTNONE, the only adaptor TSSIMPVI takes */
+      stored        = PETSC_FALSE; /* FinishStep() moved the compensations on: the retry starts without them */
+      stageok       = PETSC_FALSE;
+      reason        = "the step rejected by TSAdaptChoose()";
+      ts->time_step = next_time_step;
+      goto reject_step;
+    }
+    PetscCall(SimpVIStepAccept_Private(vi->step));
+    if (ts->trajectory) PetscCall(SimpVIStagesPack_Private(ts));   /* the step as TSTrajectory keeps it, for the adjoint */
+    if (vi->layout->accepted) PetscCall(vi->layout->accepted(ts)); /* what TSRollBack() needs beyond the polynomial */
+    AdvanceTime(ts);
+    PetscCall(StoreState(ts, ts->ptime));
+    ts->time_step = next_time_step;
+    break;
+
+  reject_step:
     ts->reject++;
     vi->retries++;
     if (!ts->reason && ++rejections > ts->max_reject && ts->max_reject >= 0) ts->reason = TS_DIVERGED_STEP_REJECTED;
@@ -207,24 +222,11 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
   if (!stageok) { /* U, U' and t are still those of the last good step */
     char bound[512];
 
-    PetscCall(SimpVIStabilityHint_Private(ts, reason, vi->step->q0, vi->native ? vi->prob->zero : vi->step->v, bound, sizeof(bound)));
+    PetscCall(SimpVIStabilityHint_Private(ts, reason, vi->step->q0, v0, bound, sizeof(bound)));
     PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "TSSIMPVI step %" PetscInt_FMT " from t = %g with h = %g failed: %s after %" PetscInt_FMT " iterations%s%s", ts->steps, (double)ts->ptime,
                (double)vi->step->h, reason, its, bound, ts->reason == TS_DIVERGED_STEP_REJECTED ? " (retried as often as TSSetMaxStepRejections() allows)" : "");
     PetscCall(PetscInfo(ts, "Step %" PetscInt_FMT " at t = %g failed: %s; the state of the last good step is kept\n", ts->steps, (double)ts->ptime, reason));
-    PetscFunctionReturn(0);
   }
-
-  vi->stored = PETSC_FALSE; /* q1, p1 are this step's end from here on, U becomes it only in StoreState() */
-  PetscCall(FinishStep(ts));
-  PetscCall(SimpVIStabilityCheckGrowth_Private(ts, vi->step->q0, vi->step->p0, vi->q1, vi->p1, vi->native ? vi->prob->zero : vi->step->v, &stop));
-  if (stop) PetscFunctionReturn(0);
-  PetscCall(SimpVIStepAccept_Private(vi->step));
-  if (ts->trajectory) PetscCall(SimpVIStagesPack_Private(ts)); /* the step as TSTrajectory keeps it, for the adjoint */
-  if (!vi->native) PetscCall(VecCopy(ts->vec_dot, vi->vprev)); /* the start velocity, for TSRollBack() */
-  PetscCall(TSAdaptChoose(ts->adapt, ts, ts->time_step, NULL, &next_time_step, &accept));
-  AdvanceTime(ts);
-  PetscCall(StoreState(ts, ts->ptime));
-  ts->time_step = next_time_step;
   PetscFunctionReturn(0);
 }
 
@@ -257,8 +259,7 @@ static PetscErrorCode TSInterpolate_SimpVI(TS ts, PetscReal t, Vec U)
 
   PetscFunctionBegin;
   PetscCall(SimpVIInterpolate_Private(ts, t, vi->eq, vi->ep));
-  if (vi->native) PetscCall(SimpVIPhaseSpaceJoin_Private(vi->eq, vi->ep, vi->isq, vi->isp, U));
-  else PetscCall(VecCopy(vi->eq, U));
+  PetscCall(vi->layout->join(ts, vi->eq, vi->ep, U));
   PetscFunctionReturn(0);
 }
 
@@ -269,11 +270,7 @@ static PetscErrorCode TSRollBack_SimpVI(TS ts)
 
   PetscFunctionBegin;
   PetscCheck(vi->step->havepoly && vi->stored && ts->ptime == vi->tstored, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI can roll back only the step it has just taken");
-  if (vi->native) PetscCall(SimpVIPhaseSpaceJoin_Private(vi->step->Qprev[0], vi->step->pprev, vi->isq, vi->isp, ts->vec_sol));
-  else {
-    PetscCall(VecCopy(vi->step->Qprev[0], ts->vec_sol));
-    PetscCall(VecCopy(vi->vprev, ts->vec_dot));
-  }
+  PetscCall(vi->layout->rollback(ts));
   PetscFunctionReturn(0);
 }
 
@@ -350,18 +347,20 @@ static PetscErrorCode StepPoints(void *ctx, PetscInt npts, PetscInt n, const Pet
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCall(SimpVIPointwisePoints_Private(ts, vi->prob, npts, n, t, x, v, P, G, Px, Pv, Gx, Gv));
+  PetscCall(vi->prob->door->points(ts, vi->prob, npts, n, t, x, v, P, G, Px, Pv, Gx, Gv));
   PetscFunctionReturn(0);
 }
+
+/* The state layout of each SimpVIStateKind */
+static const SimpVIStateLayout *const StateLayouts[] = {&SimpVIStateLayoutPhaseSpace, &SimpVIStateLayoutI2};
 
 /* Picks the door and the state layout, builds the scheme table and the step work space */
 static PetscErrorCode TSSetUp_SimpVI(TS ts)
 {
   TS_SimpVI        *vi = (TS_SimpVI *)ts->data;
   PetscBool         isnone;
-  DM                dm;
-  TSIFunction       ifunction;
-  TSI2Function      i2function;
+  TSAdapt           adapt;
+  TSAdaptType       adapttype;
   const SimpVIDoor *door;
   SimpVIStepDoor    stepdoor;
   char              prefix[256];
@@ -370,47 +369,18 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   /* TSSolve() would clip an infinite step to the time left, and the step failure would then name a step never asked for */
   PetscCheck(!PetscIsInfOrNanReal(ts->time_step), PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI needs a finite positive time step, not %g (TSSetTimeStep() or -ts_dt)", (double)ts->time_step);
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &vi->prob));
-  PetscCall(PetscObjectTypeCompare((PetscObject)ts->adapt, TSADAPTNONE, &isnone));
-  PetscCheck(isnone, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI takes fixed steps to stay symplectic: use -ts_adapt_type none, not %s", ((PetscObject)ts->adapt)->type_name);
-  PetscCall(TSGetDM(ts, &dm));
-  PetscCall(DMTSGetIFunction(dm, &ifunction, NULL));
-  PetscCall(DMTSGetI2Function(dm, &i2function, NULL));
-  PetscCall(SimpVIProblemNativeDoor_Private(ts, vi->prob, &door));
-  if (!door) { /* split door: a TSBASICSYMPLECTIC program (TSRHSSplitSetRHSFunction() "position" and "momentum") */
-    PetscBool split;
-
-    PetscCall(SimpVISplitDetect_Private(ts, &split));
-    if (split) {
-      door = &SimpVIDoorSplit;
-      PetscCall(TakeUserJacobian(ts)); /* an RHS Jacobian of the whole U, which TSSetRHSJacobian() put in the SNES */
-    }
-  }
-  if (!door && (ifunction || i2function)) door = &SimpVIDoorI2;
-  PetscCheck(door, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs a Lagrangian (TSSimpVISetLagrangian() or TSSimpVISetPointwiseLagrangian()), a mechanical system (TSSimpVISetMass() and TSSimpVISetPotential()), a second-order problem (TSSetI2Function() or TSSetIFunction() with TS2SetSolution()) or a separable Hamiltonian as TSBASICSYMPLECTIC reads it (TSRHSSplitSetIS() and TSRHSSplitSetRHSFunction() for \"position\" and \"momentum\")");
-  vi->native = (PetscBool)(door != &SimpVIDoorI2);
-
-  if (vi->native) {
-    Vec sub;
-
-    PetscCall(ISDestroy(&vi->isq));
-    PetscCall(ISDestroy(&vi->isp));
-    PetscCall(SimpVIProblemSplit_Private(ts, ts->vec_sol, &vi->isq, &vi->isp));
-    PetscCall(VecGetSubVector(ts->vec_sol, vi->isq, &sub));
-    PetscCall(VecDuplicate(sub, &vi->q1)); /* shaped like the positions: the others are its duplicates */
-    PetscCall(VecRestoreSubVector(ts->vec_sol, vi->isq, &sub));
-  } else {
-    PetscCall(TakeUserJacobian(ts));
-    if (!ts->vec_dot) { /* TSSetSolution() alone: start at rest, as TSALPHA2 does */
-      PetscCall(VecDuplicate(ts->vec_sol, &ts->vec_dot));
-      PetscCall(VecSet(ts->vec_dot, 0));
-    }
-    PetscCall(VecDuplicate(ts->vec_sol, &vi->q1));
-  }
+  PetscCall(TSGetAdapt(ts, &adapt));
+  PetscCall(PetscObjectTypeCompare((PetscObject)adapt, TSADAPTNONE, &isnone));
+  PetscCall(TSAdaptGetType(adapt, &adapttype));
+  PetscCheck(isnone, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI takes fixed steps to stay symplectic: use -ts_adapt_type none, not %s", adapttype);
+  PetscCall(SimpVIProblemChooseDoor_Private(ts, vi->prob, &door)); /* src/doors/problem.c */
+  if (door->userjacobian) PetscCall(TakeUserJacobian(ts));         /* the Jacobian the program gave the SNES is the door's */
+  vi->layout = StateLayouts[door->state];
+  PetscCall(vi->layout->setup(ts)); /* vi->q1, shaped like the positions: the others are its duplicates */
   PetscCall(VecDuplicate(vi->q1, &vi->eq));
   PetscCall(VecDuplicate(vi->q1, &vi->ep));
   PetscCall(VecDuplicate(vi->q1, &vi->p1));
   PetscCall(VecDuplicate(vi->q1, &vi->work));
-  if (!vi->native) PetscCall(VecDuplicate(vi->q1, &vi->vprev));
   PetscCall(VecDuplicate(vi->q1, &vi->cq));
   PetscCall(VecDuplicate(vi->q1, &vi->cp));
   PetscCall(VecDuplicate(vi->q1, &vi->dq));
@@ -427,8 +397,8 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   stepdoor.pg       = StepPG;
   stepdoor.terms    = StepTerms;
   stepdoor.ctx      = ts;
-  stepdoor.shared   = (PetscBool)(door == &SimpVIDoorMechanical && vi->prob->user.massfn);         /* the mass callback gives both */
-  stepdoor.points   = door == &SimpVIDoorPointwise && !vi->prob->user.forcefn ? StepPoints : NULL; /* forces come as Vecs */
+  stepdoor.shared   = (PetscBool)(door->shares && door->shares(vi->prob));
+  stepdoor.points   = door->points && !vi->prob->user.forcefn ? StepPoints : NULL; /* forces come as Vecs */
   PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sts_simpvi_", ((PetscObject)ts)->prefix ? ((PetscObject)ts)->prefix : ""));
   PetscCall(SimpVIStepSetUp_Private(vi->step, vi->scheme, &stepdoor, (PetscBool)(ts->problem_type == TS_LINEAR), vi->q1, prefix));
   PetscCall(SimpVIStepSolverSetUp_Private(ts));
@@ -466,6 +436,7 @@ static PetscErrorCode TSReset_SimpVI(TS ts)
   PetscCall(VecDestroy(&vi->dq));
   PetscCall(VecDestroy(&vi->dp));
   vi->stored = PETSC_FALSE;
+  vi->layout = NULL;
   PetscCall(SimpVISchemeDestroy_Private(&vi->scheme));
   PetscCall(ISDestroy(&vi->isq));
   PetscCall(ISDestroy(&vi->isp));
@@ -554,7 +525,7 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Variational integrator %s: degree %" PetscInt_FMT ", %" PetscInt_FMT "-point %s quadrature, order %" PetscInt_FMT "\n", vi->type, vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? vi->degree + 1 : vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? "Gauss-Lobatto" : "Gauss-Legendre", 2 * vi->degree));
   if (vi->prob && vi->prob->door)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->prob->door->name, vi->degree, vi->step->qmap ? vi->step->qmap->N : 0));
-  if (vi->prob && vi->prob->door == &SimpVIDoorSplit) PetscCall(SimpVISplitView_Private(vi->prob, viewer));
+  if (vi->prob && vi->prob->door && vi->prob->door->view) PetscCall(vi->prob->door->view(vi->prob, viewer));
   if (vi->prob && vi->prob->door && vi->step->qmap) {
     if (vi->smallpath)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by a dense Newton (%" PetscInt_FMT " rows, -ts_simpvi_small_limit %" PetscInt_FMT ") with the SNES's tolerances; the SNES if it fails\n", vi->degree * vi->step->qmap->N, vi->smalllimit));
@@ -607,7 +578,7 @@ static PetscErrorCode TSSimpVIGetPhaseSpaceIS_SimpVI(TS ts, IS *isq, IS *isp)
 
   PetscFunctionBegin;
   PetscCall(TSSetUp(ts));
-  PetscCheck(vi->native, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "An I2 problem carries positions only");
+  PetscCheck(vi->layout->split, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "An I2 problem carries positions only");
   if (isq) *isq = vi->isq;
   if (isp) *isp = vi->isp;
   PetscFunctionReturn(0);

@@ -1,6 +1,7 @@
 /*
-   The doors (src/doors/, src/ts/problem.c): the user's mechanics, and the doors that turn them into what the step
-   needs. Door callbacks receive the user's TS, an opaque handle passed on to the user's callbacks.
+   The doors (src/doors/): the user's mechanics (the problem object, its setters and the choice of door in
+   src/doors/problem.c), and the doors that turn them into what the step needs. Door callbacks receive the user's TS,
+   an opaque handle passed on to the user's callbacks.
 */
 #ifndef SIMPVI_DOOR_H
 #define SIMPVI_DOOR_H
@@ -27,7 +28,7 @@ typedef struct _SimpVIDoor        SimpVIDoor;
 typedef struct _SimpVIPhaseSpace *SimpVIPhaseSpace;
 typedef struct _SimpVISplit       SimpVISplit; /* the split door's work (src/doors/split.c) */
 
-/* The user's mechanics as given (src/ts/problem.c): callbacks, their contexts and matrices */
+/* The user's mechanics as given (src/doors/problem.c): callbacks, their contexts and matrices */
 typedef struct {
   TSSimpVILagrangianFn        lagfn;
   TSSimpVILagrangianHessianFn laghessfn;
@@ -107,18 +108,34 @@ typedef struct {
   PetscBool        H0set;
 } SimpVIProblem;
 
-/* A door turns the user's callbacks into the core's two needs: P, G at a point, and the terms of their derivatives */
+/* The TS state a door's problems come with: the phase-space point U = (q, p), or the positions in U with their
+   velocities beside it (TS2SetSolution()); TSSIMPVI picks its state layout by it (src/ts/statephase.c, statei2.c) */
+typedef enum {
+  SIMPVI_STATE_PHASESPACE,
+  SIMPVI_STATE_I2
+} SimpVIStateKind;
+
+/* A door turns the user's callbacks into the core's two needs: P, G at a point, and the terms of their derivatives.
+   Beyond those it declares what it can give, so that no caller needs to know which door it has */
 struct _SimpVIDoor {
   const char *name;
   PetscInt    maxterms;                                                                                  /* the most terms its terms() gives (forces included): the size of the callers' arrays */
   PetscErrorCode (*setup)(TS, SimpVIProblem *, Vec);                                                     /* Vec: positions */
   PetscErrorCode (*pg)(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec, Vec);                              /* P = L_v, G = L_x */
   PetscErrorCode (*terms)(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscInt, PetscInt *, SimpVITerm[]); /* second derivatives; PetscInt: the SIMPVI_NEED() blocks */
-  PetscErrorCode (*lagrangian)(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscReal *);                   /* L; may be NULL */
+  PetscErrorCode (*lagrangian)(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscReal *);                   /* L (the energy needs it); may be NULL */
   PetscErrorCode (*reset)(SimpVIProblem *);
   PetscErrorCode (*check)(TS, SimpVIProblem *, PetscReal, Vec, Vec);                      /* at the end of a step (t, x, v); may be NULL */
   PetscErrorCode (*momentum)(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec);              /* P = L_v alone, where pg would also compute G for nothing; may be NULL */
   PetscErrorCode (*velocity)(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec, PetscBool *); /* v from p = L_v at (t, x) directly where the door can (PetscBool: done); may be NULL */
+  /* P, G and their derivatives at many points on plain arrays in one call (the small dense path); may be NULL */
+  PetscErrorCode (*points)(TS, SimpVIProblem *, PetscInt, PetscInt, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[]);
+  PetscBool (*shares)(const SimpVIProblem *);           /* pg and terms at one point come from one user callback (the step asks for them together); may be NULL */
+  PetscBool (*separable)(const SimpVIProblem *);        /* a separable Hamiltonian T(p) + V(q) with constant mass, as TSBASICSYMPLECTIC integrates; may be NULL */
+  PetscErrorCode (*view)(SimpVIProblem *, PetscViewer); /* its lines in TSView(); may be NULL */
+  SimpVIStateKind state;                                /* the TS state its problems come with */
+  PetscBool       userjacobian;                         /* reads the Jacobian matrix the program gave the SNES (TSSetI2Jacobian(), TSSetRHSJacobian()) */
+  PetscBool       ijacobianp;                           /* gives dG/dtheta = -dF/dtheta from the program's TSSetIJacobianP() */
 };
 
 /* The phase-space form of a problem for other TS types (src/doors/phasespace.c) */
@@ -174,9 +191,8 @@ static inline PetscErrorCode SimpVITermPush(const SimpVIProblem *prob, PetscInt 
 
 PETSC_INTERN const SimpVIDoor SimpVIDoorLagrangian, SimpVIDoorMechanical, SimpVIDoorI2, SimpVIDoorPointwise, SimpVIDoorSplit;
 PETSC_INTERN PetscErrorCode   SimpVISplitDetect_Private(TS, PetscBool *);
-PETSC_INTERN PetscErrorCode   SimpVISplitView_Private(SimpVIProblem *, PetscViewer);
 PETSC_INTERN PetscErrorCode   SimpVIProblemNativeDoor_Private(TS, SimpVIProblem *, const SimpVIDoor **);
-PETSC_INTERN PetscErrorCode   SimpVIPointwisePoints_Private(TS, SimpVIProblem *, PetscInt, PetscInt, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[]);
+PETSC_INTERN PetscErrorCode   SimpVIProblemChooseDoor_Private(TS, SimpVIProblem *, const SimpVIDoor **);
 PETSC_INTERN PetscErrorCode   SimpVIDirectLimitOption_Private(TS, SimpVIOptionItems, SimpVIProblem *);
 
 #endif

@@ -14,6 +14,32 @@
    (SNES / dense per step, 5 rounds under load: 16 rows 1.66, 24 rows 1.32, 28 rows 1.28, 32 rows 0.84-1.18, 48 rows 0.66) */
 #define SIMPVI_SMALL_LIMIT 32
 
+/* How the TS state holds the step's start and end: the phase-space point U = (q, p) (src/ts/statephase.c), or the
+   positions in U and their velocities in vec_dot (src/ts/statei2.c, the I2 door). Chosen once at set-up from the
+   door's SimpVIStateKind; an operation that is NULL is one the layout cannot do */
+typedef struct {
+  const char *name;
+  PetscInt    checkpointid;                                                /* a checkpoint's record of the layout: 1 phase space, 0 I2 */
+  PetscErrorCode (*setup)(TS);                                             /* its work: the split of U (or U'), vi->q1 shaped like the positions */
+  PetscErrorCode (*stamp)(TS, PetscObjectState *, PetscObjectState *);     /* the states of the TS vectors that hold it: U, and U' (or 0) */
+  PetscErrorCode (*load)(TS, PetscBool);                                   /* (q0, p0) of the step from the TS state (PetscBool: that state is the last step's own end) */
+  PetscErrorCode (*store)(TS, PetscReal);                                  /* the step's end (q1, p1) at t1 into the TS state */
+  PetscErrorCode (*join)(TS, Vec, Vec, Vec);                               /* a vector shaped like U from positions and momenta (I2: the positions) */
+  PetscErrorCode (*split)(TS, Vec, Vec, Vec);                              /* positions and momenta from U; NULL: U does not hold the momenta */
+  PetscErrorCode (*cotangent)(TS, Vec, Vec, Vec);                          /* a gradient by U as its q and p parts (I2: none by p) */
+  PetscErrorCode (*velocity)(TS, Vec *);                                   /* the start velocity the stability checks use (a zero vector: none known) */
+  PetscErrorCode (*accepted)(TS);                                          /* keeps what TSRollBack() needs beyond the step's polynomial; may be NULL */
+  PetscErrorCode (*rollback)(TS);                                          /* the TS state back to the start of the last step */
+  PetscErrorCode (*checkpointio)(TS, PetscViewer, PetscBool);              /* the state's records of a checkpoint, written (PETSC_TRUE) or read */
+  PetscErrorCode (*checkpointvecs)(TS, PetscInt *, Vec[], const char *[]); /* the state's vectors a checkpoint checks for NaN and Inf, named */
+  PetscInt (*nstages)(PetscInt);                                           /* the stages of a step of degree s as TSTrajectory keeps them (TSGetStages()) */
+  PetscErrorCode (*stages)(TS, PetscBool);                                 /* the step's start and increments into the stages (PETSC_TRUE) or back */
+  PetscErrorCode (*lambdain)(TS);                                          /* the adjoint: ts->vecs_sensi into its q and p parts vi->lq, vi->lp */
+  PetscErrorCode (*lambdaout)(TS);                                         /* and back */
+} SimpVIStateLayout;
+
+PETSC_INTERN const SimpVIStateLayout SimpVIStateLayoutPhaseSpace, SimpVIStateLayoutI2;
+
 typedef struct {
   /* scheme */
   char              *type;
@@ -25,14 +51,15 @@ typedef struct {
   /* the user's problem and its door (prob->door) */
   SimpVIProblem *prob;
 
-  /* state layout: native problems carry U = (q, p); I2 problems carry q in U and v in vec_dot */
-  PetscBool native;
-  IS        isq, isp;
-  Vec       q1, p1; /* the end of the step (p1 also for TSInterpolate() at the end of the last step) */
-  Vec       vprev;  /* I2 door: the start velocity of the last step, for TSRollBack() */
-  Vec       work;
-  Vec       eq, ep; /* state split for the energy and TSInterpolate() */
-  Vec       Ustage; /* for TSPostStage(): the end of the step, shaped like the state */
+  /* state layout (vi->layout): U = (q, p) split by isq, isp; or q in U and v in vec_dot */
+  const SimpVIStateLayout *layout;
+  IS                       isq, isp;
+  PetscInt                 qfirst, pfirst; /* phase space on one process: where isq and isp start in U's array when each is a range of it (-1: not) */
+  Vec                      q1, p1;         /* the end of the step (p1 also for TSInterpolate() at the end of the last step) */
+  Vec                      vprev;          /* I2 door: the start velocity of the last step, for TSRollBack() */
+  Vec                      work;
+  Vec                      eq, ep; /* state split for the energy and TSInterpolate() */
+  Vec                      Ustage; /* for TSPostStage(): the end of the step, shaped like the state */
 
   /* the step (src/core/step.c), solved by ts->snes on the step vector's DMShell */
   SimpVIStep step;

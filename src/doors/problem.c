@@ -1,8 +1,98 @@
 /*
-   The user's mechanics (Lagrangian, or mass and potential), kept on the TS in a composed container rather than in the
-   type's data: it survives TSSetType(), so -ts_type may change after the problem is set.
+   The problem: the user's mechanics (Lagrangian, or mass and potential, or a pointwise Lagrangian), kept on the TS in a
+   composed container rather than in the type's data: it survives TSSetType(), so -ts_type may change after the
+   problem is set. Here are its life, its setters and the choice of the door that reads it.
 */
-#include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
+#include <simpvi/private/door.h> /*I "simpvi.h" I*/
+
+static PetscErrorCode ProblemDestroy(SimpVICtxDestroyArg arg)
+{
+  SimpVIProblem *prob = (SimpVIProblem *)SIMPVI_CTX(arg);
+
+  PetscFunctionBegin;
+  PetscCall(SimpVIPhaseSpaceDestroy_Private(&prob->ps));
+  PetscCall(SimpVIProblemReset_Private(prob));
+  PetscCall(MatDestroy(&prob->user.I2P));
+  PetscCall(MatDestroy(&prob->user.I2A));
+  PetscCall(MatDestroy(&prob->user.Lxx));
+  PetscCall(MatDestroy(&prob->user.Lvx));
+  PetscCall(MatDestroy(&prob->user.Lvv));
+  PetscCall(MatDestroy(&prob->user.K));
+  PetscCall(MatDestroy(&prob->user.M));
+  PetscCall(MatDestroy(&prob->user.Mx));
+  PetscCall(MatDestroy(&prob->user.Mxx));
+  PetscCall(MatDestroy(&prob->user.Fx));
+  PetscCall(MatDestroy(&prob->user.Fv));
+  PetscCall(MatDestroy(&prob->user.Pth));
+  PetscCall(MatDestroy(&prob->user.Gth));
+  PetscCall(PetscFree(prob));
+  PetscFunctionReturn(0);
+}
+
+/* The problem of a TS, created empty on request */
+PetscErrorCode SimpVIGetProblem_Private(TS ts, PetscBool create, SimpVIProblem **prob)
+{
+  PetscContainer container;
+
+  PetscFunctionBegin;
+  *prob = NULL;
+  PetscCall(PetscObjectQuery((PetscObject)ts, "SimpVIProblem", (PetscObject *)&container));
+  if (container) PetscCall(PetscContainerGetPointer(container, (void **)prob));
+  else if (create) {
+    PetscCall(PetscNew(prob));
+    (*prob)->directlimit = SIMPVI_DIRECT_LIMIT;
+    PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)ts), &container));
+    PetscCall(PetscContainerSetPointer(container, *prob));
+    PetscCall(PetscContainerSetCtxDestroy(container, ProblemDestroy));
+    PetscCall(PetscObjectCompose((PetscObject)ts, "SimpVIProblem", (PetscObject)container));
+    PetscCall(PetscContainerDestroy(&container));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The native door the user's callbacks call for (NULL: none, e.g. an I2 problem): one set of mechanics only */
+PetscErrorCode SimpVIProblemNativeDoor_Private(TS ts, SimpVIProblem *prob, const SimpVIDoor **door)
+{
+  const SimpVIUser *u = &prob->user;
+
+  PetscFunctionBegin;
+  PetscCheck(!(u->pwfn && (u->lagfn || u->potfn || u->M)), PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSimpVISetPointwiseLagrangian() and %s both give the mechanics: call one of them", u->lagfn ? "TSSimpVISetLagrangian()" : "TSSimpVISetMass()/TSSimpVISetPotential()");
+  if (u->pwfn) {
+    PetscMPIInt size;
+
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ts), &size));
+    PetscCheck(size == 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSimpVISetPointwiseLagrangian() is for a small system on one process, not %d: give the TS PETSC_COMM_SELF, or use TSSimpVISetLagrangian()", (int)size);
+    *door = &SimpVIDoorPointwise;
+  } else if (u->lagfn) *door = &SimpVIDoorLagrangian;
+  else if (u->potfn || u->M) *door = &SimpVIDoorMechanical;
+  else *door = NULL;
+  PetscFunctionReturn(0);
+}
+
+/* The door of TSSIMPVI: a native door if the user's callbacks call for one; else a TSBASICSYMPLECTIC program's
+   separable Hamiltonian (TSRHSSplitSetRHSFunction() "position" and "momentum"); else a second-order PETSc program
+   (TSSetI2Function(), or TSSetIFunction() with TS2SetSolution()) */
+PetscErrorCode SimpVIProblemChooseDoor_Private(TS ts, SimpVIProblem *prob, const SimpVIDoor **door)
+{
+  DM           dm;
+  TSIFunction  ifunction;
+  TSI2Function i2function;
+
+  PetscFunctionBegin;
+  PetscCall(TSGetDM(ts, &dm));
+  PetscCall(DMTSGetIFunction(dm, &ifunction, NULL));
+  PetscCall(DMTSGetI2Function(dm, &i2function, NULL));
+  PetscCall(SimpVIProblemNativeDoor_Private(ts, prob, door));
+  if (!*door) {
+    PetscBool split;
+
+    PetscCall(SimpVISplitDetect_Private(ts, &split));
+    if (split) *door = &SimpVIDoorSplit;
+  }
+  if (!*door && (ifunction || i2function)) *door = &SimpVIDoorI2;
+  PetscCheck(*door, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs a Lagrangian (TSSimpVISetLagrangian() or TSSimpVISetPointwiseLagrangian()), a mechanical system (TSSimpVISetMass() and TSSimpVISetPotential()), a second-order problem (TSSetI2Function() or TSSetIFunction() with TS2SetSolution()) or a separable Hamiltonian as TSBASICSYMPLECTIC reads it (TSRHSSplitSetIS() and TSRHSSplitSetRHSFunction() for \"position\" and \"momentum\")");
+  PetscFunctionReturn(0);
+}
 
 /* Keeps a reference to a user matrix, dropping the old one */
 static PetscErrorCode KeepMat(Mat A, Mat *slot)
