@@ -72,9 +72,9 @@ static void DenseSolve(PetscInt m, PetscReal A[], PetscReal b[])
 
 /* The kernel's work for one step of n = 2 positions: points, P, G and derivatives at each, pointer arrays */
 typedef struct {
-  SimpVIKernel kernel;
-  PetscInt     s, nq;
-  PetscReal   *x, *v, *P, *G, *D;
+  SimpVIKernel  kernel;
+  PetscInt      s, nq;
+  PetscReal    *x, *v, *P, *G, *D;
   PetscScalar **X, **V, **Pp, **Gp, **Dp;
 } Work;
 
@@ -97,11 +97,11 @@ static PetscErrorCode StepSystem(Work *w, const PetscReal q0[], const PetscReal 
 
 int main(int argc, char **argv)
 {
-  TS           ts;
-  Vec          U;
-  PetscInt     steps = 50, s, nq, m;
-  PetscReal    h = 0.1, q[2] = {0.1, -0.2}, p[2] = {0.3, 0.25}, *Z, *R, *J, *R2, jerr = 0, jmax = 0, diff = 0;
-  Work         w;
+  TS        ts;
+  Vec       U;
+  PetscInt  steps = 50, s, nq, m;
+  PetscReal h = 0.1, q[2] = {0.1, -0.2}, p[2] = {0.3, 0.25}, *Z, *R, *J, *R2, jerr = 0, jmax = 0, diff = 0;
+  Work      w;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -141,7 +141,7 @@ int main(int argc, char **argv)
   PetscCall(TSSimpVICreateKernel(ts, &w.kernel));
   PetscCall(SimpVIKernelGetSizes(w.kernel, &s, &nq));
   PetscCall(SimpVIKernelSetStepSize(w.kernel, h));
-  w.s = s;
+  w.s  = s;
   w.nq = nq;
   m    = 2 * s;
   PetscCall(PetscMalloc5(nq * 2, &w.x, nq * 2, &w.v, nq * 2, &w.P, nq * 2, &w.G, 4 * nq * 4, &w.D));

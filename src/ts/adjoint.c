@@ -68,9 +68,8 @@ PetscErrorCode SimpVIStagesPack_Private(TS ts)
     vi->steptimes  = more;
     vi->nsteptimes = n;
   }
-  vi->steptimes[2 * ts->steps]     = vi->step->t;
-  vi->steptimes[2 * ts->steps + 1] = vi->step->h;
-  vi->fwdsteps                     = ts->steps + 1; /* the I2 adjoint starts from the last step taken */
+  PetscCall(SimpVIStepGetTime_Private(vi->step, &vi->steptimes[2 * ts->steps], &vi->steptimes[2 * ts->steps + 1]));
+  vi->fwdsteps = ts->steps + 1; /* the I2 adjoint starts from the last step taken */
   PetscCall(vi->layout->stages(ts, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
@@ -112,7 +111,12 @@ static PetscErrorCode AdjointKSP(TS ts)
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)ts), &vi->adjksp));
   PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sts_simpvi_adjoint_", ((PetscObject)ts)->prefix ? ((PetscObject)ts)->prefix : ""));
   PetscCall(KSPSetOptionsPrefix(vi->adjksp, prefix));
-  PetscCall(VecGetSize(vi->step->Y, &N));
+  {
+    Vec Y;
+
+    PetscCall(SimpVIStepGetSystem_Private(vi->step, &Y, NULL, NULL));
+    PetscCall(VecGetSize(Y, &N));
+  }
   PetscCall(SimpVIDefaultLinearSolver_Private(vi->adjksp, N, size > 1 ? 0 : vi->prob->directlimit, PETSC_FALSE, PETSC_FALSE));
   PetscCall(KSPSetFromOptions(vi->adjksp));
   PetscFunctionReturn(0);

@@ -32,14 +32,16 @@ static PetscErrorCode Stamp_I2(TS ts, PetscObjectState *sol, PetscObjectState *d
 static PetscErrorCode Load_I2(TS ts, PetscBool stored)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  Vec        q0, p0, v;
 
   PetscFunctionBegin;
-  PetscCall(VecCopy(ts->vec_sol, vi->step->q0));
-  PetscCall(VecCopy(ts->vec_dot, vi->step->v));
-  if (vi->compensated && stored) PetscCall(VecCopy(vi->p1, vi->step->p0));
-  else PetscCall(vi->prob->door->pg(ts, vi->prob, ts->ptime, vi->step->q0, vi->step->v, vi->step->p0, vi->work));
-  vi->step->vvalid = PETSC_TRUE;
-  if (!stored) PetscCall(PetscObjectStateIncrease((PetscObject)vi->step->v)); /* as q0, p0: see LoadState() */
+  PetscCall(SimpVIStepGetStart_Private(vi->step, &q0, &p0, &v));
+  PetscCall(VecCopy(ts->vec_sol, q0));
+  PetscCall(VecCopy(ts->vec_dot, v));
+  if (vi->compensated && stored) PetscCall(VecCopy(vi->p1, p0));
+  else PetscCall(vi->prob->door->pg(ts, vi->prob, ts->ptime, q0, v, p0, vi->work));
+  PetscCall(SimpVIStepSetVelocity_Private(vi->step, PETSC_TRUE));
+  if (!stored) PetscCall(PetscObjectStateIncrease((PetscObject)v)); /* as q0, p0: see LoadState() */
   PetscFunctionReturn(0);
 }
 
@@ -47,12 +49,14 @@ static PetscErrorCode Load_I2(TS ts, PetscBool stored)
 static PetscErrorCode Store_I2(TS ts, PetscReal t1)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  Vec        v;
 
   PetscFunctionBegin;
-  PetscCall(SimpVILegendreInverse_Private(ts, vi->prob, t1, vi->q1, vi->p1, vi->step->v));
-  if (vi->prob->door->check) PetscCall(vi->prob->door->check(ts, vi->prob, t1, vi->q1, vi->step->v));
+  PetscCall(SimpVIStepGetStart_Private(vi->step, NULL, NULL, &v)); /* the next step's start velocity */
+  PetscCall(SimpVILegendreInverse_Private(ts, vi->prob, t1, vi->q1, vi->p1, v));
+  if (vi->prob->door->check) PetscCall(vi->prob->door->check(ts, vi->prob, t1, vi->q1, v));
   PetscCall(VecCopy(vi->q1, ts->vec_sol));
-  PetscCall(VecCopy(vi->step->v, ts->vec_dot));
+  PetscCall(VecCopy(v, ts->vec_dot));
   PetscFunctionReturn(0);
 }
 
@@ -75,7 +79,7 @@ static PetscErrorCode Cotangent_I2(TS ts, Vec dU, Vec dq, Vec dp)
 static PetscErrorCode Velocity_I2(TS ts, Vec *v)
 {
   PetscFunctionBegin;
-  *v = ((TS_SimpVI *)ts->data)->step->v;
+  PetscCall(SimpVIStepGetStart_Private(((TS_SimpVI *)ts->data)->step, NULL, NULL, v));
   PetscFunctionReturn(0);
 }
 
@@ -92,9 +96,11 @@ static PetscErrorCode Accepted_I2(TS ts)
 static PetscErrorCode RollBack_I2(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  Vec        q0;
 
   PetscFunctionBegin;
-  PetscCall(VecCopy(vi->step->Qprev[0], ts->vec_sol));
+  PetscCall(SimpVIStepGetPrevious_Private(vi->step, NULL, NULL, NULL, &q0, NULL));
+  PetscCall(VecCopy(q0, ts->vec_sol));
   PetscCall(VecCopy(vi->vprev, ts->vec_dot));
   PetscFunctionReturn(0);
 }

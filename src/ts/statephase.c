@@ -101,9 +101,11 @@ static PetscErrorCode Split_PhaseSpace(TS ts, Vec U, Vec q, Vec p)
 static PetscErrorCode Load_PhaseSpace(TS ts, PetscBool stored)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  Vec        q0, p0;
 
   PetscFunctionBegin;
-  PetscCall(Split_PhaseSpace(ts, ts->vec_sol, vi->step->q0, vi->step->p0));
+  PetscCall(SimpVIStepGetStart_Private(vi->step, &q0, &p0, NULL));
+  PetscCall(Split_PhaseSpace(ts, ts->vec_sol, q0, p0));
   PetscFunctionReturn(0);
 }
 
@@ -128,9 +130,11 @@ static PetscErrorCode Velocity_PhaseSpace(TS ts, Vec *v)
 static PetscErrorCode RollBack_PhaseSpace(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  Vec        q0, p0;
 
   PetscFunctionBegin;
-  PetscCall(Join_PhaseSpace(ts, vi->step->Qprev[0], vi->step->pprev, ts->vec_sol));
+  PetscCall(SimpVIStepGetPrevious_Private(vi->step, NULL, NULL, NULL, &q0, &p0));
+  PetscCall(Join_PhaseSpace(ts, q0, p0, ts->vec_sol));
   PetscFunctionReturn(0);
 }
 

@@ -48,8 +48,11 @@ static PetscErrorCode LoadState(TS ts, PetscBool stored)
      reduce on the other processes only, and they would meet in different collectives (MPI_ERR_TRUNCATE in
      TSEventDetection()). A state increase on every process drops the copied norms everywhere */
   if (!stored) {
-    PetscCall(PetscObjectStateIncrease((PetscObject)vi->step->q0));
-    PetscCall(PetscObjectStateIncrease((PetscObject)vi->step->p0)); /* v too, by the layout that loads one */
+    Vec q0, p0;
+
+    PetscCall(SimpVIStepGetStart_Private(vi->step, &q0, &p0, NULL));
+    PetscCall(PetscObjectStateIncrease((PetscObject)q0));
+    PetscCall(PetscObjectStateIncrease((PetscObject)p0)); /* v too, by the layout that loads one */
   }
   PetscFunctionReturn(0);
 }
@@ -98,12 +101,14 @@ static PetscErrorCode CompensatedAdd(Vec x0, Vec d, Vec c, Vec x1, PetscBool upd
 static PetscErrorCode FinishStep(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  Vec        q0, p0;
 
   PetscFunctionBegin;
+  PetscCall(SimpVIStepGetStart_Private(vi->step, &q0, &p0, NULL));
   if (!vi->compensated) PetscCall(SimpVIStepFinish_Private(vi->step, vi->q1, vi->p1));
   else {
-    PetscCall(CompensatedAdd(vi->step->q0, vi->dq, vi->cq, vi->q1, PETSC_TRUE));
-    PetscCall(CompensatedAdd(vi->step->p0, vi->dp, vi->cp, vi->p1, PETSC_TRUE));
+    PetscCall(CompensatedAdd(q0, vi->dq, vi->cq, vi->q1, PETSC_TRUE));
+    PetscCall(CompensatedAdd(p0, vi->dp, vi->cp, vi->p1, PETSC_TRUE));
   }
   PetscFunctionReturn(0);
 }
@@ -132,13 +137,15 @@ static void AdvanceTime(TS ts)
 static PetscErrorCode StageState(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  Vec        q0, p0;
 
   PetscFunctionBegin;
+  PetscCall(SimpVIStepGetStart_Private(vi->step, &q0, &p0, NULL));
   if (!vi->compensated) PetscCall(SimpVIStepFinish_Private(vi->step, vi->eq, vi->ep));
   else {
     PetscCall(SimpVIStepIncrements_Private(vi->step, vi->dq, vi->dp));
-    PetscCall(CompensatedAdd(vi->step->q0, vi->dq, vi->cq, vi->eq, PETSC_FALSE));
-    PetscCall(CompensatedAdd(vi->step->p0, vi->dp, vi->cp, vi->ep, PETSC_FALSE));
+    PetscCall(CompensatedAdd(q0, vi->dq, vi->cq, vi->eq, PETSC_FALSE));
+    PetscCall(CompensatedAdd(p0, vi->dp, vi->cp, vi->ep, PETSC_FALSE));
   }
   PetscCall(vi->layout->join(ts, vi->eq, vi->ep, vi->Ustage));
   PetscFunctionReturn(0);
@@ -158,10 +165,11 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
   PetscReal   next_time_step;
   PetscBool   accept = PETSC_TRUE, stageok = PETSC_FALSE, stop, stored;
   const char *reason = NULL;
-  Vec         v0;
+  Vec         v0, q0, p0;
 
   PetscFunctionBegin;
   PetscCall(PetscCitationsRegister(citation, &cited));
+  PetscCall(SimpVIStepGetStart_Private(vi->step, &q0, &p0, NULL));
   PetscCall(SimpVICheckpointMaybeWrite_Private(ts));
   PetscCall(SimpVIStateIsStored_Private(ts, &stored)); /* once: a retry starts from the same state */
   PetscCall(vi->layout->velocity(ts, &v0));            /* the start velocity of the stability checks */
@@ -170,14 +178,13 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
     PetscBool converged;
 
     PetscCheck(ts->time_step > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI needs a positive time step, not %g (TSSetTimeStep() or -ts_dt)", (double)ts->time_step);
-    vi->step->t = ts->ptime;
-    vi->step->h = ts->time_step;
+    PetscCall(SimpVIStepSetTime_Private(vi->step, ts->ptime, ts->time_step));
     PetscCall(LoadState(ts, stored));
-    PetscCall(SimpVIStabilityCheckStep_Private(ts, vi->step->q0, v0, &stop));
+    PetscCall(SimpVIStabilityCheckStep_Private(ts, q0, v0, &stop));
     if (stop) PetscFunctionReturn(0);
     PetscCall(SimpVIStepPredict_Private(vi->step));
 
-    PetscCall(TSPreStage(ts, vi->step->t));
+    PetscCall(TSPreStage(ts, ts->ptime));
     PetscCall(SimpVIStepSolve_Private(ts, &its, &lits, &converged, &reason));
     ts->snes_its += its;
     ts->ksp_its += lits;
@@ -186,8 +193,8 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
        too, on the failed iterate, as TSTHETA's */
     if (!vi->Ustage) PetscCall(VecDuplicate(ts->vec_sol, &vi->Ustage));
     PetscCall(StageState(ts));
-    if (converged) PetscCall(TSPostStage(ts, ts->ptime + vi->step->h, 0, &vi->Ustage));
-    PetscCall(TSAdaptCheckStage(ts->adapt, ts, ts->ptime + vi->step->h, vi->Ustage, &stageok));
+    if (converged) PetscCall(TSPostStage(ts, ts->ptime + ts->time_step, 0, &vi->Ustage));
+    PetscCall(TSAdaptCheckStage(ts->adapt, ts, ts->ptime + ts->time_step, vi->Ustage, &stageok));
     if (!stageok) {
       if (converged) reason = "the state at the step's end rejected by TSSetFunctionDomainError() or TSAdaptSetCheckStage()";
       goto reject_step;
@@ -195,7 +202,7 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
 
     vi->stored = PETSC_FALSE; /* q1, p1 are this step's end from here on, U becomes it only in StoreState() */
     PetscCall(FinishStep(ts));
-    PetscCall(SimpVIStabilityCheckGrowth_Private(ts, vi->step->q0, vi->step->p0, vi->q1, vi->p1, v0, &stop));
+    PetscCall(SimpVIStabilityCheckGrowth_Private(ts, q0, p0, vi->q1, vi->p1, v0, &stop));
     if (stop) PetscFunctionReturn(0);
     PetscCall(TSAdaptChoose(ts->adapt, ts, ts->time_step, NULL, &next_time_step, &accept));
     if (!accept) {                 /* never under TSADAPTNONE, the only adaptor TSSIMPVI takes */
@@ -220,11 +227,12 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
     if (!ts->reason) PetscCall(PetscInfo(ts, "Step %" PetscInt_FMT " at t = %g failed (%s): retried with h = %g\n", ts->steps, (double)ts->ptime, reason, (double)ts->time_step));
   }
   if (!stageok) { /* U, U' and t are still those of the last good step */
-    char bound[512];
+    char      bound[512];
+    PetscReal h; /* the failed step's (TSAdaptCheckStage() has cut ts->time_step for a retry) */
 
-    PetscCall(SimpVIStabilityHint_Private(ts, reason, vi->step->q0, v0, bound, sizeof(bound)));
-    PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "TSSIMPVI step %" PetscInt_FMT " from t = %g with h = %g failed: %s after %" PetscInt_FMT " iterations%s%s", ts->steps, (double)ts->ptime,
-               (double)vi->step->h, reason, its, bound, ts->reason == TS_DIVERGED_STEP_REJECTED ? " (retried as often as TSSetMaxStepRejections() allows)" : "");
+    PetscCall(SimpVIStepGetTime_Private(vi->step, NULL, &h));
+    PetscCall(SimpVIStabilityHint_Private(ts, reason, q0, v0, bound, sizeof(bound)));
+    PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "TSSIMPVI step %" PetscInt_FMT " from t = %g with h = %g failed: %s after %" PetscInt_FMT " iterations%s%s", ts->steps, (double)ts->ptime, (double)h, reason, its, bound, ts->reason == TS_DIVERGED_STEP_REJECTED ? " (retried as often as TSSetMaxStepRejections() allows)" : "");
     PetscCall(PetscInfo(ts, "Step %" PetscInt_FMT " at t = %g failed: %s; the state of the last good step is kept\n", ts->steps, (double)ts->ptime, reason));
   }
   PetscFunctionReturn(0);
@@ -267,11 +275,22 @@ static PetscErrorCode TSInterpolate_SimpVI(TS ts, PetscReal t, Vec U)
 static PetscErrorCode TSRollBack_SimpVI(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  PetscBool  has;
 
   PetscFunctionBegin;
-  PetscCheck(vi->step->havepoly && vi->stored && ts->ptime == vi->tstored, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI can roll back only the step it has just taken");
+  PetscCall(SimpVIStepGetPrevious_Private(vi->step, &has, NULL, NULL, NULL, NULL));
+  PetscCheck(has && vi->stored && ts->ptime == vi->tstored, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI can roll back only the step it has just taken");
   PetscCall(vi->layout->rollback(ts));
   PetscFunctionReturn(0);
+}
+
+/* The step's matrix (NULL on error, which then shows at the step's own use of it) */
+static Mat StepMatrix(TS_SimpVI *vi)
+{
+  Mat J = NULL;
+
+  if (SimpVIStepGetSystem_Private(vi->step, NULL, NULL, &J)) return NULL;
+  return J;
 }
 
 /* The SNES of the TS solves the step system: the user's I2 (or I) Jacobian matrix, which TSSetI2Jacobian() put in it,
@@ -285,7 +304,7 @@ static PetscErrorCode TakeUserJacobian(TS ts)
 
   PetscFunctionBegin;
   PetscCall(TSGetSNES(ts, &snes));
-  if (!snes->jacobian_pre || snes->jacobian_pre == vi->step->J) PetscFunctionReturn(0);
+  if (!snes->jacobian_pre || snes->jacobian_pre == StepMatrix(vi)) PetscFunctionReturn(0);
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
   PetscCall(PetscObjectReference((PetscObject)snes->jacobian_pre));
   PetscCall(MatDestroy(&prob->user.I2P));
@@ -310,7 +329,7 @@ static PetscErrorCode ReturnUserSolver(TS ts)
   PetscFunctionBegin;
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
-  if (prob && prob->user.I2P && (!snes->jacobian_pre || snes->jacobian_pre == vi->step->J)) {
+  if (prob && prob->user.I2P && (!snes->jacobian_pre || snes->jacobian_pre == StepMatrix(vi))) {
     PetscCall(MatDestroy(&snes->jacobian));
     PetscCall(MatDestroy(&snes->jacobian_pre));
     PetscCall(SNESSetJacobian(snes, prob->user.I2A ? prob->user.I2A : prob->user.I2P, prob->user.I2P, NULL, NULL));
@@ -501,8 +520,13 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, SimpVIOptionItems PetscOpti
   if (flg) PetscCall(TSSimpVISetDegree_SimpVI(ts, degree));
   PetscCall(SimpVIKINSOLAliasSetFromOptions_Private(ts, PetscOptionsObject));
   PetscCall(SimpVIDirectLimitOption_Private(ts, PetscOptionsObject, prob));
-  PetscCall(
-    PetscOptionsBool("-ts_simpvi_lag_jacobian", "Reuse the step Jacobian (and its factors) of an earlier Newton iteration or step with the same h while each Newton step cuts the residual 100 times", "TSSIMPVI", vi->step->lagjacobian, &vi->step->lagjacobian, NULL));
+  {
+    PetscBool lag;
+
+    PetscCall(SimpVIStepGetLagJacobian_Private(vi->step, &lag));
+    PetscCall(PetscOptionsBool("-ts_simpvi_lag_jacobian", "Reuse the step Jacobian (and its factors) of an earlier Newton iteration or step with the same h while each Newton step cuts the residual 100 times", "TSSIMPVI", lag, &lag, NULL));
+    PetscCall(SimpVIStepSetLagJacobian_Private(vi->step, lag));
+  }
   PetscCall(PetscOptionsInt("-ts_simpvi_small_limit", "Largest step system (rows, s times the positions) solved by a dense Newton on one process rather than by the SNES; 0: always the SNES", "TSSIMPVI", vi->smalllimit, &vi->smalllimit, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_check_stability", "Stop when h*omega_max (estimated at the first step) is beyond the scheme's linear stability bound, or when the state blows up", "TSSIMPVI", vi->checkstability, &vi->checkstability, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_check_stability_warn", "Only warn (once) where -ts_simpvi_check_stability would stop", "TSSIMPVI", vi->stabilitywarn, &vi->stabilitywarn, NULL));

@@ -54,12 +54,12 @@ struct _p_SimpVIKernel {
   PetscInt                        s, nq;
   PetscReal                      *c, *tau, *w, *B, *D; /* copies of the scheme's tables (B, D: nq x (s + 1)) */
   const SimpVIConfigurationSpace *space;               /* where the positions live */
-  PetscReal  h;                   /* the step size of the tables below (0: none yet) */
-  PetscReal *xc, *vc;             /* nq x s: B_kl and D_kl / h, l = 1..s */
-  PetscReal *pc, *gc;             /* s x nq: w_k D_ki and h w_k B_ki */
-  PetscReal *mc;                  /* nq: h w_k */
-  PetscReal *jc;                  /* nq x 4 x s x s: a unit term's coefficients per point and block */
-  PetscInt  *need;                /* nq: the blocks each point needs (a Lobatto scheme's first node needs no G_x) */
+  PetscReal                       h;                   /* the step size of the tables below (0: none yet) */
+  PetscReal                      *xc, *vc;             /* nq x s: B_kl and D_kl / h, l = 1..s */
+  PetscReal                      *pc, *gc;             /* s x nq: w_k D_ki and h w_k B_ki */
+  PetscReal                      *mc;                  /* nq: h w_k */
+  PetscReal                      *jc;                  /* nq x 4 x s x s: a unit term's coefficients per point and block */
+  PetscInt                       *need;                /* nq: the blocks each point needs (a Lobatto scheme's first node needs no G_x) */
   /* scratch: coefficients and array pointers of one sum */
   PetscScalar        *coef;
   const PetscScalar **ptr;
