@@ -39,6 +39,28 @@ typedef enum {
 } TSSimpVIQuadrature;
 PETSC_EXTERN const char *const TSSimpVIQuadratures[];
 
+/*S
+   TSSimpVIFamilyFn - A constructor of a family of `TSSIMPVI` schemes: for the degree s of the step polynomial, the
+   quadrature of the discrete action over one step and the order of the scheme it makes
+
+   Calling Sequence:
++  degree - s, at least 1; the step polynomial goes through the s+1 Gauss-Lobatto points of [0, 1]
+.  nq     - on output, the number of quadrature points, at least 1
+.  tau    - on output, the nq points on [0, 1]: an array the function allocates with `PetscMalloc1()`, freed by `TSSIMPVI`
+.  w      - on output, the nq weights, summing to 1 (the length of [0, 1]), allocated likewise
+-  order  - on output, the order of accuracy of the scheme (2s when the quadrature is exact for polynomials of degree 2s-1)
+
+   Level: advanced
+
+   Note:
+   The function is registered with `TSSimpVIRegisterFamily()` and called at set-up with the degree chosen; what it gives
+   is checked (points inside [0, 1], weights summing to 1) and the Lagrange basis of the nodes at the points is computed
+   from it. Too few points for the degree leave the step's equations singular.
+
+.seealso: `TSSIMPVI`, `TSSimpVIRegisterFamily()`, `TSSimpVIGetTableau()`
+S*/
+typedef PetscErrorCode (*TSSimpVIFamilyFn)(PetscInt degree, PetscInt *nq, PetscReal *tau[], PetscReal *w[], PetscInt *order);
+
 /*E
    TSSimpVINonlinearSolverType - The solver of the per-step nonlinear system of `TSSIMPVI` (deprecated: the step is
    solved by the `TS`'s `SNES`, choose its type, e.g. -snes_type kinsol)
@@ -302,6 +324,8 @@ PETSC_EXTERN PetscErrorCode SimpVIFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_simpvi(void);
 PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS ts);
 
+PETSC_EXTERN PetscErrorCode TSSimpVIRegisterFamily(const char name[], TSSimpVIFamilyFn create);
+PETSC_EXTERN PetscErrorCode TSSimpVIRegisterScheme(const char name[], const char family[], PetscInt degree, PetscBool degreefixed);
 PETSC_EXTERN PetscErrorCode TSSimpVIRegister(const char name[], TSSimpVIQuadrature quadrature, PetscInt degree, PetscBool degreefixed);
 PETSC_EXTERN PetscErrorCode TSSimpVIRegisterAll(void);
 PETSC_EXTERN PetscErrorCode TSSimpVIRegisterDestroy(void);

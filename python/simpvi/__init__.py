@@ -33,7 +33,7 @@ from . import _callbacks as _cb
 from . import _library as _C
 
 __all__ = ['TSSIMPVI', 'SNESKINSOL', 'Type', 'Quadrature', 'NonlinearSolverType', 'KINSOLStrategy', 'Tableau',
-           'initialize', 'register', 'setType', 'getType', 'setDegree', 'getDegree', 'getOrder', 'getTableau',
+           'initialize', 'register', 'registerScheme', 'setType', 'getType', 'setDegree', 'getDegree', 'getOrder', 'getTableau',
            'setNonlinearSolverType', 'getNonlinearSolverType', 'setLagrangian', 'setLagrangianHessian',
            'setPointwiseLagrangian', 'setMass', 'setPotential', 'setForce', 'setParameterJacobian', 'setPhaseSpaceIS',
            'getPhaseSpaceIS', 'setUpPhaseSpace', 'computeEnergy', 'monitorEnergy', 'kinsolSetStrategy', 'kinsolSetMAA',
@@ -88,6 +88,8 @@ counterparts = {
   'SimpVIFinalizePackage': None,  # called by PetscFinalize(); from Python it would unregister the type under petsc4py
   'PetscDLLibraryRegister_simpvi': None,  # PETSc's entry point for -dll_append; loading the module registers instead
   'TSCreate_SimpVI': None,  # the type's constructor, reached by ts.setType(simpvi.TSSIMPVI)
+  'TSSimpVIRegisterFamily': None,  # a C constructor that allocates with PetscMalloc1(): register it from C
+  'TSSimpVIRegisterScheme': 'registerScheme',
   'TSSimpVIRegister': 'register',
   'TSSimpVIRegisterAll': None,  # done by initialize() on import
   'TSSimpVIRegisterDestroy': None,  # called by PetscFinalize()
@@ -155,6 +157,11 @@ def initialize():
 def register(name, quadrature, degree, degreefixed=False):
   """TSSimpVIRegister(): a new scheme name for a quadrature family (Quadrature.LOBATTO or GAUSS) and degree."""
   _call(_C.TSSimpVIRegister, name.encode(), int(quadrature), int(degree), bool(degreefixed))
+
+
+def registerScheme(name, family, degree, degreefixed=False):
+  """TSSimpVIRegisterScheme(): a new scheme name for a family ('lobatto', 'gauss' or one registered in C) and degree."""
+  _call(_C.TSSimpVIRegisterScheme, name.encode(), family.encode(), int(degree), bool(degreefixed))
 
 
 def setType(ts, scheme):

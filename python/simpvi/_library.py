@@ -72,6 +72,7 @@ def declare_optional(name, restype, *argtypes):
 E = PetscErrorCode
 SimpVIInitializePackage = declare('SimpVIInitializePackage', E)
 TSSimpVIRegister = declare('TSSimpVIRegister', E, ctypes.c_char_p, ctypes.c_int, PetscInt, ctypes.c_int)
+TSSimpVIRegisterScheme = declare('TSSimpVIRegisterScheme', E, ctypes.c_char_p, ctypes.c_char_p, PetscInt, ctypes.c_int)
 TSSimpVISetType = declare('TSSimpVISetType', E, handle, ctypes.c_char_p)
 TSSimpVIGetType = declare('TSSimpVIGetType', E, handle, ctypes.POINTER(ctypes.c_char_p))
 TSSimpVISetDegree = declare('TSSimpVISetDegree', E, handle, PetscInt)

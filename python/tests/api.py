@@ -137,7 +137,7 @@ def destroy(*objs):
 def test_schemes():
   ts = PETSc.TS().create()
   ts.setType(simpvi.TSSIMPVI)
-  for scheme, degree in (('simpson', None), ('lobatto', 4), ('gauss', 3), ('lobatto5', None)):
+  for scheme, degree in (('simpson', None), ('lobatto', 4), ('gauss', 3), ('lobatto5', None), ('gauss4', None)):
     simpvi.setType(ts, scheme)
     if degree:
       simpvi.setDegree(ts, degree)
@@ -255,6 +255,7 @@ def main():
   opts = PETSc.Options()
   particles = Particles(opts.getInt('n', 2))
   simpvi.register('lobatto5', simpvi.Quadrature.LOBATTO, 5, True)
+  simpvi.registerScheme('gauss4', 'gauss', 4, True)
   test_schemes()
   test_mass(particles, opts.getString('nls', 'snes'))
   test_force(particles)

@@ -143,7 +143,7 @@ PetscErrorCode SimpVIKernelGetSizes(SimpVIKernel kernel, PetscInt *s, PetscInt *
 PetscErrorCode SimpVIKernelSetStepSize(SimpVIKernel kernel, PetscReal h)
 {
   const PetscInt s = kernel->s, s1 = s + 1, s2 = s * s, nq = kernel->nq;
-  SimpVIScheme   sc = {s, nq, 0, kernel->c, kernel->tau, kernel->w, kernel->B, kernel->D};
+  SimpVIScheme   sc = {.degree = s, .nq = nq, .c = kernel->c, .tau = kernel->tau, .w = kernel->w, .B = kernel->B, .D = kernel->D};
 
   PetscFunctionBegin;
   if (kernel->h == h) PetscFunctionReturn(0);

@@ -1,6 +1,7 @@
 /*
-   Scheme tables, computed rather than typed in: Gauss-Lobatto nodes carry the step polynomial, and either the same
-   Lobatto points or Gauss-Legendre points carry the quadrature. The named schemes are the TS type's (src/ts/registry.c).
+   Scheme tables, computed rather than typed in: Gauss-Lobatto nodes carry the step polynomial, and a family's
+   constructor gives the quadrature (the built-in ones: the same Lobatto points, or Gauss-Legendre points). The families
+   and named schemes are the TS type's (src/ts/registry.c).
 */
 #include <simpvi/private/scheme.h>
 
@@ -97,29 +98,98 @@ PetscErrorCode SimpVISchemeBasis_Private(const SimpVIScheme *sc, PetscReal tau, 
   PetscFunctionReturn(0);
 }
 
-/*
-  SimpVISchemeCreate_Private - builds the table (nodes, quadrature, B, D) of a degree-s scheme
-*/
-PetscErrorCode SimpVISchemeCreate_Private(PetscBool lobatto, PetscInt s, SimpVIScheme **scheme)
+/* The built-in families (registered in src/ts/registry.c): the constructor allocates, the core frees */
+PetscErrorCode SimpVIFamilyLobatto_Private(PetscInt s, PetscInt *nq, PetscReal **tau, PetscReal **w, PetscInt *order)
 {
-  SimpVIScheme *sc;
-  PetscReal    *cw;
+  PetscFunctionBegin;
+  *nq    = s + 1;
+  *order = 2 * s;
+  PetscCall(PetscMalloc1(s + 1, tau));
+  PetscCall(PetscMalloc1(s + 1, w));
+  PetscCall(GaussLobatto(s, *tau, *w));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimpVIFamilyGauss_Private(PetscInt s, PetscInt *nq, PetscReal **tau, PetscReal **w, PetscInt *order)
+{
+  PetscFunctionBegin;
+  *nq    = s;
+  *order = 2 * s;
+  PetscCall(PetscMalloc1(s, tau));
+  PetscCall(PetscMalloc1(s, w));
+  PetscCall(GaussLegendre(s, *tau, *w));
+  PetscFunctionReturn(0);
+}
+
+/* What a constructor gave must be a quadrature of [0,1]: points inside it, weights summing to its length (NaN fails
+   every test below). The fault is put in msg (code 0: none), so that the caller frees the arrays before it stops. */
+static PetscErrorCode CheckQuadrature(const char family[], PetscInt s, PetscInt nq, const PetscReal tau[], const PetscReal w[], PetscInt order, PetscErrorCode *code, char msg[], size_t len)
+{
+  const PetscReal tol = 100 * PETSC_MACHINE_EPSILON;
+  PetscReal       sum = 0;
+
+  PetscFunctionBegin;
+  *code = 0;
+  if (nq < 1) {
+    *code = PETSC_ERR_ARG_WRONG;
+    PetscCall(PetscSNPrintf(msg, len, "TSSIMPVI family %s gave %" PetscInt_FMT " quadrature points for degree %" PetscInt_FMT ": it must give at least 1", family, nq, s));
+  } else if (!tau || !w) {
+    *code = PETSC_ERR_ARG_NULL;
+    PetscCall(PetscSNPrintf(msg, len, "TSSIMPVI family %s gave no quadrature points or weights for degree %" PetscInt_FMT ": it must allocate them with PetscMalloc1()", family, s));
+  } else if (order < 1) {
+    *code = PETSC_ERR_ARG_WRONG;
+    PetscCall(PetscSNPrintf(msg, len, "TSSIMPVI family %s declared order %" PetscInt_FMT " for degree %" PetscInt_FMT ": it must be at least 1", family, order, s));
+  } else {
+    for (PetscInt k = 0; k < nq && !*code; k++) {
+      if (!(tau[k] >= -tol && tau[k] <= 1 + tol)) {
+        *code = PETSC_ERR_ARG_OUTOFRANGE;
+        PetscCall(PetscSNPrintf(msg, len, "TSSIMPVI family %s at degree %" PetscInt_FMT ": quadrature point %" PetscInt_FMT " is %g, outside [0, 1]", family, s, k, (double)tau[k]));
+      }
+      sum += w[k];
+    }
+    if (!*code && !(PetscAbsReal(sum - 1) <= nq * tol)) {
+      *code = PETSC_ERR_ARG_WRONG;
+      PetscCall(PetscSNPrintf(msg, len, "TSSIMPVI family %s at degree %" PetscInt_FMT ": its %" PetscInt_FMT " quadrature weights sum to %g, not 1 (the length of [0, 1])", family, s, nq, (double)sum));
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVISchemeCreate_Private - builds the table (nodes, quadrature, B, D) of the degree-s scheme of a family, from its
+  constructor's quadrature
+*/
+PetscErrorCode SimpVISchemeCreate_Private(const char family[], SimpVIFamilyFn create, PetscInt s, SimpVIScheme **scheme)
+{
+  SimpVIScheme  *sc;
+  PetscReal     *cw, *tau = NULL, *w = NULL;
+  PetscInt       nq = 0, order = 0;
+  PetscErrorCode code;
+  char           msg[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBegin;
   PetscCheck(s >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI degree %" PetscInt_FMT " must be at least 1", s);
   PetscCheck(s <= 32, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI degree %" PetscInt_FMT " is above the supported 32", s);
+  PetscCall((*create)(s, &nq, &tau, &w, &order));
+  PetscCall(CheckQuadrature(family, s, nq, tau, w, order, &code, msg, sizeof(msg)));
+  if (code) {
+    PetscCall(PetscFree(tau));
+    PetscCall(PetscFree(w));
+  }
+  PetscCheck(!code, PETSC_COMM_SELF, code, "%s", msg);
   PetscCall(PetscNew(&sc));
+  PetscCall(PetscStrallocpy(family, &sc->family));
   sc->degree = s;
-  sc->nq     = lobatto ? s + 1 : s;
-  sc->order  = 2 * s;
+  sc->nq     = nq;
+  sc->order  = order;
   PetscCall(PetscMalloc5(s + 1, &sc->c, sc->nq, &sc->tau, sc->nq, &sc->w, sc->nq * (s + 1), &sc->B, sc->nq * (s + 1), &sc->D));
   PetscCall(PetscMalloc1(s + 1, &cw));
   PetscCall(GaussLobatto(s, sc->c, cw));
-  if (lobatto) {
-    PetscCall(PetscArraycpy(sc->tau, sc->c, s + 1));
-    PetscCall(PetscArraycpy(sc->w, cw, s + 1));
-  } else PetscCall(GaussLegendre(s, sc->tau, sc->w));
   PetscCall(PetscFree(cw));
+  PetscCall(PetscArraycpy(sc->tau, tau, nq));
+  PetscCall(PetscArraycpy(sc->w, w, nq));
+  PetscCall(PetscFree(tau));
+  PetscCall(PetscFree(w));
   for (PetscInt k = 0; k < sc->nq; k++) PetscCall(SimpVISchemeBasis_Private(sc, sc->tau[k], &sc->B[k * (s + 1)], &sc->D[k * (s + 1)]));
   *scheme = sc;
   PetscFunctionReturn(0);
@@ -129,6 +199,7 @@ PetscErrorCode SimpVISchemeDestroy_Private(SimpVIScheme **scheme)
 {
   PetscFunctionBegin;
   if (!*scheme) PetscFunctionReturn(0);
+  PetscCall(PetscFree((*scheme)->family));
   PetscCall(PetscFree5((*scheme)->c, (*scheme)->tau, (*scheme)->w, (*scheme)->B, (*scheme)->D));
   PetscCall(PetscFree(*scheme));
   PetscFunctionReturn(0);

@@ -149,7 +149,7 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   MPI_Comm       comm;
   PetscMPIInt    size;
   PetscViewer    viewer;
-  PetscInt       ints[CP_NINT];
+  PetscInt       ints[CP_NINT], familyid;
   PetscReal      reals[CP_NREAL];
   char           tmp[PETSC_MAX_PATH_LEN + 8], name[CP_NAMELEN], door[CP_NAMELEN];
   const char    *bad;
@@ -165,6 +165,7 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   PetscCheck(!bad, comm, PETSC_ERR_FP, "TSSIMPVI will not write the checkpoint %s of step %" PetscInt_FMT ": %s holds NaN or Inf", file, ts->steps, bad);
   /* collective: U may have been changed on some processes only (a post-event function), and the file has one answer */
   PetscCall(SimpVIStateIsStored_Private(ts, &stored));
+  PetscCall(SimpVISchemeFamilyId_Private(vi->family, &familyid));
   ints[SIMPVI_CP_MAGIC]      = SIMPVI_CHECKPOINT_MAGIC;
   ints[SIMPVI_CP_VERSION]    = SIMPVI_CHECKPOINT_VERSION;
   ints[SIMPVI_CP_LENGTHHI]   = 0; /* filled in when the file is complete */
@@ -173,7 +174,7 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   ints[SIMPVI_CP_REALSIZE]   = (PetscInt)sizeof(PetscReal);
   ints[CP_SIZE]              = size;
   ints[CP_DEGREE]            = vi->degree;
-  ints[CP_QUADRATURE]        = (PetscInt)vi->quadrature;
+  ints[CP_QUADRATURE]        = familyid;
   ints[CP_LAYOUT]            = vi->layout->checkpointid;
   ints[CP_NPOS]              = st->qmap->N;
   ints[CP_STEPS]             = ts->steps;
@@ -283,7 +284,7 @@ static PetscErrorCode Restart(TS ts)
   SimpVIStep  st = vi->step;
   MPI_Comm    comm;
   PetscViewer viewer;
-  PetscInt    ints[CP_NINT];
+  PetscInt    ints[CP_NINT], familyid;
   PetscReal   reals[CP_NREAL];
   char        name[CP_NAMELEN], door[CP_NAMELEN];
   const char *bad;
@@ -301,11 +302,12 @@ static PetscErrorCode Restart(TS ts)
   PetscCall(PetscViewerBinaryRead(viewer, reals, CP_NREAL, NULL, PETSC_REAL));
   PetscCall(PetscViewerBinaryRead(viewer, name, CP_NAMELEN, NULL, PETSC_CHAR));
   PetscCall(PetscViewerBinaryRead(viewer, door, CP_NAMELEN, NULL, PETSC_CHAR));
+  PetscCall(SimpVISchemeFamilyId_Private(vi->family, &familyid));
   name[CP_NAMELEN - 1] = 0;
   door[CP_NAMELEN - 1] = 0;
-  sameproblem          = (PetscBool)(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == (PetscInt)vi->quadrature && ints[CP_LAYOUT] == vi->layout->checkpointid && ints[CP_NPOS] == st->qmap->N);
+  sameproblem          = (PetscBool)(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == familyid && ints[CP_LAYOUT] == vi->layout->checkpointid && ints[CP_NPOS] == st->qmap->N);
   if (!sameproblem) PetscCall(PetscViewerDestroy(&viewer)); /* before the error */
-  PetscCheck(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == (PetscInt)vi->quadrature, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of scheme %s with degree %" PetscInt_FMT ", but this TS has scheme %s with degree %" PetscInt_FMT, vi->restartfile, name, ints[CP_DEGREE], vi->type, vi->degree);
+  PetscCheck(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == familyid, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of scheme %s with degree %" PetscInt_FMT ", but this TS has scheme %s with degree %" PetscInt_FMT, vi->restartfile, name, ints[CP_DEGREE], vi->type, vi->degree);
   PetscCheck(ints[CP_LAYOUT] == vi->layout->checkpointid && ints[CP_NPOS] == st->qmap->N, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of a problem with %" PetscInt_FMT " positions through the %s door, but this TS has %" PetscInt_FMT " positions through the %s door", vi->restartfile, ints[CP_NPOS], door,
              st->qmap->N, vi->prob->door->name);
   PetscCall(Vectors(ts, viewer, PETSC_FALSE, (PetscBool)ints[CP_HAVEPOLY]));

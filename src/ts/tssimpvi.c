@@ -409,7 +409,7 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   vi->ct     = 0;
   vi->stored = PETSC_FALSE;
   PetscCall(SimpVISchemeDestroy_Private(&vi->scheme));
-  PetscCall(SimpVISchemeCreate_Private((PetscBool)(vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO), vi->degree, &vi->scheme));
+  PetscCall(SimpVISchemeTable_Private(vi->family, vi->degree, &vi->scheme));
   vi->stabilityready = PETSC_FALSE; /* the bound and omega_max of this scheme and problem, at the first step */
   PetscCall(SimpVIProblemSetUp_Private(ts, vi->prob, door, vi->q1));
   stepdoor.maxterms = door->maxterms;
@@ -480,6 +480,7 @@ static PetscErrorCode TSDestroy_SimpVI(TS ts)
   PetscCall(TSReset_SimpVI(ts));
   PetscCall(SimpVIStepDestroy_Private(&vi->step));
   PetscCall(PetscFree(vi->type));
+  PetscCall(PetscFree(vi->family));
   PetscCall(PetscFree(vi->cpfile));
   PetscCall(PetscFree(vi->restartfile));
   PetscCall(PetscFree(ts->data));
@@ -540,13 +541,16 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, SimpVIOptionItems PetscOpti
 
 static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-  PetscBool  iascii;
+  TS_SimpVI  *vi = (TS_SimpVI *)ts->data;
+  PetscBool   iascii;
+  const char *family;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  Variational integrator %s: degree %" PetscInt_FMT ", %" PetscInt_FMT "-point %s quadrature, order %" PetscInt_FMT "\n", vi->type, vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? vi->degree + 1 : vi->degree, vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? "Gauss-Lobatto" : "Gauss-Legendre", 2 * vi->degree));
+  PetscCall(SimpVISchemeTable_Private(vi->family, vi->degree, &vi->scheme)); /* the family's nq and order (before set-up too) */
+  PetscCall(SimpVISchemeFamilyTitle_Private(vi->family, &family));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  Variational integrator %s: degree %" PetscInt_FMT ", %" PetscInt_FMT "-point %s quadrature, order %" PetscInt_FMT "\n", vi->type, vi->degree, vi->scheme->nq, family, vi->scheme->order));
   if (vi->prob && vi->prob->door)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->prob->door->name, vi->degree, vi->step->qmap ? vi->step->qmap->N : 0));
   if (vi->prob && vi->prob->door && vi->prob->door->view) PetscCall(vi->prob->door->view(vi->prob, viewer));
@@ -574,10 +578,12 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
 static PetscErrorCode SchemeChanged(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  PetscBool  same;
 
   PetscFunctionBegin;
   if (!ts->setupcalled || !vi->scheme) PetscFunctionReturn(0);
-  if (vi->scheme->degree == vi->degree && vi->scheme->nq == (vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO ? vi->degree + 1 : vi->degree)) PetscFunctionReturn(0);
+  PetscCall(SimpVISchemeIs_Private(vi->scheme, vi->family, vi->degree, &same));
+  if (same) PetscFunctionReturn(0);
   PetscCall(SNESReset(ts->snes)); /* its matrices and factorization have the old step's size */
   PetscCall(TSReset_SimpVI(ts));
   PetscCall(TSSetUp_SimpVI(ts));
@@ -586,10 +592,13 @@ static PetscErrorCode SchemeChanged(TS ts)
 
 static PetscErrorCode TSSimpVISetType_SimpVI(TS ts, TSSimpVIType type)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  TS_SimpVI  *vi = (TS_SimpVI *)ts->data;
+  const char *family;
 
   PetscFunctionBegin;
-  PetscCall(SimpVISchemeFind_Private(type, &vi->quadrature, &vi->degree, &vi->degreefixed));
+  PetscCall(SimpVISchemeFind_Private(type, &family, &vi->degree, &vi->degreefixed));
+  PetscCall(PetscFree(vi->family));
+  PetscCall(PetscStrallocpy(family, &vi->family));
   PetscCall(PetscFree(vi->type));
   PetscCall(PetscStrallocpy(type, &vi->type));
   PetscCall(SchemeChanged(ts));

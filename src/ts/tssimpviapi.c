@@ -165,7 +165,8 @@ PetscErrorCode TSSimpVIGetNonlinearSolverType(TS ts, TSSimpVINonlinearSolverType
 }
 
 /*@
-  TSSimpVIGetOrder - Gets the order of accuracy 2s of a `TSSIMPVI` scheme
+  TSSimpVIGetOrder - Gets the order of accuracy of a `TSSIMPVI` scheme: 2s for the built-in families, what its
+  constructor declares for a family of `TSSimpVIRegisterFamily()`
 
   Not Collective
 
@@ -177,13 +178,17 @@ PetscErrorCode TSSimpVIGetNonlinearSolverType(TS ts, TSSimpVINonlinearSolverType
 
   Level: intermediate
 
-.seealso: `TSSIMPVI`, `TSSimpVIGetDegree()`
+.seealso: `TSSIMPVI`, `TSSimpVIGetDegree()`, `TSSimpVIRegisterFamily()`
 @*/
 PetscErrorCode TSSimpVIGetOrder(TS ts, PetscInt *order)
 {
+  TS_SimpVI *vi;
+
   PetscFunctionBegin;
-  PetscCall(TSSimpVIGetDegree(ts, order));
-  *order *= 2;
+  PetscCall(TSSimpVIGetDegree(ts, order)); /* stops on a TS of another type */
+  vi = (TS_SimpVI *)ts->data;
+  PetscCall(SimpVISchemeTable_Private(vi->family, vi->degree, &vi->scheme));
+  *order = vi->scheme->order;
   PetscFunctionReturn(0);
 }
 
@@ -220,19 +225,15 @@ PetscErrorCode TSSimpVIGetOrder(TS ts, PetscInt *order)
 PetscErrorCode TSSimpVIGetTableau(TS ts, PetscInt *degree, PetscInt *nq, const PetscReal *c[], const PetscReal *tau[], const PetscReal *w[], const PetscReal *B[], const PetscReal *D[])
 {
   TS_SimpVI *vi;
-  PetscBool  is, lobatto;
+  PetscBool  is;
 
   PetscFunctionBegin;
   SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
   PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &is));
   PetscCheck(is, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONG, "TSSimpVIGetTableau() needs a TS of type %s", TSSIMPVI);
-  vi      = (TS_SimpVI *)ts->data;
-  lobatto = (PetscBool)(vi->quadrature == TSSIMPVI_QUADRATURE_LOBATTO);
+  vi = (TS_SimpVI *)ts->data;
   /* before set-up the table is made here (set-up makes it anew); after set-up it always matches the scheme */
-  if (!vi->scheme || vi->scheme->degree != vi->degree || vi->scheme->nq != (lobatto ? vi->degree + 1 : vi->degree)) {
-    PetscCall(SimpVISchemeDestroy_Private(&vi->scheme));
-    PetscCall(SimpVISchemeCreate_Private(lobatto, vi->degree, &vi->scheme));
-  }
+  PetscCall(SimpVISchemeTable_Private(vi->family, vi->degree, &vi->scheme));
   if (degree) *degree = vi->scheme->degree;
   if (nq) *nq = vi->scheme->nq;
   if (c) *c = vi->scheme->c;

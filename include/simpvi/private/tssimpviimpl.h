@@ -42,11 +42,11 @@ PETSC_INTERN const SimpVIStateLayout SimpVIStateLayoutPhaseSpace, SimpVIStateLay
 
 typedef struct {
   /* scheme */
-  char              *type;
-  TSSimpVIQuadrature quadrature;
-  PetscInt           degree;
-  PetscBool          degreefixed;
-  SimpVIScheme      *scheme;
+  char         *type;
+  char         *family; /* of the scheme (src/ts/registry.c), a copy */
+  PetscInt      degree;
+  PetscBool     degreefixed;
+  SimpVIScheme *scheme;
 
   /* the user's problem and its door (prob->door) */
   SimpVIProblem *prob;
@@ -112,7 +112,11 @@ typedef struct {
   PetscReal restarttime;
 } TS_SimpVI;
 
-PETSC_INTERN PetscErrorCode SimpVISchemeFind_Private(const char[], TSSimpVIQuadrature *, PetscInt *, PetscBool *);
+PETSC_INTERN PetscErrorCode SimpVISchemeFind_Private(const char[], const char **, PetscInt *, PetscBool *);
+PETSC_INTERN PetscErrorCode SimpVISchemeIs_Private(const SimpVIScheme *, const char[], PetscInt, PetscBool *);
+PETSC_INTERN PetscErrorCode SimpVISchemeTable_Private(const char[], PetscInt, SimpVIScheme **);
+PETSC_INTERN PetscErrorCode SimpVISchemeFamilyTitle_Private(const char[], const char **);
+PETSC_INTERN PetscErrorCode SimpVISchemeFamilyId_Private(const char[], PetscInt *);
 PETSC_INTERN PetscErrorCode SimpVISchemeNames_Private(PetscInt *, const char ***);
 PETSC_INTERN PetscErrorCode SimpVIStepSolverSetUp_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVIStepSolve_Private(TS, PetscInt *, PetscInt *, PetscBool *, const char **);
