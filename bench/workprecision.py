@@ -300,7 +300,8 @@ def ladders(R, prob, methods, ref, simp=None):
                 if R.last == "diverged":
                     prob.setdefault("diverged", set()).add(m[0])
                 failures[m[0]] += 1
-                if failures[m[0]] >= 5 or R.wall > 2 * prob["cap"] or points[m[0]]:
+                # (not on wall time in --quick: a loaded machine would drop a method before its first step that runs)
+                if failures[m[0]] >= 5 or (R.wall > 2 * prob["cap"] and not prob.get("quick")) or points[m[0]]:
                     active.remove(m)  # but not for ever, nor after it ran at a larger step
                 continue
             failures[m[0]] = 0
