@@ -883,13 +883,14 @@ int main(int argc, char **argv)
     args: -check theta -problem chain -integral
     output_file: output/adjoint_theta.out
 
-  # lambda_j' dU_j along 10^4 steps with the tangent-linear run (TSForwardSetSensitivities())
+  # lambda_j' dU_j along 2000 steps with the tangent-linear run (TSForwardSetSensitivities()): an adjoint that is not
+  # the transpose of the tangent map breaks it in any step, so 2000 fail as 10^4 did
   test:
     suffix: pairing
-    args: -check pairing -steps 10000 -problem pendulum -ts_simpvi_type simpson
+    args: -check pairing -steps 2000 -problem pendulum -ts_simpvi_type simpson
   test:
     suffix: pairing_double
-    args: -check pairing -steps 10000 -problem double -force -ts_simpvi_type lobatto
+    args: -check pairing -steps 2000 -problem double -force -ts_simpvi_type lobatto
     output_file: output/adjoint_pairing.out
 
 

@@ -522,11 +522,11 @@ int main(int argc, char **argv)
 
 /*TEST
 
-  # the run to the end without checkpoints; a run that stops at step 187 writing checkpoints every 30 steps and at
-  # the end (the last at step 187, not 180); a second TS restarted from it to step 200 must end bitwise equal;
+  # the run to the end without checkpoints; a run that stops at step 87 writing checkpoints every 30 steps and at
+  # the end (the last at step 87, not 60); a second TS restarted from it to step 100 must end bitwise equal;
   # -ts_view shows the checkpoints and the restart
   testset:
-    args: -ts_simpvi_checkpoint chain.cp -ts_simpvi_checkpoint_every 30 -restart_check -stop_at 187 -ts_view
+    args: -steps 100 -ts_simpvi_checkpoint chain.cp -ts_simpvi_checkpoint_every 30 -restart_check -stop_at 87 -ts_view
     filter: grep -e "Checkpoint" -e "Restarted" -e "bitwise"
     test:
       suffix: restart_mechanical
@@ -537,12 +537,12 @@ int main(int argc, char **argv)
       nsize: {{1 2}}
       args: -door i2
 
-  # a run ending at -ts_max_steps 500 with a checkpoint every 100 steps leaves one at step 500, and a restart from it
+  # a run ending at -ts_max_steps 50 with a checkpoint every 10 steps leaves one at step 50, and a restart from it
   # takes no step and ends where it ended (the I2 door's end checkpoint: restart_i2)
   test:
-    suffix: end500
+    suffix: end50
     nsize: {{1 2}}
-    args: -n 8 -steps 500 -ts_simpvi_checkpoint run.cp -ts_simpvi_checkpoint_every 100 -restart_check -ts_view
+    args: -n 8 -steps 50 -ts_simpvi_checkpoint run.cp -ts_simpvi_checkpoint_every 10 -restart_check -ts_view
     filter: grep -e "Checkpoint" -e "Restarted" -e "bitwise"
 
   # a finished run extended: to t = 2, then restarted with the final time 4, as one run to 4; bit for bit when the
