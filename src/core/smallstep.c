@@ -12,7 +12,7 @@
    keep the SNES's reasons and messages.
 */
 #include <petsc/private/petscimpl.h>
-#include <simpvi/private/step.h>
+#include <simpvi/private/stepimpl.h>
 
 PetscLogEvent SIMPVI_SmallSolve;
 

@@ -9,7 +9,7 @@
    local part holds entries [a*nlocal, (a+1)*nlocal).
 */
 #include <petsc/private/petscimpl.h>
-#include <simpvi/private/step.h>
+#include <simpvi/private/stepimpl.h>
 
 /* the predictor extrapolates the last step's polynomial to a step at most this many times longer (TSADAPTBASIC's default
    growth clip); beyond that it extrapolates linearly, from the polynomial's velocity at its end */
@@ -813,5 +813,25 @@ PetscErrorCode SimpVIStepHasPoints_Private(SimpVIStep st, PetscBool *points)
 {
   PetscFunctionBegin;
   *points = (PetscBool)(st->door.points != NULL);
+  PetscFunctionReturn(0);
+}
+
+/* SimpVIStepGetPolynomial_Private - the last solved step's nodes Q_0..Q_s and start momentum, for a checkpoint to write or
+   read (SimpVIStepSetPrevious_Private() then says what they are) */
+PetscErrorCode SimpVIStepGetPolynomial_Private(SimpVIStep st, Vec **Q, Vec *pprev)
+{
+  PetscFunctionBegin;
+  *Q     = st->Qprev;
+  *pprev = st->pprev;
+  PetscFunctionReturn(0);
+}
+
+/* SimpVIStepSetPrevious_Private - a restart's record of the last solved step: whether there is one, its start and size */
+PetscErrorCode SimpVIStepSetPrevious_Private(SimpVIStep st, PetscBool has, PetscReal t, PetscReal h)
+{
+  PetscFunctionBegin;
+  st->havepoly = has;
+  st->tprev    = t;
+  st->hprev    = h;
   PetscFunctionReturn(0);
 }

@@ -11,7 +11,7 @@
    product; nothing here is approximated, so the adjoint is the exact transpose of the tangent map. Knows nothing of TS.
 */
 #include <petsc/private/petscimpl.h>
-#include <simpvi/private/step.h>
+#include <simpvi/private/stepimpl.h>
 
 /* y += alpha op(T) x, op(T) = scale A (A' for a transposed term), or its transpose when transposed */
 static PetscErrorCode TermMult(const SimpVITerm *T, PetscBool transposed, PetscScalar alpha, Vec x, Vec y, Vec work)

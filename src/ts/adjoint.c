@@ -78,21 +78,20 @@ PetscErrorCode SimpVIStagesPack_Private(TS ts)
 static PetscErrorCode StepFromStages(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-  SimpVIStep st = vi->step;
+  PetscReal  t0 = ts->ptime + ts->time_step, h0 = -ts->time_step;
 
   PetscFunctionBegin;
-  st->h = -ts->time_step;
-  st->t = ts->ptime + ts->time_step;
   if (ts->steps < vi->nsteptimes) { /* the step's own t and h, of which the trajectory's differ by the round-off of t + h */
     const PetscReal t = vi->steptimes[2 * ts->steps], h = vi->steptimes[2 * ts->steps + 1];
 
-    if (PetscAbsReal(t - st->t) <= 1e-10 * PetscMax(1, PetscAbsReal(t)) && PetscAbsReal(h - st->h) <= 1e-10 * h) {
-      st->t = t;
-      st->h = h;
+    if (PetscAbsReal(t - t0) <= 1e-10 * PetscMax(1, PetscAbsReal(t)) && PetscAbsReal(h - h0) <= 1e-10 * h) {
+      t0 = t;
+      h0 = h;
     }
   }
+  PetscCall(SimpVIStepSetTime_Private(vi->step, t0, h0));
   PetscCall(vi->layout->stages(ts, PETSC_FALSE));
-  PetscCall(SimpVIStepLinearize_Private(st));
+  PetscCall(SimpVIStepLinearize_Private(vi->step));
   PetscFunctionReturn(0);
 }
 

@@ -84,14 +84,15 @@ PetscErrorCode SimpVICheckpointSetFromOptions_Private(TS ts, SimpVIOptionItems P
 static PetscErrorCode Vectors(TS ts, PetscViewer viewer, PetscBool write, PetscBool havepoly)
 {
   TS_SimpVI *vi                          = (TS_SimpVI *)ts->data;
-  SimpVIStep st                          = vi->step;
   PetscErrorCode (*io)(Vec, PetscViewer) = write ? VecView : VecLoad;
+  Vec *Q, pprev;
 
   PetscFunctionBegin;
   PetscCall(vi->layout->checkpointio(ts, viewer, write));
+  PetscCall(SimpVIStepGetPolynomial_Private(vi->step, &Q, &pprev));
   if (havepoly) {
-    for (PetscInt a = 0; a <= st->scheme->degree; a++) PetscCall(io(st->Qprev[a], viewer));
-    PetscCall(io(st->pprev, viewer));
+    for (PetscInt a = 0; a <= vi->scheme->degree; a++) PetscCall(io(Q[a], viewer));
+    PetscCall(io(pprev, viewer));
   }
   PetscCall(io(vi->cq, viewer));
   PetscCall(io(vi->cp, viewer));
@@ -102,16 +103,16 @@ static PetscErrorCode Vectors(TS ts, PetscViewer viewer, PetscBool write, PetscB
 static PetscErrorCode NotFinite(TS ts, PetscBool havepoly, const char **which)
 {
   TS_SimpVI  *vi = (TS_SimpVI *)ts->data;
-  SimpVIStep  st = vi->step;
-  Vec         v[16];
+  Vec         v[16], *Q, pprev;
   const char *name[16];
   PetscInt    n = 0;
 
   PetscFunctionBegin;
   *which = NULL;
   PetscCall(vi->layout->checkpointvecs(ts, &n, v, name));
+  PetscCall(SimpVIStepGetPolynomial_Private(vi->step, &Q, &pprev));
   if (havepoly) {
-    v[n]      = st->pprev;
+    v[n]      = pprev;
     name[n++] = "the last step's start momentum";
   }
   v[n]      = vi->cq;
@@ -124,10 +125,10 @@ static PetscErrorCode NotFinite(TS ts, PetscBool havepoly, const char **which)
     PetscCall(VecNorm(v[i], NORM_1, &nrm));
     if (PetscIsInfOrNanReal(nrm)) *which = name[i];
   }
-  for (PetscInt a = 0; havepoly && a <= st->scheme->degree && !*which; a++) {
+  for (PetscInt a = 0; havepoly && a <= vi->scheme->degree && !*which; a++) {
     PetscReal nrm;
 
-    PetscCall(VecNorm(st->Qprev[a], NORM_1, &nrm));
+    PetscCall(VecNorm(Q[a], NORM_1, &nrm));
     if (PetscIsInfOrNanReal(nrm)) *which = "the last step's polynomial";
   }
   PetscFunctionReturn(0);
@@ -145,7 +146,6 @@ static PetscBool InAdjointSolve(TS ts)
 PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
 {
   TS_SimpVI     *vi = (TS_SimpVI *)ts->data;
-  SimpVIStep     st = vi->step;
   MPI_Comm       comm;
   PetscMPIInt    size;
   PetscViewer    viewer;
@@ -155,13 +155,18 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   const char    *bad;
   PetscBool      stored;
   PetscLogDouble t0, t1;
+  PetscBool      havepoly;
+  PetscReal      tprev, hprev;
+  PetscInt       npos;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
+  PetscCall(SimpVIStepGetPrevious_Private(vi->step, &havepoly, &tprev, &hprev, NULL, NULL));
+  PetscCall(SimpVIStepGetSizes_Private(vi->step, NULL, &npos));
   PetscCall(PetscObjectGetComm((PetscObject)ts, &comm));
   PetscCallMPI(MPI_Comm_size(comm, &size));
   /* a bad state must not replace the last good checkpoint */
-  PetscCall(NotFinite(ts, st->havepoly, &bad));
+  PetscCall(NotFinite(ts, havepoly, &bad));
   PetscCheck(!bad, comm, PETSC_ERR_FP, "TSSIMPVI will not write the checkpoint %s of step %" PetscInt_FMT ": %s holds NaN or Inf", file, ts->steps, bad);
   /* collective: U may have been changed on some processes only (a post-event function), and the file has one answer */
   PetscCall(SimpVIStateIsStored_Private(ts, &stored));
@@ -176,9 +181,9 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   ints[CP_DEGREE]            = vi->degree;
   ints[CP_QUADRATURE]        = familyid;
   ints[CP_LAYOUT]            = vi->layout->checkpointid;
-  ints[CP_NPOS]              = st->qmap->N;
+  ints[CP_NPOS]              = npos;
   ints[CP_STEPS]             = ts->steps;
-  ints[CP_HAVEPOLY]          = st->havepoly;
+  ints[CP_HAVEPOLY]          = havepoly;
   ints[CP_STABILITYREADY]    = vi->stabilityready;
   ints[CP_STABILITYWARNED]   = vi->stabilitywarned;
   ints[CP_GROWTHSTEPS]       = vi->growthsteps;
@@ -193,8 +198,8 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   reals[CP_PTIME]            = ts->ptime;
   reals[CP_TIMESTEP]         = ts->time_step;
   reals[CP_PTIMEPREV]        = ts->ptime_prev;
-  reals[CP_TPREV]            = st->tprev;
-  reals[CP_HPREV]            = st->hprev;
+  reals[CP_TPREV]            = tprev;
+  reals[CP_HPREV]            = hprev;
   reals[CP_CT]               = vi->ct;
   reals[CP_OMEGA]            = vi->omega;
   reals[CP_BOUND]            = vi->bound;
@@ -217,7 +222,7 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   PetscCall(PetscViewerBinaryWrite(viewer, reals, CP_NREAL, PETSC_REAL));
   PetscCall(PetscViewerBinaryWrite(viewer, name, CP_NAMELEN, PETSC_CHAR));
   PetscCall(PetscViewerBinaryWrite(viewer, door, CP_NAMELEN, PETSC_CHAR));
-  PetscCall(Vectors(ts, viewer, PETSC_TRUE, st->havepoly));
+  PetscCall(Vectors(ts, viewer, PETSC_TRUE, havepoly));
   PetscCall(PetscViewerDestroy(&viewer));
   PetscCall(SimpVICheckpointFileFinish_Private(comm, tmp, file)); /* length, checksum, fsync, rename */
   vi->cpstep = ts->steps;
@@ -281,9 +286,9 @@ PetscErrorCode SimpVICheckpointMaybeWrite_Private(TS ts)
 static PetscErrorCode Restart(TS ts)
 {
   TS_SimpVI  *vi = (TS_SimpVI *)ts->data;
-  SimpVIStep  st = vi->step;
   MPI_Comm    comm;
   PetscViewer viewer;
+  PetscInt    npos;
   PetscInt    ints[CP_NINT], familyid;
   PetscReal   reals[CP_NREAL];
   char        name[CP_NAMELEN], door[CP_NAMELEN];
@@ -292,6 +297,7 @@ static PetscErrorCode Restart(TS ts)
 
   PetscFunctionBegin;
   PetscCall(PetscObjectGetComm((PetscObject)ts, &comm));
+  PetscCall(SimpVIStepGetSizes_Private(vi->step, NULL, &npos));
   PetscCall(SimpVICheckpointFileVerify_Private(comm, vi->restartfile)); /* whole, unchanged, of this format */
   PetscCall(PetscViewerCreate(comm, &viewer));
   PetscCall(PetscViewerSetType(viewer, PETSCVIEWERBINARY));
@@ -305,11 +311,11 @@ static PetscErrorCode Restart(TS ts)
   PetscCall(SimpVISchemeFamilyId_Private(vi->family, &familyid));
   name[CP_NAMELEN - 1] = 0;
   door[CP_NAMELEN - 1] = 0;
-  sameproblem          = (PetscBool)(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == familyid && ints[CP_LAYOUT] == vi->layout->checkpointid && ints[CP_NPOS] == st->qmap->N);
+  sameproblem          = (PetscBool)(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == familyid && ints[CP_LAYOUT] == vi->layout->checkpointid && ints[CP_NPOS] == npos);
   if (!sameproblem) PetscCall(PetscViewerDestroy(&viewer)); /* before the error */
   PetscCheck(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == familyid, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of scheme %s with degree %" PetscInt_FMT ", but this TS has scheme %s with degree %" PetscInt_FMT, vi->restartfile, name, ints[CP_DEGREE], vi->type, vi->degree);
-  PetscCheck(ints[CP_LAYOUT] == vi->layout->checkpointid && ints[CP_NPOS] == st->qmap->N, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of a problem with %" PetscInt_FMT " positions through the %s door, but this TS has %" PetscInt_FMT " positions through the %s door", vi->restartfile, ints[CP_NPOS], door,
-             st->qmap->N, vi->prob->door->name);
+  PetscCheck(ints[CP_LAYOUT] == vi->layout->checkpointid && ints[CP_NPOS] == npos, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of a problem with %" PetscInt_FMT " positions through the %s door, but this TS has %" PetscInt_FMT " positions through the %s door", vi->restartfile, ints[CP_NPOS], door, npos,
+             vi->prob->door->name);
   PetscCall(Vectors(ts, viewer, PETSC_FALSE, (PetscBool)ints[CP_HAVEPOLY]));
   PetscCall(PetscViewerDestroy(&viewer));
   for (PetscInt i = 0; i < CP_NFINITE; i++) PetscCheck(!PetscIsInfOrNanReal(reals[i]), comm, PETSC_ERR_FILE_UNEXPECTED, "The checkpoint %s is bad: its time, time step or energy is NaN or Inf", vi->restartfile);
@@ -326,20 +332,18 @@ static PetscErrorCode Restart(TS ts)
   ts->time_step         = reals[CP_TIMESTEP];
   ts->ptime_prev        = reals[CP_PTIMEPREV];
   ts->steprestart       = PETSC_FALSE;
-  st->havepoly          = (PetscBool)ints[CP_HAVEPOLY];
-  st->tprev             = reals[CP_TPREV];
-  st->hprev             = reals[CP_HPREV];
-  vi->stabilityready    = (PetscBool)ints[CP_STABILITYREADY];
-  vi->stabilitywarned   = (PetscBool)ints[CP_STABILITYWARNED];
-  vi->growthsteps       = ints[CP_GROWTHSTEPS];
-  vi->omega             = reals[CP_OMEGA];
-  vi->bound             = reals[CP_BOUND];
-  vi->omegatime         = reals[CP_OMEGATIME];
-  vi->growth            = reals[CP_GROWTH];
-  vi->retries           = ints[CP_RETRIES];
-  vi->prob->H0set       = (PetscBool)ints[CP_H0SET];
-  vi->prob->H0          = reals[CP_H0];
-  vi->ct                = reals[CP_CT];
+  PetscCall(SimpVIStepSetPrevious_Private(vi->step, (PetscBool)ints[CP_HAVEPOLY], reals[CP_TPREV], reals[CP_HPREV]));
+  vi->stabilityready  = (PetscBool)ints[CP_STABILITYREADY];
+  vi->stabilitywarned = (PetscBool)ints[CP_STABILITYWARNED];
+  vi->growthsteps     = ints[CP_GROWTHSTEPS];
+  vi->omega           = reals[CP_OMEGA];
+  vi->bound           = reals[CP_BOUND];
+  vi->omegatime       = reals[CP_OMEGATIME];
+  vi->growth          = reals[CP_GROWTH];
+  vi->retries         = ints[CP_RETRIES];
+  vi->prob->H0set     = (PetscBool)ints[CP_H0SET];
+  vi->prob->H0        = reals[CP_H0];
+  vi->ct              = reals[CP_CT];
   /* the compensations and (I2) the end momentum p1 carry on only into a run that sums as the writer did */
   vi->stored = (PetscBool)(ints[CP_STORED] && ints[CP_COMPENSATED] == (PetscInt)vi->compensated);
   if (vi->stored) {

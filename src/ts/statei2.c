@@ -142,19 +142,23 @@ static PetscInt NumStages_I2(PetscInt s)
 static PetscErrorCode Stages_I2(TS ts, PetscBool tostages)
 {
   TS_SimpVI     *vi = (TS_SimpVI *)ts->data;
-  SimpVIStep     st = vi->step;
-  const PetscInt s = vi->scheme->degree, nloc = st->qmap->n;
+  const PetscInt s  = vi->scheme->degree;
+  PetscInt       nloc;
   PetscScalar   *y;
+  Vec            q0, p0, Y;
 
   PetscFunctionBegin;
+  PetscCall(SimpVIStepGetSizes_Private(vi->step, &nloc, NULL));
+  PetscCall(SimpVIStepGetStart_Private(vi->step, &q0, &p0, NULL));
+  PetscCall(SimpVIStepGetSystem_Private(vi->step, &Y, NULL, NULL));
   if (tostages) {
-    PetscCall(VecCopy(st->q0, vi->stages[0]));
-    PetscCall(VecCopy(st->p0, vi->stages[1]));
-    PetscCall(VecGetArrayRead(st->Y, (const PetscScalar **)&y));
+    PetscCall(VecCopy(q0, vi->stages[0]));
+    PetscCall(VecCopy(p0, vi->stages[1]));
+    PetscCall(VecGetArrayRead(Y, (const PetscScalar **)&y));
   } else {
-    PetscCall(VecCopy(vi->stages[0], st->q0));
-    PetscCall(VecCopy(vi->stages[1], st->p0));
-    PetscCall(VecGetArray(st->Y, &y));
+    PetscCall(VecCopy(vi->stages[0], q0));
+    PetscCall(VecCopy(vi->stages[1], p0));
+    PetscCall(VecGetArray(Y, &y));
   }
   for (PetscInt a = 0; a < s; a++) {
     PetscCall(VecPlaceArray(vi->zview, y + a * nloc));
@@ -162,8 +166,8 @@ static PetscErrorCode Stages_I2(TS ts, PetscBool tostages)
     else PetscCall(VecCopy(vi->stages[2 + a], vi->zview));
     PetscCall(VecResetArray(vi->zview));
   }
-  if (tostages) PetscCall(VecRestoreArrayRead(st->Y, (const PetscScalar **)&y));
-  else PetscCall(VecRestoreArray(st->Y, &y));
+  if (tostages) PetscCall(VecRestoreArrayRead(Y, (const PetscScalar **)&y));
+  else PetscCall(VecRestoreArray(Y, &y));
   PetscFunctionReturn(0);
 }
 

@@ -170,15 +170,19 @@ static PetscInt NumStages_PhaseSpace(PetscInt s)
 static PetscErrorCode Stages_PhaseSpace(TS ts, PetscBool tostages)
 {
   TS_SimpVI     *vi = (TS_SimpVI *)ts->data;
-  SimpVIStep     st = vi->step;
-  const PetscInt s = vi->scheme->degree, nloc = st->qmap->n;
+  const PetscInt s  = vi->scheme->degree;
+  PetscInt       nloc;
   PetscScalar   *y;
+  Vec            q0, p0, Y;
 
   PetscFunctionBegin;
-  if (tostages) PetscCall(Join_PhaseSpace(ts, st->q0, st->p0, vi->stages[0]));
-  else PetscCall(Split_PhaseSpace(ts, vi->stages[0], st->q0, st->p0));
-  if (tostages) PetscCall(VecGetArrayRead(st->Y, (const PetscScalar **)&y));
-  else PetscCall(VecGetArray(st->Y, &y));
+  PetscCall(SimpVIStepGetSizes_Private(vi->step, &nloc, NULL));
+  PetscCall(SimpVIStepGetStart_Private(vi->step, &q0, &p0, NULL));
+  PetscCall(SimpVIStepGetSystem_Private(vi->step, &Y, NULL, NULL));
+  if (tostages) PetscCall(Join_PhaseSpace(ts, q0, p0, vi->stages[0]));
+  else PetscCall(Split_PhaseSpace(ts, vi->stages[0], q0, p0));
+  if (tostages) PetscCall(VecGetArrayRead(Y, (const PetscScalar **)&y));
+  else PetscCall(VecGetArray(Y, &y));
   for (PetscInt a = 0; a < s; a++) {
     Vec U = vi->stages[1 + a / 2], sub;
 
@@ -196,8 +200,8 @@ static PetscErrorCode Stages_PhaseSpace(TS ts, PetscBool tostages)
     if (tostages) PetscCall(VecSet(sub, 0));
     PetscCall(VecRestoreSubVector(vi->stages[vi->nstages - 1], vi->isp, &sub));
   }
-  if (tostages) PetscCall(VecRestoreArrayRead(st->Y, (const PetscScalar **)&y));
-  else PetscCall(VecRestoreArray(st->Y, &y));
+  if (tostages) PetscCall(VecRestoreArrayRead(Y, (const PetscScalar **)&y));
+  else PetscCall(VecRestoreArray(Y, &y));
   PetscFunctionReturn(0);
 }
 

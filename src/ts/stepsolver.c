@@ -46,8 +46,11 @@ PetscErrorCode SimpVIStepSolverSetUp_Private(TS ts)
   SNES       snes;
   KSP        ksp;
   PetscInt   N;
+  Vec        Y, R;
+  Mat        J;
 
   PetscFunctionBegin;
+  PetscCall(SimpVIStepGetSystem_Private(vi->step, &Y, &R, &J));
   PetscCall(DMShellCreate(PetscObjectComm((PetscObject)ts), &vi->dmstep));
   { /* create the DMSNES now, on every process: PETSc may keep a stale pointer to an earlier (destroyed) step DM, and
        a process that found it equal to this one would skip this collective creation and the tags would go astray */
@@ -55,11 +58,11 @@ PetscErrorCode SimpVIStepSolverSetUp_Private(TS ts)
 
     PetscCall(DMGetDMSNES(vi->dmstep, &sdm));
   }
-  PetscCall(DMShellSetGlobalVector(vi->dmstep, vi->step->Y));
+  PetscCall(DMShellSetGlobalVector(vi->dmstep, Y));
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SNESSetDM(snes, vi->dmstep));
-  PetscCall(SNESSetFunction(snes, vi->step->R, SNESTSFormFunction, ts));
-  PetscCall(SNESSetJacobian(snes, vi->step->J, vi->step->J, SNESTSFormJacobian, ts));
+  PetscCall(SNESSetFunction(snes, R, SNESTSFormFunction, ts));
+  PetscCall(SNESSetJacobian(snes, J, J, SNESTSFormJacobian, ts));
   /* the SNES's own KSP, with the user's choices: options processing may have given it the user's (I2) Jacobian,
      and a factorization PC may have factored it; drop both (types and options stay) */
   PetscCall(SNESGetKSP(snes, &ksp));
@@ -70,10 +73,10 @@ PetscErrorCode SimpVIStepSolverSetUp_Private(TS ts)
     PetscCall(KSPGetOperatorsSet(ksp, &set, &pset));
     if (set || pset) {
       PetscCall(KSPGetOperators(ksp, &A, &P));
-      if (A != vi->step->J || P != vi->step->J) PetscCall(KSPReset(ksp));
+      if (A != J || P != J) PetscCall(KSPReset(ksp));
     }
   }
-  PetscCall(VecGetSize(vi->step->Y, &N));
+  PetscCall(VecGetSize(Y, &N));
   PetscCall(SimpVIDefaultLinearSolver_Private(ksp, N, vi->prob->directlimit, PETSC_FALSE, PETSC_TRUE));
   if (vi->prob->inexactjacobian) { /* the assembled step matrix only preconditions the true (matrix-free) Jacobian, as
                                       -snes_mf_operator does; a Krylov method applies it (preonly would be that matrix's Newton) */
@@ -89,20 +92,23 @@ PetscErrorCode SimpVIStepSolverSetUp_Private(TS ts)
   PetscFunctionReturn(0);
 }
 
-/* Solves the step system for vi->step->Y with the SNES; reason names the failure (a SNESKINSOL's by KINSOL's flag) */
+/* Solves the step system for the step vector with the SNES; reason names the failure (a SNESKINSOL's by KINSOL's flag) */
 PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, PetscBool *converged, const char **reason)
 {
   TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
   SNESConvergedReason snesreason;
   const char         *kinsolflag = NULL;
+  Vec                 Y;
 
   PetscFunctionBegin;
+  PetscCall(SimpVIStepGetSystem_Private(vi->step, &Y, NULL, NULL));
   PetscCall(SimpVIStepKINSOL_Private(ts));
   if (vi->smallpath) {
     PetscBool           newton, ksponly;
     SimpVISmallOptions  opt;
     PetscInt            nfuncs;
     SNESConvergedReason small;
+    PetscReal           tstart;
 
     PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESNEWTONLS, &newton));
     PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESKSPONLY, &ksponly));
@@ -115,10 +121,10 @@ PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, Pet
       opt.ksponly = ksponly;
       PetscCall(SimpVIStepSmallSolve_Private(vi->step, &opt, its, &nfuncs, &small));
       /* what the SNES would hold after the solve, for callers that ask it (SNESGetSolution(), its reason) */
-      if (ts->snes->vec_sol != vi->step->Y) {
-        PetscCall(PetscObjectReference((PetscObject)vi->step->Y));
+      if (ts->snes->vec_sol != Y) {
+        PetscCall(PetscObjectReference((PetscObject)Y));
         PetscCall(VecDestroy(&ts->snes->vec_sol));
-        ts->snes->vec_sol = vi->step->Y;
+        ts->snes->vec_sol = Y;
       }
       ts->snes->iter       = *its;
       ts->snes->linear_its = *its;
@@ -129,10 +135,11 @@ PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, Pet
         *reason    = SNESConvergedReasons[small]; /* no formatting on the path whose steps cost microseconds */
         PetscFunctionReturn(0);
       }
-      PetscCall(PetscInfo(ts, "Dense Newton of the step from t = %g: %s after %" PetscInt_FMT " iterations; the SNES solves it again\n", (double)vi->step->t, SNESConvergedReasons[small], *its));
+      PetscCall(SimpVIStepGetTime_Private(vi->step, &tstart, NULL));
+      PetscCall(PetscInfo(ts, "Dense Newton of the step from t = %g: %s after %" PetscInt_FMT " iterations; the SNES solves it again\n", (double)tstart, SNESConvergedReasons[small], *its));
     }
   }
-  PetscCall(SNESSolve(ts->snes, NULL, vi->step->Y));
+  PetscCall(SNESSolve(ts->snes, NULL, Y));
   PetscCall(SNESGetIterationNumber(ts->snes, its));
   PetscCall(SNESGetLinearSolveIterations(ts->snes, lits));
   PetscCall(SNESGetConvergedReason(ts->snes, &snesreason));
@@ -143,7 +150,7 @@ PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, Pet
   if (*converged) { /* ksponly (TS_LINEAR) never looks at the residual: catch Inf/NaN from a callback here */
     PetscReal ynorm;
 
-    PetscCall(VecNorm(vi->step->Y, NORM_INFINITY, &ynorm));
+    PetscCall(VecNorm(Y, NORM_INFINITY, &ynorm));
     if (PetscIsInfOrNanReal(ynorm)) {
       *converged       = PETSC_FALSE;
       ts->snes->reason = SNES_DIVERGED_FUNCTION_NANORINF; /* for TSAdaptCheckStage() */

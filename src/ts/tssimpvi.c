@@ -249,9 +249,11 @@ static PetscErrorCode SNESTSFormJacobian_SimpVI(SNES snes, Vec Y, Mat A, Mat B, 
 {
   SimpVIStep st = ((TS_SimpVI *)ts->data)->step;
   PetscBool  lag;
+  Vec        R;
 
   PetscFunctionBegin;
-  PetscCall(SimpVIStepLagJacobian_Private(st, st->R, &lag)); /* -ts_simpvi_lag_jacobian: J and its factors kept */
+  PetscCall(SimpVIStepGetSystem_Private(st, NULL, &R, NULL));
+  PetscCall(SimpVIStepLagJacobian_Private(st, R, &lag)); /* -ts_simpvi_lag_jacobian: J and its factors kept */
   if (!lag) PetscCall(SimpVIStepJacobian_Private(st, Y, B));
   if (A != B) {
     PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
@@ -544,6 +546,7 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
   TS_SimpVI  *vi = (TS_SimpVI *)ts->data;
   PetscBool   iascii;
   const char *family;
+  PetscInt    npos;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
@@ -551,14 +554,17 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
   PetscCall(SimpVISchemeTable_Private(vi->family, vi->degree, &vi->scheme)); /* the family's nq and order (before set-up too) */
   PetscCall(SimpVISchemeFamilyTitle_Private(vi->family, &family));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Variational integrator %s: degree %" PetscInt_FMT ", %" PetscInt_FMT "-point %s quadrature, order %" PetscInt_FMT "\n", vi->type, vi->degree, vi->scheme->nq, family, vi->scheme->order));
-  if (vi->prob && vi->prob->door)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->prob->door->name, vi->degree, vi->step->qmap ? vi->step->qmap->N : 0));
+  PetscCall(SimpVIStepGetSizes_Private(vi->step, NULL, &npos));
+  if (vi->prob && vi->prob->door) PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->prob->door->name, vi->degree, npos));
   if (vi->prob && vi->prob->door && vi->prob->door->view) PetscCall(vi->prob->door->view(vi->prob, viewer));
-  if (vi->prob && vi->prob->door && vi->step->qmap) {
-    if (vi->smallpath)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by a dense Newton (%" PetscInt_FMT " rows, -ts_simpvi_small_limit %" PetscInt_FMT ") with the SNES's tolerances; the SNES if it fails\n", vi->degree * vi->step->qmap->N, vi->smalllimit));
-    if (vi->step->door.points) PetscCall(PetscViewerASCIIPrintf(viewer, "  Its residual and Jacobian on arrays: every quadrature point in one call of the pointwise Lagrangian\n"));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by the SNES\n"));
+  if (vi->prob && vi->prob->door && npos) {
+    PetscBool points;
+
+    PetscCall(SimpVIStepHasPoints_Private(vi->step, &points));
+    if (vi->smallpath) { /* one path or the other: before, a dense path without points also said "the SNES" */
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by a dense Newton (%" PetscInt_FMT " rows, -ts_simpvi_small_limit %" PetscInt_FMT ") with the SNES's tolerances; the SNES if it fails\n", vi->degree * npos, vi->smalllimit));
+      if (points) PetscCall(PetscViewerASCIIPrintf(viewer, "  Its residual and Jacobian on arrays: every quadrature point in one call of the pointwise Lagrangian\n"));
+    } else PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by the SNES\n"));
   }
   if (!SIMPVI_HAVE_PARALLEL_LU) {
     PetscMPIInt size;

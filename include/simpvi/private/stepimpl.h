@@ -1,0 +1,77 @@
+/*
+   The fields of the step (src/core/ only): its owner, the TS type, sees the step through the functions of
+   include/simpvi/private/step.h.
+*/
+#ifndef SIMPVI_STEPIMPL_H
+#define SIMPVI_STEPIMPL_H
+
+#include <simpvi/private/step.h>
+
+struct _SimpVIStep {
+  const SimpVIScheme *scheme;
+  SimpVIStepDoor      door;
+  PetscBool           linear; /* a quadratic Lagrangian: the Jacobian does not depend on Y (kept while t and h stay) */
+
+  /* the step */
+  PetscReal        t, h;
+  PetscReal        tsaved, hsaved; /* the step a partial step (dense output) stands in for */
+  Vec              q0, p0;
+  Vec              v;      /* a velocity at q0 */
+  PetscBool        vvalid; /* v holds it (the first predictor is q0 + c h v) */
+  PetscLayout      qmap;   /* layout of the positions */
+  SimpVIStepLayout layout; /* the blocks of the step and the state on this process, and the configuration space */
+
+  /* the previous solved step: its nodes (the polynomial), start momentum and time */
+  Vec      *Qprev;
+  Vec       pprev;
+  PetscReal tprev, hprev;
+  PetscBool havepoly;
+
+  /* values at the quadrature points (nq each), and the step vector they belong to */
+  Vec        *X, *V, *P, *G;
+  SimpVIStamp eval;
+
+  /* the system */
+  Vec       Y, R, *Yv, *Rv; /* Yv/Rv: views of the stage blocks of Y/R */
+  Mat       J;
+  PetscBool Jpreallocated;
+  PetscReal Jh, Jt;          /* step size and start of the step of the Jacobian in J (linear: the last step it was found to be) */
+  PetscBool Jvalid;          /* J holds a Jacobian of this step size (for lagging) */
+  Vec       Jr, JJr;         /* linear: the probe r (step-shaped) and J r at J's assembly, made on first use */
+  Vec       Jy, Jry;         /* linear: Y + sigma r and R there */
+  PetscReal JJrnorm, Jsigma; /* linear: ||J r||_inf, the probe's scale sigma (0: to be found) */
+
+  /* what the last residual was computed at (Y's stamp, p0's state) and R's id and state after */
+  SimpVIStamp      res;
+  PetscObjectId    resrid;
+  PetscObjectState resrstate, resp0;
+
+  /* Jacobian lagging (-ts_simpvi_lag_jacobian): Jacobian requests in this step, the residual norm at the last one */
+  PetscBool lagjacobian;
+  PetscInt  jcalls;
+  PetscReal jfnorm;
+
+  /* the step's equations on arrays (src/core/kernel.c), and scratch of the scheme's size */
+  SimpVIKernel        kernel;
+  PetscScalar        *termcoef;
+  const PetscScalar **parr; /* array pointers: P_k and G_k (or the predictor's nodes) */
+  PetscScalar       **xv;   /* array pointers: X_k and V_k */
+  PetscReal          *phi;
+  SimpVITerm         *terms;
+  PetscReal          *predx, *predphi; /* the predictor's basis at each stage's node (predx on the old polynomial) */
+
+  /* the small dense path (src/core/smallstep.c): the m = s n rows of the system, its dense Jacobian, LU factors (of
+     the Jacobian at step dJt with step size dJh), a lagged Jacobian's age in Newton iterations, scratch */
+  PetscInt     dm, *dpiv, djacage, *didx;
+  PetscScalar *dJ, *dLU, *dJprev, *dy, *dy0, *dvals;
+  PetscBool    dvalid, dfactored, dassembled; /* dassembled: dJ is the Jacobian at the current iterate */
+  PetscReal    dJh, dJt;
+  /* a door with points(): the quadrature points' t, x, v, the door's P, G and derivatives (Px, Pv, Gx, Gv, nq n x n
+     each) on arrays, and the step vector they belong to */
+  PetscReal          *at, *ax, *av, *aP, *aG, *aD;
+  const PetscScalar **dptr; /* the derivative arrays of each point, for the kernel */
+  SimpVIStamp         astamp;
+  PetscBool           aderiv; /* aD holds the derivatives of that evaluation */
+};
+
+#endif
