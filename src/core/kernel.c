@@ -97,6 +97,7 @@ PetscErrorCode SimpVIKernelDestroy(SimpVIKernel *kernel)
   PetscCall(PetscFree5(K->xc, K->vc, K->pc, K->gc, K->mc));
   PetscCall(PetscFree2(K->jc, K->need));
   PetscCall(PetscFree2(K->coef, K->ptr));
+  PetscCall(PetscFree(K->work));
   PetscCall(PetscFree(*kernel));
   PetscFunctionReturn(0);
 }
@@ -350,36 +351,48 @@ PetscErrorCode SimpVIKernelJacobianTerm_Private(SimpVIKernel K, PetscInt k, Simp
   Level: developer
 
   Note:
-  A derivative whose coefficients are all zero at a point (G_x at a Lobatto scheme's first node) is not read there.
+  The same coefficients as the step's Vec path assembles (the residual's times the points'), summed per point.
 
 .seealso: `TSSimpVICreateKernel()`, `SimpVIKernelResidual()`
 @*/
 PetscErrorCode SimpVIKernelJacobian(SimpVIKernel kernel, PetscInt n, const PetscScalar *const Px[], const PetscScalar *const Pv[], const PetscScalar *const Gx[], const PetscScalar *const Gv[], PetscInt ld, PetscScalar J[])
 {
-  const PetscInt s = kernel->s, s2 = s * s, m = s * n;
+  const PetscInt s = kernel->s, nq = kernel->nq, m = s * n;
+  PetscScalar   *T, *U;
 
   PetscFunctionBegin;
+  if (kernel->nwork < 2 * n * m) { /* the per-point sums, kept for the largest system seen */
+    PetscCall(PetscFree(kernel->work));
+    PetscCall(PetscMalloc1(2 * n * m, &kernel->work));
+    kernel->nwork = 2 * n * m;
+  }
+  T = kernel->work;
+  U = kernel->work + n * m;
   for (PetscInt r = 0; r < m; r++)
     for (PetscInt c = 0; c < m; c++) J[r * ld + c] = 0;
-  for (PetscInt k = 0; k < kernel->nq; k++) {
-    const PetscScalar *A[4] = {Px[k], Pv[k], Gx[k], Gv[k]};
+  /* the chain rule of the residual's coefficients through the points': dR_i/dZ_l = sum_k [w_k D_ki T_kl + h w_k B_ki U_kl],
+     T_kl = B_kl Px + D_kl/h Pv and U_kl = B_kl Gx + D_kl/h Gv made once per point as rows of the Jacobian (T[r m + l n + c])
+     and shared by every row block i */
+  for (PetscInt k = 0; k < nq; k++) {
+    for (PetscInt l = 0; l < s; l++) {
+      const PetscReal b = kernel->xc[k * s + l], d = kernel->vc[k * s + l];
 
-    for (PetscInt b = SIMPVI_BLOCK_PX; b <= SIMPVI_BLOCK_GV; b++) {
-      const PetscReal *unit = &kernel->jc[(k * 4 + b) * s2];
-
-      if (!(kernel->need[k] & SIMPVI_NEED(b))) continue;
-      for (PetscInt i = 0; i < s; i++)
-        for (PetscInt l = 0; l < s; l++) {
-          const PetscReal c = unit[i * s + l];
-
-          if (c == 0) continue;
-          for (PetscInt r = 0; r < n; r++) {
-            PetscScalar       *row = &J[(i * n + r) * ld + l * n];
-            const PetscScalar *a   = &A[b][r * n];
-
-            for (PetscInt col = 0; col < n; col++) row[col] += c * a[col];
-          }
+      for (PetscInt r = 0; r < n; r++)
+        for (PetscInt c = 0; c < n; c++) {
+          T[r * m + l * n + c] = b * Px[k][r * n + c] + d * Pv[k][r * n + c];
+          U[r * m + l * n + c] = b * Gx[k][r * n + c] + d * Gv[k][r * n + c];
         }
+    }
+    for (PetscInt i = 0; i < s; i++) {
+      const PetscReal a = kernel->pc[i * nq + k], g = kernel->gc[i * nq + k];
+
+      if (a == 0 && g == 0) continue;
+      for (PetscInt r = 0; r < n; r++) {
+        PetscScalar       *row = &J[(i * n + r) * ld];
+        const PetscScalar *Tr = &T[r * m], *Ur = &U[r * m];
+
+        for (PetscInt c = 0; c < m; c++) row[c] += a * Tr[c] + g * Ur[c];
+      }
     }
   }
   PetscFunctionReturn(0);

@@ -60,9 +60,11 @@ struct _p_SimpVIKernel {
   PetscReal                      *mc;                  /* nq: h w_k */
   PetscReal                      *jc;                  /* nq x 4 x s x s: a unit term's coefficients per point and block */
   PetscInt                       *need;                /* nq: the blocks each point needs (a Lobatto scheme's first node needs no G_x) */
-  /* scratch: coefficients and array pointers of one sum */
+  /* scratch: coefficients and array pointers of one sum; the Jacobian's per-point sums (nwork entries) */
   PetscScalar        *coef;
   const PetscScalar **ptr;
+  PetscScalar        *work;
+  PetscInt            nwork;
 };
 
 /* x[j] += sum_t a[t] y[t][j] for j < n, summed as PETSc's VecMAXPY_Seq() does (the remainder of nv mod 4 first, then
