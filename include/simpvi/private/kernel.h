@@ -70,7 +70,11 @@ struct _p_SimpVIKernel {
 /* x[j] += sum_t a[t] y[t][j] for j < n, summed as PETSc's VecMAXPY_Seq() does (the remainder of nv mod 4 first, then
    groups of four, each group's products summed before they are added to x): the sums of the step's Vec path, to the
    last bit, whatever path computes them */
-static inline void SimpVIMAXPY(PetscInt n, PetscScalar *x, PetscInt nv, const PetscScalar a[], const PetscScalar *const y[])
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+SimpVIMAXPY(PetscInt n, PetscScalar *x, PetscInt nv, const PetscScalar a[], const PetscScalar *const y[])
 {
   PetscInt t = nv & 0x3;
 
