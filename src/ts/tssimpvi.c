@@ -431,14 +431,7 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   stepdoor.points   = door == &SimpVIDoorPointwise && !vi->prob->user.forcefn ? StepPoints : NULL; /* forces come as Vecs */
   PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sts_simpvi_", ((PetscObject)ts)->prefix ? ((PetscObject)ts)->prefix : ""));
   PetscCall(SimpVIStepSetUp_Private(vi->step, vi->scheme, &stepdoor, (PetscBool)(ts->problem_type == TS_LINEAR), vi->q1, prefix));
-  PetscCall(SimpVIStepSolverSetUp_Private(ts));
-  if (ts->problem_type == TS_LINEAR) { /* one linear solve per step, unless the user chose a SNES type other than the default */
-    PetscBool given, newton = PETSC_FALSE;
-
-    PetscCall(PetscOptionsHasName(((PetscObject)ts->snes)->options, ((PetscObject)ts->snes)->prefix, "-snes_type", &given));
-    if (((PetscObject)ts->snes)->type_name) PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESNEWTONLS, &newton));
-    if (!given && (newton || !((PetscObject)ts->snes)->type_name)) PetscCall(SNESSetType(ts->snes, SNESKSPONLY));
-  }
+  PetscCall(SimpVIStepSolverSetUp_Private(ts)); /* and the SNES type: the dense one for small systems, ksponly for TS_LINEAR */
   PetscCall(SimpVICheckpointSetUp_Private(ts)); /* the checkpoint path checked; -ts_simpvi_restart: the state and history of a checkpoint */
   PetscFunctionReturn(0);
 }
@@ -556,10 +549,13 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->prob->door->name, vi->degree, vi->step->qmap ? vi->step->qmap->N : 0));
   if (vi->prob && vi->prob->door == &SimpVIDoorSplit) PetscCall(SimpVISplitView_Private(vi->prob, viewer));
   if (vi->prob && vi->prob->door && vi->step->qmap) {
-    if (vi->smallpath)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by a dense Newton (%" PetscInt_FMT " rows, -ts_simpvi_small_limit %" PetscInt_FMT ") with the SNES's tolerances; the SNES if it fails\n", vi->degree * vi->step->qmap->N, vi->smalllimit));
-    if (vi->step->door.points) PetscCall(PetscViewerASCIIPrintf(viewer, "  Its residual and Jacobian on arrays: every quadrature point in one call of the pointwise Lagrangian\n"));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by the SNES\n"));
+    SNESType  type;
+    PetscBool dense;
+
+    PetscCall(SNESGetType(ts->snes, &type));
+    PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESSIMPVIDENSE, &dense));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by the SNES, type %s%s\n", type ? type : "not set", dense ? " (the default for systems of at most -ts_simpvi_small_limit rows on one process)" : ""));
+    if (dense && vi->step->door.points) PetscCall(PetscViewerASCIIPrintf(viewer, "  Its residual and Jacobian on arrays: every quadrature point in one call of the pointwise Lagrangian\n"));
   }
   if (!SIMPVI_HAVE_PARALLEL_LU) {
     PetscMPIInt size;

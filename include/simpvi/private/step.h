@@ -109,27 +109,19 @@ struct _SimpVIStep {
   PetscReal           ctabh;
   PetscReal          *predx, *predphi; /* the predictor's basis at each stage's node (predx on the old polynomial) */
 
-  /* the small dense path (src/core/smallstep.c): the m = s n rows of the system, its dense Jacobian, LU factors (of
-     the Jacobian at step dJt with step size dJh), a lagged Jacobian's age in Newton iterations, scratch */
-  PetscInt     dm, *dpiv, djacage, *didx;
-  PetscScalar *dJ, *dLU, *dJprev, *dy, *dy0, *dvals;
-  PetscBool    dvalid, dfactored, dassembled; /* dassembled: dJ is the Jacobian at the current iterate */
-  PetscReal    dJh, dJt;
+  /* the small dense path (src/core/smallstep.c), the step's residual and dense Jacobian for SNESSIMPVIDENSE: the
+     m = s n rows of the system, its dense Jacobian (row-major), the last one given for a linear step (to find it
+     unchanged), the step size and start it was given for, the residual norm at the last Jacobian request, scratch */
+  PetscInt     dm, *didx;
+  PetscScalar *dJ, *dJprev, *dvals;
+  PetscBool    dgiven, dassembled; /* dgiven: dJprev and dJh, dJt are set; dassembled: dJ is the Jacobian at the current iterate */
+  PetscReal    dJh, dJt, dfnorm;
   /* a door with points(): the quadrature points' t, x, v, the door's P, G and derivatives (Px, Pv, Gx, Gv, nq n x n
      each) on arrays, and the step vector they belong to */
   PetscReal  *at, *ax, *av, *aP, *aG, *aD, *aT; /* aT: the Jacobian's partial sums */
   SimpVIStamp astamp;
   PetscBool   aderiv; /* aD holds the derivatives of that evaluation */
 };
-
-/* The stopping tests of the small path: those of the SNES it stands for */
-typedef struct {
-  PetscReal atol, rtol, stol, divtol;
-  PetscInt  maxit, maxf;
-  PetscInt  lag;     /* SNESSetLagJacobian() */
-  PetscBool persist; /* SNESSetLagJacobianPersists() */
-  PetscBool ksponly; /* SNESKSPONLY: one Newton step */
-} SimpVISmallOptions;
 
 PETSC_INTERN PetscErrorCode SimpVIStepCreate_Private(SimpVIStep *);
 PETSC_INTERN PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep, const SimpVIScheme *, const SimpVIStepDoor *, PetscBool, Vec, const char[]);
@@ -191,10 +183,12 @@ PETSC_INTERN PetscErrorCode SimpVIMatFill_Private(Mat, PetscBool *, PetscErrorCo
 PETSC_INTERN PetscErrorCode SimpVIDefaultLinearSolver_Private(KSP, PetscInt, PetscInt, PetscBool, PetscBool);
 PETSC_INTERN PetscErrorCode SimpVIStepPlaceholderSolver_Private(KSP);
 
-/* The small dense path (src/core/smallstep.c) */
-PETSC_INTERN PetscErrorCode SimpVIStepSmallSolve_Private(SimpVIStep, const SimpVISmallOptions *, PetscInt *, PetscInt *, SNESConvergedReason *);
+/* The small dense path (src/core/smallstep.c): the step's residual and dense Jacobian, the array functions of
+   SNESSIMPVIDENSE (include/simpvi/private/snesdense.h), the context the step */
+PETSC_INTERN PetscErrorCode SimpVIStepDenseFunction_Private(SNES, Vec, Vec, PetscBool, void *);
+PETSC_INTERN PetscErrorCode SimpVIStepDenseJacobian_Private(SNES, Vec, PetscScalar[], PetscBool *, void *);
 PETSC_INTERN PetscErrorCode SimpVIStepSmallReset_Private(SimpVIStep);
 
-PETSC_INTERN PetscLogEvent SIMPVI_Residual, SIMPVI_Jacobian, SIMPVI_SmallSolve;
+PETSC_INTERN PetscLogEvent SIMPVI_Residual, SIMPVI_Jacobian;
 
 #endif
