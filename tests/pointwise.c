@@ -64,9 +64,9 @@ static PetscErrorCode DampingJacobian(TS ts, PetscReal t, Vec x, Vec v, Mat Fx, 
 
 typedef struct {
   PetscReal u[4];
-  PetscInt  its;    /* Newton iterations */
+  PetscInt  its;       /* Newton iterations */
   PetscBool densetype; /* the step's SNES was SNESSIMPVIDENSE (the dense path; no fall-back on another SNES since issue 21) */
-  PetscReal eH;     /* the largest relative change of the energy */
+  PetscReal eH;        /* the largest relative change of the energy */
 } Result;
 
 static PetscErrorCode Run(MPI_Comm comm, const char type[], const char scheme[], Particle pa, PetscBool force, PetscInt limit, PetscReal h, PetscInt steps, Result *res)

@@ -31,11 +31,11 @@ typedef enum {
 static const char *const Problems[] = {"pendulum", "pendulum (I2)", "double pendulum", "top", "top (Lagrangian)", "pendulum (pointwise)", "double (pointwise)"};
 
 typedef struct {
-  PetscReal u[8];    /* the final state: (q, p), or (u, v) for the I2 door */
-  PetscInt  n;       /* its length */
+  PetscReal u[8];      /* the final state: (q, p), or (u, v) for the I2 door */
+  PetscInt  n;         /* its length */
   PetscBool densetype; /* the step's SNES was SNESSIMPVIDENSE (the dense path; no fall-back on another SNES since issue 21) */
-  PetscInt  its;     /* Newton iterations, either path */
-  PetscBool noalloc; /* no allocation in the last steps (dense path, tracked allocations) */
+  PetscInt  its;       /* Newton iterations, either path */
+  PetscBool noalloc;   /* no allocation in the last steps (dense path, tracked allocations) */
 } Result;
 
 /* steps of h of the problem with the scheme; limit: -ts_simpvi_small_limit; lag: -ts_simpvi_lag_jacobian */
@@ -203,7 +203,8 @@ int main(int argc, char **argv)
       PetscCall(Run((Problem)p, schemes[s], 0.05, 40, 64, PETSC_TRUE, &lagged));
       PetscCall(Run(twin, schemes[s], 0.05, 40, 64, PETSC_FALSE, &mech));
       noalloc = (PetscBool)(noalloc && dense.noalloc);
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-20s %-8s: dense path alone: %s, the SNES path used the SNES: %s, same trajectory to 1e-12: %s, lagged Jacobian to 1e-10: %s, the mechanical door's trajectory to 1e-12: %s and Newton iterations to 1: %s\n", Problems[p], schemes[s], dense.densetype ? "yes" : "no", !snes.densetype ? "yes" : "no", Difference(&dense, &snes) < 1e-12 ? "yes" : "no", Difference(&lagged, &snes) < 1e-10 ? "yes" : "no", Difference(&dense, &mech) < 1e-12 ? "yes" : "no",
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-20s %-8s: dense path alone: %s, the SNES path used the SNES: %s, same trajectory to 1e-12: %s, lagged Jacobian to 1e-10: %s, the mechanical door's trajectory to 1e-12: %s and Newton iterations to 1: %s\n", Problems[p], schemes[s],
+                            dense.densetype ? "yes" : "no", !snes.densetype ? "yes" : "no", Difference(&dense, &snes) < 1e-12 ? "yes" : "no", Difference(&lagged, &snes) < 1e-10 ? "yes" : "no", Difference(&dense, &mech) < 1e-12 ? "yes" : "no",
                             PetscAbsInt(dense.its - mech.its) <= 1 && PetscAbsInt(snes.its - mech.its) <= 1 ? "yes" : "no"));
     }
   }

@@ -294,11 +294,11 @@ PetscErrorCode SimpVIStepDenseFunction_Private(SNES snes, Vec Y, Vec R, PetscBoo
 */
 PetscErrorCode SimpVIStepDenseJacobian_Private(SNES snes, Vec Y, PetscScalar J[], PetscBool *keep, void *ctx)
 {
-  SimpVIStep        st = (SimpVIStep)ctx;
-  const PetscBool   held = *keep;
-  PetscInt          it, m;
+  SimpVIStep         st   = (SimpVIStep)ctx;
+  const PetscBool    held = *keep;
+  PetscInt           it, m;
   const PetscScalar *r;
-  PetscReal         fnorm = 0;
+  PetscReal          fnorm = 0;
 
   PetscFunctionBegin;
   PetscCheck(Y == st->Y, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The step's dense Jacobian is at the step vector only");
@@ -310,7 +310,7 @@ PetscErrorCode SimpVIStepDenseJacobian_Private(SNES snes, Vec Y, PetscScalar J[]
     fnorm = Norm2(m, r);
     PetscCall(VecRestoreArrayRead(st->R, &r));
   }
-  *keep = LagKeeps(st, it, fnorm, held);
+  *keep      = LagKeeps(st, it, fnorm, held);
   st->dfnorm = fnorm;
   if (*keep) PetscFunctionReturn(0);
   if (st->linear && held && st->dgiven && st->dJh == st->h && st->dJt == st->t) { /* this step's, given already */

@@ -23,14 +23,14 @@ typedef struct {
   PetscBool testjac; /* -snes_test_jacobian: the Jacobian through SNESComputeJacobian(), which runs the test */
 
   /* the m x m Jacobian and its LU factors (column-major, in place), the Newton step */
-  PetscBLASInt      m, *piv;
-  PetscScalar      *LU, *dy;
-  PetscBool         factored; /* LU holds the factors of an earlier Jacobian */
-  Mat               D;        /* generic path: the Jacobian as a MATSEQDENSE when the SNES's is not one */
-  PetscObjectState  Astate;   /* generic path: the state of the Jacobian matrix that was factored */
-  PetscObjectId     Aid;
-  PetscInt          factorizations;
-  PetscBool         arrays; /* the last solve used the array functions */
+  PetscBLASInt     m, *piv;
+  PetscScalar     *LU, *dy;
+  PetscBool        factored; /* LU holds the factors of an earlier Jacobian */
+  Mat              D;        /* generic path: the Jacobian as a MATSEQDENSE when the SNES's is not one */
+  PetscObjectState Astate;   /* generic path: the state of the Jacobian matrix that was factored */
+  PetscObjectId    Aid;
+  PetscInt         factorizations;
+  PetscBool        arrays; /* the last solve used the array functions */
 } SNES_SimpVIDense;
 
 static PetscReal Norm2(PetscInt m, const PetscScalar *x)
@@ -108,12 +108,12 @@ static PetscErrorCode JacobianFactor(SNES snes, PetscBool arrays, PetscBool *ok)
     keep = dn->factored;
     PetscCall((*dn->jacobian)(snes, snes->vec_sol, dn->LU, &keep, dn->ctx));
   } else { /* SNESComputeJacobian() (its own lag and -snes_test_jacobian), then the values of the operator */
-    Mat               A = snes->jacobian, B = snes->jacobian_pre, E = NULL;
-    PetscObjectState  state;
-    PetscObjectId     id;
-    PetscBool         dense, implicit;
+    Mat                A = snes->jacobian, B = snes->jacobian_pre, E = NULL;
+    PetscObjectState   state;
+    PetscObjectId      id;
+    PetscBool          dense, implicit;
     const PetscScalar *a;
-    PetscInt          lda;
+    PetscInt           lda;
 
     if (!A) {
       if (!dn->D) PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, dn->m, dn->m, NULL, &dn->D));
@@ -484,14 +484,14 @@ PetscErrorCode SNESCreate_SimpVIDense(SNES snes)
   SNESLineSearch    ls;
 
   PetscFunctionBegin;
-  snes->ops->setup          = SNESSetUp_SimpVIDense;
-  snes->ops->solve          = SNESSolve_SimpVIDense;
-  snes->ops->destroy        = SNESDestroy_SimpVIDense;
-  snes->ops->setfromoptions = SNESSetFromOptions_SimpVIDense;
-  snes->ops->view           = SNESView_SimpVIDense;
-  snes->ops->reset          = SNESReset_SimpVIDense;
-  snes->usesksp             = PETSC_FALSE;
-  snes->usesnpc             = PETSC_FALSE;
+  snes->ops->setup                  = SNESSetUp_SimpVIDense;
+  snes->ops->solve                  = SNESSolve_SimpVIDense;
+  snes->ops->destroy                = SNESDestroy_SimpVIDense;
+  snes->ops->setfromoptions         = SNESSetFromOptions_SimpVIDense;
+  snes->ops->view                   = SNESView_SimpVIDense;
+  snes->ops->reset                  = SNESReset_SimpVIDense;
+  snes->usesksp                     = PETSC_FALSE;
+  snes->usesnpc                     = PETSC_FALSE;
   snes->alwayscomputesfinalresidual = PETSC_TRUE;
   PetscCall(SNESGetLineSearch(snes, &ls));
   if (!((PetscObject)ls)->type_name) PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC));
