@@ -103,7 +103,7 @@ static PetscErrorCode Pendulum(SNESType type, const char damping[], PetscInt *it
   SNES        snes;
   Vec         U;
   Mat         M, H;
-  PetscScalar u[2] = {1, 0.5};
+  PetscScalar u[2]   = {1, 0.5};
   PetscInt    idx[2] = {0, 1};
   SNESType    t;
 
@@ -181,8 +181,7 @@ int main(int argc, char **argv)
     PetscCall(Pendulum(SNESNEWTONLS, NULL, &newton, t[2]));
     PetscCall(Pendulum(SNESNEWTONLS, "0.5", &newton5, t[3]));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "pendulum steps: the default SNES is %s, %s (undamped, damped), the chosen one %s, %s\n", t[0], t[1], t[2], t[3]));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "-snes_linesearch_damping 0.5 raises the dense path's iterations: %s, newtonls's: %s; the two paths take the same iterations, undamped: %s, damped: %s\n", dense5 > dense ? "yes" : "no", newton5 > newton ? "yes" : "no",
-                          dense == newton ? "yes" : "no", dense5 == newton5 ? "yes" : "no"));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "-snes_linesearch_damping 0.5 raises the dense path's iterations: %s, newtonls's: %s; the two paths take the same iterations, undamped: %s, damped: %s\n", dense5 > dense ? "yes" : "no", newton5 > newton ? "yes" : "no", dense == newton ? "yes" : "no", dense5 == newton5 ? "yes" : "no"));
   }
   PetscCall(PetscStrcmp(kase, "run", &same));
   if (same) {

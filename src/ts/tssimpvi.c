@@ -525,7 +525,7 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, SimpVIOptionItems PetscOpti
   PetscCall(SimpVIDirectLimitOption_Private(ts, PetscOptionsObject, prob));
   PetscCall(
     PetscOptionsBool("-ts_simpvi_lag_jacobian", "Reuse the step Jacobian (and its factors) of an earlier Newton iteration or step with the same h while each Newton step cuts the residual 100 times", "TSSIMPVI", vi->step->lagjacobian, &vi->step->lagjacobian, NULL));
-  PetscCall(PetscOptionsInt("-ts_simpvi_small_limit", "Largest step system (rows, s times the positions) solved by a dense Newton on one process rather than by the SNES; 0: always the SNES", "TSSIMPVI", vi->smalllimit, &vi->smalllimit, NULL));
+  PetscCall(PetscOptionsInt("-ts_simpvi_small_limit", "Largest step system (rows, s times the positions) whose SNES is simpvidense (a dense Newton) by default, on one process; 0: newtonls always", "TSSIMPVI", vi->smalllimit, &vi->smalllimit, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_check_stability", "Stop when h*omega_max (estimated at the first step) is beyond the scheme's linear stability bound, or when the state blows up", "TSSIMPVI", vi->checkstability, &vi->checkstability, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_check_stability_warn", "Only warn (once) where -ts_simpvi_check_stability would stop", "TSSIMPVI", vi->stabilitywarn, &vi->stabilitywarn, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_monitor_energy", "Print the energy H and its relative drift after each step", "TSSimpVIMonitorEnergy", monitor, &monitor, &flg));
@@ -646,8 +646,8 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
 . -ts_simpvi_nonlinear_solver <snes> - deprecated: the step is solved by the TS's SNES, -snes_type kinsol chooses `SNESKINSOL`
 . -ts_simpvi_direct_limit <100000> - step systems with at most this many rows get a direct solve by default, larger ones
                               BiCGStab with block Jacobi/ILU(0); the mass solves behind velocities take -ts_simpvi_velocity_ksp_*
-. -ts_simpvi_small_limit <SIMPVI_SMALL_LIMIT> - step systems with at most this many rows, on one process, are solved by a
-                              dense Newton with the SNES's tolerances (the SNES takes over a step it fails); 0: the SNES always
+. -ts_simpvi_small_limit <SIMPVI_SMALL_LIMIT> - step systems with at most this many rows, on one process, get the SNES
+                              type `SNESSIMPVIDENSE` unless a SNES type is chosen; 0: `SNESNEWTONLS` always
 . -ts_simpvi_lag_jacobian - reuse the step Jacobian and its factorization (of an earlier Newton iteration, or of an earlier
                               step with the same h) while each Newton step cuts the residual 100 times; assembled again
                               otherwise. For problems whose Jacobian changes little or not at all (a linear problem not
