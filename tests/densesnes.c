@@ -10,6 +10,13 @@ static char help[] = "SNESSIMPVIDENSE (src/snes/dense.c), the dense Newton SNES 
 #include <simpvi.h>
 #include "../examples/models/pendulum.h"
 
+/* the line search of full steps: "none" in PETSc main, "basic" before */
+#if PETSC_VERSION_LT(3, 25, 0)
+  #define FULLSTEPS SNESLINESEARCHBASIC
+#else
+  #define FULLSTEPS SNESLINESEARCHNONE
+#endif
+
 /* F(x) = (x0^2 + x1 - 11, x0 + x1^2 - 7): a root at (3, 2) */
 static PetscErrorCode Function(SNES snes, Vec X, Vec F, void *ctx)
 {
@@ -68,7 +75,7 @@ static PetscErrorCode SolveGeneric(SNESType type, PetscReal damping, PetscBool m
   PetscCall(SNESSetType(snes, type));
   PetscCall(SNESSetTolerances(snes, 1e-12, 1e-12, 0, 50, 1000));
   PetscCall(SNESGetLineSearch(snes, &ls));
-  PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC));
+  PetscCall(SNESLineSearchSetType(ls, FULLSTEPS));
   PetscCall(SNESLineSearchSetDamping(ls, damping));
   if (mf) PetscCall(SNESSetUseMatrixFree(snes, PETSC_TRUE, PETSC_FALSE));
   {
@@ -129,7 +136,7 @@ static PetscErrorCode Pendulum(SNESType type, const char damping[], PetscInt *it
   PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
   if (type) {
     PetscCall(PetscOptionsSetValue(NULL, "-snes_type", type));
-    PetscCall(PetscOptionsSetValue(NULL, "-snes_linesearch_type", "basic"));
+    PetscCall(PetscOptionsSetValue(NULL, "-snes_linesearch_type", FULLSTEPS));
   }
   if (damping) PetscCall(PetscOptionsSetValue(NULL, "-snes_linesearch_damping", damping));
   PetscCall(TSSetFromOptions(ts));

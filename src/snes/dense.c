@@ -12,6 +12,21 @@
 #include <petsc/private/snesimpl.h>
 #include <petscblaslapack.h>
 
+/* PETSc main: the line search of full steps is "none" (SNESLINESEARCHBASIC, "basic", before), the domain error flag
+   functiondomainerror and its check SNESCheckFunctionDomainError() */
+#if PETSC_VERSION_LT(3, 25, 0)
+  #define SIMPVI_LINESEARCH_FULL SNESLINESEARCHBASIC
+#else
+  #define SIMPVI_LINESEARCH_FULL SNESLINESEARCHNONE
+#endif
+#if defined(SNESCheckFunctionDomainError)
+  #define SIMPVI_DOMAINERROR(snes)             ((snes)->functiondomainerror)
+  #define SimpVISNESCheckFunctionNorm(snes, f) SNESCheckFunctionDomainError(snes, f)
+#else
+  #define SIMPVI_DOMAINERROR(snes)             ((snes)->domainerror)
+  #define SimpVISNESCheckFunctionNorm(snes, f) SNESCheckFunctionNorm(snes, f)
+#endif
+
 typedef struct {
   /* the array functions, and the SNES's Jacobian callback they stand for (another one, e.g. -snes_fd, is used instead) */
   SNESSimpVIDenseFunctionFn *function;
@@ -181,7 +196,7 @@ static PetscErrorCode InlineUpdate(SNES snes, PetscBool *inl)
 
   PetscFunctionBegin;
   PetscCall(SNESGetLineSearch(snes, &ls));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)ls, &basic, SNESLINESEARCHBASIC, "none", ""));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)ls, &basic, "basic", "none", ""));
   PetscCall(SNESLineSearchGetDamping(ls, &damping));
   PetscCall(SNESLineSearchGetPreCheck(ls, &pre, NULL));
   PetscCall(SNESLineSearchGetPostCheck(ls, &post, NULL));
@@ -206,11 +221,11 @@ static PetscErrorCode SNESSolve_SimpVIDense(SNES snes)
   PetscCall(InlineUpdate(snes, &inl));
   dn->arrays = arrays;
   PetscCall(Function(snes, arrays, JacobianDue(snes), &fnorm));
-  if (snes->domainerror) {
+  if (SIMPVI_DOMAINERROR(snes)) {
     snes->reason = SNES_DIVERGED_FUNCTION_DOMAIN;
     PetscFunctionReturn(0);
   }
-  SNESCheckFunctionNorm(snes, fnorm);
+  SimpVISNESCheckFunctionNorm(snes, fnorm);
   snes->norm = fnorm;
   PetscCall(SNESLogConvergenceHistory(snes, fnorm, 0));
   PetscCall(SNESMonitor(snes, 0, fnorm));
@@ -234,7 +249,7 @@ static PetscErrorCode SNESSolve_SimpVIDense(SNES snes)
       ynorm      = Norm2(dn->m, dn->dy);
       snes->iter = i + 1;
       PetscCall(Function(snes, arrays, (PetscBool)(!dn->linear && JacobianDue(snes)), &fnorm));
-      if (snes->domainerror) {
+      if (SIMPVI_DOMAINERROR(snes)) {
         snes->reason = SNES_DIVERGED_FUNCTION_DOMAIN;
         break;
       }
@@ -251,13 +266,13 @@ static PetscErrorCode SNESSolve_SimpVIDense(SNES snes)
       PetscCall(SNESLineSearchGetNorms(ls, &xnorm, &fnorm, &ynorm));
       snes->iter = i + 1;
       if (lsreason != SNES_LINESEARCH_SUCCEEDED) {
-        if (snes->domainerror) snes->reason = SNES_DIVERGED_FUNCTION_DOMAIN;
+        if (SIMPVI_DOMAINERROR(snes)) snes->reason = SNES_DIVERGED_FUNCTION_DOMAIN;
         else if (snes->stol * xnorm > ynorm) snes->reason = SNES_CONVERGED_SNORM_RELATIVE;
         else snes->reason = SNES_DIVERGED_LINE_SEARCH;
         break;
       }
     }
-    SNESCheckFunctionNorm(snes, fnorm);
+    SimpVISNESCheckFunctionNorm(snes, fnorm);
     snes->norm  = fnorm;
     snes->xnorm = xnorm;
     snes->ynorm = ynorm;
@@ -451,7 +466,7 @@ PetscErrorCode SNESSimpVIDenseGetLinear(SNES snes, PetscBool *linear)
   tolerances (`SNESSetTolerances()`: atol, rtol, stol, max_it, max_funcs; `SNESSetDivergenceTolerance()`), its
   converged test (`SNESSetConvergenceTest()`), monitors, convergence history, Jacobian lag
   (`SNESSetLagJacobian()`, `SNESSetLagJacobianPersists()`), function domain errors and its `SNESLineSearch`, basic
-  with full steps by default (-snes_linesearch_type, -snes_linesearch_damping and the others apply). Each Newton step
+  (none from PETSc 3.26) with full steps by default (-snes_linesearch_type, -snes_linesearch_damping and the others apply). Each Newton step
   counts one linear iteration, as preonly LU does. The Jacobian is the `SNES`'s (`SNESComputeJacobian()`), read into
   a dense matrix (`MatConvert()`, or `MatComputeOperator()` for -snes_mf); the `KSP` is not used.
 
@@ -494,7 +509,7 @@ PetscErrorCode SNESCreate_SimpVIDense(SNES snes)
   snes->usesnpc                     = PETSC_FALSE;
   snes->alwayscomputesfinalresidual = PETSC_TRUE;
   PetscCall(SNESGetLineSearch(snes, &ls));
-  if (!((PetscObject)ls)->type_name) PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC));
+  if (!((PetscObject)ls)->type_name) PetscCall(SNESLineSearchSetType(ls, SIMPVI_LINESEARCH_FULL));
   PetscCall(PetscNew(&dn));
   snes->data = (void *)dn;
   PetscCall(PetscObjectComposeFunction((PetscObject)snes, "SNESSimpVIDenseSetArrayFunctions_C", SNESSimpVIDenseSetArrayFunctions_SimpVIDense));
