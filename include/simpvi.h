@@ -62,8 +62,8 @@ PETSC_EXTERN const char *const TSSimpVINonlinearSolverTypes[];
 
 /* the dense Newton SNES type for small systems that simpvi registers (manual page in src/snes/dense.c) */
 #define SNESSIMPVIDENSE "simpvidense"
-PETSC_EXTERN PetscErrorCode SNESSimpVIDenseSetLinear(SNES, PetscBool);
-PETSC_EXTERN PetscErrorCode SNESSimpVIDenseGetLinear(SNES, PetscBool *);
+PETSC_EXTERN PetscErrorCode SNESSimpVIDenseSetLinear(SNES snes, PetscBool linear);
+PETSC_EXTERN PetscErrorCode SNESSimpVIDenseGetLinear(SNES snes, PetscBool *linear);
 
 /*E
    SNESKINSOLStrategy - The KINSOL strategy of a `SNESKINSOL`

@@ -221,6 +221,6 @@ int main(int argc, char **argv)
   test:
     suffix: view
     args: -case run -ts_view
-    filter: grep -E "Step solved|type: |solved by SNES type"
+    filter: grep -E "Step solved|type: simpvi|solved by SNES type"
 
 TEST*/

@@ -225,7 +225,7 @@ static PetscErrorCode SNESSolve_SimpVIDense(SNES snes)
     snes->reason = SNES_DIVERGED_FUNCTION_DOMAIN;
     PetscFunctionReturn(0);
   }
-  SimpVISNESCheckFunctionNorm(snes, fnorm);
+  if (!dn->linear) SimpVISNESCheckFunctionNorm(snes, fnorm); /* linear: as SNESKSPONLY, no test (the caller checks the solution) */
   snes->norm = fnorm;
   PetscCall(SNESLogConvergenceHistory(snes, fnorm, 0));
   PetscCall(SNESMonitor(snes, 0, fnorm));
@@ -272,7 +272,7 @@ static PetscErrorCode SNESSolve_SimpVIDense(SNES snes)
         break;
       }
     }
-    SimpVISNESCheckFunctionNorm(snes, fnorm);
+    if (!dn->linear) SimpVISNESCheckFunctionNorm(snes, fnorm);
     snes->norm  = fnorm;
     snes->xnorm = xnorm;
     snes->ynorm = ynorm;

@@ -3,7 +3,8 @@
    snesfunction/snesjacobian ops, which call the step), whatever its type (SNESKINSOL too: src/ts/stepkinsol.c).
    Small systems (s n rows up to -ts_simpvi_small_limit, one process, the default direct solve) get SNESSIMPVIDENSE
    (src/snes/dense.c) unless the user chose a SNES type, with the step's residual and dense Jacobian on arrays
-   (src/core/smallstep.c); a TS_LINEAR problem makes it one Newton step per solve, as SNESKSPONLY.
+   (src/core/smallstep.c); a TS_LINEAR problem makes it one Newton step per solve, as SNESKSPONLY. A step it fails
+   is solved again by newtonls (NewtonLSAgain()), whose reason a failure then reports.
 */
 #include <simpvi/private/tssimpviimpl.h>
 #include <simpvi/private/snesdense.h>
@@ -106,13 +107,42 @@ PetscErrorCode SimpVIStepSolverSetUp_Private(TS ts)
   PetscFunctionReturn(0);
 }
 
+/* The dense SNES that TSSIMPVI chose (no -snes_type) failed a step: newtonls, with its line search (bt), solves it
+   again from the predictor, as the dense Newton's fall-back always did (a full Newton step into a region where the
+   residual is not defined, say). Only after a failure; the SNES is the dense type again after it */
+static PetscErrorCode NewtonLSAgain(TS ts, PetscBool linear, PetscInt *its, PetscInt *lits, SNESConvergedReason *reason, PetscBool *converged)
+{
+  TS_SimpVI *vi   = (TS_SimpVI *)ts->data;
+  SNES       snes = ts->snes;
+  PetscBool  given;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsHasName(((PetscObject)snes)->options, ((PetscObject)snes)->prefix, "-snes_type", &given));
+  if (given) PetscFunctionReturn(0);
+  PetscCall(PetscInfo(ts, "SNESSIMPVIDENSE on the step from t = %g: %s after %" PetscInt_FMT " iterations; newtonls solves it again\n", (double)vi->step->t, SNESConvergedReasons[*reason], *its));
+  PetscCall(SimpVIStepPredict_Private(vi->step));
+  PetscCall(SNESSetType(snes, linear ? SNESKSPONLY : SNESNEWTONLS));
+  PetscCall(SNESResetFromOptions(snes));
+  PetscCall(SNESSolve(snes, NULL, vi->step->Y));
+  PetscCall(SNESGetIterationNumber(snes, its));
+  PetscCall(SNESGetLinearSolveIterations(snes, lits));
+  PetscCall(SNESGetConvergedReason(snes, reason));
+  PetscCall(SNESSetType(snes, SNESSIMPVIDENSE));
+  PetscCall(SNESResetFromOptions(snes));
+  PetscCall(SNESSimpVIDenseSetLinear(snes, linear));
+  PetscCall(SNESSimpVIDenseSetArrayFunctions_Private(snes, SimpVIStepDenseFunction_Private, SimpVIStepDenseJacobian_Private, vi->step));
+  PetscCall(SNESSetConvergedReason(snes, *reason)); /* newtonls's, for TSAdaptCheckStage() */
+  *converged = (PetscBool)(*reason > 0);
+  PetscFunctionReturn(0);
+}
+
 /* Solves the step system for vi->step->Y with the SNES; reason names the failure (a SNESKINSOL's by KINSOL's flag) */
 PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, PetscBool *converged, const char **reason)
 {
   TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
   SNESConvergedReason snesreason;
   const char         *kinsolflag = NULL;
-  PetscBool           dense;
+  PetscBool           dense, linear = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(SimpVIStepKINSOL_Private(ts));
@@ -122,7 +152,9 @@ PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, Pet
   PetscCall(SNESGetConvergedReason(ts->snes, &snesreason));
   *converged = (PetscBool)(snesreason > 0);
   PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESSIMPVIDENSE, &dense));
-  if (*converged && !dense) { /* ksponly (TS_LINEAR) never looks at the residual: catch Inf/NaN from a callback here */
+  if (dense) PetscCall(SNESSimpVIDenseGetLinear(ts->snes, &linear));
+  if (dense && !*converged) PetscCall(NewtonLSAgain(ts, linear, its, lits, &snesreason, converged));
+  if (*converged && (!dense || linear)) { /* ksponly and the dense SNES of one step (TS_LINEAR) never test the residual: catch Inf/NaN from a callback here */
     PetscReal ynorm;
 
     PetscCall(VecNorm(vi->step->Y, NORM_INFINITY, &ynorm));
