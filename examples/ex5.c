@@ -327,7 +327,7 @@ int main(int argc, char **argv)
     args: -ts_type theta -ts_theta_theta 0.5 -ts_adapt_type none
 
   # SNES against KINSOL Newton and fixed point with Anderson depth 3 on the complete top (examples/kinsolcompare.h); the
-  # SNES itself, not the dense Newton that stands for it on small systems
+  # SNES newtonls itself, not the dense SNES type (simpvidense) that small systems get by default
   test:
     suffix: kinsol
     requires: kinsol

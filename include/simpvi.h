@@ -82,6 +82,11 @@ PETSC_EXTERN const char *const TSSimpVINonlinearSolverTypes[];
 /* the SUNDIALS KINSOL SNES type that simpvi registers when built with KINSOL (manual page in src/snes/kinsol.c) */
 #define SNESKINSOL "kinsol"
 
+/* the dense Newton SNES type for small systems that simpvi registers (manual page in src/snes/dense.c) */
+#define SNESSIMPVIDENSE "simpvidense"
+PETSC_EXTERN PetscErrorCode SNESSimpVIDenseSetLinear(SNES snes, PetscBool linear);
+PETSC_EXTERN PetscErrorCode SNESSimpVIDenseGetLinear(SNES snes, PetscBool *linear);
+
 /*E
    SNESKINSOLStrategy - The KINSOL strategy of a `SNESKINSOL`
 

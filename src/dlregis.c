@@ -2,6 +2,7 @@
    Package plumbing: registration of TSSIMPVI with PETSc, log events, and the hook that -dll_append looks for.
 */
 #include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
+#include <simpvi/private/snesdense.h>
 
 static PetscBool SimpVIPackageInitialized = PETSC_FALSE;
 
@@ -22,7 +23,7 @@ PetscErrorCode SimpVIFinalizePackage(void)
 }
 
 /*@C
-  SimpVIInitializePackage - Registers `TSSIMPVI`, its schemes and `SNESKINSOL`; programs that link simpvi call it after `PetscInitialize()`
+  SimpVIInitializePackage - Registers `TSSIMPVI`, its schemes, `SNESSIMPVIDENSE` and `SNESKINSOL`; programs that link simpvi call it after `PetscInitialize()`
 
   Not Collective
 
@@ -41,13 +42,13 @@ PetscErrorCode SimpVIInitializePackage(void)
   PetscCall(TSInitializePackage());
   PetscCall(TSRegister(TSSIMPVI, TSCreate_SimpVI));
   PetscCall(TSSimpVIRegisterAll());
-#if defined(SIMPVI_HAVE_KINSOL)
   PetscCall(SNESInitializePackage());
+  PetscCall(SNESRegister(SNESSIMPVIDENSE, SNESCreate_SimpVIDense));
+#if defined(SIMPVI_HAVE_KINSOL)
   PetscCall(SNESRegister(SNESKINSOL, SNESCreate_KINSOL));
 #endif
   PetscCall(PetscLogEventRegister("SimpVIResidual", TS_CLASSID, &SIMPVI_Residual));
   PetscCall(PetscLogEventRegister("SimpVIJacobian", TS_CLASSID, &SIMPVI_Jacobian));
-  PetscCall(PetscLogEventRegister("SimpVISmallSolve", TS_CLASSID, &SIMPVI_SmallSolve));
   PetscCall(PetscRegisterFinalize(SimpVIFinalizePackage));
   PetscFunctionReturn(0);
 }

@@ -1,7 +1,8 @@
 static char help[] = "TS_LINEAR with a time-dependent quadratic potential: V(t, q) = (1 + t)^2 q^2 / 2, unit mass, through the\n"
                      "mechanical door. The step Jacobian then changes from step to step though not within a step: a run\n"
                      "declared TS_LINEAR must give the trajectory of the same run solved as a nonlinear problem (Newton to\n"
-                     "round-off). The SNES type used is printed: TS_LINEAR means ksponly unless -snes_type says otherwise.\n"
+                     "round-off). The SNES type used is printed: TS_LINEAR means one linear solve per step (ksponly, or simpvidense\n"
+                     "with one Newton step for small systems) unless -snes_type says otherwise.\n"
                      "Options: -dt <0.2> -final_time <2>\n\n";
 
 #include <simpvi.h>
@@ -35,6 +36,7 @@ static PetscErrorCode Run(PetscReal dt, PetscReal T, TSProblemType type, const c
   Vec                U;
   SNES               snes;
   SNESType           snestype;
+  PetscBool          dense, onestep = PETSC_FALSE;
   const PetscScalar *u;
 
   PetscFunctionBeginUser;
@@ -53,7 +55,9 @@ static PetscErrorCode Run(PetscReal dt, PetscReal T, TSProblemType type, const c
   PetscCall(TSSolve(ts, U));
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SNESGetType(snes, &snestype));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s run: SNES %s\n", type == TS_LINEAR ? "TS_LINEAR" : "TS_NONLINEAR", snestype));
+  PetscCall(PetscObjectTypeCompare((PetscObject)snes, SNESSIMPVIDENSE, &dense));
+  if (dense) PetscCall(SNESSimpVIDenseGetLinear(snes, &onestep));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s run: SNES %s%s\n", type == TS_LINEAR ? "TS_LINEAR" : "TS_NONLINEAR", snestype, onestep ? ", one Newton step per solve (as ksponly)" : ""));
   PetscCall(VecGetArrayRead(U, &u));
   qp[0] = PetscRealPart(u[0]);
   qp[1] = PetscRealPart(u[1]);

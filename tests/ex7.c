@@ -143,7 +143,7 @@ int main(int argc, char **argv)
 
   # loaded by -dll_append only: the executable does not link or initialize simpvi
   testset:
-    filter: grep -E "type: simpvi|Variational integrator|door|TS type|error below"
+    filter: grep -E "type: simpvi$|Variational integrator|door|TS type|error below"
     args: -dll_append ${SIMPVI_LIBRARY} -ts_type simpvi -ts_view
     test:
       suffix: dll

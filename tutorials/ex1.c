@@ -234,4 +234,20 @@ int main(int argc, char **argv)
       suffix: err_masssize
       args: -error_case masssize
 
+  # every SNES type runs the tutorial (issue 21): newtonls, simpvidense and kinsol solve its steps to its default
+  # output; ksponly takes one Newton step per step (the wrong answer for a nonlinear problem), so only its run counts
+  test:
+    suffix: snes_types
+    args: -n 10 -snes_type {{newtonls simpvidense}shared output}
+    output_file: output/ex1_simpson.out
+  test:
+    suffix: snes_kinsol
+    requires: kinsol
+    args: -n 10 -snes_type kinsol
+    output_file: output/ex1_simpson.out
+  test:
+    suffix: snes_ksponly
+    args: -n 10 -snes_type ksponly
+    filter: awk 'END {print "ran to the end:", (NR > 0) ? "yes" : "no"}'
+
 TEST*/

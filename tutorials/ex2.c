@@ -292,4 +292,20 @@ int main(int argc, char **argv)
     suffix: theta
     args: -schemes midpoint -ts_type theta -ts_theta_theta 0.5 -ts_adapt_type none
 
+  # every SNES type runs the tutorial (issue 21): newtonls, simpvidense and kinsol solve its steps to its default
+  # output; ksponly takes one Newton step per step (the wrong answer for a nonlinear problem), so only its run counts
+  test:
+    suffix: snes_types
+    args: -paper fvca2023 -snes_type {{newtonls simpvidense}shared output}
+    output_file: output/ex2_fvca2023.out
+  test:
+    suffix: snes_kinsol
+    requires: kinsol
+    args: -paper fvca2023 -snes_type kinsol
+    output_file: output/ex2_fvca2023.out
+  test:
+    suffix: snes_ksponly
+    args: -paper fvca2023 -snes_type ksponly
+    filter: awk 'END {print "ran to the end:", (NR > 0) ? "yes" : "no"}'
+
 TEST*/

@@ -329,4 +329,20 @@ int main(int argc, char **argv)
     suffix: alpha2
     args: -ts_type alpha2 -dt 0.1 -energy_tol 1e-4
 
+  # every SNES type runs the tutorial (issue 21): newtonls, simpvidense and kinsol solve its steps to its default
+  # output; ksponly takes one Newton step per step (the wrong answer for a nonlinear problem), so only its run counts
+  test:
+    suffix: snes_types
+    args: -ts_simpvi_type simpson -snes_type {{newtonls simpvidense}shared output}
+    output_file: output/ex3_simpson.out
+  test:
+    suffix: snes_kinsol
+    requires: kinsol
+    args: -ts_simpvi_type simpson -snes_type kinsol
+    output_file: output/ex3_simpson.out
+  test:
+    suffix: snes_ksponly
+    args: -ts_simpvi_type simpson -snes_type ksponly
+    filter: awk 'END {print "ran to the end:", (NR > 0) ? "yes" : "no"}'
+
 TEST*/

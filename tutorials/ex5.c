@@ -187,4 +187,20 @@ int main(int argc, char **argv)
     args: -ts_simpvi_type simpson -n 4 -T 0.4 -levels 2 -ts_simpvi_small_limit 0 -snes_test_jacobian
     filter: grep "Jfd||_F/||J||_F = " | awk '/e-(0[6-9]|1[0-9])/ {good++} END {print "every Jacobian check below 1e-6:", (NR > 0 && good == NR) ? "yes" : "no"}'
 
+  # every SNES type runs the tutorial (issue 21): newtonls, simpvidense and kinsol solve its steps to its default
+  # output; ksponly takes one Newton step per step (the wrong answer for a nonlinear problem), so only its run counts
+  test:
+    suffix: snes_types
+    args: -ts_simpvi_type simpson -n 20 -snes_type {{newtonls simpvidense}shared output}
+    output_file: output/ex5_simpson.out
+  test:
+    suffix: snes_kinsol
+    requires: kinsol
+    args: -ts_simpvi_type simpson -n 20 -snes_type kinsol
+    output_file: output/ex5_simpson.out
+  test:
+    suffix: snes_ksponly
+    args: -ts_simpvi_type simpson -n 20 -snes_type ksponly
+    filter: awk 'END {print "ran to the end:", (NR > 0) ? "yes" : "no"}'
+
 TEST*/

@@ -129,6 +129,8 @@ counterparts = {
   'SNESKINSOLGetTolerances': 'kinsolGetTolerances',
   'SNESKINSOLSetScaleFunction': 'kinsolSetScaleFunction',
   'SNESKINSOLGetReturnFlag': 'kinsolGetReturnFlag',
+  'SNESSimpVIDenseSetLinear': None,  # TSSIMPVI sets it for TS_LINEAR; from Python: the option -snes_simpvidense_linear
+  'SNESSimpVIDenseGetLinear': None,  # from Python: the option -snes_simpvidense_linear in the options database
 }
 
 

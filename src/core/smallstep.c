@@ -1,20 +1,13 @@
 /*
-   The step system of a small problem (s n rows up to a few dozen, one process) solved by Newton on a dense Jacobian
-   with a hand-rolled LU: no Mat, KSP or SNES objects in the loop, whose overhead per iteration is several times the
-   arithmetic at these sizes (bench/stepcost). The residual is the step's own (SimpVIStepResidual_Private(), so X, V, P, G
-   hold the quadrature values of the last iterate as on the SNES path); the Jacobian is the same sum of the door's terms
-   (SimpVIStepAssembleTerms_Private()) added into a dense array instead of a matrix.
-
-   The iteration and its stopping tests are SNESNEWTONLS's with SNESConvergedDefault (atol, rtol, stol, max_it,
-   max_funcs, divtol as the SNES was given them), with full steps: no line search. Jacobian lagging follows the SNES's
-   -snes_lag_jacobian and -snes_lag_jacobian_persists; a lagged Jacobian whose step does not halve the residual is
-   recomputed at once (the safeguard). The caller falls back on the SNES when this iteration fails, so that failures
-   keep the SNES's reasons and messages.
+   The step system of a small problem (s n rows up to a few dozen, one process) for SNESSIMPVIDENSE (src/snes/dense.c):
+   its residual and its Jacobian on a dense array, with no Mat in the loop, whose overhead per iteration is several
+   times the arithmetic at these sizes (bench/stepcost). The residual is the step's own (SimpVIStepResidual_Private(),
+   so X, V, P, G hold the quadrature values of the last iterate as on the SNES path); the Jacobian is the same sum of
+   the door's terms (SimpVIStepAssembleTerms_Private()) added into a dense array instead of a matrix. A door with
+   points() gives both on arrays, every quadrature point in one call. The SNES type runs the Newton iteration.
 */
 #include <petsc/private/petscimpl.h>
 #include <simpvi/private/stepimpl.h>
-
-PetscLogEvent SIMPVI_SmallSolve;
 
 /* The dense arrays of an m-row system, made at the first small solve and kept */
 static PetscErrorCode SmallWorkSpace(SimpVIStep st)
@@ -23,7 +16,7 @@ static PetscErrorCode SmallWorkSpace(SimpVIStep st)
 
   PetscFunctionBegin;
   if (st->dJ) PetscFunctionReturn(0);
-  PetscCall(PetscMalloc6(m * m, &st->dJ, m * m, &st->dLU, m * m, &st->dJprev, m, &st->dpiv, m, &st->dy, m, &st->dy0));
+  PetscCall(PetscMalloc2(m * m, &st->dJ, m * m, &st->dJprev));
   PetscCall(PetscMalloc2(st->qmap->n, &st->didx, st->qmap->n * st->qmap->n, &st->dvals));
   for (PetscInt j = 0; j < st->qmap->n; j++) st->didx[j] = j;
   if (st->door.points) {
@@ -32,21 +25,21 @@ static PetscErrorCode SmallWorkSpace(SimpVIStep st)
     PetscCall(PetscMalloc7(nq, &st->at, nq * n, &st->ax, nq * n, &st->av, nq * n, &st->aP, nq * n, &st->aG, 4 * nq * n * n, &st->aD, 4 * nq, &st->dptr));
     st->astamp.id = 0;
   }
-  st->dm      = m;
-  st->dvalid  = PETSC_FALSE;
-  st->djacage = 0;
+  st->dm         = m;
+  st->dgiven     = PETSC_FALSE;
+  st->dassembled = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode SimpVIStepSmallReset_Private(SimpVIStep st)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree6(st->dJ, st->dLU, st->dJprev, st->dpiv, st->dy, st->dy0));
+  PetscCall(PetscFree2(st->dJ, st->dJprev));
   PetscCall(PetscFree2(st->didx, st->dvals));
   PetscCall(PetscFree7(st->at, st->ax, st->av, st->aP, st->aG, st->aD, st->dptr));
-  st->dm        = 0;
-  st->dvalid    = PETSC_FALSE;
-  st->dfactored = PETSC_FALSE;
+  st->dm         = 0;
+  st->dgiven     = PETSC_FALSE;
+  st->dassembled = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -108,68 +101,6 @@ static PetscErrorCode AddToDense(SimpVIStep st, void *ctx, Mat A, PetscBool tran
     }
   }
   PetscFunctionReturn(0);
-}
-
-/* LU with partial pivoting of dJ into dLU; *ok false for a zero or non-finite pivot */
-static void Factor(PetscInt m, const PetscScalar *J, PetscScalar *LU, PetscInt *piv, PetscBool *ok)
-{
-  *ok = PETSC_TRUE;
-  for (PetscInt j = 0; j < m * m; j++) LU[j] = J[j];
-  for (PetscInt c = 0; c < m; c++) {
-    PetscInt  p   = c;
-    PetscReal big = PetscAbsScalar(LU[c * m + c]);
-
-    for (PetscInt r = c + 1; r < m; r++)
-      if (PetscAbsScalar(LU[r * m + c]) > big) {
-        big = PetscAbsScalar(LU[r * m + c]);
-        p   = r;
-      }
-    piv[c] = p;
-    if (!(big > 0) || PetscIsInfOrNanReal(big)) {
-      *ok = PETSC_FALSE;
-      return;
-    }
-    if (p != c)
-      for (PetscInt j = 0; j < m; j++) {
-        PetscScalar t = LU[c * m + j];
-
-        LU[c * m + j] = LU[p * m + j];
-        LU[p * m + j] = t;
-      }
-    for (PetscInt r = c + 1; r < m; r++) {
-      const PetscScalar f = LU[r * m + c] / LU[c * m + c];
-
-      LU[r * m + c] = f;
-      if (f != 0)
-        for (PetscInt j = c + 1; j < m; j++) LU[r * m + j] -= f * LU[c * m + j];
-    }
-  }
-}
-
-/* x = LU^-1 P x: the row swaps (made on whole rows, multipliers included, as LAPACK's getrf) all first */
-static void Solve(PetscInt m, const PetscScalar *LU, const PetscInt *piv, PetscScalar *x)
-{
-  for (PetscInt c = 0; c < m; c++)
-    if (piv[c] != c) {
-      PetscScalar t = x[c];
-
-      x[c]      = x[piv[c]];
-      x[piv[c]] = t;
-    }
-  for (PetscInt c = 0; c < m; c++)
-    for (PetscInt r = c + 1; r < m; r++) x[r] -= LU[r * m + c] * x[c];
-  for (PetscInt r = m - 1; r >= 0; r--) {
-    for (PetscInt j = r + 1; j < m; j++) x[r] -= LU[r * m + j] * x[j];
-    x[r] /= LU[r * m + r];
-  }
-}
-
-static PetscReal Norm2(PetscInt m, const PetscScalar *x)
-{
-  PetscReal sum = 0;
-
-  for (PetscInt j = 0; j < m; j++) sum += PetscRealPart(x[j] * PetscConj(x[j]));
-  return PetscSqrtReal(sum);
 }
 
 /* A door with points(): the quadrature points of st->Y by the kernel, and the door's P, G (and derivatives, when
@@ -236,42 +167,36 @@ static PetscErrorCode PointsJacobian(SimpVIStep st)
   PetscFunctionReturn(0);
 }
 
-/* The dense Jacobian at st->Y and its factors. A linear step's Jacobian (st->linear) depends on t and h only: it is
-   assembled at each new step and factored again only if it changed. */
-static PetscErrorCode JacobianFactor(SimpVIStep st, PetscBool *ok)
+static PetscReal Norm2(PetscInt m, const PetscScalar *x)
 {
-  const PetscInt m    = st->dm;
-  PetscBool      same = PETSC_FALSE;
+  PetscReal sum = 0;
 
+  for (PetscInt j = 0; j < m; j++) sum += PetscRealPart(x[j] * PetscConj(x[j]));
+  return PetscSqrtReal(sum);
+}
+
+/* The dense Jacobian at st->Y into st->dJ, unless the fused evaluation assembled it at this iterate */
+static PetscErrorCode Jacobian(SimpVIStep st)
+{
   PetscFunctionBegin;
-  if (!st->dassembled) { /* else the fused evaluation assembled it at this iterate */
+  if (!st->dassembled) {
     PetscCall(PetscLogEventBegin(SIMPVI_Jacobian, 0, 0, 0, 0));
-    if (st->linear && st->dfactored) PetscCall(PetscArraycpy(st->dJprev, st->dJ, m * m));
     if (st->door.points) PetscCall(PointsJacobian(st));
     else {
       PetscCall(SimpVIStepEvaluate_Private(st, st->Y));
-      PetscCall(PetscArrayzero(st->dJ, m * m));
+      PetscCall(PetscArrayzero(st->dJ, st->dm * st->dm));
       PetscCall(SimpVIStepAssembleTerms_Private(st, AddToDense, NULL));
     }
-    if (st->linear && st->dfactored) PetscCall(PetscArraycmp(st->dJprev, st->dJ, m * m, &same));
     PetscCall(PetscLogEventEnd(SIMPVI_Jacobian, 0, 0, 0, 0));
   }
-  if (!same) Factor(m, st->dJ, st->dLU, st->dpiv, ok);
-  else *ok = PETSC_TRUE;
-  st->dfactored = *ok;
-  st->dvalid    = *ok;
-  st->djacage   = 0;
-  st->dJh       = st->h;
-  st->dJt       = st->t;
+  st->dassembled = PETSC_FALSE; /* used: a residual the line search computes on Vecs leaves dJ behind */
   PetscFunctionReturn(0);
 }
 
-/* The residual at st->Y into st->R and its norm; fuse: the Jacobian's terms too, point by point with P and G (a door
-   whose pg and terms share a user callback then calls it once per point and iteration) */
-static PetscErrorCode Residual(SimpVIStep st, PetscBool fuse, PetscReal *fnorm)
+/* The residual at st->Y into st->R; fuse: the Jacobian's terms too, point by point with P and G (a door whose pg and
+   terms share a user callback then calls it once per point and iteration) */
+static PetscErrorCode Residual(SimpVIStep st, PetscBool fuse)
 {
-  PetscScalar *r;
-
   PetscFunctionBegin;
   if (st->door.points) {
     PetscCall(PetscLogEventBegin(SIMPVI_Residual, 0, 0, 0, 0));
@@ -283,101 +208,86 @@ static PetscErrorCode Residual(SimpVIStep st, PetscBool fuse, PetscReal *fnorm)
     PetscCall(SimpVIStepResidualAndTerms_Private(st, st->Y, st->R, AddToDense, NULL));
   } else PetscCall(SimpVIStepResidual_Private(st, st->Y, st->R));
   st->dassembled = fuse;
-  PetscCall(VecGetArray(st->R, &r));
-  *fnorm = Norm2(st->dm, r);
-  PetscCall(VecRestoreArray(st->R, &r));
+  PetscFunctionReturn(0);
+}
+
+/* Whether -ts_simpvi_lag_jacobian keeps the factors of an earlier Jacobian of this h: at a step's first Newton
+   iteration, and while each Newton step cuts the residual by SIMPVI_LAG_CONTRACTION */
+static PetscBool LagKeeps(SimpVIStep st, PetscInt it, PetscReal fnorm, PetscBool held)
+{
+  return (PetscBool)(st->lagjacobian && !st->linear && held && st->dgiven && st->dJh == st->h && (it == 0 || fnorm <= SIMPVI_LAG_CONTRACTION * st->dfnorm));
+}
+
+/*
+  SimpVIStepDenseFunction_Private - the step's residual R(Y) for SNESSIMPVIDENSE (Y, R: the step's vectors, which are
+  the SNES's); jacobian: the SNES asks for the Jacobian at Y next, which a door with shared callbacks or points()
+  then computes with the residual
+*/
+PetscErrorCode SimpVIStepDenseFunction_Private(SNES snes, Vec Y, Vec R, PetscBool jacobian, void *ctx)
+{
+  SimpVIStep st = (SimpVIStep)ctx;
+  PetscBool  fuse;
+
+  PetscFunctionBegin;
+  if (Y != st->Y || R != st->R) { /* not the step's own vectors: the Vec path */
+    PetscCall(SimpVIStepResidual_Private(st, Y, R));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(SmallWorkSpace(st));
+  fuse = (PetscBool)(jacobian && (st->door.shared || st->door.points));
+  if (fuse && (st->linear || st->lagjacobian)) { /* only points() derivatives, and only for a Jacobian that is not kept */
+    const PetscBool kept = (PetscBool)(st->dgiven && st->dJh == st->h && (!st->linear || st->dJt == st->t));
+
+    fuse = (PetscBool)(st->door.points && !kept);
+  }
+  PetscCall(Residual(st, fuse));
   PetscFunctionReturn(0);
 }
 
 /*
-  SimpVIStepSmallSolve_Private - Newton on the dense step system from the predictor in st->Y, with the SNES's tests
-  (opt); *reason as SNESConvergedReason would say, *its the Newton iterations. On failure st->Y is back at the
-  predictor, for the SNES to start from.
+  SimpVIStepDenseJacobian_Private - the step's Jacobian at Y (st->Y) into J, column-major, for SNESSIMPVIDENSE.
+  *keep (in: the SNES holds factors of the last Jacobian given) comes back true when those serve: under
+  -ts_simpvi_lag_jacobian (LagKeeps()), or for a linear step whose Jacobian, assembled again at each new step (it depends
+  on t and h), is unchanged
 */
-PetscErrorCode SimpVIStepSmallSolve_Private(SimpVIStep st, const SimpVISmallOptions *opt, PetscInt *its, PetscInt *nfuncs, SNESConvergedReason *reason)
+PetscErrorCode SimpVIStepDenseJacobian_Private(SNES snes, Vec Y, PetscScalar J[], PetscBool *keep, void *ctx)
 {
-  PetscScalar *y, *r;
-  PetscReal    fnorm, fnorm0, ttol, ynorm = 0, xnorm = 0, fprev = 0;
-  PetscInt     m, it;
-  PetscBool    ok, lagged = PETSC_FALSE, fuse;
+  SimpVIStep         st   = (SimpVIStep)ctx;
+  const PetscBool    held = *keep;
+  PetscInt           it, m;
+  const PetscScalar *r;
+  PetscReal          fnorm = 0;
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(SIMPVI_SmallSolve, 0, 0, 0, 0));
+  PetscCheck(Y == st->Y, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The step's dense Jacobian is at the step vector only");
   PetscCall(SmallWorkSpace(st));
   m = st->dm;
-  /* fused residual and Jacobian when every iteration assembles a new Jacobian anyway */
-  fuse    = (PetscBool)((st->door.shared || st->door.points) && !st->lagjacobian && !st->linear && opt->lag == 1 && !opt->ksponly);
-  *its    = 0;
-  *nfuncs = 0;
-  *reason = SNES_CONVERGED_ITERATING;
-  if (!opt->persist) st->dvalid = PETSC_FALSE;
-  /* a linear step's Jacobian depends on t and h: checked at each new step; a lagged one is for this h */
-  if (st->dJh != st->h || (st->linear && st->dJt != st->t)) st->dvalid = PETSC_FALSE;
-  PetscCall(VecGetArray(st->Y, &y));
-  PetscCall(PetscArraycpy(st->dy0, y, m));
-  PetscCall(VecRestoreArray(st->Y, &y));
-
-  { /* on arrays, the first residual also brings the derivatives when the first iteration will take a new Jacobian */
-    const PetscBool lag0 = (PetscBool)(st->lagjacobian && !st->linear && st->dvalid);
-    const PetscBool new0 = (PetscBool)(!lag0 && (!st->dvalid || st->lagjacobian || opt->lag == 1 || (opt->lag > 1 && st->djacage % opt->lag == 0)));
-
-    PetscCall(Residual(st, (PetscBool)(fuse || (st->door.points && new0)), &fnorm));
+  PetscCall(SNESGetIterationNumber(snes, &it));
+  if (st->lagjacobian && !st->linear) {
+    PetscCall(VecGetArrayRead(st->R, &r));
+    fnorm = Norm2(m, r);
+    PetscCall(VecRestoreArrayRead(st->R, &r));
   }
-  fnorm0 = fnorm;
-  (*nfuncs)++;
-  ttol = opt->rtol * fnorm0;
-  if (PetscIsInfOrNanReal(fnorm)) *reason = SNES_DIVERGED_FUNCTION_NANORINF;
-  else if (fnorm < opt->atol) *reason = SNES_CONVERGED_FNORM_ABS;
-  for (it = 0; it < opt->maxit && !*reason; it++) {
-    /* the Jacobian: new unless a valid lagged one may serve (SNES's lag counts Newton iterations) */
-    /* -ts_simpvi_lag_jacobian: the rule of SimpVIStepLagJacobian_Private() (the factors of this h, kept at a step's first
-       iteration and while each Newton step cuts the residual by SIMPVI_LAG_CONTRACTION) */
-    const PetscBool lag = (PetscBool)(st->lagjacobian && !st->linear && st->dvalid && (it == 0 || fnorm <= SIMPVI_LAG_CONTRACTION * fprev));
+  *keep      = LagKeeps(st, it, fnorm, held);
+  st->dfnorm = fnorm;
+  if (*keep) PetscFunctionReturn(0);
+  if (st->linear && held && st->dgiven && st->dJh == st->h && st->dJt == st->t) { /* this step's, given already */
+    *keep = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(Jacobian(st));
+  if (st->linear) {
+    PetscBool same = PETSC_FALSE;
 
-    if (!lag && (!st->dvalid || st->lagjacobian || opt->lag == 1 || (opt->lag > 1 && st->djacage % opt->lag == 0))) {
-      PetscCall(JacobianFactor(st, &ok));
-      if (!ok) {
-        *reason = SNES_DIVERGED_LINEAR_SOLVE;
-        break;
-      }
-      lagged = PETSC_FALSE;
-    } else lagged = PETSC_TRUE;
-    st->djacage++;
-    PetscCall(VecGetArray(st->R, &r));
-    PetscCall(PetscArraycpy(st->dy, r, m));
-    PetscCall(VecRestoreArray(st->R, &r));
-    Solve(m, st->dLU, st->dpiv, st->dy);
-    PetscCall(VecGetArray(st->Y, &y));
-    for (PetscInt j = 0; j < m; j++) y[j] -= st->dy[j];
-    xnorm = Norm2(m, y);
-    PetscCall(VecRestoreArray(st->Y, &y));
-    ynorm = Norm2(m, st->dy);
-    fprev = fnorm;
-    PetscCall(Residual(st, fuse, &fnorm));
-    (*nfuncs)++;
-    *its = it + 1;
-    if (opt->ksponly) { /* SNESKSPONLY: one linear solve, no test */
-      *reason = PetscIsInfOrNanReal(fnorm) ? SNES_DIVERGED_FUNCTION_NANORINF : SNES_CONVERGED_ITS;
-      break;
-    }
-    /* SNESConvergedDefault */
-    if (PetscIsInfOrNanReal(fnorm)) *reason = SNES_DIVERGED_FUNCTION_NANORINF;
-    else if (fnorm < opt->atol) *reason = SNES_CONVERGED_FNORM_ABS;
-    else if (opt->maxf >= 0 && *nfuncs >= opt->maxf) *reason = SNES_DIVERGED_FUNCTION_COUNT;
-    else if (fnorm <= ttol) *reason = SNES_CONVERGED_FNORM_RELATIVE;
-    else if (ynorm < opt->stol * xnorm) *reason = SNES_CONVERGED_SNORM_RELATIVE;
-    else if (opt->divtol > 0 && fnorm > opt->divtol * fnorm0) *reason = SNES_DIVERGED_DTOL;
-    /* SNES's lag: a lagged Jacobian that no longer halves the residual is replaced at the next iteration */
-    if (lagged && !st->lagjacobian && !*reason && fnorm > 0.5 * fprev) st->dvalid = PETSC_FALSE;
+    if (held && st->dgiven) PetscCall(PetscArraycmp(st->dJprev, st->dJ, m * m, &same));
+    if (!same) PetscCall(PetscArraycpy(st->dJprev, st->dJ, m * m));
+    *keep = same;
   }
-  if (!*reason) *reason = SNES_DIVERGED_MAX_IT;
-  PetscCall(PetscInfo(NULL, "Dense Newton: %s in %" PetscInt_FMT " iterations, residual norm %g (initial %g)\n", SNESConvergedReasons[*reason], *its, (double)fnorm, (double)fnorm0));
-  if (*reason < 0) { /* back to the predictor, for the SNES */
-    PetscCall(VecGetArray(st->Y, &y));
-    PetscCall(PetscArraycpy(y, st->dy0, m));
-    PetscCall(VecRestoreArray(st->Y, &y));
-    st->dvalid = PETSC_FALSE;
-  }
-  PetscCall(PetscLogEventEnd(SIMPVI_SmallSolve, 0, 0, 0, 0));
+  st->dgiven = PETSC_TRUE;
+  st->dJh    = st->h;
+  st->dJt    = st->t;
+  if (*keep) PetscFunctionReturn(0);
+  for (PetscInt r = 0; r < m; r++) /* row-major to column-major */
+    for (PetscInt c = 0; c < m; c++) J[c * m + r] = st->dJ[r * m + c];
   PetscFunctionReturn(0);
 }

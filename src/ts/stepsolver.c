@@ -1,41 +1,58 @@
 /*
    The solver of the step system: the TS's SNES on the step vector's DMShell (its function and Jacobian are the TS's
    snesfunction/snesjacobian ops, which call the step), whatever its type (SNESKINSOL too: src/ts/stepkinsol.c).
-   Small systems (s n rows up to -ts_simpvi_small_limit, one process) under the default SNES go to the dense Newton of
-   src/core/smallstep.c with the SNES's tolerances, and back to the SNES if it fails.
+   Small systems (s n rows up to -ts_simpvi_small_limit, one process, the default direct solve) get SNESSIMPVIDENSE
+   (src/snes/dense.c) unless the user chose a SNES type, with the step's residual and dense Jacobian on arrays
+   (src/core/smallstep.c); a TS_LINEAR problem makes it one Newton step per solve, as SNESKSPONLY. A step it fails
+   is solved again by newtonls (NewtonLSAgain()), whose reason a failure then reports.
 */
 #include <simpvi/private/tssimpviimpl.h>
-#include <petsc/private/snesimpl.h>
+#include <simpvi/private/snesdense.h>
+#include <petsc/private/snesimpl.h> /* DMGetDMSNES() */
 
-/* Options that ask for the SNES's own output or a Jacobian other than the step's: they keep the SNES path */
-static const char *const SNESOnlyOptions[] = {"-snes_converged_reason",   "-snes_view",  "-snes_monitor", "-snes_test_jacobian", "-snes_mf", "-snes_mf_operator", "-snes_fd", "-snes_fd_color", "-snes_linesearch_type",
-                                              "-snes_linesearch_monitor", "-snes_ksp_ew"};
-
-/* Whether the dense path may solve this TS's steps (vi->smallpath; the SNES's type and monitors are checked again at
-   each solve): one process, s n rows up to the limit, none of the SNES-only options, the default direct solve (a
-   linear solver or a step matrix type the user chose keeps the SNES and its KSP) */
-static PetscErrorCode SmallPathPossible(TS ts, PetscInt N)
+/* Whether the dense SNES suits this TS's steps: one process, s n rows up to the limit, the default direct solve (a
+   linear solver or a step matrix type the user chose keeps the SNES and its KSP), the exact Jacobian */
+static PetscErrorCode SmallSystem(TS ts, PetscInt N, PetscBool *small)
 {
   TS_SimpVI  *vi = (TS_SimpVI *)ts->data;
   PetscMPIInt size;
-  PetscBool   given = PETSC_FALSE, matset, preonly, lu;
-  SNES        snes;
+  PetscBool   matset, preonly, lu;
+  KSP         ksp;
+  PC          pc;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ts), &size));
-  PetscCall(TSGetSNES(ts, &snes));
-  for (size_t i = 0; i < sizeof(SNESOnlyOptions) / sizeof(SNESOnlyOptions[0]) && !given; i++) PetscCall(PetscOptionsHasName(((PetscObject)snes)->options, ((PetscObject)snes)->prefix, SNESOnlyOptions[i], &given));
   PetscCall(PetscOptionsHasName(((PetscObject)ts)->options, ((PetscObject)ts)->prefix, "-ts_simpvi_mat_type", &matset));
-  { /* the default direct solve, not a linear solver the user chose (in code or by options) */
-    KSP ksp;
-    PC  pc;
+  PetscCall(SNESGetKSP(ts->snes, &ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &lu, PCLU, PCCHOLESKY, ""));
+  *small = (PetscBool)(size == 1 && N <= vi->smalllimit && !matset && preonly && lu && !vi->prob->inexactjacobian);
+  PetscFunctionReturn(0);
+}
 
-    PetscCall(SNESGetKSP(snes, &ksp));
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
-    PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &lu, PCLU, PCCHOLESKY, ""));
-  }
-  vi->smallpath = (PetscBool)(size == 1 && N <= vi->smalllimit && !given && !matset && preonly && lu && !vi->prob->inexactjacobian);
+/* The SNES type of the step: the user's (by code, or -snes_type), else SNESSIMPVIDENSE for a small system, else
+   SNESNEWTONLS, SNESKSPONLY for TS_LINEAR (which TSSetFromOptions() sets, as for every TS) */
+static PetscErrorCode StepSNESType(TS ts, PetscInt N)
+{
+  SNES      snes = ts->snes;
+  PetscBool given, deflt = PETSC_TRUE, small = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsHasName(((PetscObject)snes)->options, ((PetscObject)snes)->prefix, "-snes_type", &given));
+  if (((PetscObject)snes)->type_name) PetscCall(PetscObjectTypeCompareAny((PetscObject)snes, &deflt, SNESNEWTONLS, ts->problem_type == TS_LINEAR ? SNESKSPONLY : SNESNEWTONLS, ""));
+  if (given || !deflt) PetscFunctionReturn(0);
+  PetscCall(SmallSystem(ts, N, &small));
+  if (small) {
+    PetscBool dense;
+
+    PetscCall(PetscObjectTypeCompare((PetscObject)snes, SNESSIMPVIDENSE, &dense));
+    if (!dense) {
+      PetscCall(SNESSetType(snes, SNESSIMPVIDENSE));
+      PetscCall(SNESResetFromOptions(snes)); /* the -snes_* options again, on the new type and its line search */
+    }
+    PetscCall(SNESSimpVIDenseSetLinear(snes, (PetscBool)(ts->problem_type == TS_LINEAR)));
+  } else if (ts->problem_type == TS_LINEAR) PetscCall(SNESSetType(snes, SNESKSPONLY)); /* one linear solve per step */
   PetscFunctionReturn(0);
 }
 
@@ -88,7 +105,41 @@ PetscErrorCode SimpVIStepSolverSetUp_Private(TS ts)
     PetscCall(PetscInfo(ts, "The door's derivatives are approximate: the step's Jacobian is matrix-free, the assembled step matrix its preconditioner\n"));
   }
   PetscCall(KSPSetFromOptions(ksp));
-  PetscCall(SmallPathPossible(ts, N));
+  PetscCall(StepSNESType(ts, N));
+  PetscCall(SNESSimpVIDenseSetArrayFunctions_Private(snes, SimpVIStepDenseFunction_Private, SimpVIStepDenseJacobian_Private, vi->step));
+  PetscFunctionReturn(0);
+}
+
+/* The dense SNES that TSSIMPVI chose (no -snes_type) failed a step: newtonls, with its line search (bt), solves it
+   again from the predictor, as the dense Newton's fall-back always did (a full Newton step into a region where the
+   residual is not defined, say). Only after a failure; the SNES is the dense type again after it */
+static PetscErrorCode NewtonLSAgain(TS ts, PetscBool linear, PetscInt *its, PetscInt *lits, SNESConvergedReason *reason, PetscBool *converged)
+{
+  TS_SimpVI *vi   = (TS_SimpVI *)ts->data;
+  SNES       snes = ts->snes;
+  PetscBool  given;
+  PetscReal  tstart;
+  Vec        Y;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsHasName(((PetscObject)snes)->options, ((PetscObject)snes)->prefix, "-snes_type", &given));
+  if (given) PetscFunctionReturn(0);
+  PetscCall(SimpVIStepGetTime_Private(vi->step, &tstart, NULL));
+  PetscCall(SimpVIStepGetSystem_Private(vi->step, &Y, NULL, NULL));
+  PetscCall(PetscInfo(ts, "SNESSIMPVIDENSE on the step from t = %g: %s after %" PetscInt_FMT " iterations; newtonls solves it again\n", (double)tstart, SNESConvergedReasons[*reason], *its));
+  PetscCall(SimpVIStepPredict_Private(vi->step));
+  PetscCall(SNESSetType(snes, linear ? SNESKSPONLY : SNESNEWTONLS));
+  PetscCall(SNESResetFromOptions(snes));
+  PetscCall(SNESSolve(snes, NULL, Y));
+  PetscCall(SNESGetIterationNumber(snes, its));
+  PetscCall(SNESGetLinearSolveIterations(snes, lits));
+  PetscCall(SNESGetConvergedReason(snes, reason));
+  PetscCall(SNESSetType(snes, SNESSIMPVIDENSE));
+  PetscCall(SNESResetFromOptions(snes));
+  PetscCall(SNESSimpVIDenseSetLinear(snes, linear));
+  PetscCall(SNESSimpVIDenseSetArrayFunctions_Private(snes, SimpVIStepDenseFunction_Private, SimpVIStepDenseJacobian_Private, vi->step));
+  PetscCall(SNESSetConvergedReason(snes, *reason)); /* newtonls's, for TSAdaptCheckStage() */
+  *converged = (PetscBool)(*reason > 0);
   PetscFunctionReturn(0);
 }
 
@@ -98,65 +149,39 @@ PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, Pet
   TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
   SNESConvergedReason snesreason;
   const char         *kinsolflag = NULL;
+  PetscBool           dense, linear = PETSC_FALSE;
   Vec                 Y;
 
   PetscFunctionBegin;
   PetscCall(SimpVIStepGetSystem_Private(vi->step, &Y, NULL, NULL));
   PetscCall(SimpVIStepKINSOL_Private(ts));
-  if (vi->smallpath) {
-    PetscBool           newton, ksponly;
-    SimpVISmallOptions  opt;
-    PetscInt            nfuncs;
-    SNESConvergedReason small;
-    PetscReal           tstart;
-
-    PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESNEWTONLS, &newton));
-    PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESKSPONLY, &ksponly));
-    if (!((PetscObject)ts->snes)->type_name) newton = PETSC_TRUE; /* SNESSetUp() would make it newtonls */
-    if ((newton || ksponly) && !ts->snes->numbermonitors && ts->snes->ops->converged == SNESConvergedDefault) {
-      PetscCall(SNESGetTolerances(ts->snes, &opt.atol, &opt.rtol, &opt.stol, &opt.maxit, &opt.maxf));
-      PetscCall(SNESGetDivergenceTolerance(ts->snes, &opt.divtol));
-      PetscCall(SNESGetLagJacobian(ts->snes, &opt.lag));
-      opt.persist = ts->snes->lagjac_persist;
-      opt.ksponly = ksponly;
-      PetscCall(SimpVIStepSmallSolve_Private(vi->step, &opt, its, &nfuncs, &small));
-      /* what the SNES would hold after the solve, for callers that ask it (SNESGetSolution(), its reason) */
-      if (ts->snes->vec_sol != Y) {
-        PetscCall(PetscObjectReference((PetscObject)Y));
-        PetscCall(VecDestroy(&ts->snes->vec_sol));
-        ts->snes->vec_sol = Y;
-      }
-      ts->snes->iter       = *its;
-      ts->snes->linear_its = *its;
-      ts->snes->reason     = small;
-      if (small > 0) {
-        *lits      = *its; /* one direct solve per iteration, as preonly LU counts */
-        *converged = PETSC_TRUE;
-        *reason    = SNESConvergedReasons[small]; /* no formatting on the path whose steps cost microseconds */
-        PetscFunctionReturn(0);
-      }
-      PetscCall(SimpVIStepGetTime_Private(vi->step, &tstart, NULL));
-      PetscCall(PetscInfo(ts, "Dense Newton of the step from t = %g: %s after %" PetscInt_FMT " iterations; the SNES solves it again\n", (double)tstart, SNESConvergedReasons[small], *its));
-    }
-  }
   PetscCall(SNESSolve(ts->snes, NULL, Y));
   PetscCall(SNESGetIterationNumber(ts->snes, its));
   PetscCall(SNESGetLinearSolveIterations(ts->snes, lits));
   PetscCall(SNESGetConvergedReason(ts->snes, &snesreason));
   *converged = (PetscBool)(snesreason > 0);
-  PetscTryMethod(ts->snes, "SNESKINSOLGetReturnFlag_C", (SNES, int *, const char **), (ts->snes, NULL, &kinsolflag));
-  if (kinsolflag) PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "KINSOL %s", kinsolflag));
-  else PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "SNES %s", SNESConvergedReasons[snesreason]));
-  if (*converged) { /* ksponly (TS_LINEAR) never looks at the residual: catch Inf/NaN from a callback here */
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESSIMPVIDENSE, &dense));
+  if (dense) PetscCall(SNESSimpVIDenseGetLinear(ts->snes, &linear));
+  if (dense && !*converged) PetscCall(NewtonLSAgain(ts, linear, its, lits, &snesreason, converged));
+  if (*converged && (!dense || linear)) { /* ksponly and the dense SNES of one step (TS_LINEAR) never test the residual: catch Inf/NaN from a callback here */
     PetscReal ynorm;
 
     PetscCall(VecNorm(Y, NORM_INFINITY, &ynorm));
     if (PetscIsInfOrNanReal(ynorm)) {
-      *converged       = PETSC_FALSE;
-      ts->snes->reason = SNES_DIVERGED_FUNCTION_NANORINF; /* for TSAdaptCheckStage() */
+      *converged = PETSC_FALSE;
+      PetscCall(SNESSetConvergedReason(ts->snes, SNES_DIVERGED_FUNCTION_NANORINF)); /* for TSAdaptCheckStage() */
       PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "SNES %s with Inf or NaN in the solution (a callback returned Inf or NaN?)", SNESConvergedReasons[snesreason]));
+      *reason = vi->reason;
+      PetscFunctionReturn(0);
     }
   }
+  if (*converged) {
+    *reason = SNESConvergedReasons[snesreason]; /* no formatting on the path whose steps cost microseconds */
+    PetscFunctionReturn(0);
+  }
+  PetscTryMethod(ts->snes, "SNESKINSOLGetReturnFlag_C", (SNES, int *, const char **), (ts->snes, NULL, &kinsolflag));
+  if (kinsolflag) PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "KINSOL %s", kinsolflag));
+  else PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "SNES %s", SNESConvergedReasons[snesreason]));
   *reason = vi->reason;
   PetscFunctionReturn(0);
 }

@@ -422,14 +422,7 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   stepdoor.points   = door->points && !vi->prob->user.forcefn ? StepPoints : NULL; /* forces come as Vecs */
   PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sts_simpvi_", ((PetscObject)ts)->prefix ? ((PetscObject)ts)->prefix : ""));
   PetscCall(SimpVIStepSetUp_Private(vi->step, vi->scheme, &stepdoor, (PetscBool)(ts->problem_type == TS_LINEAR), vi->q1, prefix));
-  PetscCall(SimpVIStepSolverSetUp_Private(ts));
-  if (ts->problem_type == TS_LINEAR) { /* one linear solve per step, unless the user chose a SNES type other than the default */
-    PetscBool given, newton = PETSC_FALSE;
-
-    PetscCall(PetscOptionsHasName(((PetscObject)ts->snes)->options, ((PetscObject)ts->snes)->prefix, "-snes_type", &given));
-    if (((PetscObject)ts->snes)->type_name) PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESNEWTONLS, &newton));
-    if (!given && (newton || !((PetscObject)ts->snes)->type_name)) PetscCall(SNESSetType(ts->snes, SNESKSPONLY));
-  }
+  PetscCall(SimpVIStepSolverSetUp_Private(ts)); /* and the SNES type: the dense one for small systems, ksponly for TS_LINEAR */
   PetscCall(SimpVICheckpointSetUp_Private(ts)); /* the checkpoint path checked; -ts_simpvi_restart: the state and history of a checkpoint */
   PetscFunctionReturn(0);
 }
@@ -530,7 +523,7 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, SimpVIOptionItems PetscOpti
     PetscCall(PetscOptionsBool("-ts_simpvi_lag_jacobian", "Reuse the step Jacobian (and its factors) of an earlier Newton iteration or step with the same h while each Newton step cuts the residual 100 times", "TSSIMPVI", lag, &lag, NULL));
     PetscCall(SimpVIStepSetLagJacobian_Private(vi->step, lag));
   }
-  PetscCall(PetscOptionsInt("-ts_simpvi_small_limit", "Largest step system (rows, s times the positions) solved by a dense Newton on one process rather than by the SNES; 0: always the SNES", "TSSIMPVI", vi->smalllimit, &vi->smalllimit, NULL));
+  PetscCall(PetscOptionsInt("-ts_simpvi_small_limit", "Largest step system (rows, s times the positions) whose SNES is simpvidense (a dense Newton) by default, on one process; 0: newtonls always", "TSSIMPVI", vi->smalllimit, &vi->smalllimit, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_check_stability", "Stop when h*omega_max (estimated at the first step) is beyond the scheme's linear stability bound, or when the state blows up", "TSSIMPVI", vi->checkstability, &vi->checkstability, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_check_stability_warn", "Only warn (once) where -ts_simpvi_check_stability would stop", "TSSIMPVI", vi->stabilitywarn, &vi->stabilitywarn, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_monitor_energy", "Print the energy H and its relative drift after each step", "TSSimpVIMonitorEnergy", monitor, &monitor, &flg));
@@ -561,10 +554,13 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
     PetscBool points;
 
     PetscCall(SimpVIStepHasPoints_Private(vi->step, &points));
-    if (vi->smallpath) { /* one path or the other: before, a dense path without points also said "the SNES" */
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by a dense Newton (%" PetscInt_FMT " rows, -ts_simpvi_small_limit %" PetscInt_FMT ") with the SNES's tolerances; the SNES if it fails\n", vi->degree * npos, vi->smalllimit));
-      if (points) PetscCall(PetscViewerASCIIPrintf(viewer, "  Its residual and Jacobian on arrays: every quadrature point in one call of the pointwise Lagrangian\n"));
-    } else PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by the SNES\n"));
+    SNESType  type;
+    PetscBool dense;
+
+    PetscCall(SNESGetType(ts->snes, &type));
+    PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESSIMPVIDENSE, &dense));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by the SNES, type %s%s\n", type ? type : "not set", dense ? " (the default for systems of at most -ts_simpvi_small_limit rows on one process)" : ""));
+    if (dense && points) PetscCall(PetscViewerASCIIPrintf(viewer, "  Its residual and Jacobian on arrays: every quadrature point in one call of the pointwise Lagrangian\n"));
   }
   if (!SIMPVI_HAVE_PARALLEL_LU) {
     PetscMPIInt size;
@@ -660,8 +656,8 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
 . -ts_simpvi_nonlinear_solver <snes> - deprecated: the step is solved by the TS's SNES, -snes_type kinsol chooses `SNESKINSOL`
 . -ts_simpvi_direct_limit <100000> - step systems with at most this many rows get a direct solve by default, larger ones
                               BiCGStab with block Jacobi/ILU(0); the mass solves behind velocities take -ts_simpvi_velocity_ksp_*
-. -ts_simpvi_small_limit <SIMPVI_SMALL_LIMIT> - step systems with at most this many rows, on one process, are solved by a
-                              dense Newton with the SNES's tolerances (the SNES takes over a step it fails); 0: the SNES always
+. -ts_simpvi_small_limit <SIMPVI_SMALL_LIMIT> - step systems with at most this many rows, on one process, get the SNES
+                              type `SNESSIMPVIDENSE` unless a SNES type is chosen; 0: `SNESNEWTONLS` always
 . -ts_simpvi_lag_jacobian - reuse the step Jacobian and its factorization (of an earlier Newton iteration, or of an earlier
                               step with the same h) while each Newton step cuts the residual 100 times; assembled again
                               otherwise. For problems whose Jacobian changes little or not at all (a linear problem not

@@ -46,15 +46,6 @@ typedef struct {
 */
 typedef struct _SimpVIStep *SimpVIStep;
 
-/* The stopping tests of the small path: those of the SNES it stands for */
-typedef struct {
-  PetscReal atol, rtol, stol, divtol;
-  PetscInt  maxit, maxf;
-  PetscInt  lag;     /* SNESSetLagJacobian() */
-  PetscBool persist; /* SNESSetLagJacobianPersists() */
-  PetscBool ksponly; /* SNESKSPONLY: one Newton step */
-} SimpVISmallOptions;
-
 PETSC_INTERN PetscErrorCode SimpVIStepCreate_Private(SimpVIStep *);
 PETSC_INTERN PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep, const SimpVIScheme *, const SimpVIStepDoor *, PetscBool, Vec, const char[]);
 PETSC_INTERN PetscErrorCode SimpVIStepReset_Private(SimpVIStep);
@@ -131,10 +122,12 @@ PETSC_INTERN PetscErrorCode SimpVIMatFill_Private(Mat, PetscBool *, PetscErrorCo
 PETSC_INTERN PetscErrorCode SimpVIDefaultLinearSolver_Private(KSP, PetscInt, PetscInt, PetscBool, PetscBool);
 PETSC_INTERN PetscErrorCode SimpVIStepPlaceholderSolver_Private(KSP);
 
-/* The small dense path (src/core/smallstep.c) */
-PETSC_INTERN PetscErrorCode SimpVIStepSmallSolve_Private(SimpVIStep, const SimpVISmallOptions *, PetscInt *, PetscInt *, SNESConvergedReason *);
+/* The step's residual and dense Jacobian on arrays for SNESSIMPVIDENSE (src/core/smallstep.c; the functions of
+   include/simpvi/private/snesdense.h, their context the step) */
+PETSC_INTERN PetscErrorCode SimpVIStepDenseFunction_Private(SNES, Vec, Vec, PetscBool, void *);
+PETSC_INTERN PetscErrorCode SimpVIStepDenseJacobian_Private(SNES, Vec, PetscScalar[], PetscBool *, void *);
 PETSC_INTERN PetscErrorCode SimpVIStepSmallReset_Private(SimpVIStep);
 
-PETSC_INTERN PetscLogEvent SIMPVI_Residual, SIMPVI_Jacobian, SIMPVI_SmallSolve;
+PETSC_INTERN PetscLogEvent SIMPVI_Residual, SIMPVI_Jacobian;
 
 #endif

@@ -60,12 +60,13 @@ struct _SimpVIStep {
   SimpVITerm         *terms;
   PetscReal          *predx, *predphi; /* the predictor's basis at each stage's node (predx on the old polynomial) */
 
-  /* the small dense path (src/core/smallstep.c): the m = s n rows of the system, its dense Jacobian, LU factors (of
-     the Jacobian at step dJt with step size dJh), a lagged Jacobian's age in Newton iterations, scratch */
-  PetscInt     dm, *dpiv, djacage, *didx;
-  PetscScalar *dJ, *dLU, *dJprev, *dy, *dy0, *dvals;
-  PetscBool    dvalid, dfactored, dassembled; /* dassembled: dJ is the Jacobian at the current iterate */
-  PetscReal    dJh, dJt;
+  /* the small dense path (src/core/smallstep.c), the step's residual and dense Jacobian for SNESSIMPVIDENSE: the
+     m = s n rows of the system, its dense Jacobian (row-major), the last one given for a linear step (to find it
+     unchanged), the step size and start it was given for, the residual norm at the last Jacobian request, scratch */
+  PetscInt     dm, *didx;
+  PetscScalar *dJ, *dJprev, *dvals;
+  PetscBool    dgiven, dassembled; /* dgiven: dJprev and dJh, dJt are set; dassembled: dJ is the Jacobian at the current iterate */
+  PetscReal    dJh, dJt, dfnorm;
   /* a door with points(): the quadrature points' t, x, v, the door's P, G and derivatives (Px, Pv, Gx, Gv, nq n x n
      each) on arrays, and the step vector they belong to */
   PetscReal          *at, *ax, *av, *aP, *aG, *aD;

@@ -69,9 +69,8 @@ typedef struct {
   PetscBool kinsolalias;
   char      reason[256];
 
-  /* small systems: the dense Newton (src/core/smallstep.c) for step systems of at most smalllimit rows, on one process */
-  PetscInt  smalllimit;
-  PetscBool smallpath; /* possible for this set-up (SNES-only options absent) */
+  /* small systems: SNESSIMPVIDENSE (src/snes/dense.c) for step systems of at most smalllimit rows, on one process */
+  PetscInt smalllimit;
 
   /* linear stability (src/ts/stability.c) */
   PetscBool checkstability, stabilitywarn, stabilitywarned, stabilityready;
