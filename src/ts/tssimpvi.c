@@ -295,27 +295,41 @@ static Mat StepMatrix(TS_SimpVI *vi)
   return J;
 }
 
+/* Whether the SNES's preconditioning matrix P is one of ours (the step matrix, the placeholder) or none */
+static PetscBool OwnSNESMatrix(TS_SimpVI *vi, Mat P)
+{
+  return (PetscBool)(!P || P == StepMatrix(vi) || P == vi->placeholder);
+}
+
 /* The SNES of the TS solves the step system: the user's I2 (or I) Jacobian matrix, which TSSetI2Jacobian() put in it,
    moves to the problem before options processing hands it to the SNES's KSP (where a factorization PC would factor
-   it, and a SuperLU_DIST factor never used cannot even be destroyed) */
+   it, and a SuperLU_DIST factor never used cannot even be destroyed); a shell of its sizes stands in its place until
+   the step matrix does (SimpVIStepSolverSetUp_Private()) */
 static PetscErrorCode TakeUserJacobian(TS ts)
 {
   TS_SimpVI     *vi = (TS_SimpVI *)ts->data;
   SimpVIProblem *prob;
   SNES           snes;
+  Mat            A, P;
+  PetscInt       m, n, M, N;
 
   PetscFunctionBegin;
   PetscCall(TSGetSNES(ts, &snes));
-  if (!snes->jacobian_pre || snes->jacobian_pre == StepMatrix(vi)) PetscFunctionReturn(0);
+  PetscCall(SNESGetJacobian(snes, &A, &P, NULL, NULL));
+  if (OwnSNESMatrix(vi, P)) PetscFunctionReturn(0);
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
-  PetscCall(PetscObjectReference((PetscObject)snes->jacobian_pre));
+  PetscCall(PetscObjectReference((PetscObject)P));
   PetscCall(MatDestroy(&prob->user.I2P));
-  prob->user.I2P = snes->jacobian_pre;
-  if (snes->jacobian) PetscCall(PetscObjectReference((PetscObject)snes->jacobian));
+  prob->user.I2P = P;
+  if (A) PetscCall(PetscObjectReference((PetscObject)A));
   PetscCall(MatDestroy(&prob->user.I2A));
-  prob->user.I2A = snes->jacobian;
-  PetscCall(MatDestroy(&snes->jacobian));
-  PetscCall(MatDestroy(&snes->jacobian_pre));
+  prob->user.I2A = A;
+  if (!vi->placeholder) {
+    PetscCall(MatGetLocalSize(P, &m, &n));
+    PetscCall(MatGetSize(P, &M, &N));
+    PetscCall(MatCreateShell(PetscObjectComm((PetscObject)P), m, n, M, N, NULL, &vi->placeholder));
+  }
+  PetscCall(SNESSetJacobian(snes, vi->placeholder, vi->placeholder, NULL, NULL));
   PetscFunctionReturn(0);
 }
 
@@ -327,15 +341,13 @@ static PetscErrorCode ReturnUserSolver(TS ts)
   SimpVIProblem *prob;
   SNES           snes;
   KSP            ksp;
+  Mat            P;
 
   PetscFunctionBegin;
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
-  if (prob && prob->user.I2P && (!snes->jacobian_pre || snes->jacobian_pre == StepMatrix(vi))) {
-    PetscCall(MatDestroy(&snes->jacobian));
-    PetscCall(MatDestroy(&snes->jacobian_pre));
-    PetscCall(SNESSetJacobian(snes, prob->user.I2A ? prob->user.I2A : prob->user.I2P, prob->user.I2P, NULL, NULL));
-  }
+  PetscCall(SNESGetJacobian(snes, NULL, &P, NULL, NULL));
+  if (prob && prob->user.I2P && OwnSNESMatrix(vi, P)) PetscCall(SNESSetJacobian(snes, prob->user.I2A ? prob->user.I2A : prob->user.I2P, prob->user.I2P, NULL, NULL));
   PetscCall(SNESGetKSP(snes, &ksp));
   PetscCall(SimpVIDefaultLinearSolver_Private(ksp, 0, SIMPVI_DIRECT_LIMIT, PETSC_FALSE, PETSC_TRUE));
   PetscFunctionReturn(0);
@@ -473,6 +485,7 @@ static PetscErrorCode TSDestroy_SimpVI(TS ts)
   PetscFunctionBegin;
   PetscCall(ReturnUserSolver(ts));
   PetscCall(TSReset_SimpVI(ts));
+  PetscCall(MatDestroy(&vi->placeholder));
   PetscCall(SimpVIStepDestroy_Private(&vi->step));
   PetscCall(PetscFree(vi->type));
   PetscCall(PetscFree(vi->family));

@@ -55,6 +55,7 @@ typedef struct {
   const SimpVIStateLayout *layout;
   IS                       isq, isp;
   PetscInt                 qfirst, pfirst; /* phase space on one process: where isq and isp start in U's array when each is a range of it (-1: not) */
+  Mat                      placeholder;    /* the SNES's Jacobian while the user's I2 Jacobian is the problem's (TakeUserJacobian()) */
   Vec                      q1, p1;         /* the end of the step (p1 also for TSInterpolate() at the end of the last step) */
   Vec                      vprev;          /* I2 door: the start velocity of the last step, for TSRollBack() */
   Vec                      work;
