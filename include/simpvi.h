@@ -369,4 +369,156 @@ PETSC_EXTERN PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts);
 PETSC_EXTERN PetscErrorCode TSSimpVIComputeEnergy(TS ts, PetscReal t, Vec U, PetscReal *H);
 PETSC_EXTERN PetscErrorCode TSSimpVIMonitorEnergy(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx);
 
+/*S
+   SimpVIEnsemble - A parameter study: many small mechanical systems ("members"), each given by its parameters and
+   initial state, integrated with the scheme of a `TSSIMPVI` on any number of processes, members dealt out dynamically
+
+   Level: intermediate
+
+.seealso: `SimpVIEnsembleCreate()`, `SimpVIEnsembleSetTS()`, `SimpVIEnsembleSolve()`, `SimpVIEnsembleGetResults()`
+S*/
+typedef struct _p_SimpVIEnsemble *SimpVIEnsemble;
+PETSC_EXTERN PetscClassId SIMPVIENSEMBLE_CLASSID;
+
+/*E
+   SimpVIEnsembleMemberReason - How the run of a member of a `SimpVIEnsemble` ended
+
+   Values:
++  `SIMPVI_ENSEMBLE_CONVERGED_TIME`           - it reached the final time of the `TS` (`TSSetMaxTime()`)
+.  `SIMPVI_ENSEMBLE_CONVERGED_ITS`            - it took the most steps of the `TS` (`TSSetMaxSteps()`)
+.  `SIMPVI_ENSEMBLE_CONVERGED_USER`           - the stop function ended it (`SimpVIEnsembleSetStopFunction()`)
+.  `SIMPVI_ENSEMBLE_ITERATING`                - not run (yet)
+-  `SIMPVI_ENSEMBLE_DIVERGED_NONLINEAR_SOLVE` - the Newton solve of a step failed; its state is that step's start
+
+   Level: intermediate
+
+.seealso: `SimpVIEnsemble`, `SimpVIEnsembleGetMemberInfo()`
+E*/
+typedef enum {
+  SIMPVI_ENSEMBLE_DIVERGED_NONLINEAR_SOLVE = -1,
+  SIMPVI_ENSEMBLE_ITERATING                = 0,
+  SIMPVI_ENSEMBLE_CONVERGED_TIME           = 1,
+  SIMPVI_ENSEMBLE_CONVERGED_ITS            = 2,
+  SIMPVI_ENSEMBLE_CONVERGED_USER           = 3
+} SimpVIEnsembleMemberReason;
+PETSC_EXTERN const char *const *SimpVIEnsembleMemberReasons;
+
+/*S
+   SimpVIEnsembleMemberFn - A function that gives a member of a `SimpVIEnsemble` its parameters and initial state
+
+   Calling Sequence:
++  ens    - the ensemble
+.  member - the member, 0 <= member < the ensemble's size
+.  nparam - the number of parameters of a member
+.  param  - on output, its nparam parameters
+.  n      - the number of positions
+.  q      - on output, its initial positions (n)
+.  p      - on output, its initial momenta (n)
+-  ctx    - the context given to `SimpVIEnsembleSetMemberFunction()`
+
+   Level: intermediate
+
+.seealso: `SimpVIEnsemble`, `SimpVIEnsembleSetMemberFunction()`
+S*/
+typedef PetscErrorCode (*SimpVIEnsembleMemberFn)(SimpVIEnsemble ens, PetscInt member, PetscInt nparam, PetscReal param[], PetscInt n, PetscReal q[], PetscReal p[], void *ctx);
+
+/*S
+   SimpVIEnsemblePointwiseFn - The mechanics of the members of a `SimpVIEnsemble` at many points at once, on plain
+   arrays: `TSSimpVIPointwiseFn` with the member and its parameters at each point
+
+   Calling Sequence:
++  ens     - the ensemble
+.  npoints - the number of points (of one or several members)
+.  n       - the number of positions
+.  member  - the member of each point (npoints)
+.  nparam  - the number of parameters of a member
+.  param   - the parameters of each point's member, point k's at param + k nparam
+.  t       - the times (npoints)
+.  x       - the positions, point k at x + k n
+.  v       - the velocities, point k at v + k n
+.  L       - on output, L at each point; NULL when not wanted
+.  P       - on output, dL/dv (npoints n); NULL when not wanted
+.  G       - on output, dL/dx + f (npoints n); NULL when not wanted
+.  Px      - on output, dP/dx at each point, an n x n row-major block per point; NULL when not wanted
+.  Pv      - on output, dP/dv, likewise
+.  Gx      - on output, dG/dx, likewise
+.  Gv      - on output, dG/dv, likewise
+-  ctx     - the context given to `SimpVIEnsembleSetPointwiseLagrangian()`
+
+   Note:
+   Each point's values must depend on that point alone (its member, parameters, t, x, v): the points of every member
+   of a batch come in one call, and a member's result must not depend on which members share its batch.
+
+   Level: intermediate
+
+.seealso: `SimpVIEnsemble`, `SimpVIEnsembleSetPointwiseLagrangian()`, `TSSimpVIPointwiseFn`
+S*/
+typedef PetscErrorCode (*SimpVIEnsemblePointwiseFn)(SimpVIEnsemble ens, PetscInt npoints, PetscInt n, const PetscInt member[], PetscInt nparam, const PetscReal param[], const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal L[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[], void *ctx);
+
+/*S
+   SimpVIEnsembleStopFn - A function called after each step of a member of a `SimpVIEnsemble` that may end its run
+   (an event: a flip, a crossing)
+
+   Calling Sequence:
++  ens    - the ensemble
+.  member - the member
+.  nparam - the number of parameters
+.  param  - its parameters
+.  step   - the steps it has taken
+.  t      - its time
+.  n      - the number of positions
+.  q      - its positions
+.  p      - its momenta
+.  stop   - on output, `PETSC_TRUE` to end its run here (it comes in `PETSC_FALSE`)
+-  ctx    - the context given to `SimpVIEnsembleSetStopFunction()`
+
+   Level: intermediate
+
+.seealso: `SimpVIEnsemble`, `SimpVIEnsembleSetStopFunction()`
+S*/
+typedef PetscErrorCode (*SimpVIEnsembleStopFn)(SimpVIEnsemble ens, PetscInt member, PetscInt nparam, const PetscReal param[], PetscInt step, PetscReal t, PetscInt n, const PetscReal q[], const PetscReal p[], PetscBool *stop, void *ctx);
+
+/*S
+   SimpVIEnsembleOutputFn - A function that gives the result values of a member of a `SimpVIEnsemble` at the end of
+   its run
+
+   Calling Sequence:
++  ens    - the ensemble
+.  member - the member
+.  nparam - the number of parameters
+.  param  - its parameters
+.  reason - how its run ended
+.  step   - the steps it took
+.  t      - its final time
+.  n      - the number of positions
+.  q      - its final positions
+.  p      - its final momenta
+.  nout   - the number of result values
+.  out    - on output, its nout result values
+-  ctx    - the context given to `SimpVIEnsembleSetOutputFunction()`
+
+   Level: intermediate
+
+.seealso: `SimpVIEnsemble`, `SimpVIEnsembleSetOutputFunction()`, `SimpVIEnsembleGetResults()`
+S*/
+typedef PetscErrorCode (*SimpVIEnsembleOutputFn)(SimpVIEnsemble ens, PetscInt member, PetscInt nparam, const PetscReal param[], SimpVIEnsembleMemberReason reason, PetscInt step, PetscReal t, PetscInt n, const PetscReal q[], const PetscReal p[], PetscInt nout, PetscReal out[], void *ctx);
+
+PETSC_EXTERN PetscErrorCode SimpVIEnsembleCreate(MPI_Comm comm, SimpVIEnsemble *ens);
+PETSC_EXTERN PetscErrorCode SimpVIEnsembleDestroy(SimpVIEnsemble *ens);
+PETSC_EXTERN PetscErrorCode SimpVIEnsembleSetTS(SimpVIEnsemble ens, TS ts);
+PETSC_EXTERN PetscErrorCode SimpVIEnsembleSetSize(SimpVIEnsemble ens, PetscInt nmembers);
+PETSC_EXTERN PetscErrorCode SimpVIEnsembleGetSize(SimpVIEnsemble ens, PetscInt *nmembers);
+PETSC_EXTERN PetscErrorCode SimpVIEnsembleSetMemberFunction(SimpVIEnsemble ens, PetscInt n, PetscInt nparam, SimpVIEnsembleMemberFn f, void *ctx);
+PETSC_EXTERN PetscErrorCode SimpVIEnsembleSetPointwiseLagrangian(SimpVIEnsemble ens, SimpVIEnsemblePointwiseFn f, void *ctx);
+PETSC_EXTERN PetscErrorCode SimpVIEnsembleSetStopFunction(SimpVIEnsemble ens, SimpVIEnsembleStopFn f, void *ctx);
+PETSC_EXTERN PetscErrorCode SimpVIEnsembleSetOutputFunction(SimpVIEnsemble ens, PetscInt nout, const char *const names[], SimpVIEnsembleOutputFn f, void *ctx);
+PETSC_EXTERN PetscErrorCode SimpVIEnsembleSetBatchSize(SimpVIEnsemble ens, PetscInt batch);
+PETSC_EXTERN PetscErrorCode SimpVIEnsembleSetChunkSize(SimpVIEnsemble ens, PetscInt chunk);
+PETSC_EXTERN PetscErrorCode SimpVIEnsembleSetFromOptions(SimpVIEnsemble ens);
+PETSC_EXTERN PetscErrorCode SimpVIEnsembleSetUp(SimpVIEnsemble ens);
+PETSC_EXTERN PetscErrorCode SimpVIEnsembleSolve(SimpVIEnsemble ens);
+PETSC_EXTERN PetscErrorCode SimpVIEnsembleGetResults(SimpVIEnsemble ens, PetscInt *nout, const PetscReal *out[]);
+PETSC_EXTERN PetscErrorCode SimpVIEnsembleGetMemberInfo(SimpVIEnsemble ens, const SimpVIEnsembleMemberReason *reason[], const PetscInt *steps[], const PetscInt *its[], const PetscReal *t[]);
+PETSC_EXTERN PetscErrorCode SimpVIEnsembleView(SimpVIEnsemble ens, PetscViewer viewer);
+
 #endif

@@ -3,6 +3,7 @@
 */
 #include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
 #include <simpvi/private/snesdense.h>
+#include <simpvi/private/ensembleimpl.h>
 
 static PetscBool SimpVIPackageInitialized = PETSC_FALSE;
 
@@ -23,7 +24,7 @@ PetscErrorCode SimpVIFinalizePackage(void)
 }
 
 /*@C
-  SimpVIInitializePackage - Registers `TSSIMPVI`, its schemes, `SNESSIMPVIDENSE` and `SNESKINSOL`; programs that link simpvi call it after `PetscInitialize()`
+  SimpVIInitializePackage - Registers `TSSIMPVI`, its schemes, `SNESSIMPVIDENSE`, `SNESKINSOL` and `SimpVIEnsemble`; programs that link simpvi call it after `PetscInitialize()`
 
   Not Collective
 
@@ -49,6 +50,9 @@ PetscErrorCode SimpVIInitializePackage(void)
 #endif
   PetscCall(PetscLogEventRegister("SimpVIResidual", TS_CLASSID, &SIMPVI_Residual));
   PetscCall(PetscLogEventRegister("SimpVIJacobian", TS_CLASSID, &SIMPVI_Jacobian));
+  PetscCall(PetscClassIdRegister("SimpVIEnsemble", &SIMPVIENSEMBLE_CLASSID));
+  PetscCall(PetscLogEventRegister("SimpVIEnsSolve", SIMPVIENSEMBLE_CLASSID, &SIMPVI_EnsembleSolve));
+  PetscCall(PetscLogEventRegister("SimpVIEnsStep", SIMPVIENSEMBLE_CLASSID, &SIMPVI_EnsembleStep));
   PetscCall(PetscRegisterFinalize(SimpVIFinalizePackage));
   PetscFunctionReturn(0);
 }

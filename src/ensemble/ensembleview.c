@@ -1,0 +1,116 @@
+/*
+   SimpVIEnsembleView: the study in a few lines (its scheme and steps, how its members ended, the balance of the
+   processes), each process's share under ascii_info_detail, and the results as CSV under ascii_csv.
+*/
+#include <simpvi/private/ensembleimpl.h> /*I "simpvi.h" I*/
+
+/* One CSV line per member: member, reason, steps, Newton iterations, final time, result values */
+static PetscErrorCode ViewCSV(SimpVIEnsemble ens, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "member,reason,steps,newton_its,t"));
+  for (PetscInt j = 0; j < ens->nout; j++) {
+    if (ens->outnames) PetscCall(PetscViewerASCIIPrintf(viewer, ",%s", ens->outnames[j]));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, ",out%" PetscInt_FMT, j));
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+  for (PetscInt i = 0; i < ens->nmembers; i++) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT ",%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.17g", i, SimpVIEnsembleMemberReasons[ens->reason[i]], ens->steps[i], ens->its[i], (double)ens->tend[i]));
+    for (PetscInt j = 0; j < ens->nout; j++) PetscCall(PetscViewerASCIIPrintf(viewer, ",%.17g", (double)ens->out[i * ens->nout + j]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The balance of the last solve: busy time over the slowest process's (the solve's wall time) */
+static PetscErrorCode ViewBalance(SimpVIEnsemble ens, PetscViewer viewer, PetscBool detail)
+{
+  PetscMPIInt size;
+  PetscReal   mean = 0, min = 1;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ens), &size));
+  for (PetscMPIInt r = 0; r < size; r++) {
+    const PetscReal u = ens->wall > 0 ? ens->rankbusy[r] / ens->wall : 1;
+
+    mean += u / size;
+    min = PetscMin(min, u);
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "Processes: %d, busy %.1f %% of the solve's %g s on average (least busy %.1f %%)\n", (int)size, (double)(100 * mean), (double)ens->wall, (double)(100 * min)));
+  if (!detail) PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  for (PetscMPIInt r = 0; r < size; r++) PetscCall(PetscViewerASCIIPrintf(viewer, "[%d] %" PetscInt_FMT " members in %" PetscInt_FMT " chunks, busy %g s (%.1f %%)\n", (int)r, ens->rankmembers[r], ens->rankchunks[r], (double)ens->rankbusy[r], (double)(ens->wall > 0 ? 100 * ens->rankbusy[r] / ens->wall : 100)));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  SimpVIEnsembleView - Views a `SimpVIEnsemble`: its study and, after a solve, how its members ended and how busy each
+  process was; or its results as CSV
+
+  Collective
+
+  Input Parameters:
++ ens    - the ensemble
+- viewer - an ASCII viewer (`NULL`: `PETSC_VIEWER_STDOUT_()` of its communicator)
+
+  Options Database Key:
+. -ensemble_view - after `SimpVIEnsembleSolve()`; -ensemble_view ::ascii_info_detail adds each process's members,
+                   chunks and busy time; -ensemble_view :file.csv:ascii_csv writes the results
+
+  Level: intermediate
+
+  Notes:
+  Format `PETSC_VIEWER_ASCII_CSV` writes one line per member, in member order: member, reason, steps, Newton
+  iterations, final time and the result values (`SimpVIEnsembleSetOutputFunction()`), all reals to 17 digits; the same
+  file whatever the number of processes.
+
+  A process is busy from the start of the solve until its last member ends; the percentages are of the slowest
+  process's time.
+
+.seealso: `SimpVIEnsemble`, `SimpVIEnsembleSolve()`, `SimpVIEnsembleGetResults()`
+@*/
+PetscErrorCode SimpVIEnsembleView(SimpVIEnsemble ens, PetscViewer viewer)
+{
+  PetscBool         iascii;
+  PetscViewerFormat format;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ens, SIMPVIENSEMBLE_CLASSID, 1);
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)ens), &viewer));
+  PetscValidHeaderSpecific(viewer, PETSC_VIEWER_CLASSID, 2);
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(0);
+  PetscCall(PetscViewerGetFormat(viewer, &format));
+  if (format == PETSC_VIEWER_ASCII_CSV) {
+    PetscCheck(ens->solved, PetscObjectComm((PetscObject)ens), PETSC_ERR_ARG_WRONGSTATE, "No results to write before SimpVIEnsembleSolve()");
+    PetscCall(ViewCSV(ens, viewer));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)ens, viewer));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " members of %" PetscInt_FMT " positions and %" PetscInt_FMT " parameters; batches of %" PetscInt_FMT "\n", ens->nmembers, ens->n, ens->nparam, ens->batchsize));
+  if (ens->setupcalled) {
+    const SimpVIEnsembleControl *ctl = &ens->ctl;
+
+    PetscCall(PetscViewerASCIIPrintf(viewer, "Scheme %s, degree %" PetscInt_FMT ", order %" PetscInt_FMT "; steps of %g from t = %g", ctl->type, ctl->degree, ctl->order, (double)ctl->h, (double)ctl->t0));
+    if (ctl->tmax < PETSC_MAX_REAL) PetscCall(PetscViewerASCIIPrintf(viewer, " to %g (%s)", (double)ctl->tmax, TSExactFinalTimeOptions[ctl->eftopt]));
+    if (ctl->maxsteps < PETSC_MAX_INT) PetscCall(PetscViewerASCIIPrintf(viewer, ", at most %" PetscInt_FMT, ctl->maxsteps));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "Newton of SNESSIMPVIDENSE on each member's step: rtol %g, atol %g, stol %g, max_it %" PetscInt_FMT "\n", (double)ctl->rtol, (double)ctl->atol, (double)ctl->stol, ctl->maxit));
+  }
+  if (ens->solved) {
+    PetscInt count[5] = {0, 0, 0, 0, 0}, its = 0, steps = 0;
+
+    for (PetscInt i = 0; i < ens->nmembers; i++) {
+      count[ens->reason[i] + 1]++;
+      its += ens->its[i];
+      steps += ens->steps[i];
+    }
+    PetscCall(PetscViewerASCIIPrintf(viewer, "Members: %" PetscInt_FMT " reached the final time, %" PetscInt_FMT " took the most steps, %" PetscInt_FMT " stopped, %" PetscInt_FMT " failed\n", count[SIMPVI_ENSEMBLE_CONVERGED_TIME + 1], count[SIMPVI_ENSEMBLE_CONVERGED_ITS + 1], count[SIMPVI_ENSEMBLE_CONVERGED_USER + 1], count[SIMPVI_ENSEMBLE_DIVERGED_NONLINEAR_SOLVE + 1]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "Steps %" PetscInt_FMT ", Newton iterations %" PetscInt_FMT "\n", steps, its));
+    PetscCall(ViewBalance(ens, viewer, (PetscBool)(format == PETSC_VIEWER_ASCII_INFO_DETAIL)));
+  }
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(0);
+}
