@@ -378,7 +378,7 @@ PETSC_EXTERN PetscErrorCode TSSimpVIMonitorEnergy(TS ts, PetscInt step, PetscRea
 .seealso: `SimpVIEnsembleCreate()`, `SimpVIEnsembleSetTS()`, `SimpVIEnsembleSolve()`, `SimpVIEnsembleGetResults()`
 S*/
 typedef struct _p_SimpVIEnsemble *SimpVIEnsemble;
-PETSC_EXTERN PetscClassId SIMPVIENSEMBLE_CLASSID;
+PETSC_EXTERN PetscClassId         SIMPVIENSEMBLE_CLASSID;
 
 /*E
    SimpVIEnsembleMemberReason - How the run of a member of a `SimpVIEnsemble` ended

@@ -8,8 +8,8 @@
 
 PetscClassId SIMPVIENSEMBLE_CLASSID;
 
-static const char *const MemberReasonsShifted[] = {"DIVERGED_NONLINEAR_SOLVE", "ITERATING", "CONVERGED_TIME", "CONVERGED_ITS", "CONVERGED_USER", "SimpVIEnsembleMemberReason", "SIMPVI_ENSEMBLE_", NULL};
-const char *const *SimpVIEnsembleMemberReasons = MemberReasonsShifted + 1;
+static const char *const MemberReasonsShifted[]      = {"DIVERGED_NONLINEAR_SOLVE", "ITERATING", "CONVERGED_TIME", "CONVERGED_ITS", "CONVERGED_USER", "SimpVIEnsembleMemberReason", "SIMPVI_ENSEMBLE_", NULL};
+const char *const       *SimpVIEnsembleMemberReasons = MemberReasonsShifted + 1;
 
 /*@
   SimpVIEnsembleCreate - Creates a parameter study: many small systems integrated with the scheme of a `TSSIMPVI`

@@ -90,8 +90,8 @@ PetscErrorCode SimpVIEnsembleSetUp(SimpVIEnsemble ens)
 /* The work space of a batch of ens->batchsize slots */
 PetscErrorCode SimpVIEnsembleBatchCreate_Private(SimpVIEnsemble ens)
 {
-  SimpVIEnsembleBatch *b  = &ens->batch;
-  const PetscInt       B  = ens->batchsize, n = ens->n, np = ens->nparam, s = ens->s, nq = ens->nq, m = ens->m;
+  SimpVIEnsembleBatch *b = &ens->batch;
+  const PetscInt       B = ens->batchsize, n = ens->n, np = ens->nparam, s = ens->s, nq = ens->nq, m = ens->m;
   const PetscInt       np1 = PetscMax(np, 1);
 
   PetscFunctionBegin;

@@ -114,8 +114,8 @@ static PetscErrorCode Predict(SimpVIEnsemble ens, PetscInt b)
    (the dense Newton asks for the Jacobian at each iterate it evaluates) */
 static PetscErrorCode Evaluate(SimpVIEnsemble ens)
 {
-  SimpVIEnsembleBatch *B  = &ens->batch;
-  const PetscInt       n  = ens->n, nq = ens->nq, np = ens->nparam, np1 = PetscMax(np, 1), nn = n * n;
+  SimpVIEnsembleBatch *B = &ens->batch;
+  const PetscInt       n = ens->n, nq = ens->nq, np = ens->nparam, np1 = PetscMax(np, 1), nn = n * n;
   const PetscInt       N  = B->nlive * nq;
   PetscScalar        **xp = B->ptr, **vp = B->ptr + nq;
 
@@ -127,9 +127,9 @@ static PetscErrorCode Evaluate(SimpVIEnsemble ens)
     PetscCall(SimpVIKernelSetStepSize(ens->kernel, B->h[b]));
     PetscCall(SimpVIKernelTimes(ens->kernel, B->t[b], B->pt + j * nq));
     for (PetscInt k = 0; k < nq; k++) {
-      xp[k]                      = B->px + (j * nq + k) * n;
-      vp[k]                      = B->pv + (j * nq + k) * n;
-      B->pmember[j * nq + k]     = B->member[b];
+      xp[k]                  = B->px + (j * nq + k) * n;
+      vp[k]                  = B->pv + (j * nq + k) * n;
+      B->pmember[j * nq + k] = B->member[b];
       for (PetscInt i = 0; i < np; i++) B->pparam[(j * nq + k) * np + i] = B->param[b * np1 + i];
     }
     PetscCall(SimpVIKernelPoints(ens->kernel, n, B->q + b * n, B->Z + b * ens->m, xp, vp));
@@ -351,7 +351,7 @@ PetscErrorCode SimpVIEnsembleBatchStep_Private(SimpVIEnsemble ens)
     PetscCall(Evaluate(ens));
     /* the verdict at each live member's iterate (the residual in B->R), and a Newton step for those that go on */
     for (PetscInt j = 0; j < B->nlive; j++) {
-      const PetscInt b = B->slot[j];
+      const PetscInt b       = B->slot[j];
       PetscInt       verdict = 0;
       PetscBool      ok      = PETSC_FALSE;
 

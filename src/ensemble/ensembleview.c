@@ -39,7 +39,9 @@ static PetscErrorCode ViewBalance(SimpVIEnsemble ens, PetscViewer viewer, PetscB
   PetscCall(PetscViewerASCIIPrintf(viewer, "Processes: %d, busy %.1f %% of the solve's %g s on average (least busy %.1f %%)\n", (int)size, (double)(100 * mean), (double)ens->wall, (double)(100 * min)));
   if (!detail) PetscFunctionReturn(0);
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  for (PetscMPIInt r = 0; r < size; r++) PetscCall(PetscViewerASCIIPrintf(viewer, "[%d] %" PetscInt_FMT " members in %" PetscInt_FMT " chunks, busy %g s (%.1f %%)\n", (int)r, ens->rankmembers[r], ens->rankchunks[r], (double)ens->rankbusy[r], (double)(ens->wall > 0 ? 100 * ens->rankbusy[r] / ens->wall : 100)));
+  for (PetscMPIInt r = 0; r < size; r++)
+    PetscCall(
+      PetscViewerASCIIPrintf(viewer, "[%d] %" PetscInt_FMT " members in %" PetscInt_FMT " chunks, busy %g s (%.1f %%)\n", (int)r, ens->rankmembers[r], ens->rankchunks[r], (double)ens->rankbusy[r], (double)(ens->wall > 0 ? 100 * ens->rankbusy[r] / ens->wall : 100)));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(0);
 }
@@ -87,14 +89,21 @@ PetscErrorCode SimpVIEnsembleView(SimpVIEnsemble ens, PetscViewer viewer)
     PetscCall(ViewCSV(ens, viewer));
     PetscFunctionReturn(0);
   }
-  PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)ens, viewer));
+  {
+    const char *prefix;
+    PetscMPIInt size;
+
+    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)ens, &prefix));
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ens), &size));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "SimpVIEnsemble Object:%s%s %d MPI process%s\n", prefix ? " " : "", prefix ? prefix : "", (int)size, size > 1 ? "es" : ""));
+  }
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " members of %" PetscInt_FMT " positions and %" PetscInt_FMT " parameters; batches of %" PetscInt_FMT "\n", ens->nmembers, ens->n, ens->nparam, ens->batchsize));
   if (ens->setupcalled) {
     const SimpVIEnsembleControl *ctl = &ens->ctl;
 
     PetscCall(PetscViewerASCIIPrintf(viewer, "Scheme %s, degree %" PetscInt_FMT ", order %" PetscInt_FMT "; steps of %g from t = %g", ctl->type, ctl->degree, ctl->order, (double)ctl->h, (double)ctl->t0));
-    if (ctl->tmax < PETSC_MAX_REAL) PetscCall(PetscViewerASCIIPrintf(viewer, " to %g (%s)", (double)ctl->tmax, TSExactFinalTimeOptions[ctl->eftopt]));
+    if (ctl->tmax < PETSC_MAX_REAL) PetscCall(PetscViewerASCIIPrintf(viewer, " to %g (%s)", (double)ctl->tmax, ctl->eftopt == TS_EXACTFINALTIME_MATCHSTEP ? "matchstep" : "stepover"));
     if (ctl->maxsteps < PETSC_MAX_INT) PetscCall(PetscViewerASCIIPrintf(viewer, ", at most %" PetscInt_FMT, ctl->maxsteps));
     PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "Newton of SNESSIMPVIDENSE on each member's step: rtol %g, atol %g, stol %g, max_it %" PetscInt_FMT "\n", (double)ctl->rtol, (double)ctl->atol, (double)ctl->stol, ctl->maxit));

@@ -40,12 +40,12 @@ typedef struct {
 typedef struct {
   PetscInt B, nb;
   /* per slot */
-  PetscInt  *member, *steps, *its, *iter, *nfuncs;
-  PetscReal *t, *ct, *h, *hnext, *tprev, *hprev, *ttol, *rnorm0, *xnorm, *ynorm;
-  PetscBool *havepoly, *live;
-  SimpVIEnsembleMemberReason *reason; /* once the member has ended, else SIMPVI_ENSEMBLE_ITERATING */
-  PetscReal *param, *q, *p, *cq, *cp; /* B nparam, B n, B n, and the compensations of q and p: B n, B n */
-  PetscReal *Qprev, *Z;                /* B (s+1) n, B m */
+  PetscInt                   *member, *steps, *its, *iter, *nfuncs;
+  PetscReal                  *t, *ct, *h, *hnext, *tprev, *hprev, *ttol, *rnorm0, *xnorm, *ynorm;
+  PetscBool                  *havepoly, *live;
+  SimpVIEnsembleMemberReason *reason;                  /* once the member has ended, else SIMPVI_ENSEMBLE_ITERATING */
+  PetscReal                  *param, *q, *p, *cq, *cp; /* B nparam, B n, B n, and the compensations of q and p: B n, B n */
+  PetscReal                  *Qprev, *Z;               /* B (s+1) n, B m */
   /* packed points of the live slots (slot of packed j: slot[j]) */
   PetscInt   nlive, *slot, *pmember;
   PetscReal *pt, *pparam, *px, *pv, *pP, *pG, *pD; /* B nq, B nq nparam, B nq n (x4), 4 B nq n n */
@@ -53,7 +53,7 @@ typedef struct {
   PetscReal    *R, *J, *LU, *dy, *dq, *dp; /* m, m m (row-major), m m (column-major), m, n, n */
   PetscBLASInt *piv;
   PetscReal    *predx, *predphi, *farphi, *dphi; /* the predictor's basis per stage, kept while x stays; scratch */
-  PetscScalar **ptr;                    /* 4 nq array pointers for the kernel's sums */
+  PetscScalar **ptr;                             /* 4 nq array pointers for the kernel's sums */
 } SimpVIEnsembleBatch;
 
 /* Who runs which member: a counter of handed-out member ids (on process 0, or local on one process) */
@@ -92,8 +92,8 @@ struct _p_SimpVIEnsemble {
   PetscReal *minerec;
 
   /* the results, in member order, on every process after a solve */
-  PetscBool  solved;
-  PetscReal *out, *tend;
+  PetscBool                   solved;
+  PetscReal                  *out, *tend;
   PetscInt                   *steps, *its;
   SimpVIEnsembleMemberReason *reason;
 
