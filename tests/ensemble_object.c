@@ -265,10 +265,10 @@ int main(int argc, char **argv)
     args: -ts_simpvi_type simpson -ensemble_batch {{1 5 64}} -ensemble_chunk 3 -view_csv
     output_file: output/ensemble_object_simpson.out
 
-  # double pendulums, Lobatto of degree 3, 150 steps (stepover), a NaN member among them
+  # double pendulums, Lobatto of degree 3, 150 steps (stepover), a NaN member among them; 3 processes too
   test:
     suffix: lobatto
-    nsize: {{1 2}}
+    nsize: {{1 2 3}}
     args: -problem double -ts_simpvi_type lobatto -ts_max_steps 150 -ts_max_time 1e9 -ts_exact_final_time stepover -nan_member 5 -ensemble_batch 4
     output_file: output/ensemble_object_lobatto.out
 
