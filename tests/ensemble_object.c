@@ -2,8 +2,9 @@ static char help[] = "SimpVIEnsemble against lone TSSIMPVI runs: a study of pend
                      "initial angles and parameters; every member's final (q, p), steps, time and Newton iterations must be\n"
                      "those of a lone TSSIMPVI run of it through the pointwise door, to the bit, whatever the batch, chunk and\n"
                      "number of processes (each process checks every size-th member alone). A member given a NaN\n"
-                     "(-nan_member) must fail alone and be reported; -stop ends each member when its first angle turns negative.\n"
-                     "Options: -problem <pendulum,double> -members <24> -nan_member <-1> -stop -view_csv\n"
+                     "(-nan_member) must fail alone and be reported; -stop ends each member when its first angle turns negative;\n"
+                     "-twice solves again with batches of 3 and compares the results.\n"
+                     "Options: -problem <pendulum,double> -members <24> -nan_member <-1> -stop -view_csv -twice\n"
                      "         (and the TS's: -ts_simpvi_type, -ts_dt, -ts_max_time, -ts_max_steps, -ts_exact_final_time, -snes_*)\n\n";
 
 #include <simpvi.h>
@@ -179,7 +180,7 @@ int main(int argc, char **argv)
   Study                             st         = {.dbl = PETSC_FALSE, .nmembers = 24, .nanmember = -1};
   const char                       *problems[] = {"pendulum", "double"};
   PetscInt                          problem = 0, n, nout, mismatches = 0, others = 0;
-  PetscBool                         stop = PETSC_FALSE, csv = PETSC_FALSE;
+  PetscBool                         stop = PETSC_FALSE, csv = PETSC_FALSE, twice = PETSC_FALSE;
   PetscMPIInt                       rank, size;
   TS                                ts;
   SimpVIEnsemble                    ens;
@@ -199,6 +200,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-nan_member", "A member given a NaN", NULL, st.nanmember, &st.nanmember, NULL));
   PetscCall(PetscOptionsBool("-stop", "End each member when its first angle turns negative", NULL, stop, &stop, NULL));
   PetscCall(PetscOptionsBool("-view_csv", "Print the results as CSV", NULL, csv, &csv, NULL));
+  PetscCall(PetscOptionsBool("-twice", "Solve again with batches of 3 and compare", NULL, twice, &twice, NULL));
   PetscOptionsEnd();
   st.dbl = (PetscBool)(problem == 1);
   n      = st.dbl ? 2 : 1;
@@ -242,6 +244,20 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "member %" PetscInt_FMT " (a NaN) reported failed at its first step: %s\n", k, reason[k] == SIMPVI_ENSEMBLE_DIVERGED_NONLINEAR_SOLVE && steps[k] == 0 ? "yes" : "no"));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "every other member ran to its end: %s\n", others == st.nmembers - (st.nanmember >= 0) ? "yes" : "no"));
+  if (twice) { /* the same study again, other batches: the same results */
+    PetscReal       *first;
+    const PetscReal *again;
+    PetscBool        same;
+
+    PetscCall(PetscMalloc1(st.nmembers * nout, &first));
+    PetscCall(PetscArraycpy(first, out, st.nmembers * nout));
+    PetscCall(SimpVIEnsembleSetBatchSize(ens, 3));
+    PetscCall(SimpVIEnsembleSolve(ens));
+    PetscCall(SimpVIEnsembleGetResults(ens, NULL, &again));
+    PetscCall(PetscArraycmp(first, again, st.nmembers * nout, &same));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "a second solve with batches of 3 gives the same results: %s\n", same ? "yes" : "no"));
+    PetscCall(PetscFree(first));
+  }
   if (csv) {
     PetscViewer viewer;
 
@@ -279,10 +295,10 @@ int main(int argc, char **argv)
     args: -problem double -ts_simpvi_type gauss -ts_simpvi_degree 3 -stop -ts_max_time 20
     output_file: output/ensemble_object_gauss.out
 
-  # uncompensated sums, other Newton tolerances, the view
+  # uncompensated sums, other Newton tolerances, the view, a second solve
   test:
     suffix: view
-    args: -ts_simpvi_type lobatto -ts_simpvi_compensated_summation 0 -snes_rtol 1e-10 -snes_stol 1e-12 -ensemble_view
+    args: -ts_simpvi_type lobatto -ts_simpvi_compensated_summation 0 -snes_rtol 1e-10 -snes_stol 1e-12 -ensemble_view -twice
     filter: grep -v -e "busy"
 
 TEST*/

@@ -45,6 +45,10 @@ static PetscErrorCode ReadTS(SimpVIEnsemble ens)
 
   Level: advanced
 
+  Note:
+  Each solve sets the ensemble up again: a change of its `TS` (scheme, steps, tolerances) between solves holds for
+  the next one.
+
 .seealso: `SimpVIEnsemble`, `SimpVIEnsembleSetTS()`, `SimpVIEnsembleSolve()`
 @*/
 PetscErrorCode SimpVIEnsembleSetUp(SimpVIEnsemble ens)
@@ -54,7 +58,6 @@ PetscErrorCode SimpVIEnsembleSetUp(SimpVIEnsemble ens)
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ens, SIMPVIENSEMBLE_CLASSID, 1);
-  if (ens->setupcalled) PetscFunctionReturn(0);
   PetscCall(PetscObjectGetComm((PetscObject)ens, &comm));
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCheck(ens->ts, comm, PETSC_ERR_ARG_WRONGSTATE, "Give the ensemble its TSSIMPVI first: SimpVIEnsembleSetTS()");
