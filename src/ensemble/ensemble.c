@@ -401,14 +401,15 @@ PetscErrorCode SimpVIEnsembleSetChunkSize(SimpVIEnsemble ens, PetscInt chunk)
 @*/
 PetscErrorCode SimpVIEnsembleSetFromOptions(SimpVIEnsemble ens)
 {
-  PetscInt batch = ens->batchsize, chunk = ens->chunk;
+  PetscInt  batch = ens->batchsize, chunk = ens->chunk;
+  PetscBool view;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ens, SIMPVIENSEMBLE_CLASSID, 1);
   PetscObjectOptionsBegin((PetscObject)ens);
   PetscCall(PetscOptionsInt("-ensemble_batch", "The most members integrated together on a process", "SimpVIEnsembleSetBatchSize", batch, &batch, NULL));
   PetscCall(PetscOptionsInt("-ensemble_chunk", "Member ids per request to the shared queue", "SimpVIEnsembleSetChunkSize", chunk, &chunk, NULL));
-  PetscCall(PetscOptionsName("-ensemble_view", "View the study after the solve", "SimpVIEnsembleView", NULL));
+  PetscCall(PetscOptionsName("-ensemble_view", "View the study after the solve", "SimpVIEnsembleView", &view)); /* read by the solve */
   PetscOptionsEnd();
   PetscCall(SimpVIEnsembleSetBatchSize(ens, batch));
   PetscCall(SimpVIEnsembleSetChunkSize(ens, chunk));
