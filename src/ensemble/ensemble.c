@@ -40,7 +40,7 @@ PetscErrorCode SimpVIEnsembleCreate(MPI_Comm comm, SimpVIEnsemble *ens)
   PetscAssertPointer(ens, 2);
   PetscCall(SimpVIInitializePackage());
   PetscCall(PetscHeaderCreate(e, SIMPVIENSEMBLE_CLASSID, "SimpVIEnsemble", "Parameter study", "TS", comm, SimpVIEnsembleDestroy, SimpVIEnsembleView));
-  e->batchsize = 256;
+  e->batchsize = 16;
   e->chunk     = PETSC_DECIDE;
   *ens         = e;
   PetscFunctionReturn(0);
@@ -329,15 +329,20 @@ PetscErrorCode SimpVIEnsembleSetOutputFunction(SimpVIEnsemble ens, PetscInt nout
 
   Input Parameters:
 + ens   - the ensemble
-- batch - the most members in a batch (default 256)
+- batch - the most members in a batch (default 16)
 
   Options Database Key:
-. -ensemble_batch <256> - the batch size
+. -ensemble_batch <16> - the batch size
 
   Level: intermediate
 
-  Note:
+  Notes:
   The results do not depend on it: each member's arithmetic is its own.
+
+  A process holds its members until they end, all of them stepping together; the longer the batch, the more work a
+  process may hold when the queue runs out, and the others wait for it (on many processes, fewer members are held as
+  the queue nears its end: `SimpVIEnsembleSolve()`). In C a member's step costs its arithmetic whatever the batch;
+  a batch pays off where one call of the mechanics for many points is cheaper than many calls (vectorised code).
 
 .seealso: `SimpVIEnsemble`, `SimpVIEnsembleSetChunkSize()`
 @*/
@@ -391,7 +396,7 @@ PetscErrorCode SimpVIEnsembleSetChunkSize(SimpVIEnsemble ens, PetscInt chunk)
 . ens - the ensemble
 
   Options Database Keys:
-+ -ensemble_batch <256> - the most members integrated together on a process
++ -ensemble_batch <16> - the most members integrated together on a process
 . -ensemble_chunk <n>   - member ids per request to the shared queue
 - -ensemble_view        - view the study after `SimpVIEnsembleSolve()` (-ensemble_view ::ascii_info_detail: each process's
                           share; -ensemble_view :results.csv:ascii_csv: the results as CSV)

@@ -26,6 +26,7 @@ PetscErrorCode SimpVIEnsembleQueueBegin_Private(SimpVIEnsemble ens)
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   Q->local   = 0;
+  Q->seen    = 0;
   Q->next    = 0;
   Q->end     = 0;
   Q->nchunks = 0;
@@ -41,8 +42,28 @@ PetscErrorCode SimpVIEnsembleQueueBegin_Private(SimpVIEnsemble ens)
   PetscFunctionReturn(0);
 }
 
-/* SimpVIEnsembleQueueNext_Private - the next member for this process, from its chunk or a new one; -1: none left */
-PetscErrorCode SimpVIEnsembleQueueNext_Private(SimpVIEnsemble ens, PetscInt *id)
+/*
+  SimpVIEnsembleQueueLimit_Private - the most members this process holds (started, or its chunk's not yet started) now:
+  the batch, less as the counter nears the last member (a quarter of the members left per process). A process holds
+  its members until they end, so the work it holds when the counter passes the last member is the study's tail: a
+  batch of long members started late would keep it busy while the others wait (bench/ensemblemodel.py).
+*/
+PetscErrorCode SimpVIEnsembleQueueLimit_Private(SimpVIEnsemble ens, PetscInt *limit)
+{
+  MPI_Comm    comm;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetComm((PetscObject)ens, &comm));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  *limit = ens->batchsize;
+  if (size > 1) *limit = PetscMax(1, PetscMin(ens->batchsize, (ens->nmembers - ens->queue.seen) / (4 * size)));
+  PetscFunctionReturn(0);
+}
+
+/* SimpVIEnsembleQueueNext_Private - the next member for this process, from its chunk or a new one of at most limit
+   members; -1: none left */
+PetscErrorCode SimpVIEnsembleQueueNext_Private(SimpVIEnsemble ens, PetscInt limit, PetscInt *id)
 {
   SimpVIEnsembleQueue *Q = &ens->queue;
   MPI_Comm             comm;
@@ -55,7 +76,7 @@ PetscErrorCode SimpVIEnsembleQueueNext_Private(SimpVIEnsemble ens, PetscInt *id)
 
     PetscCall(PetscObjectGetComm((PetscObject)ens, &comm));
     PetscCallMPI(MPI_Comm_size(comm, &size));
-    chunk = ChunkSize(ens, size);
+    chunk = PetscMax(1, PetscMin(ChunkSize(ens, size), limit));
     if (size == 1) {
       first = Q->local;
       Q->local += chunk;
@@ -64,11 +85,13 @@ PetscErrorCode SimpVIEnsembleQueueNext_Private(SimpVIEnsemble ens, PetscInt *id)
       PetscCallMPI(MPI_Win_flush(0, Q->win));
     } else first = ens->nmembers; /* this process has seen the counter past the end: it asks no more */
     if (first >= ens->nmembers) {
-      Q->end = -1;
+      Q->end  = -1;
+      Q->seen = ens->nmembers;
       PetscFunctionReturn(0);
     }
     Q->next = first;
     Q->end  = PetscMin(first + chunk, ens->nmembers);
+    Q->seen = first + chunk;
     Q->nchunks++;
   }
   *id = Q->next++;

@@ -62,7 +62,9 @@ static PetscErrorCode Record(SimpVIEnsemble ens, PetscInt b)
   of `SimpVIEnsembleSetBatchSize()` members: one step of every member of the batch at a time, the Newton iterations of
   all of them side by side, with one call of the pointwise function per iteration. A member ends at the `TS`'s final
   time or most steps, when the stop function says so, or when the Newton solve of one of its steps fails
-  (`SIMPVI_ENSEMBLE_DIVERGED_NONLINEAR_SOLVE`: the study goes on). Its slot then takes the next member.
+  (`SIMPVI_ENSEMBLE_DIVERGED_NONLINEAR_SOLVE`: the study goes on). Its slot then takes the next member. On more than
+  one process a process takes new members only while it holds fewer than a quarter of the members left per process
+  (and at most a batch), so that the work each holds when the queue runs out, the study's tail, stays small.
 
   A member's steps are those of a lone `TSSIMPVI` run of it with `TSSimpVISetPointwiseLagrangian()`, bit for bit
   (see `SimpVIEnsembleSetTS()` for what a lone run does beyond them). The results, gathered on every process in member
@@ -88,10 +90,15 @@ PetscErrorCode SimpVIEnsembleSolve(SimpVIEnsemble ens)
   PetscCall(SimpVIEnsembleQueueBegin_Private(ens));
   PetscCall(PetscTime(&start));
   while (PETSC_TRUE) {
-    while (more && B->nb < B->B) { /* the free slots take the next members */
-      PetscInt id;
+    while (more && B->nb < B->B) { /* the free slots take the next members: this process's chunk, then new ones while
+                                      it holds fewer than the queue's limit (fewer as the queue nears its end) */
+      PetscInt id, limit = B->B;
 
-      PetscCall(SimpVIEnsembleQueueNext_Private(ens, &id));
+      if (ens->queue.next >= ens->queue.end) {
+        PetscCall(SimpVIEnsembleQueueLimit_Private(ens, &limit));
+        if (B->nb >= limit) break;
+      }
+      PetscCall(SimpVIEnsembleQueueNext_Private(ens, limit - B->nb, &id));
       if (id < 0) more = PETSC_FALSE;
       else PetscCall(SimpVIEnsembleBatchStart_Private(ens, B->nb++, id));
     }

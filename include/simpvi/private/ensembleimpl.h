@@ -61,6 +61,7 @@ typedef struct {
   MPI_Win   win;
   PetscInt *counter;
   PetscInt  local, next, end; /* the local counter (one process); this process's chunk [next, end) */
+  PetscInt  seen;             /* the counter after this process's last request */
   PetscInt  nchunks;
 } SimpVIEnsembleQueue;
 
@@ -113,7 +114,8 @@ PETSC_INTERN PetscErrorCode SimpVIEnsembleBatchStart_Private(SimpVIEnsemble, Pet
 PETSC_INTERN PetscErrorCode SimpVIEnsembleBatchStep_Private(SimpVIEnsemble);
 PETSC_INTERN PetscErrorCode SimpVIEnsembleBatchMove_Private(SimpVIEnsemble, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode SimpVIEnsembleQueueBegin_Private(SimpVIEnsemble);
-PETSC_INTERN PetscErrorCode SimpVIEnsembleQueueNext_Private(SimpVIEnsemble, PetscInt *);
+PETSC_INTERN PetscErrorCode SimpVIEnsembleQueueLimit_Private(SimpVIEnsemble, PetscInt *);
+PETSC_INTERN PetscErrorCode SimpVIEnsembleQueueNext_Private(SimpVIEnsemble, PetscInt, PetscInt *);
 PETSC_INTERN PetscErrorCode SimpVIEnsembleQueueEnd_Private(SimpVIEnsemble);
 PETSC_INTERN PetscErrorCode SimpVIEnsembleGather_Private(SimpVIEnsemble, PetscReal);
 PETSC_INTERN PetscErrorCode SimpVIEnsembleResultsFree_Private(SimpVIEnsemble);
