@@ -131,6 +131,25 @@ counterparts = {
   'SNESKINSOLGetReturnFlag': 'kinsolGetReturnFlag',
   'SNESSimpVIDenseSetLinear': None,  # TSSIMPVI sets it for TS_LINEAR; from Python: the option -snes_simpvidense_linear
   'SNESSimpVIDenseGetLinear': None,  # from Python: the option -snes_simpvidense_linear in the options database
+  # the parameter study SimpVIEnsemble (docs/ensemble.md): its Python form, with numpy-vectorised mechanics over the
+  # points of a batch, is issue 25's item 3, not written yet
+  'SimpVIEnsembleCreate': None,
+  'SimpVIEnsembleDestroy': None,
+  'SimpVIEnsembleSetTS': None,
+  'SimpVIEnsembleSetSize': None,
+  'SimpVIEnsembleGetSize': None,
+  'SimpVIEnsembleSetMemberFunction': None,
+  'SimpVIEnsembleSetPointwiseLagrangian': None,
+  'SimpVIEnsembleSetStopFunction': None,
+  'SimpVIEnsembleSetOutputFunction': None,
+  'SimpVIEnsembleSetBatchSize': None,
+  'SimpVIEnsembleSetChunkSize': None,
+  'SimpVIEnsembleSetFromOptions': None,
+  'SimpVIEnsembleSetUp': None,
+  'SimpVIEnsembleSolve': None,
+  'SimpVIEnsembleGetResults': None,
+  'SimpVIEnsembleGetMemberInfo': None,
+  'SimpVIEnsembleView': None,
 }
 
 
