@@ -295,6 +295,17 @@ int main(int argc, char **argv)
     args: -problem double -ts_simpvi_type gauss -ts_simpvi_degree 3 -stop -ts_max_time 20
     output_file: output/ensemble_object_gauss.out
 
+  # the order-2 schemes: the midpoint (one Gauss point) and the trapezoid (no interior node)
+  test:
+    suffix: midpoint
+    nsize: {{1 2}}
+    args: -problem double -ts_simpvi_type midpoint -ts_dt 0.02
+    output_file: output/ensemble_object_midpoint.out
+
+  test:
+    suffix: trapezoid
+    args: -problem double -ts_simpvi_type trapezoid -ts_dt 0.02 -ensemble_batch 1
+
   # uncompensated sums, other Newton tolerances, the view, a second solve
   test:
     suffix: view
