@@ -3,7 +3,7 @@ static char help[] = "SimpVIEnsemble against lone TSSIMPVI runs: a study of pend
                      "those of a lone TSSIMPVI run of it through the pointwise door, to the bit, whatever the batch, chunk and\n"
                      "number of processes (each process checks every size-th member alone). A member given a NaN\n"
                      "(-nan_member) must fail alone and be reported; -stop ends each member when its first angle turns negative;\n"
-                     "-twice solves again with batches of 3 and compares the results.\n"
+                     "-twice solves again with batches of 3 and compares the results; -error <type,interpolate,nomembers> makes a mistake.\n"
                      "Options: -problem <pendulum,double> -members <24> -nan_member <-1> -stop -view_csv -twice\n"
                      "         (and the TS's: -ts_simpvi_type, -ts_dt, -ts_max_time, -ts_max_steps, -ts_exact_final_time, -snes_*)\n\n";
 
@@ -181,6 +181,8 @@ int main(int argc, char **argv)
   const char                       *problems[] = {"pendulum", "double"};
   PetscInt                          problem = 0, n, nout, mismatches = 0, others = 0;
   PetscBool                         stop = PETSC_FALSE, csv = PETSC_FALSE, twice = PETSC_FALSE;
+  const char                       *errors[] = {"none", "type", "interpolate", "nomembers"};
+  PetscInt                          error    = 0;
   PetscMPIInt                       rank, size;
   TS                                ts;
   SimpVIEnsemble                    ens;
@@ -201,15 +203,18 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-stop", "End each member when its first angle turns negative", NULL, stop, &stop, NULL));
   PetscCall(PetscOptionsBool("-view_csv", "Print the results as CSV", NULL, csv, &csv, NULL));
   PetscCall(PetscOptionsBool("-twice", "Solve again with batches of 3 and compare", NULL, twice, &twice, NULL));
+  PetscCall(PetscOptionsEList("-error", "A mistake: a TS of another type, an interpolated final time, no member function", NULL, errors, 4, errors[error], &error, NULL));
   PetscOptionsEnd();
   st.dbl = (PetscBool)(problem == 1);
   n      = st.dbl ? 2 : 1;
 
   PetscCall(MakeTS(PETSC_COMM_WORLD, &ts));
+  if (error == 1) PetscCall(TSSetType(ts, TSRK));
+  if (error == 2) PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_INTERPOLATE));
   PetscCall(SimpVIEnsembleCreate(PETSC_COMM_WORLD, &ens));
   PetscCall(SimpVIEnsembleSetTS(ens, ts));
   PetscCall(SimpVIEnsembleSetSize(ens, st.nmembers));
-  PetscCall(SimpVIEnsembleSetMemberFunction(ens, n, st.dbl ? 2 : 1, Member, &st));
+  if (error != 3) PetscCall(SimpVIEnsembleSetMemberFunction(ens, n, st.dbl ? 2 : 1, Member, &st));
   PetscCall(SimpVIEnsembleSetPointwiseLagrangian(ens, EnsembleMechanics, &st));
   if (stop) PetscCall(SimpVIEnsembleSetStopFunction(ens, Stop, NULL));
   PetscCall(SimpVIEnsembleSetFromOptions(ens));
@@ -305,6 +310,21 @@ int main(int argc, char **argv)
   test:
     suffix: trapezoid
     args: -problem double -ts_simpvi_type trapezoid -ts_dt 0.02 -ensemble_batch 1
+
+  # mistakes: clear errors on every process
+  testset:
+    nsize: 2
+    args: -petsc_ci_portable_error_output -error_output_stdout
+    filter: Error: grep "PETSC ERROR" | grep -v -e "() at " -e "----" -e "See https" -e "Option Table" -e "PETSC ERROR: -"
+    test:
+      suffix: err_type
+      args: -error type
+    test:
+      suffix: err_interpolate
+      args: -error interpolate
+    test:
+      suffix: err_nomembers
+      args: -error nomembers
 
   # uncompensated sums, other Newton tolerances, the view, a second solve
   test:
