@@ -4,8 +4,8 @@ static char help[] = "SimpVIEnsemble against lone TSSIMPVI runs: a study of pend
                      "number of processes (each process checks every size-th member alone). A member given a NaN\n"
                      "(-nan_member) must fail alone and be reported; -stop ends each member when its first angle turns negative;\n"
                      "-twice solves again with batches of 3 and compares the results; -error <type,interpolate,nomembers> makes a mistake.\n"
-                     "Options: -problem <pendulum,double> -members <24> -nan_member <-1> -stop -view_csv -twice\n"
-                     "         (and the TS's: -ts_simpvi_type, -ts_dt, -ts_max_time, -ts_max_steps, -ts_exact_final_time, -snes_*)\n\n";
+                     "Options: -problem <pendulum,double> -members <24> -dt <0.05> -nan_member <-1> -stop -view_csv -twice\n"
+                     "         (and the TS's: -ts_simpvi_type, -ts_max_time, -ts_max_steps, -ts_exact_final_time, -snes_*)\n\n";
 
 #include <simpvi.h>
 
@@ -13,6 +13,7 @@ typedef struct {
   PetscBool dbl;      /* the double pendulum (n = 2), else the pendulum (n = 1) */
   PetscInt  nmembers; /* the study's size */
   PetscInt  nanmember;
+  PetscReal dt; /* the time step (-dt: -ts_dt was renamed in PETSc 3.25) */
 } Study;
 
 /* The pendulum, L = 1/2 v^2 + w2 cos q (w2 = param[0]), or the double pendulum of unit rods and masses with gravity
@@ -120,12 +121,12 @@ static PetscErrorCode LonePostStep(TS ts)
 }
 
 /* The TS the study and the lone runs are set from: the scheme and steps of the options */
-static PetscErrorCode MakeTS(MPI_Comm comm, TS *ts)
+static PetscErrorCode MakeTS(MPI_Comm comm, PetscReal dt, TS *ts)
 {
   PetscFunctionBeginUser;
   PetscCall(TSCreate(comm, ts));
   PetscCall(TSSetType(*ts, TSSIMPVI));
-  PetscCall(TSSetTimeStep(*ts, 0.05));
+  PetscCall(TSSetTimeStep(*ts, dt));
   PetscCall(TSSetMaxTime(*ts, 10));
   PetscCall(TSSetExactFinalTime(*ts, TS_EXACTFINALTIME_MATCHSTEP));
   PetscCall(TSSetFromOptions(*ts));
@@ -147,7 +148,7 @@ static PetscErrorCode CheckAlone(Study *st, PetscInt i, PetscInt n, const PetscR
 
   PetscFunctionBeginUser;
   PetscCall(Member(NULL, i, 2, lo.param, n, q, p, st));
-  PetscCall(MakeTS(PETSC_COMM_SELF, &ts));
+  PetscCall(MakeTS(PETSC_COMM_SELF, st->dt, &ts));
   PetscCall(TSSimpVISetPointwiseLagrangian(ts, LoneMechanics, &lo));
   if (reason == SIMPVI_ENSEMBLE_CONVERGED_USER) PetscCall(TSSetPostStep(ts, LonePostStep));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2 * n, &U));
@@ -177,7 +178,7 @@ static PetscErrorCode CheckAlone(Study *st, PetscInt i, PetscInt n, const PetscR
 
 int main(int argc, char **argv)
 {
-  Study                             st         = {.dbl = PETSC_FALSE, .nmembers = 24, .nanmember = -1};
+  Study                             st         = {.dbl = PETSC_FALSE, .nmembers = 24, .nanmember = -1, .dt = 0.05};
   const char                       *problems[] = {"pendulum", "double"};
   PetscInt                          problem = 0, n, nout, mismatches = 0, others = 0;
   PetscBool                         stop = PETSC_FALSE, csv = PETSC_FALSE, twice = PETSC_FALSE;
@@ -199,6 +200,7 @@ int main(int argc, char **argv)
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Ensemble test options", NULL);
   PetscCall(PetscOptionsEList("-problem", "The members' system", NULL, problems, 2, problems[problem], &problem, NULL));
   PetscCall(PetscOptionsInt("-members", "The number of members", NULL, st.nmembers, &st.nmembers, NULL));
+  PetscCall(PetscOptionsReal("-dt", "The time step", NULL, st.dt, &st.dt, NULL));
   PetscCall(PetscOptionsInt("-nan_member", "A member given a NaN", NULL, st.nanmember, &st.nanmember, NULL));
   PetscCall(PetscOptionsBool("-stop", "End each member when its first angle turns negative", NULL, stop, &stop, NULL));
   PetscCall(PetscOptionsBool("-view_csv", "Print the results as CSV", NULL, csv, &csv, NULL));
@@ -208,7 +210,7 @@ int main(int argc, char **argv)
   st.dbl = (PetscBool)(problem == 1);
   n      = st.dbl ? 2 : 1;
 
-  PetscCall(MakeTS(PETSC_COMM_WORLD, &ts));
+  PetscCall(MakeTS(PETSC_COMM_WORLD, st.dt, &ts));
   if (error == 1) PetscCall(TSSetType(ts, TSRK));
   if (error == 2) PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_INTERPOLATE));
   PetscCall(SimpVIEnsembleCreate(PETSC_COMM_WORLD, &ens));
@@ -304,12 +306,12 @@ int main(int argc, char **argv)
   test:
     suffix: midpoint
     nsize: {{1 2}}
-    args: -problem double -ts_simpvi_type midpoint -ts_dt 0.02
+    args: -problem double -ts_simpvi_type midpoint -dt 0.02
     output_file: output/ensemble_object_midpoint.out
 
   test:
     suffix: trapezoid
-    args: -problem double -ts_simpvi_type trapezoid -ts_dt 0.02 -ensemble_batch 1
+    args: -problem double -ts_simpvi_type trapezoid -dt 0.02 -ensemble_batch 1
 
   # mistakes: clear errors on every process
   testset:
