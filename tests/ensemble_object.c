@@ -3,7 +3,8 @@ static char help[] = "SimpVIEnsemble against lone TSSIMPVI runs: a study of pend
                      "those of a lone TSSIMPVI run of it through the pointwise door, to the bit, whatever the batch, chunk and\n"
                      "number of processes (each process checks every size-th member alone). A member given a NaN\n"
                      "(-nan_member) must fail alone and be reported; -stop ends each member when its first angle turns negative;\n"
-                     "-twice solves again with batches of 3 and compares the results; -error <type,interpolate,nomembers> makes a mistake.\n"
+                     "-twice solves again with batches of 3 and compares the results; -binary writes them to a binary viewer and\n"
+                     "reads them back; -error <type,interpolate,nomembers> makes a mistake.\n"
                      "Options: -problem <pendulum,double> -members <24> -dt <0.05> -nan_member <-1> -stop -view_csv -twice\n"
                      "         (and the TS's: -ts_simpvi_type, -ts_max_time, -ts_max_steps, -ts_exact_final_time, -snes_*)\n\n";
 
@@ -181,7 +182,7 @@ int main(int argc, char **argv)
   Study                             st         = {.dbl = PETSC_FALSE, .nmembers = 24, .nanmember = -1, .dt = 0.05};
   const char                       *problems[] = {"pendulum", "double"};
   PetscInt                          problem = 0, n, nout, mismatches = 0, others = 0;
-  PetscBool                         stop = PETSC_FALSE, csv = PETSC_FALSE, twice = PETSC_FALSE;
+  PetscBool                         stop = PETSC_FALSE, csv = PETSC_FALSE, twice = PETSC_FALSE, binary = PETSC_FALSE;
   const char                       *errors[] = {"none", "type", "interpolate", "nomembers"};
   PetscInt                          error    = 0;
   PetscMPIInt                       rank, size;
@@ -204,6 +205,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-nan_member", "A member given a NaN", NULL, st.nanmember, &st.nanmember, NULL));
   PetscCall(PetscOptionsBool("-stop", "End each member when its first angle turns negative", NULL, stop, &stop, NULL));
   PetscCall(PetscOptionsBool("-view_csv", "Print the results as CSV", NULL, csv, &csv, NULL));
+  PetscCall(PetscOptionsBool("-binary", "Write the results to a binary viewer and read them back", NULL, binary, &binary, NULL));
   PetscCall(PetscOptionsBool("-twice", "Solve again with batches of 3 and compare", NULL, twice, &twice, NULL));
   PetscCall(PetscOptionsEList("-error", "A mistake: a TS of another type, an interpolated final time, no member function", NULL, errors, 4, errors[error], &error, NULL));
   PetscOptionsEnd();
@@ -251,6 +253,33 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "member %" PetscInt_FMT " (a NaN) reported failed at its first step: %s\n", k, reason[k] == SIMPVI_ENSEMBLE_DIVERGED_NONLINEAR_SOLVE && steps[k] == 0 ? "yes" : "no"));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "every other member ran to its end: %s\n", others == st.nmembers - (st.nanmember >= 0) ? "yes" : "no"));
+  if (binary) { /* the results through a binary viewer: a Vec of a block per member, read back */
+    PetscViewer        viewer;
+    Vec                R;
+    PetscInt           lo, hi;
+    const PetscScalar *r;
+    PetscMPIInt        same = 1;
+
+    PetscCall(PetscViewerBinaryOpen(PETSC_COMM_WORLD, "ensemble_results.bin", FILE_MODE_WRITE, &viewer));
+    PetscCall(SimpVIEnsembleView(ens, viewer));
+    PetscCall(PetscViewerDestroy(&viewer));
+    PetscCall(PetscViewerBinaryOpen(PETSC_COMM_WORLD, "ensemble_results.bin", FILE_MODE_READ, &viewer));
+    PetscCall(VecCreate(PETSC_COMM_WORLD, &R));
+    PetscCall(VecLoad(R, viewer));
+    PetscCall(PetscViewerDestroy(&viewer));
+    PetscCall(VecGetOwnershipRange(R, &lo, &hi));
+    PetscCall(VecGetArrayRead(R, &r));
+    for (PetscInt k = lo; k < hi; k++) {
+      const PetscInt  i = k / (4 + nout), j = k % (4 + nout);
+      const PetscReal v = j == 0 ? (PetscReal)reason[i] : j == 1 ? (PetscReal)steps[i] : j == 2 ? (PetscReal)its[i] : j == 3 ? tend[i] : out[i * nout + j - 4];
+
+      if (PetscRealPart(r[k - lo]) != v && !(PetscIsNanReal(v) && PetscIsNanReal(PetscRealPart(r[k - lo])))) same = 0;
+    }
+    PetscCall(VecRestoreArrayRead(R, &r));
+    PetscCall(VecDestroy(&R));
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &same, 1, MPI_INT, MPI_LAND, PETSC_COMM_WORLD));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the results through a binary viewer read back the same: %s\n", same ? "yes" : "no"));
+  }
   if (twice) { /* the same study again, other batches: the same results */
     PetscReal       *first;
     const PetscReal *again;
@@ -288,11 +317,12 @@ int main(int argc, char **argv)
     args: -ts_simpvi_type simpson -ensemble_batch {{1 5 64}} -ensemble_chunk 3 -view_csv
     output_file: output/ensemble_object_simpson.out
 
-  # double pendulums, Lobatto of degree 3, 150 steps (stepover), a NaN member among them; 3 processes too
+  # double pendulums, Lobatto of degree 3, 150 steps (stepover), a NaN member among them; 3 processes too; the results
+  # through a binary viewer
   test:
     suffix: lobatto
     nsize: {{1 2 3}}
-    args: -problem double -ts_simpvi_type lobatto -ts_max_steps 150 -ts_max_time 1e9 -ts_exact_final_time stepover -nan_member 5 -ensemble_batch 4
+    args: -problem double -ts_simpvi_type lobatto -ts_max_steps 150 -ts_max_time 1e9 -ts_exact_final_time stepover -nan_member 5 -ensemble_batch 4 -binary
     output_file: output/ensemble_object_lobatto.out
 
   # double pendulums, Gauss of degree 3, stopped when the first angle turns negative

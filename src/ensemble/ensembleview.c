@@ -1,6 +1,7 @@
 /*
    SimpVIEnsembleView: the study in a few lines (its scheme and steps, how its members ended, the balance of the
-   processes), each process's share under ascii_info_detail, and the results as CSV under ascii_csv.
+   processes), each process's share under ascii_info_detail, the results as CSV under ascii_csv, and as a Vec to any
+   other viewer (binary, HDF5).
 */
 #include <simpvi/private/ensembleimpl.h> /*I "simpvi.h" I*/
 
@@ -46,6 +47,35 @@ static PetscErrorCode ViewBalance(SimpVIEnsemble ens, PetscViewer viewer, PetscB
   PetscFunctionReturn(0);
 }
 
+/* Any other viewer (binary, HDF5): the results as one Vec named "SimpVIEnsembleResults", a row per member in member
+   order: reason, steps, Newton iterations, final time, the result values */
+static PetscErrorCode ViewVec(SimpVIEnsemble ens, PetscViewer viewer)
+{
+  const PetscInt rec = SIMPVI_ENSEMBLE_RECORD(ens);
+  Vec            R;
+  PetscInt       lo, hi;
+  PetscScalar   *r;
+
+  PetscFunctionBegin;
+  PetscCheck(ens->solved, PetscObjectComm((PetscObject)ens), PETSC_ERR_ARG_WRONGSTATE, "No results to write before SimpVIEnsembleSolve()");
+  PetscCall(VecCreate(PetscObjectComm((PetscObject)ens), &R));
+  PetscCall(VecSetSizes(R, PETSC_DECIDE, ens->nmembers * rec));
+  PetscCall(VecSetBlockSize(R, rec));
+  PetscCall(VecSetFromOptions(R));
+  PetscCall(PetscObjectSetName((PetscObject)R, "SimpVIEnsembleResults"));
+  PetscCall(VecGetOwnershipRange(R, &lo, &hi));
+  PetscCall(VecGetArrayWrite(R, &r));
+  for (PetscInt k = lo; k < hi; k++) {
+    const PetscInt i = k / rec, j = k % rec;
+
+    r[k - lo] = j == 0 ? (PetscReal)ens->reason[i] : j == 1 ? (PetscReal)ens->steps[i] : j == 2 ? (PetscReal)ens->its[i] : j == 3 ? ens->tend[i] : ens->out[i * ens->nout + j - 4];
+  }
+  PetscCall(VecRestoreArrayWrite(R, &r));
+  PetscCall(VecView(R, viewer));
+  PetscCall(VecDestroy(&R));
+  PetscFunctionReturn(0);
+}
+
 /*@C
   SimpVIEnsembleView - Views a `SimpVIEnsemble`: its study and, after a solve, how its members ended and how busy each
   process was; or its results as CSV
@@ -54,7 +84,7 @@ static PetscErrorCode ViewBalance(SimpVIEnsemble ens, PetscViewer viewer, PetscB
 
   Input Parameters:
 + ens    - the ensemble
-- viewer - an ASCII viewer (`NULL`: `PETSC_VIEWER_STDOUT_()` of its communicator)
+- viewer - a viewer (`NULL`: `PETSC_VIEWER_STDOUT_()` of its communicator)
 
   Options Database Key:
 . -ensemble_view - after `SimpVIEnsembleSolve()`; -ensemble_view ::ascii_info_detail adds each process's members,
@@ -66,6 +96,10 @@ static PetscErrorCode ViewBalance(SimpVIEnsemble ens, PetscViewer viewer, PetscB
   Format `PETSC_VIEWER_ASCII_CSV` writes one line per member, in member order: member, reason, steps, Newton
   iterations, final time and the result values (`SimpVIEnsembleSetOutputFunction()`), all reals to 17 digits; the same
   file whatever the number of processes.
+
+  Any other viewer (`PETSCVIEWERBINARY`, `PETSCVIEWERHDF5`, ...) gets the results as one `Vec` named
+  "SimpVIEnsembleResults" of block size 4 + nout, a block per member in member order: reason, steps, Newton
+  iterations, final time and the result values (`VecLoad()` reads it back).
 
   A process is busy from the start of the solve until its last member ends; the percentages are of the slowest
   process's time.
@@ -82,7 +116,10 @@ PetscErrorCode SimpVIEnsembleView(SimpVIEnsemble ens, PetscViewer viewer)
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)ens), &viewer));
   PetscValidHeaderSpecific(viewer, PETSC_VIEWER_CLASSID, 2);
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
-  if (!iascii) PetscFunctionReturn(0);
+  if (!iascii) {
+    PetscCall(ViewVec(ens, viewer));
+    PetscFunctionReturn(0);
+  }
   PetscCall(PetscViewerGetFormat(viewer, &format));
   if (format == PETSC_VIEWER_ASCII_CSV) {
     PetscCheck(ens->solved, PetscObjectComm((PetscObject)ens), PETSC_ERR_ARG_WRONGSTATE, "No results to write before SimpVIEnsembleSolve()");
