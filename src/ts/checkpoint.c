@@ -264,13 +264,18 @@ static PetscErrorCode EnsureEndOfSolveMonitor(TS ts)
   PetscFunctionReturn(0);
 }
 
-/* At the start of a step: a checkpoint every -ts_simpvi_checkpoint_every steps, once per step (not again when PETSc
-   retakes a step after a roll-back) */
-PetscErrorCode SimpVICheckpointMaybeWrite_Private(TS ts)
+/* At the start of a step: the events' values after a restart; a checkpoint every -ts_simpvi_checkpoint_every steps,
+   once per step (not again when PETSc retakes a step after a roll-back) */
+PetscErrorCode SimpVICheckpointBeginStep_Private(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
+  if (vi->restartevents) { /* TSSolve() computes the events' values at the start only at step 0: after a restart, here, at
+                              the restored state (else the first step compares them with uninitialized memory) */
+    vi->restartevents = PETSC_FALSE;
+    if (ts->event) PetscCall(TSEventInitialize(ts->event, ts, ts->ptime, ts->vec_sol));
+  }
   if (!vi->cpfile || InAdjointSolve(ts)) PetscFunctionReturn(0);
   PetscCall(EnsureEndOfSolveMonitor(ts));
   if (ts->steps <= 0 || ts->steps % vi->cpevery || ts->steps == vi->cpstep) PetscFunctionReturn(0);
@@ -352,9 +357,10 @@ static PetscErrorCode Restart(TS ts)
   }
   if (reals[CP_I2SHIFT] != vi->prob->I2shift) /* both 0 but for the I2 door */
     PetscCall(PetscInfo(ts, "The I2 door read M with shift %g, the run that wrote %s with %g (another initial state): the restarted run may differ from the original in the last bits\n", (double)vi->prob->I2shift, vi->restartfile, (double)reals[CP_I2SHIFT]));
-  vi->restartstep = ts->steps;
-  vi->restarttime = ts->ptime;
-  vi->cpstep      = ts->steps;
+  vi->restartstep   = ts->steps;
+  vi->restarttime   = ts->ptime;
+  vi->restartevents = PETSC_TRUE;
+  vi->cpstep        = ts->steps;
   PetscCall(PetscInfo(ts, "Restarted from %s (written on %" PetscInt_FMT " processes through the %s door) at step %" PetscInt_FMT ", t = %g\n", vi->restartfile, ints[CP_SIZE], door, ts->steps, (double)ts->ptime));
   PetscFunctionReturn(0);
 }

@@ -170,7 +170,7 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
   PetscFunctionBegin;
   PetscCall(PetscCitationsRegister(citation, &cited));
   PetscCall(SimpVIStepGetStart_Private(vi->step, &q0, &p0, NULL));
-  PetscCall(SimpVICheckpointMaybeWrite_Private(ts));
+  PetscCall(SimpVICheckpointBeginStep_Private(ts));
   PetscCall(SimpVIStateIsStored_Private(ts, &stored)); /* once: a retry starts from the same state */
   PetscCall(vi->layout->velocity(ts, &v0));            /* the start velocity of the stability checks */
   PetscCall(TSGetAdapt(ts, &ts->adapt));

@@ -109,6 +109,7 @@ typedef struct {
   char     *cpfile, *restartfile;
   PetscInt  cpevery, cpstep, cpcount; /* every how many steps, the step last written, how many written */
   PetscInt  restartstep;              /* the step the run restarted from (-1: none) */
+  PetscBool restartevents;            /* the events' values at the restored state are still to be computed */
   PetscReal restarttime;
 } TS_SimpVI;
 
@@ -138,7 +139,7 @@ enum {                                       /* the first integers of a checkpoi
 PETSC_INTERN PetscErrorCode SimpVICheckpointSetFromOptions_Private(TS, SimpVIOptionItems);
 PETSC_INTERN PetscErrorCode SimpVICheckpointSetUp_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVICheckpointWrite_Private(TS, const char[]);
-PETSC_INTERN PetscErrorCode SimpVICheckpointMaybeWrite_Private(TS);
+PETSC_INTERN PetscErrorCode SimpVICheckpointBeginStep_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVICheckpointView_Private(TS, PetscViewer);
 PETSC_INTERN PetscErrorCode SimpVICheckpointFileFinish_Private(MPI_Comm, const char[], const char[]);
 PETSC_INTERN PetscErrorCode SimpVICheckpointFileVerify_Private(MPI_Comm, const char[]);
