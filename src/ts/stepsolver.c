@@ -9,6 +9,7 @@
 #include <simpvi/private/tssimpviimpl.h>
 #include <simpvi/private/snesdense.h>
 #include <petsc/private/snesimpl.h> /* DMGetDMSNES() */
+#include <petsc/private/kspimpl.h>  /* DMGetDMKSP() */
 
 /* Whether the dense SNES suits this TS's steps: one process, s n rows up to the limit, the default direct solve (a
    linear solver or a step matrix type the user chose keeps the SNES and its KSP), the exact Jacobian */
@@ -69,11 +70,15 @@ PetscErrorCode SimpVIStepSolverSetUp_Private(TS ts)
   PetscFunctionBegin;
   PetscCall(SimpVIStepGetSystem_Private(vi->step, &Y, &R, &J));
   PetscCall(DMShellCreate(PetscObjectComm((PetscObject)ts), &vi->dmstep));
-  { /* create the DMSNES now, on every process: PETSc may keep a stale pointer to an earlier (destroyed) step DM, and
-       a process that found it equal to this one would skip this collective creation and the tags would go astray */
+  { /* create the DMSNES and DMKSP now, on every process: SNESSetDM() and KSPSetDM() would otherwise share the old step
+       DM's, whose write permission may name an earlier (destroyed) step DM; a process whose new DM took that address
+       would skip the collective copy-on-write that the others make, and the tags of every later message on the
+       communicator would go astray (a user's PetscSynchronizedFlush() hung under -ts_convergence_estimate) */
     DMSNES sdm;
+    DMKSP  kdm;
 
     PetscCall(DMGetDMSNES(vi->dmstep, &sdm));
+    PetscCall(DMGetDMKSP(vi->dmstep, &kdm));
   }
   PetscCall(DMShellSetGlobalVector(vi->dmstep, Y));
   PetscCall(TSGetSNES(ts, &snes));
