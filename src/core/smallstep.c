@@ -167,14 +167,6 @@ static PetscErrorCode PointsJacobian(SimpVIStep st)
   PetscFunctionReturn(0);
 }
 
-static PetscReal Norm2(PetscInt m, const PetscScalar *x)
-{
-  PetscReal sum = 0;
-
-  for (PetscInt j = 0; j < m; j++) sum += PetscRealPart(x[j] * PetscConj(x[j]));
-  return PetscSqrtReal(sum);
-}
-
 /* The dense Jacobian at st->Y into st->dJ, unless the fused evaluation assembled it at this iterate */
 static PetscErrorCode Jacobian(SimpVIStep st)
 {
@@ -211,13 +203,6 @@ static PetscErrorCode Residual(SimpVIStep st, PetscBool fuse)
   PetscFunctionReturn(0);
 }
 
-/* Whether -ts_simpvi_lag_jacobian keeps the factors of an earlier Jacobian of this h: at a step's first Newton
-   iteration, and while each Newton step cuts the residual by SIMPVI_LAG_CONTRACTION */
-static PetscBool LagKeeps(SimpVIStep st, PetscInt it, PetscReal fnorm, PetscBool held)
-{
-  return (PetscBool)(st->lagjacobian && !st->linear && held && st->dgiven && st->dJh == st->h && (it == 0 || fnorm <= SIMPVI_LAG_CONTRACTION * st->dfnorm));
-}
-
 /*
   SimpVIStepDenseFunction_Private - the step's residual R(Y) for SNESSIMPVIDENSE (Y, R: the step's vectors, which are
   the SNES's); jacobian: the SNES asks for the Jacobian at Y next, which a door with shared callbacks or points()
@@ -235,8 +220,8 @@ PetscErrorCode SimpVIStepDenseFunction_Private(SNES snes, Vec Y, Vec R, PetscBoo
   }
   PetscCall(SmallWorkSpace(st));
   fuse = (PetscBool)(jacobian && (st->door.shared || st->door.points));
-  if (fuse && (st->linear || st->lagjacobian)) { /* only points() derivatives, and only for a Jacobian that is not kept */
-    const PetscBool kept = (PetscBool)(st->dgiven && st->dJh == st->h && (!st->linear || st->dJt == st->t));
+  if (fuse && (st->linear || st->simplified)) { /* only points() derivatives, and only for a Jacobian that is not kept */
+    const PetscBool kept = (PetscBool)(st->dgiven && st->dJh == st->h && (st->linear ? st->dJt == st->t : !st->refresh));
 
     fuse = (PetscBool)(st->door.points && !kept);
   }
@@ -246,36 +231,37 @@ PetscErrorCode SimpVIStepDenseFunction_Private(SNES snes, Vec Y, Vec R, PetscBoo
 
 /*
   SimpVIStepDenseJacobian_Private - the step's Jacobian at Y (st->Y) into J, column-major, for SNESSIMPVIDENSE.
-  *keep (in: the SNES holds factors of the last Jacobian given) comes back true when those serve: under
-  -ts_simpvi_lag_jacobian (LagKeeps()), or for a linear step whose Jacobian, assembled again at each new step (it depends
+  *keep (in: the SNES holds factors of the last Jacobian given) comes back true when those serve: in a simplified
+  Newton solve (src/core/newton.c), or for a linear step whose Jacobian, assembled again at each new step (it depends
   on t and h), is unchanged
 */
 PetscErrorCode SimpVIStepDenseJacobian_Private(SNES snes, Vec Y, PetscScalar J[], PetscBool *keep, void *ctx)
 {
-  SimpVIStep         st   = (SimpVIStep)ctx;
-  const PetscBool    held = *keep;
-  PetscInt           it, m;
-  const PetscScalar *r;
-  PetscReal          fnorm = 0;
+  SimpVIStep      st   = (SimpVIStep)ctx;
+  const PetscBool held = *keep;
+  PetscInt        m;
+  PetscBool       remake;
 
   PetscFunctionBegin;
   PetscCheck(Y == st->Y, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The step's dense Jacobian is at the step vector only");
   PetscCall(SmallWorkSpace(st));
   m = st->dm;
-  PetscCall(SNESGetIterationNumber(snes, &it));
-  if (st->lagjacobian && !st->linear) {
-    PetscCall(VecGetArrayRead(st->R, &r));
-    fnorm = Norm2(m, r);
-    PetscCall(VecRestoreArrayRead(st->R, &r));
-  }
-  *keep      = LagKeeps(st, it, fnorm, held);
-  st->dfnorm = fnorm;
+  PetscCall(SimpVIStepNewtonKeep_Private(st, (PetscBool)(held && st->dgiven && st->dJh == st->h), keep, &remake));
   if (*keep) PetscFunctionReturn(0);
+  if (remake) { /* the Jacobian held before the solver lost it, at its point */
+    PetscCall(SimpVIStepNewtonAtRecord_Private(st, st->Y));
+    st->dassembled = PETSC_FALSE;
+    PetscCall(Jacobian(st));
+    PetscCall(SimpVIStepNewtonAtRecord_Private(st, st->Y));
+  }
   if (st->linear && held && st->dgiven && st->dJh == st->h && st->dJt == st->t) { /* this step's, given already */
     *keep = PETSC_TRUE;
     PetscFunctionReturn(0);
   }
-  PetscCall(Jacobian(st));
+  if (!remake) {
+    PetscCall(Jacobian(st));
+    PetscCall(SimpVIStepNewtonRecord_Private(st, st->Y));
+  }
   if (st->linear) {
     PetscBool same = PETSC_FALSE;
 

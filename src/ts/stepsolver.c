@@ -112,6 +112,43 @@ PetscErrorCode SimpVIStepSolverSetUp_Private(TS ts)
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(StepSNESType(ts, N));
   PetscCall(SNESSimpVIDenseSetArrayFunctions_Private(snes, SimpVIStepDenseFunction_Private, SimpVIStepDenseJacobian_Private, vi->step));
+  /* simplified Newton's stopping test (src/core/newton.c) in place of PETSc's default one, which it wraps */
+  if (snes->ops->converged == SNESConvergedDefault) PetscCall(SNESSetConvergenceTest(snes, SimpVIStepNewtonConverged_Private, vi->step, NULL));
+  PetscCall(PetscOptionsHasName(((PetscObject)snes)->options, ((PetscObject)snes)->prefix, "-snes_test_jacobian", &vi->testjacobian));
+  PetscFunctionReturn(0);
+}
+
+/* Whether this solve may keep Jacobians (simplified Newton, src/core/newton.c): newtonls or the dense SNES with
+   TSSIMPVI's converged test, neither PETSc's own lag nor its Jacobian test asked for */
+static PetscErrorCode SimplifiedNewtonAllowed(TS ts, PetscBool *allowed)
+{
+  TS_SimpVI *vi   = (TS_SimpVI *)ts->data;
+  SNES       snes = ts->snes;
+  PetscInt   lag;
+
+  PetscFunctionBegin;
+  *allowed = PETSC_FALSE;
+  if (snes->ops->converged != SimpVIStepNewtonConverged_Private || vi->testjacobian) PetscFunctionReturn(0);
+  PetscCall(SNESGetLagJacobian(snes, &lag));
+  if (lag != 1) PetscFunctionReturn(0);
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)snes, allowed, SNESSIMPVIDENSE, SNESNEWTONLS, ""));
+  PetscFunctionReturn(0);
+}
+
+/* -ts_view: whether the step's solves keep Jacobians, and their stopping test */
+PetscErrorCode SimpVIStepSolverView_Private(TS ts, PetscViewer viewer)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  PetscBool  allowed, lag;
+  PetscReal  rtol;
+
+  PetscFunctionBegin;
+  if (!ts->snes || ts->problem_type == TS_LINEAR) PetscFunctionReturn(0);
+  PetscCall(SimplifiedNewtonAllowed(ts, &allowed));
+  PetscCall(SimpVIStepGetLagJacobian_Private(vi->step, &lag, &rtol));
+  if (allowed && lag)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  Simplified Newton: the step Jacobian and its factors kept across iterations and steps of the same h while the contraction theta <= %g; stops at theta/(1-theta) ||dY|| <= %g ||Y|| (-ts_simpvi_lag_jacobian, -ts_simpvi_newton_rtol)\n", (double)SIMPVI_NEWTON_THETA_MAX, (double)rtol));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton: a new step Jacobian at every iteration%s\n", lag ? " (the SNES's type, converged test, lag or Jacobian test keep it from simplified Newton)" : " (-ts_simpvi_lag_jacobian false)"));
   PetscFunctionReturn(0);
 }
 
@@ -135,6 +172,7 @@ static PetscErrorCode NewtonLSAgain(TS ts, PetscBool linear, PetscInt *its, Pets
   PetscCall(SimpVIStepPredict_Private(vi->step));
   PetscCall(SNESSetType(snes, linear ? SNESKSPONLY : SNESNEWTONLS));
   PetscCall(SNESResetFromOptions(snes));
+  PetscCall(SimpVIStepNewtonBegin_Private(vi->step, PETSC_FALSE, PETSC_TRUE)); /* Newton's own iteration */
   PetscCall(SNESSolve(snes, NULL, Y));
   PetscCall(SNESGetIterationNumber(snes, its));
   PetscCall(SNESGetLinearSolveIterations(snes, lits));
@@ -148,23 +186,51 @@ static PetscErrorCode NewtonLSAgain(TS ts, PetscBool linear, PetscInt *its, Pets
   PetscFunctionReturn(0);
 }
 
+/* A simplified Newton solve (src/core/newton.c) failed, its kept Jacobian perhaps too far from this step's: Newton's
+   own iteration, a new Jacobian at each iterate, solves it again from the predictor, as before simplified Newton */
+static PetscErrorCode NewtonAgain(TS ts, PetscInt *its, PetscInt *lits, SNESConvergedReason *reason, PetscBool *converged)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  PetscInt   its2, lits2;
+  PetscReal  tstart;
+  Vec        Y;
+
+  PetscFunctionBegin;
+  PetscCall(SimpVIStepGetTime_Private(vi->step, &tstart, NULL));
+  PetscCall(SimpVIStepGetSystem_Private(vi->step, &Y, NULL, NULL));
+  PetscCall(PetscInfo(ts, "Simplified Newton on the step from t = %g: %s after %" PetscInt_FMT " iterations; Newton solves it again\n", (double)tstart, SNESConvergedReasons[*reason], *its));
+  PetscCall(SimpVIStepPredict_Private(vi->step));
+  PetscCall(SimpVIStepNewtonBegin_Private(vi->step, PETSC_FALSE, PETSC_TRUE));
+  PetscCall(SNESSolve(ts->snes, NULL, Y));
+  PetscCall(SNESGetIterationNumber(ts->snes, &its2));
+  PetscCall(SNESGetLinearSolveIterations(ts->snes, &lits2));
+  PetscCall(SNESGetConvergedReason(ts->snes, reason));
+  *its += its2;
+  *lits += lits2;
+  *converged = (PetscBool)(*reason > 0);
+  PetscFunctionReturn(0);
+}
+
 /* Solves the step system for the step vector with the SNES; reason names the failure (a SNESKINSOL's by KINSOL's flag) */
 PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, PetscBool *converged, const char **reason)
 {
   TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
   SNESConvergedReason snesreason;
   const char         *kinsolflag = NULL;
-  PetscBool           dense, linear = PETSC_FALSE;
+  PetscBool           dense, linear = PETSC_FALSE, allowed;
   Vec                 Y;
 
   PetscFunctionBegin;
   PetscCall(SimpVIStepGetSystem_Private(vi->step, &Y, NULL, NULL));
   PetscCall(SimpVIStepKINSOL_Private(ts));
+  PetscCall(SimplifiedNewtonAllowed(ts, &allowed));
+  PetscCall(SimpVIStepNewtonBegin_Private(vi->step, allowed, PETSC_FALSE));
   PetscCall(SNESSolve(ts->snes, NULL, Y));
   PetscCall(SNESGetIterationNumber(ts->snes, its));
   PetscCall(SNESGetLinearSolveIterations(ts->snes, lits));
   PetscCall(SNESGetConvergedReason(ts->snes, &snesreason));
   *converged = (PetscBool)(snesreason > 0);
+  if (!*converged && allowed) PetscCall(NewtonAgain(ts, its, lits, &snesreason, converged));
   PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESSIMPVIDENSE, &dense));
   if (dense) PetscCall(SNESSimpVIDenseGetLinear(ts->snes, &linear));
   if (dense && !*converged) PetscCall(NewtonLSAgain(ts, linear, its, lits, &snesreason, converged));
