@@ -9,6 +9,22 @@
 #include <petsc/private/petscimpl.h>
 #include <simpvi/private/stepimpl.h>
 
+/* How AddToDense() reads a matrix of the door, found once for each matrix (at most the door's maxterms of them) and
+   kept while it is the same object (its id: not a new matrix at a freed one's address) of the same type (its type
+   name and composed functions, which MatSetType() and MatConvert() in place replace). A MATSEQDENSE is read through
+   the array functions it composes: MatDenseGetArrayRead() and MatGetValues() look them up by name (string compares
+   along the object's function list) at each call, several times the arithmetic of a small step's term. */
+struct _SimpVIMatReader {
+  Mat               A;
+  PetscObjectId     id;
+  const char       *type;
+  PetscFunctionList qlist;
+  PetscBool         dense, aij;
+  PetscErrorCode (*getarray)(Mat, const PetscScalar **);
+  PetscErrorCode (*restorearray)(Mat, const PetscScalar **);
+  PetscErrorCode (*getlda)(Mat, PetscInt *);
+};
+
 /* The dense arrays of an m-row system, made at the first small solve and kept */
 static PetscErrorCode SmallWorkSpace(SimpVIStep st)
 {
@@ -17,8 +33,8 @@ static PetscErrorCode SmallWorkSpace(SimpVIStep st)
   PetscFunctionBegin;
   if (st->dJ) PetscFunctionReturn(0);
   PetscCall(PetscMalloc2(m * m, &st->dJ, m * m, &st->dJprev));
-  PetscCall(PetscMalloc2(st->qmap->n, &st->didx, st->qmap->n * st->qmap->n, &st->dvals));
-  for (PetscInt j = 0; j < st->qmap->n; j++) st->didx[j] = j;
+  PetscCall(PetscMalloc3(st->door.maxterms, &st->dread, st->scheme->degree * st->scheme->degree, &st->dnzoff, st->scheme->degree * st->scheme->degree, &st->dnzc));
+  st->ndread = 0;
   if (st->door.points) {
     const PetscInt nq = st->scheme->nq, n = st->qmap->n;
 
@@ -35,7 +51,8 @@ PetscErrorCode SimpVIStepSmallReset_Private(SimpVIStep st)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree2(st->dJ, st->dJprev));
-  PetscCall(PetscFree2(st->didx, st->dvals));
+  PetscCall(PetscFree3(st->dread, st->dnzoff, st->dnzc));
+  st->ndread = 0;
   PetscCall(PetscFree7(st->at, st->ax, st->av, st->aP, st->aG, st->aD, st->dptr));
   st->dm         = 0;
   st->dgiven     = PETSC_FALSE;
@@ -43,40 +60,76 @@ PetscErrorCode SimpVIStepSmallReset_Private(SimpVIStep st)
   PetscFunctionReturn(0);
 }
 
-/* dJ += c A(r, col) in block (i, l): A' goes to row (i, col), column (l, r) */
-static inline void AddEntry(SimpVIStep st, PetscBool transpose, const PetscScalar coef[], PetscInt r, PetscInt col, PetscScalar a)
+static PetscErrorCode MatReader(SimpVIStep st, Mat A, struct _SimpVIMatReader **reader)
 {
-  const PetscInt s = st->scheme->degree, n = st->qmap->n, m = st->dm;
+  PetscObject              obj = (PetscObject)A;
+  struct _SimpVIMatReader *rd  = NULL;
 
-  for (PetscInt i = 0; i < s; i++)
-    for (PetscInt l = 0; l < s; l++) {
-      const PetscScalar c = coef[i * s + l];
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < st->ndread && !rd; j++)
+    if (st->dread[j].A == A) rd = &st->dread[j];
+  if (rd && rd->id == obj->id && rd->type == obj->type_name && rd->qlist == obj->qlist) {
+    *reader = rd;
+    PetscFunctionReturn(0);
+  }
+  if (!rd) rd = &st->dread[st->ndread < st->door.maxterms ? st->ndread++ : 0]; /* more matrices than terms: unusual */
+  PetscCall(PetscMemzero(rd, sizeof(*rd)));
+  PetscCall(PetscObjectTypeCompare(obj, MATSEQDENSE, &rd->dense));
+  PetscCall(PetscObjectTypeCompare(obj, MATSEQAIJ, &rd->aij));
+  if (rd->dense) {
+    PetscCall(PetscObjectQueryFunction(obj, "MatDenseGetArrayRead_C", &rd->getarray));
+    PetscCall(PetscObjectQueryFunction(obj, "MatDenseRestoreArrayRead_C", &rd->restorearray));
+    PetscCall(PetscObjectQueryFunction(obj, "MatDenseGetLDA_C", &rd->getlda));
+    rd->dense = (PetscBool)(rd->getarray && rd->restorearray && rd->getlda); /* else by rows */
+  }
+  rd->A     = A;
+  rd->id    = obj->id;
+  rd->type  = obj->type_name;
+  rd->qlist = obj->qlist;
+  *reader   = rd;
+  PetscFunctionReturn(0);
+}
 
-      if (c == 0) continue;
-      if (!transpose) st->dJ[(i * n + r) * m + l * n + col] += c * a;
-      else st->dJ[(i * n + col) * m + l * n + r] += c * a;
-    }
+/* dJ += c a in block (i, l) for each nonzero coefficient c of the term (st->dnzc, its block's offset st->dnzoff), a the
+   matrix's entry (r, col): its transpose goes to row (i, col), column (l, r) */
+static inline void AddEntry(SimpVIStep st, PetscInt nz, PetscBool transpose, PetscInt r, PetscInt col, PetscScalar a)
+{
+  const PetscInt at = transpose ? col * st->dm + r : r * st->dm + col;
+
+  for (PetscInt t = 0; t < nz; t++) st->dJ[st->dnzoff[t] + at] += st->dnzc[t] * a;
 }
 
 /* dJ += coef (x) A (A' when transpose), row-major, rows and columns block-major as the step vector. A dense matrix is
-   read by one MatGetValues() (MatGetRow() of a dense matrix allocates at each call, its array access looks up a
-   method by name), an AIJ one on its arrays, others by rows. */
+   read on its array (MatGetRow() of a dense matrix allocates at each call), an AIJ one on its arrays, others by rows.
+   Each entry of dJ takes one product of a coefficient and an entry of A, whatever the order of the loops. */
 static PetscErrorCode AddToDense(SimpVIStep st, void *ctx, Mat A, PetscBool transpose, const PetscScalar coef[])
 {
-  const PetscInt n = st->qmap->n;
-  PetscBool      dense, aij;
+  const PetscInt           s = st->scheme->degree, n = st->qmap->n, m = st->dm;
+  PetscInt                 nz = 0;
+  struct _SimpVIMatReader *rd = NULL;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQDENSE, &dense));
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &aij));
-  if (dense) { /* all n x n values in one call, row-major */
-    const PetscScalar *a = st->dvals;
+  for (PetscInt i = 0; i < s; i++)
+    for (PetscInt l = 0; l < s; l++)
+      if (coef[i * s + l] != 0) {
+        st->dnzoff[nz] = i * n * m + l * n;
+        st->dnzc[nz++] = coef[i * s + l];
+      }
+  PetscCall(MatReader(st, A, &rd));
+  if (rd->dense) {
+    const PetscScalar *a;
+    PetscInt           lda;
+    PetscBool          assembled;
 
-    PetscCall(MatGetValues(A, n, st->didx, n, st->didx, st->dvals));
+    PetscCall(MatAssembled(A, &assembled)); /* as MatGetValues() checks */
+    PetscCheck(assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Not for unassembled matrix");
+    PetscCall(rd->getlda(A, &lda));
+    PetscCall(rd->getarray(A, &a));
     for (PetscInt r = 0; r < n; r++)
       for (PetscInt col = 0; col < n; col++)
-        if (a[r * n + col] != 0) AddEntry(st, transpose, coef, r, col, a[r * n + col]);
-  } else if (aij) {
+        if (a[col * lda + r] != 0) AddEntry(st, nz, transpose, r, col, a[col * lda + r]);
+    PetscCall(rd->restorearray(A, &a));
+  } else if (rd->aij) {
     const PetscInt    *ai, *aj;
     const PetscScalar *a;
     PetscInt           nrows;
@@ -86,7 +139,7 @@ static PetscErrorCode AddToDense(SimpVIStep st, void *ctx, Mat A, PetscBool tran
     PetscCheck(done && nrows == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cannot read the rows of a matrix of the problem");
     PetscCall(MatSeqAIJGetArrayRead(A, &a));
     for (PetscInt r = 0; r < n; r++)
-      for (PetscInt k = ai[r]; k < ai[r + 1]; k++) AddEntry(st, transpose, coef, r, aj[k], a[k]);
+      for (PetscInt k = ai[r]; k < ai[r + 1]; k++) AddEntry(st, nz, transpose, r, aj[k], a[k]);
     PetscCall(MatSeqAIJRestoreArrayRead(A, &a));
     PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrows, &ai, &aj, &done));
   } else {
@@ -96,7 +149,7 @@ static PetscErrorCode AddToDense(SimpVIStep st, void *ctx, Mat A, PetscBool tran
       const PetscScalar *vals;
 
       PetscCall(MatGetRow(A, r, &ncols, &cols, &vals));
-      for (PetscInt j = 0; j < ncols; j++) AddEntry(st, transpose, coef, r, cols[j], vals[j]);
+      for (PetscInt j = 0; j < ncols; j++) AddEntry(st, nz, transpose, r, cols[j], vals[j]);
       PetscCall(MatRestoreRow(A, r, &ncols, &cols, &vals));
     }
   }
