@@ -94,9 +94,11 @@ static PetscErrorCode MatReader(SimpVIStep st, Mat A, struct _SimpVIMatReader **
    matrix's entry (r, col): its transpose goes to row (i, col), column (l, r) */
 static inline void AddEntry(SimpVIStep st, PetscInt nz, PetscBool transpose, PetscInt r, PetscInt col, PetscScalar a)
 {
-  const PetscInt at = transpose ? col * st->dm + r : r * st->dm + col;
+  PetscScalar *PETSC_RESTRICT       J   = st->dJ + (transpose ? col * st->dm + r : r * st->dm + col);
+  const PetscInt *PETSC_RESTRICT    off = st->dnzoff;
+  const PetscScalar *PETSC_RESTRICT c   = st->dnzc;
 
-  for (PetscInt t = 0; t < nz; t++) st->dJ[st->dnzoff[t] + at] += st->dnzc[t] * a;
+  for (PetscInt t = 0; t < nz; t++) J[off[t]] += c[t] * a;
 }
 
 /* dJ += coef (x) A (A' when transpose), row-major, rows and columns block-major as the step vector. A dense matrix is

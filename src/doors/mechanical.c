@@ -66,11 +66,22 @@ static PetscErrorCode PG_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, Vec
   PetscFunctionBegin;
   PetscCall(Mass(ts, prob, x, v));
   PetscCall(MatMult(prob->user.M, v, P));
-  if (prob->user.potfn) {
+  if (prob->user.potfn) { /* G = -grad V (+ g) on the arrays: VecScale() and VecAXPY() cost more than their arithmetic */
+    PetscScalar       *gg;
+    const PetscScalar *mg = NULL;
+    PetscInt           nloc;
+
     SimpVICallBack(ts, "TSSIMPVI potential", prob->user.potfn(ts, t, x, &V, G, prob->user.potctx));
-    PetscCall(VecScale(G, -1));
-  } else PetscCall(VecSet(G, 0));
-  if (prob->user.massfn) PetscCall(VecAXPY(G, 1, prob->massg));
+    PetscCall(VecGetLocalSize(G, &nloc));
+    PetscCall(VecGetArray(G, &gg));
+    if (prob->user.massfn) PetscCall(VecGetArrayRead(prob->massg, &mg));
+    for (PetscInt j = 0; j < nloc; j++) gg[j] = mg ? -gg[j] + mg[j] : -gg[j];
+    if (mg) PetscCall(VecRestoreArrayRead(prob->massg, &mg));
+    PetscCall(VecRestoreArray(G, &gg));
+  } else {
+    PetscCall(VecSet(G, 0));
+    if (prob->user.massfn) PetscCall(VecAXPY(G, 1, prob->massg));
+  }
   PetscCall(SimpVIForceAdd_Private(ts, prob, t, x, v, G));
   PetscFunctionReturn(0);
 }
