@@ -30,7 +30,7 @@ static const char *const Doors[] = {"mechanical", "Lagrangian", "pointwise"};
 typedef struct {
   DoublePendulum dp;
   Fill           fill;
-  Mat            A[4];          /* mechanical: M, Mx, Mxx, K; Lagrangian: Lxx, Lvx, Lvv */
+  Mat            A[4];           /* mechanical: M, Mx, Mxx, K; Lagrangian: Lxx, Lvx, Lvv */
   PetscScalar    place[4][2][4]; /* FILL_DENSE_PLACE: two arrays of the program's own per matrix, used in turn */
   PetscInt       calls[4];
 } Ctx;
@@ -38,7 +38,7 @@ typedef struct {
 /* a = the 2 x 2 values (row-major) into matrix j of the context, as the context's fill says */
 static PetscErrorCode Fill2x2(Ctx *c, PetscInt j, const PetscReal a[2][2])
 {
-  Mat         A   = c->A[j];
+  Mat         A      = c->A[j];
   PetscInt    idx[2] = {0, 1}, call = c->calls[j]++;
   PetscScalar v[4] = {a[0][0], a[0][1], a[1][0], a[1][1]};
 
@@ -119,7 +119,10 @@ static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *c
 {
   Ctx               *c = (Ctx *)ctx;
   const PetscScalar *xx;
-  PetscReal          w[2], h[2][2] = {{0, 0}, {0, 0}};
+  PetscReal          w[2], h[2][2] = {
+                             {0, 0},
+                             {0, 0}
+  };
 
   PetscFunctionBeginUser;
   DoublePendulumGravity(&c->dp, w);
@@ -176,10 +179,13 @@ static PetscErrorCode LagrangianHessian(TS ts, PetscReal t, Vec x, Vec v, Mat Lx
    (else the dense path, SNESSIMPVIDENSE, the default of small systems) */
 static PetscErrorCode Run(Door door, Fill fill, const char scheme[], PetscBool newtonls, PetscReal u[4], PetscInt *its, PetscBool *dense)
 {
-  TS           ts;
-  SNES         snes;
-  Vec          U;
-  Ctx          c = {.dp = {1, 1, 1, 1, 9.81}, .fill = fill};
+  TS   ts;
+  SNES snes;
+  Vec  U;
+  Ctx  c = {
+     .dp = {1, 1, 1, 1, 9.81},
+       .fill = fill
+  };
   PetscScalar *uu;
 
   PetscFunctionBeginUser;
@@ -265,8 +271,7 @@ int main(int argc, char **argv)
         PetscBool dense[2];
 
         for (PetscInt ls = 0; ls < 2; ls++) PetscCall(Run((Door)d, (Fill)f, schemes[s], (PetscBool)ls, u[ls], &its[ls], &dense[ls]));
-        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-7s %-10s %-27s: the dense path (this run, the newtonls run, the pointwise door): %s %s %s, its trajectory and the newtonls one the pointwise door's to 1e-12: %s %s, Newton iterations to one: %s %s\n", schemes[s], Doors[d], Fills[f], dense[0] ? "yes" : "no", dense[1] ? "yes" : "no", refdense ? "yes" : "no", Difference(u[0], ref) < 1e-12 ? "yes" : "no",
-                              Difference(u[1], ref) < 1e-12 ? "yes" : "no", PetscAbsInt(its[0] - refits) <= 1 ? "yes" : "no", PetscAbsInt(its[1] - refits) <= 1 ? "yes" : "no"));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-7s %-10s %-27s: the dense path (this run, the newtonls run, the pointwise door): %s %s %s, its trajectory and the newtonls one the pointwise door's to 1e-12: %s %s, Newton iterations to one: %s %s\n", schemes[s], Doors[d], Fills[f], dense[0] ? "yes" : "no", dense[1] ? "yes" : "no", refdense ? "yes" : "no", Difference(u[0], ref) < 1e-12 ? "yes" : "no", Difference(u[1], ref) < 1e-12 ? "yes" : "no", PetscAbsInt(its[0] - refits) <= 1 ? "yes" : "no", PetscAbsInt(its[1] - refits) <= 1 ? "yes" : "no"));
       }
   }
   PetscCall(PetscFinalize());
