@@ -9,20 +9,11 @@
 #include <petsc/private/petscimpl.h>
 #include <simpvi/private/stepimpl.h>
 
-/* How AddToDense() reads a matrix of the door, found once for each matrix (at most the door's maxterms of them) and
-   kept while it is the same object (its id: not a new matrix at a freed one's address) of the same type (its type
-   name and composed functions, which MatSetType() and MatConvert() in place replace). A MATSEQDENSE is read through
-   the array functions it composes: MatDenseGetArrayRead() and MatGetValues() look them up by name (string compares
-   along the object's function list) at each call, several times the arithmetic of a small step's term. */
+/* How AddToDense() reads a matrix of the door, found once for each matrix (at most the door's maxterms of them): a
+   MATSEQDENSE on its array (SimpVIDenseAccess), an AIJ one on its arrays, others by rows */
 struct _SimpVIMatReader {
-  Mat               A;
-  PetscObjectId     id;
-  const char       *type;
-  PetscFunctionList qlist;
-  PetscBool         dense, aij;
-  PetscErrorCode (*getarray)(Mat, const PetscScalar **);
-  PetscErrorCode (*restorearray)(Mat, const PetscScalar **);
-  PetscErrorCode (*getlda)(Mat, PetscInt *);
+  SimpVIDenseAccess acc;
+  PetscBool         aij;
 };
 
 /* The dense arrays of an m-row system, made at the first small solve and kept */
@@ -60,33 +51,81 @@ PetscErrorCode SimpVIStepSmallReset_Private(SimpVIStep st)
   PetscFunctionReturn(0);
 }
 
+/*
+  SimpVIDenseAccessSet_Private - acc made (again) for A unless it is A's already: whether A is a MATSEQDENSE and, if so,
+  the array functions it composes
+*/
+PetscErrorCode SimpVIDenseAccessSet_Private(SimpVIDenseAccess *acc, Mat A)
+{
+  PetscObject obj = (PetscObject)A;
+
+  PetscFunctionBegin;
+  if (acc->A == A && acc->id == obj->id && acc->type == obj->type_name && acc->qlist == obj->qlist) PetscFunctionReturn(0);
+  PetscCall(PetscMemzero(acc, sizeof(*acc)));
+  PetscCall(PetscObjectTypeCompare(obj, MATSEQDENSE, &acc->dense));
+  if (acc->dense) {
+    PetscCall(PetscObjectQueryFunction(obj, "MatDenseGetArrayRead_C", &acc->getarray));
+    PetscCall(PetscObjectQueryFunction(obj, "MatDenseRestoreArrayRead_C", &acc->restorearray));
+    PetscCall(PetscObjectQueryFunction(obj, "MatDenseGetLDA_C", &acc->getlda));
+    acc->dense = (PetscBool)(acc->getarray && acc->restorearray && acc->getlda);
+  }
+  acc->A     = A;
+  acc->id    = obj->id;
+  acc->type  = obj->type_name;
+  acc->qlist = obj->qlist;
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIDenseMult_Private - y = A x, on the arrays when A is a MATSEQDENSE (the sums of BLAS's reference gemv, which
+  MatMult() calls: y_i = 0, then y_i += x_j A_ij for j in order), else by MatMult()
+*/
+PetscErrorCode SimpVIDenseMult_Private(SimpVIDenseAccess *acc, Mat A, Vec x, Vec y)
+{
+  const PetscScalar *a, *xx;
+  PetscScalar       *yy;
+  PetscInt           m, n, lda;
+  PetscBool          assembled;
+
+  PetscFunctionBegin;
+  PetscCall(SimpVIDenseAccessSet_Private(acc, A));
+  if (!acc->dense) {
+    PetscCall(MatMult(A, x, y));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(MatAssembled(A, &assembled)); /* as MatMult() checks */
+  PetscCheck(assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Not for unassembled matrix");
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  PetscCall(acc->getlda(A, &lda));
+  PetscCall(acc->getarray(A, &a));
+  PetscCall(VecGetArrayRead(x, &xx));
+  PetscCall(VecGetArrayWrite(y, &yy));
+  for (PetscInt i = 0; i < m; i++) yy[i] = 0;
+  for (PetscInt j = 0; j < n; j++)
+    for (PetscInt i = 0; i < m; i++) yy[i] += xx[j] * a[j * lda + i];
+  PetscCall(VecRestoreArrayWrite(y, &yy));
+  PetscCall(VecRestoreArrayRead(x, &xx));
+  PetscCall(acc->restorearray(A, &a));
+  PetscFunctionReturn(0);
+}
+
+/* The reader of A, made at its first term */
 static PetscErrorCode MatReader(SimpVIStep st, Mat A, struct _SimpVIMatReader **reader)
 {
-  PetscObject              obj = (PetscObject)A;
-  struct _SimpVIMatReader *rd  = NULL;
+  struct _SimpVIMatReader *rd = NULL;
 
   PetscFunctionBegin;
   for (PetscInt j = 0; j < st->ndread && !rd; j++)
-    if (st->dread[j].A == A) rd = &st->dread[j];
-  if (rd && rd->id == obj->id && rd->type == obj->type_name && rd->qlist == obj->qlist) {
-    *reader = rd;
-    PetscFunctionReturn(0);
+    if (st->dread[j].acc.A == A) rd = &st->dread[j];
+  if (!rd) {
+    rd = &st->dread[st->ndread < st->door.maxterms ? st->ndread++ : 0]; /* more matrices than terms: unusual */
+    PetscCall(PetscMemzero(rd, sizeof(*rd)));
   }
-  if (!rd) rd = &st->dread[st->ndread < st->door.maxterms ? st->ndread++ : 0]; /* more matrices than terms: unusual */
-  PetscCall(PetscMemzero(rd, sizeof(*rd)));
-  PetscCall(PetscObjectTypeCompare(obj, MATSEQDENSE, &rd->dense));
-  PetscCall(PetscObjectTypeCompare(obj, MATSEQAIJ, &rd->aij));
-  if (rd->dense) {
-    PetscCall(PetscObjectQueryFunction(obj, "MatDenseGetArrayRead_C", &rd->getarray));
-    PetscCall(PetscObjectQueryFunction(obj, "MatDenseRestoreArrayRead_C", &rd->restorearray));
-    PetscCall(PetscObjectQueryFunction(obj, "MatDenseGetLDA_C", &rd->getlda));
-    rd->dense = (PetscBool)(rd->getarray && rd->restorearray && rd->getlda); /* else by rows */
+  if (!(rd->acc.A == A && rd->acc.id == ((PetscObject)A)->id && rd->acc.type == ((PetscObject)A)->type_name && rd->acc.qlist == ((PetscObject)A)->qlist)) {
+    PetscCall(SimpVIDenseAccessSet_Private(&rd->acc, A));
+    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &rd->aij));
   }
-  rd->A     = A;
-  rd->id    = obj->id;
-  rd->type  = obj->type_name;
-  rd->qlist = obj->qlist;
-  *reader   = rd;
+  *reader = rd;
   PetscFunctionReturn(0);
 }
 
@@ -118,19 +157,19 @@ static PetscErrorCode AddToDense(SimpVIStep st, void *ctx, Mat A, PetscBool tran
         st->dnzc[nz++] = coef[i * s + l];
       }
   PetscCall(MatReader(st, A, &rd));
-  if (rd->dense) {
+  if (rd->acc.dense) {
     const PetscScalar *a;
     PetscInt           lda;
     PetscBool          assembled;
 
     PetscCall(MatAssembled(A, &assembled)); /* as MatGetValues() checks */
     PetscCheck(assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Not for unassembled matrix");
-    PetscCall(rd->getlda(A, &lda));
-    PetscCall(rd->getarray(A, &a));
+    PetscCall(rd->acc.getlda(A, &lda));
+    PetscCall(rd->acc.getarray(A, &a));
     for (PetscInt r = 0; r < n; r++)
       for (PetscInt col = 0; col < n; col++)
         if (a[col * lda + r] != 0) AddEntry(st, nz, transpose, r, col, a[col * lda + r]);
-    PetscCall(rd->restorearray(A, &a));
+    PetscCall(rd->acc.restorearray(A, &a));
   } else if (rd->aij) {
     const PetscInt    *ai, *aj;
     const PetscScalar *a;
