@@ -143,4 +143,22 @@ PETSC_INTERN PetscErrorCode SimpVIStepSmallReset_Private(SimpVIStep);
 
 PETSC_INTERN PetscLogEvent SIMPVI_Residual, SIMPVI_Jacobian;
 
+/* A MATSEQDENSE read on its array through the functions it composes, looked up by name once and kept while the matrix
+   is the same object (its id: not a new matrix at a freed one's address) of the same type (its type name and function
+   list, which MatSetType() and MatConvert() in place replace) (src/core/smallstep.c). MatDenseGetArrayRead(),
+   MatGetValues() and MatCopy() look them up by name at each call, and MatMult()'s checks and logging cost more than
+   the arithmetic of a small system at one quadrature point. */
+typedef struct {
+  Mat               A;
+  PetscObjectId     id;
+  const char       *type;
+  PetscFunctionList qlist;
+  PetscBool         dense; /* A is a MATSEQDENSE with the functions below; else they are not set */
+  PetscErrorCode (*getarray)(Mat, const PetscScalar **);
+  PetscErrorCode (*restorearray)(Mat, const PetscScalar **);
+  PetscErrorCode (*getlda)(Mat, PetscInt *);
+} SimpVIDenseAccess;
+PETSC_INTERN PetscErrorCode SimpVIDenseAccessSet_Private(SimpVIDenseAccess *, Mat);
+PETSC_INTERN PetscErrorCode SimpVIDenseMult_Private(SimpVIDenseAccess *, Mat, Vec, Vec);
+
 #endif

@@ -76,10 +76,15 @@ struct _SimpVIStep {
   /* the small dense path (src/core/smallstep.c), the step's residual and dense Jacobian for SNESSIMPVIDENSE: the
      m = s n rows of the system, its dense Jacobian (row-major), the last one given for a linear step (to find it
      unchanged), the step size and start it was given for, the residual norm at the last Jacobian request, scratch */
-  PetscInt     dm, *didx;
-  PetscScalar *dJ, *dJprev, *dvals;
+  PetscInt     dm;
+  PetscScalar *dJ, *dJprev;
   PetscBool    dgiven, dassembled; /* dgiven: dJprev and dJh, dJt are set; dassembled: dJ is the Jacobian at the current iterate */
   PetscReal    dJh, dJt;
+  /* how each matrix of the door is read (smallstep.c; st->door.maxterms at most), a term's nonzero coefficients and
+     the offsets of their blocks in dJ (s^2 at most) */
+  struct _SimpVIMatReader *dread;
+  PetscInt                 ndread, *dnzoff;
+  PetscScalar             *dnzc;
   /* a door with points(): the quadrature points' t, x, v, the door's P, G and derivatives (Px, Pv, Gx, Gv, nq n x n
      each) on arrays, and the step vector they belong to */
   PetscReal          *at, *ax, *av, *aP, *aG, *aD;
