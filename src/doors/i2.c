@@ -271,9 +271,10 @@ static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
       PetscCall(MatGetDiagonal(prob->I2D[0].D, prob->I2Md));
     }
   }
-  /* damping C = dF/dV, evaluated wherever the Jacobian is (it may vanish at the start: C(t), C(v)); an IFunction on
-     (U, A) has none */
+  /* damping C = dF/dV, evaluated wherever the Jacobian is and F is seen to depend on v (it may vanish at the start:
+     C(t), C(v)); an IFunction on (U, A) has none */
   prob->damped = (PetscBool)(i2f != NULL);
+  prob->I2vdep = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -352,14 +353,41 @@ static PetscErrorCode PG_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec 
   PetscFunctionReturn(0);
 }
 
+/* Whether F sees v at (t, x): F(t, x, v + sigma r, 0) against F(t, x, v, 0), bit for bit, with sigma r as large as v
+   (or 1). Where F does not see v, C = dF/dV is zero to round-off (a damping that stays below the round-off of F
+   there changes the step's Jacobian by less) and is not read: that is the second Jacobian call of the point, and the
+   most expensive part of an undamped problem's Jacobian. Once F has been seen to depend on v, C is read wherever the
+   step needs it, with no more probes (prob->I2vdep) */
+static PetscErrorCode SeesVelocity(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscBool *sees)
+{
+  PetscReal vnorm, sigma;
+
+  PetscFunctionBegin;
+  if (prob->I2vdep) {
+    *sees = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecNorm(v, NORM_INFINITY, &vnorm));
+  sigma = PetscIsInfOrNanReal(vnorm) ? 1 : PetscPowReal(2, PetscCeilReal(PetscLog2Real(PetscMax(vnorm, 1))));
+  PetscCall(VecWAXPY(prob->I2s, sigma, prob->I2r, v));
+  PetscCall(I2Function(ts, t, x, v, prob->zero, prob->I2f));
+  PetscCall(I2Function(ts, t, x, prob->I2s, prob->zero, prob->I2fdw));
+  PetscCall(VecEqual(prob->I2f, prob->I2fdw, sees));
+  *sees        = (PetscBool) !*sees;
+  prob->I2vdep = *sees;
+  if (*sees) PetscCall(PetscInfo(ts, "The I2 function depends on the velocity at t = %g: C = dF/dV is read from the I2 Jacobian from now on\n", (double)t));
+  PetscFunctionReturn(0);
+}
+
 /* M always (a constant term); K = dF/dU where G_x is needed (not at a Lobatto scheme's first node), C = dF/dV where
-   G_v is (not for the Legendre inversion, which needs M only) */
+   G_v is (not for the Legendre inversion, which needs M only) and F depends on v */
 static PetscErrorCode Terms_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscInt need, PetscInt *n, SimpVITerm terms[])
 {
-  const PetscBool damped = (PetscBool)(prob->damped && (need & SIMPVI_NEED(SIMPVI_BLOCK_GV)));
+  PetscBool damped = (PetscBool)(prob->damped && (need & SIMPVI_NEED(SIMPVI_BLOCK_GV)));
 
   PetscFunctionBegin;
   PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->I2D[0].D, 1, SIMPVI_BLOCK_PV, PETSC_FALSE, PETSC_TRUE}));
+  if (damped) PetscCall(SeesVelocity(ts, prob, t, x, v, &damped));
   if ((need & SIMPVI_NEED(SIMPVI_BLOCK_GX)) || damped) PetscCall(I2Jacobian(ts, t, x, v, prob->zero, 0, 0, prob->I2J[0]));
   if (need & SIMPVI_NEED(SIMPVI_BLOCK_GX)) PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->I2J[0], -1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE}));
   if (damped) {

@@ -97,6 +97,7 @@ typedef struct {
   Vec               I2fdw;
   PetscReal         I2fdt, I2fdsv, I2fdsa;
   PetscBool         damped;
+  PetscBool         I2vdep;          /* I2 door: F has been seen to depend on v (C is read without probing first) */
   PetscBool         inexactjacobian; /* the door's terms only approximate the derivatives: the step's operator is matrix-free */
   Mat               pwmat[4];        /* pointwise door: Px, Pv, Gx, Gv at one point, and their row-major values */
   PetscReal        *pwderiv;
