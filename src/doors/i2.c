@@ -8,7 +8,8 @@
    F(a = 0) = M r for a fixed pseudo-random r, against M0 r; only when these differ beyond round-off is M read again
    from the Jacobian (two more Jacobian calls) and compared entry by entry, which decides and gives the message.
 */
-#include <petsc/private/tsimpl.h> /* the user's TS: its I2 callbacks and solver flags */
+#include <petsc/private/tsimpl.h>  /* the user's TS: its I2 callbacks and solver flags */
+#include <petsc/private/matimpl.h> /* whether a matrix type counts its entries (MatGetInfo()) */
 #include <petscdm.h>
 #include <simpvi/private/door.h>
 
@@ -125,6 +126,16 @@ static PetscErrorCode Difference(SimpVIProblem *prob, PetscReal s, SimpVIDiffere
     d->Jstate  = js;
     d->Kstate  = ks;
     d->inplace = same;
+    if (!same && J->ops->getinfo && K->ops->getinfo && d->D->ops->getinfo) { /* the user's first fill of a matrix made without a pattern (MatCreateAIJ() and no assembly) makes one: J
+                    and K still share it when D, which holds both, has no more entries than either; refilled in place from
+                    then on (duplicated at every call, D cost more than the user's Jacobian) */
+      MatInfo ji, ki, di;
+
+      PetscCall(MatGetInfo(J, MAT_GLOBAL_SUM, &ji));
+      PetscCall(MatGetInfo(K, MAT_GLOBAL_SUM, &ki));
+      PetscCall(MatGetInfo(d->D, MAT_GLOBAL_SUM, &di));
+      d->inplace = (PetscBool)(ji.nz_used == di.nz_used && ki.nz_used == di.nz_used);
+    }
   }
   PetscCall(MatScale(d->D, 1 / s));
   PetscFunctionReturn(0);
