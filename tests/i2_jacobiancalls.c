@@ -5,7 +5,8 @@ static char help[] = "The user's I2 Jacobian calls per Newton iteration of the I
                      "where F does not see v (Simpson: one a Newton iteration, as TSALPHA2), two where it does. The calls and Newton\n"
                      "iterations are counted step by step (the first step, which reads M, aside) and printed as their ratio, before\n"
                      "and after the damper engages; the run must also end where the same chain ends under -snes_mf_operator (whose\n"
-                     "operator is the residual's own derivative), to the Newton tolerance.\n"
+                     "operator is the residual's own derivative), to the Newton tolerance. The tests run Newton with a new step\n"
+                     "Jacobian at every iteration (-ts_simpvi_lag_jacobian false).\n"
                      "-fresh: the Jacobian's matrix made by MatCreateAIJ() with no pattern until the user's first fill.\n"
                      "Options: -n <12> -b <0.5> -c <0> -ton <0> -dt <0.1> -steps <20> -fresh\n\n";
 
@@ -215,8 +216,9 @@ int main(int argc, char **argv)
   build:
     requires: !complex
 
+  # a new step Jacobian at every Newton iteration (simplified Newton, the default, keeps it: no call at most iterations)
   testset:
-    args: -snes_rtol 1e-12
+    args: -snes_rtol 1e-12 -ts_simpvi_lag_jacobian false
     test:
       suffix: simpson
     test:

@@ -3,8 +3,8 @@
    read as M a + f(t, u, v) = 0 with constant M. Then L_v = M v and the generalized force is G = -f(t, u, v), taken
    through the quadrature (discrete Lagrange-d'Alembert): damping and time dependence in f are integrated as forces.
    K = dF/dU, M = dF/dA and C = dF/dV come from the I2 Jacobian's shifts, each only where the step needs it: M once, K
-   from one call per quadrature point, C only where F is seen to depend on v (one more call; one in all where C is
-   needed alone). K and C both at one point take two calls: the step needs them in different combinations there. M must
+   from one call per quadrature point, C only where F is seen to depend on v (one more call). K and C both at one point
+   take two calls: the step needs them in different combinations there. M must
    stay constant (M(u) a + f is not a Lagrangian system in general): it is checked at the end of every step, with an
    error that points to the mechanical door, which handles M(x). The check costs two I2 function calls: F(a = r) -
    F(a = 0) = M r for a fixed pseudo-random r, against M0 r; only when these differ beyond round-off is M read again
