@@ -92,8 +92,9 @@ PetscErrorCode SimpVIStepNewtonRecord_Private(SimpVIStep st, Vec Y)
 }
 
 /*
-  SimpVIStepNewtonAtRecord_Private - swaps the step's t, h, q0 and the vector Y with the held Jacobian's point (and
-  back, called again), to make that Jacobian again
+  SimpVIStepNewtonAtRecord_Private - swaps the step's t, h, q0 and the vector Y (NULL: the Jacobian is made at the
+  recorded iterate st->JY itself, as the Vec path does: SNESComputeJacobian() locks its solution vector) with the
+  held Jacobian's point (and back, called again), to make that Jacobian again
 */
 PetscErrorCode SimpVIStepNewtonAtRecord_Private(SimpVIStep st, Vec Y)
 {
@@ -105,7 +106,7 @@ PetscErrorCode SimpVIStepNewtonAtRecord_Private(SimpVIStep st, Vec Y)
   st->Jpt = t;
   st->Jph = h;
   PetscCall(VecSwap(st->q0, st->Jq0));
-  PetscCall(VecSwap(Y, st->JY));
+  if (Y) PetscCall(VecSwap(Y, st->JY));
   PetscFunctionReturn(0);
 }
 

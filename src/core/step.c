@@ -292,9 +292,9 @@ PetscErrorCode SimpVIStepSolverJacobian_Private(SimpVIStep st, Vec Y, Mat B)
   PetscCall(SimpVIStepNewtonKeep_Private(st, (PetscBool)(B == st->J && st->Jvalid && st->Jh == st->h), &keep, &remake));
   if (keep) PetscFunctionReturn(0);
   if (remake) {
-    PetscCall(SimpVIStepNewtonAtRecord_Private(st, Y));
-    PetscCall(SimpVIStepJacobian_Private(st, Y, B));
-    PetscCall(SimpVIStepNewtonAtRecord_Private(st, Y));
+    PetscCall(SimpVIStepNewtonAtRecord_Private(st, NULL));
+    PetscCall(SimpVIStepJacobian_Private(st, st->JY, B));
+    PetscCall(SimpVIStepNewtonAtRecord_Private(st, NULL));
   } else {
     PetscCall(SimpVIStepJacobian_Private(st, Y, B));
     PetscCall(SimpVIStepNewtonRecord_Private(st, Y));
