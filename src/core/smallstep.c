@@ -55,12 +55,19 @@ PetscErrorCode SimpVIStepSmallReset_Private(SimpVIStep st)
   SimpVIDenseAccessSet_Private - acc made (again) for A unless it is A's already: whether A is a MATSEQDENSE and, if so,
   the array functions it composes
 */
+static PetscBool DenseAccessCurrent(const SimpVIDenseAccess *acc, Mat A)
+{
+  PetscObject obj = (PetscObject)A;
+
+  return (PetscBool)(acc->A == A && acc->id == obj->id && acc->type == obj->type_name && acc->qlist == obj->qlist);
+}
+
 PetscErrorCode SimpVIDenseAccessSet_Private(SimpVIDenseAccess *acc, Mat A)
 {
   PetscObject obj = (PetscObject)A;
 
   PetscFunctionBegin;
-  if (acc->A == A && acc->id == obj->id && acc->type == obj->type_name && acc->qlist == obj->qlist) PetscFunctionReturn(0);
+  if (DenseAccessCurrent(acc, A)) PetscFunctionReturn(0);
   PetscCall(PetscMemzero(acc, sizeof(*acc)));
   PetscCall(PetscObjectTypeCompare(obj, MATSEQDENSE, &acc->dense));
   if (acc->dense) {
@@ -121,7 +128,7 @@ static PetscErrorCode MatReader(SimpVIStep st, Mat A, struct _SimpVIMatReader **
     rd = &st->dread[st->ndread < st->door.maxterms ? st->ndread++ : 0]; /* more matrices than terms: unusual */
     PetscCall(PetscMemzero(rd, sizeof(*rd)));
   }
-  if (!(rd->acc.A == A && rd->acc.id == ((PetscObject)A)->id && rd->acc.type == ((PetscObject)A)->type_name && rd->acc.qlist == ((PetscObject)A)->qlist)) {
+  if (!DenseAccessCurrent(&rd->acc, A)) {
     PetscCall(SimpVIDenseAccessSet_Private(&rd->acc, A));
     PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &rd->aij));
   }

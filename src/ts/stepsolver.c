@@ -152,6 +152,24 @@ PetscErrorCode SimpVIStepSolverView_Private(TS ts, PetscViewer viewer)
   PetscFunctionReturn(0);
 }
 
+/* The step solved again from the predictor by Newton's own iteration (a new Jacobian at each iterate), by the SNES as
+   it is now: its iterations, linear iterations and reason */
+static PetscErrorCode SolveAgainByNewton(TS ts, PetscInt *its, PetscInt *lits, SNESConvergedReason *reason)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  Vec        Y;
+
+  PetscFunctionBegin;
+  PetscCall(SimpVIStepGetSystem_Private(vi->step, &Y, NULL, NULL));
+  PetscCall(SimpVIStepPredict_Private(vi->step));
+  PetscCall(SimpVIStepNewtonBegin_Private(vi->step, PETSC_FALSE, PETSC_TRUE));
+  PetscCall(SNESSolve(ts->snes, NULL, Y));
+  PetscCall(SNESGetIterationNumber(ts->snes, its));
+  PetscCall(SNESGetLinearSolveIterations(ts->snes, lits));
+  PetscCall(SNESGetConvergedReason(ts->snes, reason));
+  PetscFunctionReturn(0);
+}
+
 /* The dense SNES that TSSIMPVI chose (no -snes_type) failed a step: newtonls, with its line search (bt), solves it
    again from the predictor, as the dense Newton's fall-back always did (a full Newton step into a region where the
    residual is not defined, say). Only after a failure; the SNES is the dense type again after it */
@@ -161,22 +179,15 @@ static PetscErrorCode NewtonLSAgain(TS ts, PetscBool linear, PetscInt *its, Pets
   SNES       snes = ts->snes;
   PetscBool  given;
   PetscReal  tstart;
-  Vec        Y;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsHasName(((PetscObject)snes)->options, ((PetscObject)snes)->prefix, "-snes_type", &given));
   if (given) PetscFunctionReturn(0);
   PetscCall(SimpVIStepGetTime_Private(vi->step, &tstart, NULL));
-  PetscCall(SimpVIStepGetSystem_Private(vi->step, &Y, NULL, NULL));
   PetscCall(PetscInfo(ts, "SNESSIMPVIDENSE on the step from t = %g: %s after %" PetscInt_FMT " iterations; newtonls solves it again\n", (double)tstart, SNESConvergedReasons[*reason], *its));
-  PetscCall(SimpVIStepPredict_Private(vi->step));
   PetscCall(SNESSetType(snes, linear ? SNESKSPONLY : SNESNEWTONLS));
   PetscCall(SNESResetFromOptions(snes));
-  PetscCall(SimpVIStepNewtonBegin_Private(vi->step, PETSC_FALSE, PETSC_TRUE)); /* Newton's own iteration */
-  PetscCall(SNESSolve(snes, NULL, Y));
-  PetscCall(SNESGetIterationNumber(snes, its));
-  PetscCall(SNESGetLinearSolveIterations(snes, lits));
-  PetscCall(SNESGetConvergedReason(snes, reason));
+  PetscCall(SolveAgainByNewton(ts, its, lits, reason));
   PetscCall(SNESSetType(snes, SNESSIMPVIDENSE));
   PetscCall(SNESResetFromOptions(snes));
   PetscCall(SNESSimpVIDenseSetLinear(snes, linear));
@@ -187,24 +198,17 @@ static PetscErrorCode NewtonLSAgain(TS ts, PetscBool linear, PetscInt *its, Pets
 }
 
 /* A simplified Newton solve (src/core/newton.c) failed, its kept Jacobian perhaps too far from this step's: Newton's
-   own iteration, a new Jacobian at each iterate, solves it again from the predictor, as before simplified Newton */
+   own iteration solves it again from the predictor, as before simplified Newton */
 static PetscErrorCode NewtonAgain(TS ts, PetscInt *its, PetscInt *lits, SNESConvergedReason *reason, PetscBool *converged)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
   PetscInt   its2, lits2;
   PetscReal  tstart;
-  Vec        Y;
 
   PetscFunctionBegin;
   PetscCall(SimpVIStepGetTime_Private(vi->step, &tstart, NULL));
-  PetscCall(SimpVIStepGetSystem_Private(vi->step, &Y, NULL, NULL));
   PetscCall(PetscInfo(ts, "Simplified Newton on the step from t = %g: %s after %" PetscInt_FMT " iterations; Newton solves it again\n", (double)tstart, SNESConvergedReasons[*reason], *its));
-  PetscCall(SimpVIStepPredict_Private(vi->step));
-  PetscCall(SimpVIStepNewtonBegin_Private(vi->step, PETSC_FALSE, PETSC_TRUE));
-  PetscCall(SNESSolve(ts->snes, NULL, Y));
-  PetscCall(SNESGetIterationNumber(ts->snes, &its2));
-  PetscCall(SNESGetLinearSolveIterations(ts->snes, &lits2));
-  PetscCall(SNESGetConvergedReason(ts->snes, reason));
+  PetscCall(SolveAgainByNewton(ts, &its2, &lits2, reason));
   *its += its2;
   *lits += lits2;
   *converged = (PetscBool)(*reason > 0);
