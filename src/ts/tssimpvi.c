@@ -531,7 +531,7 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, SimpVIOptionItems PetscOpti
     PetscCall(SimpVIStepGetLagJacobian_Private(vi->step, &lag, &rtol));
     PetscCall(PetscOptionsBool("-ts_simpvi_lag_jacobian", "Simplified Newton: keep the step Jacobian (and its factors) across Newton iterations and steps of the same h while the iteration contracts fast", "TSSIMPVI", lag, &lag, NULL));
     PetscCall(PetscOptionsReal("-ts_simpvi_newton_rtol", "Simplified Newton stops when its error estimate theta/(1-theta) ||dY|| is below this times ||Y||", "TSSIMPVI", rtol, &rtol, NULL));
-    PetscCheck(rtol > 0 && rtol < 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_simpvi_newton_rtol %g must be in (0, 1)", (double)rtol);
+    PetscCheck(rtol > 0 && rtol < 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "The option -ts_simpvi_newton_rtol %g must be in (0, 1) (relative to the step vector's norm)", (double)rtol);
     PetscCall(SimpVIStepSetLagJacobian_Private(vi->step, lag, rtol));
   }
   PetscCall(PetscOptionsInt("-ts_simpvi_small_limit", "Largest step system (rows, s times the positions) whose SNES is simpvidense (a dense Newton) by default, on one process; 0: newtonls always", "TSSIMPVI", vi->smalllimit, &vi->smalllimit, NULL));
