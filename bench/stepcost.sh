@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 13's "Done when" lines of the lean step and small systems, each printed by bench/stepcost (side by side,
-# interleaved rounds, medians): bash bench/stepcost.sh [bindir, default build/bench] [rounds, default 5] [markdown file]
+# Issues 13's and 22's "Done when" lines of the step's cost, each printed by bench/stepcost (side by side, interleaved
+# rounds, medians): bash bench/stepcost.sh [bindir, default build/bench] [rounds, default 5] [markdown file]
 # With a markdown file (docs/stepcost.md), the output is also written there with the command that made it.
 set -euo pipefail
 bin=${1:-build/bench}/stepcost
@@ -8,16 +8,22 @@ r=${2:-5}
 doc=${3:-}
 
 run() {
-  echo "== Pendulum, energy <= 1e-9 over 1000 s: simpvi's best against rk4 (>= 3x) and irk 3-stage Gauss (>= 2x);"
-  echo "   @pw: the pendulum through TSSimpVISetPointwiseLagrangian(), the others through the mechanical door"
+  echo "== Pendulum, energy <= 1e-9 over 1000 s, default options: simpvi against rk4 and irk 3-stage Gauss (issue 22: >= 5x"
+  echo "   rk4, >= 3x irk through the mechanical door; >= 15x rk4 through the pointwise door, @pw)"
   $bin -problem pendulum -mode target -T 1000 -tol 1e-9 -Nmin 250 -methods lobatto:5@pw,lobatto:6@pw,lobatto:5,lobatto:6,rk4,irk -rounds "$r"
-  echo "== The same with -snes_lag_jacobian 100"
-  $bin -problem pendulum -mode target -T 1000 -tol 1e-9 -Nmin 250 -methods lobatto:5@pw,lobatto:6@pw,rk4,irk -rounds "$r" -snes_lag_jacobian 100
-  echo "== Double pendulum, the same target, against rk4 (>= 5x); rk4 allowed up to 2e6 steps"
+  echo "== The same with -ts_simpvi_lag_jacobian false (Newton with a new Jacobian at every iteration, the default before"
+  echo "   issue 22) and with PETSc's -snes_lag_jacobian 100 (one Jacobian per step)"
+  $bin -problem pendulum -mode target -T 1000 -tol 1e-9 -Nmin 250 -methods lobatto:5@pw,lobatto:5,rk4 -rounds "$r" -ts_simpvi_lag_jacobian false
+  $bin -problem pendulum -mode target -T 1000 -tol 1e-9 -Nmin 250 -methods lobatto:5@pw,lobatto:5,rk4 -rounds "$r" -snes_lag_jacobian 100
+  echo "== The pendulum through the I2 door (TSSetI2Function()/TSSetI2Jacobian()), the same target, against alpha2"
+  $bin -problem pendulum_i2 -mode target -T 1000 -tol 1e-9 -Nmin 250 -methods lobatto:4,lobatto:5,simpson,alpha2 -rounds "$r"
+  echo "== Double pendulum, the same target, default options, against rk4 (issue 22: >= 10x through the pointwise door,"
+  echo "   >= 5x through the mechanical door); rk4 allowed up to 2e6 steps"
   $bin -problem double -mode target -T 1000 -tol 1e-9 -Nmax 2000000 -methods lobatto:5@pw,lobatto:6@pw,lobatto:6,rk4 -rounds "$r"
-  echo "== The same with -snes_lag_jacobian 100 (PETSc's option: one Jacobian per step, at its first Newton iteration)"
-  $bin -problem double -mode target -T 1000 -tol 1e-9 -Nmax 2000000 -methods lobatto:5@pw,lobatto:6@pw,rk4 -rounds "$r" -snes_lag_jacobian 100
-  echo "== Double pendulum against theta 1/2 (>= 20x): theta has not met the target at 400000 steps, its time there a lower bound"
+  echo "== The same with -ts_simpvi_lag_jacobian false"
+  $bin -problem double -mode target -T 1000 -tol 1e-9 -Nmax 2000000 -methods lobatto:5@pw,lobatto:6@pw,lobatto:6,rk4 -rounds "$r" -ts_simpvi_lag_jacobian false
+  echo "== Double pendulum against theta 1/2 (issue 22: >= 50x): theta has not met the target at 400000 steps, its time there a"
+  echo "   lower bound"
   $bin -problem double -mode target -T 1000 -tol 1e-9 -methods lobatto:5@pw,theta -rounds "$r"
   echo "== Issue 20: the pendulum as a basicsymplectic program (TSRHSSplitSetRHSFunction(), simpvi's split door), energy"
   echo "   <= 1e-8 over 100 s: simpvi's schemes against basicsymplectic 4 (-ts_basicsymplectic_type 4)"
@@ -27,10 +33,10 @@ run() {
   echo "== 10^4-mass linear chain through the I2 door, h = 0.1, 300 steps: a Simpson step <= 2 alpha2 steps, judged on this"
   echo "   first table: the chain declared TS_LINEAR (TSSetProblemType(), -linear) for both methods, default options otherwise"
   $bin -problem chain -n 10000 -steps 300 -h 0.1 -methods simpson,alpha2 -rounds "$r" -linear
-  echo "== The same chain declared TS_NONLINEAR for both (a Newton solve per step), for comparison: default options, then"
-  echo "   -ts_simpvi_lag_jacobian"
+  echo "== The same chain declared TS_NONLINEAR for both (a Newton solve per step; issue 22: a Simpson step <= 1.5 alpha2"
+  echo "   steps): default options, then -ts_simpvi_lag_jacobian false"
   $bin -problem chain -n 10000 -steps 300 -h 0.1 -methods simpson,alpha2 -rounds "$r"
-  $bin -problem chain -n 10000 -steps 300 -h 0.1 -methods simpson,alpha2 -rounds "$r" -ts_simpvi_lag_jacobian
+  $bin -problem chain -n 10000 -steps 300 -h 0.1 -methods simpson,alpha2 -rounds "$r" -ts_simpvi_lag_jacobian false
 }
 
 if [ -z "$doc" ]; then
@@ -40,7 +46,7 @@ fi
 out=$(run)
 echo "$out"
 {
-  echo "# Per-step costs: issue 13's Done-when ratios"
+  echo "# Per-step costs: issues 13's and 22's Done-when ratios"
   echo
   echo "Written by the command below (bench/stepcost.c: the same program and options for TSSIMPVI and PETSc's \`rk 4\`"
   echo "(hand-written right-hand side), \`theta 0.5\`, \`irk\` and \`alpha2\`; medians of interleaved rounds on the shared"

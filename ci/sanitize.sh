@@ -35,8 +35,5 @@ rm -rf "$canary"
 #   which the sanitizers do not change); compensated summation runs sanitized in every other simpvi test.
 # - docs (Python on the source tree) and conformance-outside-pristine (a file comparison): they run no compiled code,
 #   so the unsanitized run's verdict is theirs.
-# - ex44-bounce-restart-2: its restart (checkpoint right after a one-process bounce, then restart) passes on PETSc 3.18
-#   and main but, in this build only, the restarted run stops after one bounce per ball (not yet understood; issue
-#   20's closing note); the run without the restart runs here in conformance-ex44-simpson and -lobatto.
 bash ci/test.sh --test-dir build-asan -LE 'valgrind|install|python|docs' \
-  -E 'bench-soak-quick|bench-workprecision-quick|tests-brouwer_|conformance-outside-pristine|ex44-bounce-restart-2' "$@"
+  -E 'bench-soak-quick|bench-workprecision-quick|tests-brouwer_|conformance-outside-pristine' "$@"

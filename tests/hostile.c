@@ -319,6 +319,9 @@ typedef struct {
 } Case;
 
 /* clang-format off */
+/* the cases whose fault is in a Jacobian callback: a new Jacobian at every Newton iteration, as before simplified Newton */
+#define JACOBIAN_EVERY_ITERATION "-ts_simpvi_lag_jacobian false"
+
 static const Case cases[] = {
   /* objects: NULL and wrong types */
   {"null_ts",            DOOR_MECHANICAL, ABUSE_NULL_TS,          NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_NULL,  NULL, PETSC_FALSE, 0.1},
@@ -353,6 +356,7 @@ static const Case cases[] = {
   {"scheme_unknown",     DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_type simpsons",                          CB_NONE, FAULT_NONE, PETSC_ERR_ARG_UNKNOWN_TYPE, NULL, PETSC_TRUE, 0.1},
   {"solver_unknown",     DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_nonlinear_solver newton",                CB_NONE, FAULT_NONE, PETSC_ERR_USER, NULL, PETSC_TRUE, 0.1},
   {"direct_limit",       DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_direct_limit -1",                        CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_TRUE, 0.1},
+  {"newton_rtol",        DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_newton_rtol 2",                          CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_TRUE, 0.1},
   {"adapt",              DOOR_MECHANICAL, ABUSE_NONE, "-ts_adapt_type basic",                              CB_NONE, FAULT_NONE, PETSC_ERR_SUP, NULL, PETSC_FALSE, 0.1},
   {"kinsol_missing",     DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_nonlinear_solver kinsol",                CB_NONE, FAULT_NONE, PETSC_ERR_SUP, "!kinsol", PETSC_TRUE, 0.1},
   {"kinsol_missing_snes", DOOR_MECHANICAL, ABUSE_NONE, "-snes_type kinsol",                                 CB_NONE, FAULT_NONE, PETSC_ERR_ARG_UNKNOWN_TYPE, "!kinsol", PETSC_TRUE, 0.1},
@@ -360,22 +364,23 @@ static const Case cases[] = {
   /* callbacks: NaN or an error code on one rank, from step 3 on */
   {"nan_potential",          DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_POTENTIAL,          FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
   {"error_potential",        DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_POTENTIAL,          FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
-  {"nan_potential_hessian",  DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_POTENTIAL_HESSIAN,  FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
-  {"error_potential_hessian",DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_POTENTIAL_HESSIAN,  FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
+  /* a Jacobian callback's fault from step 3 on: simplified Newton (the default) would make no Jacobian there */
+  {"nan_potential_hessian",  DOOR_MECHANICAL, ABUSE_NONE, JACOBIAN_EVERY_ITERATION, CB_POTENTIAL_HESSIAN,  FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
+  {"error_potential_hessian",DOOR_MECHANICAL, ABUSE_NONE, JACOBIAN_EVERY_ITERATION, CB_POTENTIAL_HESSIAN,  FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
   {"nan_force",              DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_FORCE,              FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
   {"error_force",            DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_FORCE,              FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
-  {"nan_force_jacobian",     DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_FORCE_JACOBIAN,     FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
-  {"error_force_jacobian",   DOOR_MECHANICAL, ABUSE_NONE, NULL, CB_FORCE_JACOBIAN,     FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
+  {"nan_force_jacobian",     DOOR_MECHANICAL, ABUSE_NONE, JACOBIAN_EVERY_ITERATION, CB_FORCE_JACOBIAN,     FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
+  {"error_force_jacobian",   DOOR_MECHANICAL, ABUSE_NONE, JACOBIAN_EVERY_ITERATION, CB_FORCE_JACOBIAN,     FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
   {"nan_mass",               DOOR_MASSFN,     ABUSE_NONE, NULL, CB_MASS,               FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
   {"error_mass",             DOOR_MASSFN,     ABUSE_NONE, NULL, CB_MASS,               FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
   {"nan_lagrangian",         DOOR_LAGRANGIAN, ABUSE_NONE, NULL, CB_LAGRANGIAN,         FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
   {"error_lagrangian",       DOOR_LAGRANGIAN, ABUSE_NONE, NULL, CB_LAGRANGIAN,         FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
-  {"nan_lagrangian_hessian", DOOR_LAGRANGIAN, ABUSE_NONE, NULL, CB_LAGRANGIAN_HESSIAN, FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
-  {"error_lagrangian_hessian",DOOR_LAGRANGIAN,ABUSE_NONE, NULL, CB_LAGRANGIAN_HESSIAN, FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
+  {"nan_lagrangian_hessian", DOOR_LAGRANGIAN, ABUSE_NONE, JACOBIAN_EVERY_ITERATION, CB_LAGRANGIAN_HESSIAN, FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
+  {"error_lagrangian_hessian",DOOR_LAGRANGIAN,ABUSE_NONE, JACOBIAN_EVERY_ITERATION, CB_LAGRANGIAN_HESSIAN, FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
   {"nan_i2function",         DOOR_I2,         ABUSE_NONE, NULL, CB_I2FUNCTION,         FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
   {"error_i2function",       DOOR_I2,         ABUSE_NONE, NULL, CB_I2FUNCTION,         FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
-  {"nan_i2jacobian",         DOOR_I2,         ABUSE_NONE, NULL, CB_I2JACOBIAN,         FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
-  {"error_i2jacobian",       DOOR_I2,         ABUSE_NONE, NULL, CB_I2JACOBIAN,         FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
+  {"nan_i2jacobian",         DOOR_I2,         ABUSE_NONE, JACOBIAN_EVERY_ITERATION, CB_I2JACOBIAN,         FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
+  {"error_i2jacobian",       DOOR_I2,         ABUSE_NONE, JACOBIAN_EVERY_ITERATION, CB_I2JACOBIAN,         FAULT_ERROR, PETSC_ERR_USER, NULL, PETSC_FALSE, 0.1},
   {"nan_kinsol",             DOOR_MECHANICAL, ABUSE_NONE, "-snes_type kinsol", CB_POTENTIAL, FAULT_NAN,   PETSC_ERR_NOT_CONVERGED, "kinsol", PETSC_FALSE, 0.1},
   {"error_kinsol",           DOOR_MECHANICAL, ABUSE_NONE, "-snes_type kinsol", CB_POTENTIAL, FAULT_ERROR, PETSC_ERR_USER, "kinsol", PETSC_FALSE, 0.1},
   /* PETSc's convention for a failed step without -ts_error_if_step_fails: TSSolve() returns, the reason says why */
@@ -721,7 +726,7 @@ int main(int argc, char **argv)
       args: -case {{dt_zero dt_negative dt_nan dt_inf dt_huge dt_tiny}separate output}
     test:
       suffix: options
-      args: -case {{degree_zero degree_negative degree_huge degree_fixed scheme_unknown solver_unknown direct_limit adapt}separate output}
+      args: -case {{degree_zero degree_negative degree_huge degree_fixed scheme_unknown solver_unknown direct_limit newton_rtol adapt}separate output}
     test:
       suffix: callback
       args: -case {{nan_potential error_potential nan_potential_hessian error_potential_hessian nan_force error_force nan_force_jacobian error_force_jacobian nan_mass error_mass nan_lagrangian error_lagrangian nan_lagrangian_hessian error_lagrangian_hessian nan_i2function error_i2function nan_i2jacobian error_i2jacobian error_reason}separate output}

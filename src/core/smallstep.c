@@ -9,6 +9,13 @@
 #include <petsc/private/petscimpl.h>
 #include <simpvi/private/stepimpl.h>
 
+/* How AddToDense() reads a matrix of the door, found once for each matrix (at most the door's maxterms of them): a
+   MATSEQDENSE on its array (SimpVIDenseAccess), an AIJ one on its arrays, others by rows */
+struct _SimpVIMatReader {
+  SimpVIDenseAccess acc;
+  PetscBool         aij;
+};
+
 /* The dense arrays of an m-row system, made at the first small solve and kept */
 static PetscErrorCode SmallWorkSpace(SimpVIStep st)
 {
@@ -17,8 +24,8 @@ static PetscErrorCode SmallWorkSpace(SimpVIStep st)
   PetscFunctionBegin;
   if (st->dJ) PetscFunctionReturn(0);
   PetscCall(PetscMalloc2(m * m, &st->dJ, m * m, &st->dJprev));
-  PetscCall(PetscMalloc2(st->qmap->n, &st->didx, st->qmap->n * st->qmap->n, &st->dvals));
-  for (PetscInt j = 0; j < st->qmap->n; j++) st->didx[j] = j;
+  PetscCall(PetscMalloc3(st->door.maxterms, &st->dread, st->scheme->degree * st->scheme->degree, &st->dnzoff, st->scheme->degree * st->scheme->degree, &st->dnzc));
+  st->ndread = 0;
   if (st->door.points) {
     const PetscInt nq = st->scheme->nq, n = st->qmap->n;
 
@@ -35,7 +42,8 @@ PetscErrorCode SimpVIStepSmallReset_Private(SimpVIStep st)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree2(st->dJ, st->dJprev));
-  PetscCall(PetscFree2(st->didx, st->dvals));
+  PetscCall(PetscFree3(st->dread, st->dnzoff, st->dnzc));
+  st->ndread = 0;
   PetscCall(PetscFree7(st->at, st->ax, st->av, st->aP, st->aG, st->aD, st->dptr));
   st->dm         = 0;
   st->dgiven     = PETSC_FALSE;
@@ -43,40 +51,133 @@ PetscErrorCode SimpVIStepSmallReset_Private(SimpVIStep st)
   PetscFunctionReturn(0);
 }
 
-/* dJ += c A(r, col) in block (i, l): A' goes to row (i, col), column (l, r) */
-static inline void AddEntry(SimpVIStep st, PetscBool transpose, const PetscScalar coef[], PetscInt r, PetscInt col, PetscScalar a)
+/*
+  SimpVIDenseAccessSet_Private - acc made (again) for A unless it is A's already: whether A is a MATSEQDENSE and, if so,
+  the array functions it composes
+*/
+static PetscBool DenseAccessCurrent(const SimpVIDenseAccess *acc, Mat A)
 {
-  const PetscInt s = st->scheme->degree, n = st->qmap->n, m = st->dm;
+  PetscObject obj = (PetscObject)A;
 
-  for (PetscInt i = 0; i < s; i++)
-    for (PetscInt l = 0; l < s; l++) {
-      const PetscScalar c = coef[i * s + l];
+  return (PetscBool)(acc->A == A && acc->id == obj->id && acc->type == obj->type_name && acc->qlist == obj->qlist);
+}
 
-      if (c == 0) continue;
-      if (!transpose) st->dJ[(i * n + r) * m + l * n + col] += c * a;
-      else st->dJ[(i * n + col) * m + l * n + r] += c * a;
-    }
+PetscErrorCode SimpVIDenseAccessSet_Private(SimpVIDenseAccess *acc, Mat A)
+{
+  PetscObject obj = (PetscObject)A;
+
+  PetscFunctionBegin;
+  if (DenseAccessCurrent(acc, A)) PetscFunctionReturn(0);
+  PetscCall(PetscMemzero(acc, sizeof(*acc)));
+  PetscCall(PetscObjectTypeCompare(obj, MATSEQDENSE, &acc->dense));
+  if (acc->dense) {
+    PetscCall(PetscObjectQueryFunction(obj, "MatDenseGetArrayRead_C", &acc->getarray));
+    PetscCall(PetscObjectQueryFunction(obj, "MatDenseRestoreArrayRead_C", &acc->restorearray));
+    PetscCall(PetscObjectQueryFunction(obj, "MatDenseGetLDA_C", &acc->getlda));
+    acc->dense = (PetscBool)(acc->getarray && acc->restorearray && acc->getlda);
+  }
+  acc->A     = A;
+  acc->id    = obj->id;
+  acc->type  = obj->type_name;
+  acc->qlist = obj->qlist;
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIDenseMult_Private - y = A x, on the arrays when A is a MATSEQDENSE (the sums of BLAS's reference gemv, which
+  MatMult() calls: y_i = 0, then y_i += x_j A_ij for j in order), else by MatMult()
+*/
+PetscErrorCode SimpVIDenseMult_Private(SimpVIDenseAccess *acc, Mat A, Vec x, Vec y)
+{
+  const PetscScalar *a, *xx;
+  PetscScalar       *yy;
+  PetscInt           m, n, lda;
+  PetscBool          assembled;
+
+  PetscFunctionBegin;
+  PetscCall(SimpVIDenseAccessSet_Private(acc, A));
+  if (!acc->dense) {
+    PetscCall(MatMult(A, x, y));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(MatAssembled(A, &assembled)); /* as MatMult() checks */
+  PetscCheck(assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Not for unassembled matrix");
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  PetscCall(acc->getlda(A, &lda));
+  PetscCall(acc->getarray(A, &a));
+  PetscCall(VecGetArrayRead(x, &xx));
+  PetscCall(VecGetArrayWrite(y, &yy));
+  for (PetscInt i = 0; i < m; i++) yy[i] = 0;
+  for (PetscInt j = 0; j < n; j++)
+    for (PetscInt i = 0; i < m; i++) yy[i] += xx[j] * a[j * lda + i];
+  PetscCall(VecRestoreArrayWrite(y, &yy));
+  PetscCall(VecRestoreArrayRead(x, &xx));
+  PetscCall(acc->restorearray(A, &a));
+  PetscFunctionReturn(0);
+}
+
+/* The reader of A, made at its first term */
+static PetscErrorCode MatReader(SimpVIStep st, Mat A, struct _SimpVIMatReader **reader)
+{
+  struct _SimpVIMatReader *rd = NULL;
+
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < st->ndread && !rd; j++)
+    if (st->dread[j].acc.A == A) rd = &st->dread[j];
+  if (!rd) {
+    rd = &st->dread[st->ndread < st->door.maxterms ? st->ndread++ : 0]; /* more matrices than terms: unusual */
+    PetscCall(PetscMemzero(rd, sizeof(*rd)));
+  }
+  if (!DenseAccessCurrent(&rd->acc, A)) {
+    PetscCall(SimpVIDenseAccessSet_Private(&rd->acc, A));
+    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &rd->aij));
+  }
+  *reader = rd;
+  PetscFunctionReturn(0);
+}
+
+/* dJ += c a in block (i, l) for each nonzero coefficient c of the term (st->dnzc, its block's offset st->dnzoff), a the
+   matrix's entry (r, col): its transpose goes to row (i, col), column (l, r) */
+static inline void AddEntry(SimpVIStep st, PetscInt nz, PetscBool transpose, PetscInt r, PetscInt col, PetscScalar a)
+{
+  PetscScalar *PETSC_RESTRICT       J   = st->dJ + (transpose ? col * st->dm + r : r * st->dm + col);
+  const PetscInt *PETSC_RESTRICT    off = st->dnzoff;
+  const PetscScalar *PETSC_RESTRICT c   = st->dnzc;
+
+  for (PetscInt t = 0; t < nz; t++) J[off[t]] += c[t] * a;
 }
 
 /* dJ += coef (x) A (A' when transpose), row-major, rows and columns block-major as the step vector. A dense matrix is
-   read by one MatGetValues() (MatGetRow() of a dense matrix allocates at each call, its array access looks up a
-   method by name), an AIJ one on its arrays, others by rows. */
+   read on its array (MatGetRow() of a dense matrix allocates at each call), an AIJ one on its arrays, others by rows.
+   Each entry of dJ takes one product of a coefficient and an entry of A, whatever the order of the loops. */
 static PetscErrorCode AddToDense(SimpVIStep st, void *ctx, Mat A, PetscBool transpose, const PetscScalar coef[])
 {
-  const PetscInt n = st->qmap->n;
-  PetscBool      dense, aij;
+  const PetscInt           s = st->scheme->degree, n = st->qmap->n, m = st->dm;
+  PetscInt                 nz = 0;
+  struct _SimpVIMatReader *rd = NULL;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQDENSE, &dense));
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &aij));
-  if (dense) { /* all n x n values in one call, row-major */
-    const PetscScalar *a = st->dvals;
+  for (PetscInt i = 0; i < s; i++)
+    for (PetscInt l = 0; l < s; l++)
+      if (coef[i * s + l] != 0) {
+        st->dnzoff[nz] = i * n * m + l * n;
+        st->dnzc[nz++] = coef[i * s + l];
+      }
+  PetscCall(MatReader(st, A, &rd));
+  if (rd->acc.dense) {
+    const PetscScalar *a;
+    PetscInt           lda;
+    PetscBool          assembled;
 
-    PetscCall(MatGetValues(A, n, st->didx, n, st->didx, st->dvals));
+    PetscCall(MatAssembled(A, &assembled)); /* as MatGetValues() checks */
+    PetscCheck(assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Not for unassembled matrix");
+    PetscCall(rd->acc.getlda(A, &lda));
+    PetscCall(rd->acc.getarray(A, &a));
     for (PetscInt r = 0; r < n; r++)
       for (PetscInt col = 0; col < n; col++)
-        if (a[r * n + col] != 0) AddEntry(st, transpose, coef, r, col, a[r * n + col]);
-  } else if (aij) {
+        if (a[col * lda + r] != 0) AddEntry(st, nz, transpose, r, col, a[col * lda + r]);
+    PetscCall(rd->acc.restorearray(A, &a));
+  } else if (rd->aij) {
     const PetscInt    *ai, *aj;
     const PetscScalar *a;
     PetscInt           nrows;
@@ -86,7 +187,7 @@ static PetscErrorCode AddToDense(SimpVIStep st, void *ctx, Mat A, PetscBool tran
     PetscCheck(done && nrows == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cannot read the rows of a matrix of the problem");
     PetscCall(MatSeqAIJGetArrayRead(A, &a));
     for (PetscInt r = 0; r < n; r++)
-      for (PetscInt k = ai[r]; k < ai[r + 1]; k++) AddEntry(st, transpose, coef, r, aj[k], a[k]);
+      for (PetscInt k = ai[r]; k < ai[r + 1]; k++) AddEntry(st, nz, transpose, r, aj[k], a[k]);
     PetscCall(MatSeqAIJRestoreArrayRead(A, &a));
     PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrows, &ai, &aj, &done));
   } else {
@@ -96,7 +197,7 @@ static PetscErrorCode AddToDense(SimpVIStep st, void *ctx, Mat A, PetscBool tran
       const PetscScalar *vals;
 
       PetscCall(MatGetRow(A, r, &ncols, &cols, &vals));
-      for (PetscInt j = 0; j < ncols; j++) AddEntry(st, transpose, coef, r, cols[j], vals[j]);
+      for (PetscInt j = 0; j < ncols; j++) AddEntry(st, nz, transpose, r, cols[j], vals[j]);
       PetscCall(MatRestoreRow(A, r, &ncols, &cols, &vals));
     }
   }
@@ -167,14 +268,6 @@ static PetscErrorCode PointsJacobian(SimpVIStep st)
   PetscFunctionReturn(0);
 }
 
-static PetscReal Norm2(PetscInt m, const PetscScalar *x)
-{
-  PetscReal sum = 0;
-
-  for (PetscInt j = 0; j < m; j++) sum += PetscRealPart(x[j] * PetscConj(x[j]));
-  return PetscSqrtReal(sum);
-}
-
 /* The dense Jacobian at st->Y into st->dJ, unless the fused evaluation assembled it at this iterate */
 static PetscErrorCode Jacobian(SimpVIStep st)
 {
@@ -211,13 +304,6 @@ static PetscErrorCode Residual(SimpVIStep st, PetscBool fuse)
   PetscFunctionReturn(0);
 }
 
-/* Whether -ts_simpvi_lag_jacobian keeps the factors of an earlier Jacobian of this h: at a step's first Newton
-   iteration, and while each Newton step cuts the residual by SIMPVI_LAG_CONTRACTION */
-static PetscBool LagKeeps(SimpVIStep st, PetscInt it, PetscReal fnorm, PetscBool held)
-{
-  return (PetscBool)(st->lagjacobian && !st->linear && held && st->dgiven && st->dJh == st->h && (it == 0 || fnorm <= SIMPVI_LAG_CONTRACTION * st->dfnorm));
-}
-
 /*
   SimpVIStepDenseFunction_Private - the step's residual R(Y) for SNESSIMPVIDENSE (Y, R: the step's vectors, which are
   the SNES's); jacobian: the SNES asks for the Jacobian at Y next, which a door with shared callbacks or points()
@@ -235,8 +321,8 @@ PetscErrorCode SimpVIStepDenseFunction_Private(SNES snes, Vec Y, Vec R, PetscBoo
   }
   PetscCall(SmallWorkSpace(st));
   fuse = (PetscBool)(jacobian && (st->door.shared || st->door.points));
-  if (fuse && (st->linear || st->lagjacobian)) { /* only points() derivatives, and only for a Jacobian that is not kept */
-    const PetscBool kept = (PetscBool)(st->dgiven && st->dJh == st->h && (!st->linear || st->dJt == st->t));
+  if (fuse && (st->linear || st->simplified)) { /* only points() derivatives, and only for a Jacobian that is not kept */
+    const PetscBool kept = (PetscBool)(st->dgiven && st->dJh == st->h && (st->linear ? st->dJt == st->t : !st->refresh));
 
     fuse = (PetscBool)(st->door.points && !kept);
   }
@@ -246,36 +332,37 @@ PetscErrorCode SimpVIStepDenseFunction_Private(SNES snes, Vec Y, Vec R, PetscBoo
 
 /*
   SimpVIStepDenseJacobian_Private - the step's Jacobian at Y (st->Y) into J, column-major, for SNESSIMPVIDENSE.
-  *keep (in: the SNES holds factors of the last Jacobian given) comes back true when those serve: under
-  -ts_simpvi_lag_jacobian (LagKeeps()), or for a linear step whose Jacobian, assembled again at each new step (it depends
+  *keep (in: the SNES holds factors of the last Jacobian given) comes back true when those serve: in a simplified
+  Newton solve (src/core/newton.c), or for a linear step whose Jacobian, assembled again at each new step (it depends
   on t and h), is unchanged
 */
 PetscErrorCode SimpVIStepDenseJacobian_Private(SNES snes, Vec Y, PetscScalar J[], PetscBool *keep, void *ctx)
 {
-  SimpVIStep         st   = (SimpVIStep)ctx;
-  const PetscBool    held = *keep;
-  PetscInt           it, m;
-  const PetscScalar *r;
-  PetscReal          fnorm = 0;
+  SimpVIStep      st   = (SimpVIStep)ctx;
+  const PetscBool held = *keep;
+  PetscInt        m;
+  PetscBool       remake;
 
   PetscFunctionBegin;
   PetscCheck(Y == st->Y, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The step's dense Jacobian is at the step vector only");
   PetscCall(SmallWorkSpace(st));
   m = st->dm;
-  PetscCall(SNESGetIterationNumber(snes, &it));
-  if (st->lagjacobian && !st->linear) {
-    PetscCall(VecGetArrayRead(st->R, &r));
-    fnorm = Norm2(m, r);
-    PetscCall(VecRestoreArrayRead(st->R, &r));
-  }
-  *keep      = LagKeeps(st, it, fnorm, held);
-  st->dfnorm = fnorm;
+  PetscCall(SimpVIStepNewtonKeep_Private(st, (PetscBool)(held && st->dgiven && st->dJh == st->h), keep, &remake));
   if (*keep) PetscFunctionReturn(0);
+  if (remake) { /* the Jacobian held before the solver lost it, at its point */
+    PetscCall(SimpVIStepNewtonAtRecord_Private(st, st->Y));
+    st->dassembled = PETSC_FALSE;
+    PetscCall(Jacobian(st));
+    PetscCall(SimpVIStepNewtonAtRecord_Private(st, st->Y));
+  }
   if (st->linear && held && st->dgiven && st->dJh == st->h && st->dJt == st->t) { /* this step's, given already */
     *keep = PETSC_TRUE;
     PetscFunctionReturn(0);
   }
-  PetscCall(Jacobian(st));
+  if (!remake) {
+    PetscCall(Jacobian(st));
+    PetscCall(SimpVIStepNewtonRecord_Private(st, st->Y));
+  }
   if (st->linear) {
     PetscBool same = PETSC_FALSE;
 

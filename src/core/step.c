@@ -280,23 +280,25 @@ static PetscErrorCode Jacobian(SimpVIStep st, Vec Y, Mat Jac)
 }
 
 /*
-  SimpVIStepLagJacobian_Private - whether the Jacobian of an earlier Newton iteration (this step's or, with the same h,
-  an earlier step's) may serve again (st->lagjacobian, -ts_simpvi_lag_jacobian): at the first iteration of a step, and
-  at a later one while each Newton step has cut the residual R (the residual at the iterate, which the solver computed
-  before it asks for the Jacobian) by SIMPVI_LAG_CONTRACTION at least; otherwise a new Jacobian. R = NULL: the first
-  iteration of a solve. Counts the calls of this step (st->jcalls, reset by SimpVIStepPredict_Private()). For the
-  solver only: SimpVIStepJacobian_Private() itself always gives the Jacobian at Y (the adjoint's linearisation needs it).
+  SimpVIStepSolverJacobian_Private - the Jacobian for the solver's request at Y into B: the one B holds (simplified
+  Newton, src/core/newton.c), that one made again at its recorded point, or a new one at Y. The adjoint's linearisation
+  calls SimpVIStepJacobian_Private(), at Y always.
 */
-PetscErrorCode SimpVIStepLagJacobian_Private(SimpVIStep st, Vec R, PetscBool *lag)
+PetscErrorCode SimpVIStepSolverJacobian_Private(SimpVIStep st, Vec Y, Mat B)
 {
-  PetscReal fnorm = 0;
+  PetscBool keep, remake;
 
   PetscFunctionBegin;
-  *lag = PETSC_FALSE;
-  if (R && st->lagjacobian) PetscCall(VecNorm(R, NORM_2, &fnorm));
-  if (st->lagjacobian && !st->linear && st->Jvalid && st->Jh == st->h) *lag = (PetscBool)(st->jcalls == 0 || fnorm <= SIMPVI_LAG_CONTRACTION * st->jfnorm);
-  st->jfnorm = fnorm;
-  st->jcalls++;
+  PetscCall(SimpVIStepNewtonKeep_Private(st, (PetscBool)(B == st->J && st->Jvalid && st->Jh == st->h), &keep, &remake));
+  if (keep) PetscFunctionReturn(0);
+  if (remake) {
+    PetscCall(SimpVIStepNewtonAtRecord_Private(st, NULL));
+    PetscCall(SimpVIStepJacobian_Private(st, st->JY, B));
+    PetscCall(SimpVIStepNewtonAtRecord_Private(st, NULL));
+  } else {
+    PetscCall(SimpVIStepJacobian_Private(st, Y, B));
+    PetscCall(SimpVIStepNewtonRecord_Private(st, Y));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -430,7 +432,6 @@ PetscErrorCode SimpVIStepPredict_Private(SimpVIStep st)
   PetscReal      *dphi = NULL;
 
   PetscFunctionBegin;
-  st->jcalls = 0;
   /* on the arrays, summed as VecSet(), VecMAXPY() and VecAXPY() did */
   PetscCall(VecGetArrayWrite(st->Y, &y));
   PetscCall(VecGetArrayRead(st->q0, &q0));
@@ -527,6 +528,9 @@ PetscErrorCode SimpVIStepCreate_Private(SimpVIStep *step)
 {
   PetscFunctionBegin;
   PetscCall(PetscNew(step));
+  (*step)->lagjacobian = PETSC_TRUE;
+  (*step)->newtonrtol  = SIMPVI_NEWTON_RTOL;
+  (*step)->theta       = 1;
   PetscFunctionReturn(0);
 }
 
@@ -631,6 +635,10 @@ PetscErrorCode SimpVIStepReset_Private(SimpVIStep st)
   PetscCall(VecDestroy(&st->R));
   PetscCall(MatDestroy(&st->J));
   PetscCall(VecDestroy(&st->Jr));
+  PetscCall(VecDestroy(&st->JY));
+  PetscCall(VecDestroy(&st->Jq0));
+  st->jrecorded = PETSC_FALSE;
+  st->jremake   = PETSC_FALSE;
   PetscCall(VecDestroy(&st->JJr));
   PetscCall(VecDestroy(&st->Jy));
   PetscCall(VecDestroy(&st->Jry));
@@ -729,10 +737,11 @@ PetscErrorCode SimpVIStepBeginPartial_Private(SimpVIStep st, PetscReal t)
 {
   PetscFunctionBegin;
   PetscCheck(st->havepoly, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "No step to interpolate in");
-  st->tsaved = st->t;
-  st->hsaved = st->h;
-  st->t      = st->tprev;
-  st->h      = t - st->tprev;
+  st->tsaved  = st->t;
+  st->hsaved  = st->h;
+  st->partial = PETSC_TRUE;
+  st->t       = st->tprev;
+  st->h       = t - st->tprev;
   PetscCall(VecCopy(st->Qprev[0], st->q0));
   PetscCall(VecCopy(st->pprev, st->p0));
   PetscFunctionReturn(0);
@@ -741,8 +750,10 @@ PetscErrorCode SimpVIStepBeginPartial_Private(SimpVIStep st, PetscReal t)
 PetscErrorCode SimpVIStepEndPartial_Private(SimpVIStep st)
 {
   PetscFunctionBegin;
-  st->t = st->tsaved;
-  st->h = st->hsaved;
+  st->t       = st->tsaved;
+  st->h       = st->hsaved;
+  st->partial = PETSC_FALSE;
+  st->jremake = st->jrecorded; /* the partial step's Newton took the solver's Jacobian: the held one is made again */
   PetscFunctionReturn(0);
 }
 
@@ -762,21 +773,6 @@ PetscErrorCode SimpVIStepGetSizes_Private(SimpVIStep st, PetscInt *n, PetscInt *
   PetscFunctionBegin;
   if (n) *n = st->qmap ? st->qmap->n : 0;
   if (N) *N = st->qmap ? st->qmap->N : 0;
-  PetscFunctionReturn(0);
-}
-
-/* -ts_simpvi_lag_jacobian */
-PetscErrorCode SimpVIStepSetLagJacobian_Private(SimpVIStep st, PetscBool lag)
-{
-  PetscFunctionBegin;
-  st->lagjacobian = lag;
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode SimpVIStepGetLagJacobian_Private(SimpVIStep st, PetscBool *lag)
-{
-  PetscFunctionBegin;
-  *lag = st->lagjacobian;
   PetscFunctionReturn(0);
 }
 

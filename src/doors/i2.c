@@ -2,13 +2,16 @@
    PETSc second-order door: an unchanged TSSetI2Function()/TSSetI2Jacobian() program (or TSSetIFunction() on (U, A)),
    read as M a + f(t, u, v) = 0 with constant M. Then L_v = M v and the generalized force is G = -f(t, u, v), taken
    through the quadrature (discrete Lagrange-d'Alembert): damping and time dependence in f are integrated as forces.
-   K = dF/dU, M = dF/dA and C = dF/dV come from the I2 Jacobian's shifts, each only where the step needs it. M must
+   K = dF/dU, M = dF/dA and C = dF/dV come from the I2 Jacobian's shifts, each only where the step needs it: M once, K
+   from one call per quadrature point, C only where F is seen to depend on v (one more call). K and C both at one point
+   take two calls: the step needs them in different combinations there. M must
    stay constant (M(u) a + f is not a Lagrangian system in general): it is checked at the end of every step, with an
    error that points to the mechanical door, which handles M(x). The check costs two I2 function calls: F(a = r) -
    F(a = 0) = M r for a fixed pseudo-random r, against M0 r; only when these differ beyond round-off is M read again
    from the Jacobian (two more Jacobian calls) and compared entry by entry, which decides and gives the message.
 */
-#include <petsc/private/tsimpl.h> /* the user's TS: its I2 callbacks and solver flags */
+#include <petsc/private/tsimpl.h>  /* the user's TS: its I2 callbacks and solver flags */
+#include <petsc/private/matimpl.h> /* whether a matrix type counts its entries (MatGetInfo()) */
 #include <petscdm.h>
 #include <simpvi/private/door.h>
 
@@ -125,6 +128,16 @@ static PetscErrorCode Difference(SimpVIProblem *prob, PetscReal s, SimpVIDiffere
     d->Jstate  = js;
     d->Kstate  = ks;
     d->inplace = same;
+    if (!same && J->ops->getinfo && K->ops->getinfo && d->D->ops->getinfo) { /* the user's first fill of a matrix made without a pattern (MatCreateAIJ() and no assembly) makes one: J
+                    and K still share it when D, which holds both, has no more entries than either; refilled in place from
+                    then on (duplicated at every call, D cost more than the user's Jacobian) */
+      MatInfo ji, ki, di;
+
+      PetscCall(MatGetInfo(J, MAT_GLOBAL_SUM, &ji));
+      PetscCall(MatGetInfo(K, MAT_GLOBAL_SUM, &ki));
+      PetscCall(MatGetInfo(d->D, MAT_GLOBAL_SUM, &di));
+      d->inplace = (PetscBool)(ji.nz_used == di.nz_used && ki.nz_used == di.nz_used);
+    }
   }
   PetscCall(MatScale(d->D, 1 / s));
   PetscFunctionReturn(0);
@@ -271,9 +284,10 @@ static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
       PetscCall(MatGetDiagonal(prob->I2D[0].D, prob->I2Md));
     }
   }
-  /* damping C = dF/dV, evaluated wherever the Jacobian is (it may vanish at the start: C(t), C(v)); an IFunction on
-     (U, A) has none */
+  /* damping C = dF/dV, evaluated wherever the Jacobian is and F is seen to depend on v (it may vanish at the start:
+     C(t), C(v)); an IFunction on (U, A) has none */
   prob->damped = (PetscBool)(i2f != NULL);
+  prob->I2vdep = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -352,14 +366,41 @@ static PetscErrorCode PG_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec 
   PetscFunctionReturn(0);
 }
 
+/* Whether F sees v at (t, x): F(t, x, v + sigma r, 0) against F(t, x, v, 0), bit for bit, with sigma r as large as v
+   (or 1). Where F does not see v, C = dF/dV is zero to round-off (a damping that stays below the round-off of F
+   there changes the step's Jacobian by less) and is not read: that is the second Jacobian call of the point, and the
+   most expensive part of an undamped problem's Jacobian. Once F has been seen to depend on v, C is read wherever the
+   step needs it, with no more probes (prob->I2vdep) */
+static PetscErrorCode SeesVelocity(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscBool *sees)
+{
+  PetscReal vnorm, sigma;
+
+  PetscFunctionBegin;
+  if (prob->I2vdep) {
+    *sees = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecNorm(v, NORM_INFINITY, &vnorm));
+  sigma = PetscIsInfOrNanReal(vnorm) ? 1 : PetscPowReal(2, PetscCeilReal(PetscLog2Real(PetscMax(vnorm, 1))));
+  PetscCall(VecWAXPY(prob->I2s, sigma, prob->I2r, v));
+  PetscCall(I2Function(ts, t, x, v, prob->zero, prob->I2f));
+  PetscCall(I2Function(ts, t, x, prob->I2s, prob->zero, prob->I2fdw));
+  PetscCall(VecEqual(prob->I2f, prob->I2fdw, sees));
+  *sees        = (PetscBool) !*sees;
+  prob->I2vdep = *sees;
+  if (*sees) PetscCall(PetscInfo(ts, "The I2 function depends on the velocity at t = %g: C = dF/dV is read from the I2 Jacobian from now on\n", (double)t));
+  PetscFunctionReturn(0);
+}
+
 /* M always (a constant term); K = dF/dU where G_x is needed (not at a Lobatto scheme's first node), C = dF/dV where
-   G_v is (not for the Legendre inversion, which needs M only) */
+   G_v is (not for the Legendre inversion, which needs M only) and F depends on v */
 static PetscErrorCode Terms_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscInt need, PetscInt *n, SimpVITerm terms[])
 {
-  const PetscBool damped = (PetscBool)(prob->damped && (need & SIMPVI_NEED(SIMPVI_BLOCK_GV)));
+  PetscBool damped = (PetscBool)(prob->damped && (need & SIMPVI_NEED(SIMPVI_BLOCK_GV)));
 
   PetscFunctionBegin;
   PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->I2D[0].D, 1, SIMPVI_BLOCK_PV, PETSC_FALSE, PETSC_TRUE}));
+  if (damped) PetscCall(SeesVelocity(ts, prob, t, x, v, &damped));
   if ((need & SIMPVI_NEED(SIMPVI_BLOCK_GX)) || damped) PetscCall(I2Jacobian(ts, t, x, v, prob->zero, 0, 0, prob->I2J[0]));
   if (need & SIMPVI_NEED(SIMPVI_BLOCK_GX)) PetscCall(SimpVITermPush(prob, n, terms, (SimpVITerm){prob->I2J[0], -1, SIMPVI_BLOCK_GX, PETSC_FALSE, PETSC_FALSE}));
   if (damped) {

@@ -25,6 +25,7 @@ static PetscErrorCode Reset_Mechanical(SimpVIProblem *prob)
 {
   PetscFunctionBegin;
   prob->massvalid = PETSC_FALSE;
+  PetscCall(PetscMemzero(&prob->massacc, sizeof(prob->massacc)));
   PetscCall(VecDestroy(&prob->massg));
   PetscFunctionReturn(0);
 }
@@ -44,10 +45,10 @@ static PetscErrorCode Mass(TS ts, SimpVIProblem *prob, Vec x, Vec v)
     SimpVICallBack(ts, "TSSIMPVI mass", prob->user.massfn(ts, x, v, prob->user.M, prob->user.Mx, prob->massg, prob->user.Mxx, prob->user.massctx));
     PetscFunctionReturn(0);
   }
-  PetscCall(PetscObjectGetId((PetscObject)x, &xid));
-  PetscCall(PetscObjectGetId((PetscObject)v, &vid));
-  PetscCall(PetscObjectStateGet((PetscObject)x, &xstate));
-  PetscCall(PetscObjectStateGet((PetscObject)v, &vstate));
+  xid    = ((PetscObject)x)->id; /* PetscObjectGetId() and PetscObjectStateGet(), without their calls */
+  vid    = ((PetscObject)v)->id;
+  xstate = ((PetscObject)x)->state;
+  vstate = ((PetscObject)v)->state;
   if (prob->massvalid && xid == prob->massid[0] && vid == prob->massid[1] && xstate == prob->massstate[0] && vstate == prob->massstate[1]) PetscFunctionReturn(0);
   prob->massvalid = PETSC_FALSE;
   SimpVICallBack(ts, "TSSIMPVI mass", prob->user.massfn(ts, x, v, prob->user.M, prob->user.Mx, prob->massg, prob->user.Mxx, prob->user.massctx));
@@ -65,12 +66,23 @@ static PetscErrorCode PG_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, Vec
 
   PetscFunctionBegin;
   PetscCall(Mass(ts, prob, x, v));
-  PetscCall(MatMult(prob->user.M, v, P));
-  if (prob->user.potfn) {
+  PetscCall(SimpVIDenseMult_Private(&prob->massacc, prob->user.M, v, P));
+  if (prob->user.potfn) { /* G = -grad V (+ g) on the arrays: VecScale() and VecAXPY() cost more than their arithmetic */
+    PetscScalar       *gg;
+    const PetscScalar *mg = NULL;
+    PetscInt           nloc;
+
     SimpVICallBack(ts, "TSSIMPVI potential", prob->user.potfn(ts, t, x, &V, G, prob->user.potctx));
-    PetscCall(VecScale(G, -1));
-  } else PetscCall(VecSet(G, 0));
-  if (prob->user.massfn) PetscCall(VecAXPY(G, 1, prob->massg));
+    PetscCall(VecGetLocalSize(G, &nloc));
+    PetscCall(VecGetArray(G, &gg));
+    if (prob->user.massfn) PetscCall(VecGetArrayRead(prob->massg, &mg));
+    for (PetscInt j = 0; j < nloc; j++) gg[j] = mg ? -gg[j] + mg[j] : -gg[j];
+    if (mg) PetscCall(VecRestoreArrayRead(prob->massg, &mg));
+    PetscCall(VecRestoreArray(G, &gg));
+  } else {
+    PetscCall(VecSet(G, 0));
+    if (prob->user.massfn) PetscCall(VecAXPY(G, 1, prob->massg));
+  }
   PetscCall(SimpVIForceAdd_Private(ts, prob, t, x, v, G));
   PetscFunctionReturn(0);
 }

@@ -112,9 +112,10 @@ static PetscErrorCode Changed(SimpVIEnsemble ens)
   of a member is the Newton iteration of `SNESSIMPVIDENSE` with the `SNES`'s default convergence test (full steps, LU
   by LAPACK) on the step's equations of `TSSimpVICreateKernel()`; the `TS` needs no mechanics and no solution.
 
-  A member's steps are then those of a lone run of it whose `SNES` is the default of small systems, `SNESSIMPVIDENSE`
-  with full Newton steps and no Jacobian lag: bit for bit. A lone run with another `SNES` type (-snes_type newtonls),
-  a line search (-snes_linesearch_type bt) or -snes_lag_jacobian agrees to its Newton tolerance only.
+  A member's steps are then those of a lone run of it by Newton (-ts_simpvi_lag_jacobian false) whose `SNES` is the
+  default of small systems, `SNESSIMPVIDENSE` with full steps: bit for bit. A lone run with default options (simplified
+  Newton: the Jacobian kept while the iteration contracts fast), another `SNES` type (-snes_type newtonls), a line
+  search (-snes_linesearch_type bt) or -snes_lag_jacobian agrees to its Newton tolerance only.
 
   What a lone `TSSIMPVI` does beyond that is not done for a member: no stability checks, no second solve by
   `SNESNEWTONLS` after a failed dense Newton, no retry with a shorter step (a failed member stops, reported as

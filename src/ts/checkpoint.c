@@ -34,7 +34,9 @@ enum {
   CP_RETRIES,
   CP_H0SET,
   CP_COMPENSATED,
-  CP_STORED, /* U is the end of the last step (its p1 and compensations carry on) */
+  CP_STORED,         /* U is the end of the last step (its p1 and compensations carry on) */
+  CP_NEWTONRECORDED, /* simplified Newton: the point of the Jacobian held is in the file (src/core/newton.c) */
+  CP_NEWTONREFRESH,  /* the next solve takes a new Jacobian */
   CP_NINT
 };
 
@@ -52,6 +54,9 @@ enum {
   CP_OMEGATIME,
   CP_GROWTH,
   CP_I2SHIFT,
+  CP_NEWTONT, /* the held Jacobian's t, h, and the last contraction rate */
+  CP_NEWTONH,
+  CP_NEWTONTHETA,
   CP_NREAL
 };
 
@@ -81,7 +86,7 @@ PetscErrorCode SimpVICheckpointSetFromOptions_Private(TS ts, SimpVIOptionItems P
 }
 
 /* The vectors of the file, in order; written or read. The state goes as its layout writes it */
-static PetscErrorCode Vectors(TS ts, PetscViewer viewer, PetscBool write, PetscBool havepoly)
+static PetscErrorCode Vectors(TS ts, PetscViewer viewer, PetscBool write, PetscBool havepoly, PetscBool newtonrecorded)
 {
   TS_SimpVI *vi                          = (TS_SimpVI *)ts->data;
   PetscErrorCode (*io)(Vec, PetscViewer) = write ? VecView : VecLoad;
@@ -96,6 +101,7 @@ static PetscErrorCode Vectors(TS ts, PetscViewer viewer, PetscBool write, PetscB
   }
   PetscCall(io(vi->cq, viewer));
   PetscCall(io(vi->cp, viewer));
+  if (newtonrecorded) PetscCall(SimpVIStepNewtonRecordIO_Private(vi->step, viewer, write));
   PetscFunctionReturn(0);
 }
 
@@ -155,7 +161,8 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   const char    *bad;
   PetscBool      stored;
   PetscLogDouble t0, t1;
-  PetscBool      havepoly;
+  PetscBool      havepoly, newtonrecorded, newtonrefresh;
+  PetscReal      newton[3];
   PetscReal      tprev, hprev;
   PetscInt       npos;
 
@@ -195,18 +202,24 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   ints[CP_H0SET]             = vi->prob->H0set;
   ints[CP_COMPENSATED]       = vi->compensated;
   ints[CP_STORED]            = stored;
-  reals[CP_PTIME]            = ts->ptime;
-  reals[CP_TIMESTEP]         = ts->time_step;
-  reals[CP_PTIMEPREV]        = ts->ptime_prev;
-  reals[CP_TPREV]            = tprev;
-  reals[CP_HPREV]            = hprev;
-  reals[CP_CT]               = vi->ct;
-  reals[CP_OMEGA]            = vi->omega;
-  reals[CP_BOUND]            = vi->bound;
-  reals[CP_OMEGATIME]        = vi->omegatime;
-  reals[CP_GROWTH]           = vi->growth;
-  reals[CP_H0]               = vi->prob->H0;
-  reals[CP_I2SHIFT]          = vi->prob->I2shift; /* 0 but for the I2 door */
+  PetscCall(SimpVIStepNewtonGetState_Private(vi->step, &newtonrecorded, &newtonrefresh, newton));
+  ints[CP_NEWTONRECORDED] = newtonrecorded;
+  ints[CP_NEWTONREFRESH]  = newtonrefresh;
+  reals[CP_NEWTONT]       = newton[0];
+  reals[CP_NEWTONH]       = newton[1];
+  reals[CP_NEWTONTHETA]   = newton[2];
+  reals[CP_PTIME]         = ts->ptime;
+  reals[CP_TIMESTEP]      = ts->time_step;
+  reals[CP_PTIMEPREV]     = ts->ptime_prev;
+  reals[CP_TPREV]         = tprev;
+  reals[CP_HPREV]         = hprev;
+  reals[CP_CT]            = vi->ct;
+  reals[CP_OMEGA]         = vi->omega;
+  reals[CP_BOUND]         = vi->bound;
+  reals[CP_OMEGATIME]     = vi->omegatime;
+  reals[CP_GROWTH]        = vi->growth;
+  reals[CP_H0]            = vi->prob->H0;
+  reals[CP_I2SHIFT]       = vi->prob->I2shift; /* 0 but for the I2 door */
   PetscCall(PetscMemzero(name, sizeof(name)));
   PetscCall(PetscStrncpy(name, vi->type, sizeof(name)));
   PetscCall(PetscMemzero(door, sizeof(door)));
@@ -222,7 +235,7 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   PetscCall(PetscViewerBinaryWrite(viewer, reals, CP_NREAL, PETSC_REAL));
   PetscCall(PetscViewerBinaryWrite(viewer, name, CP_NAMELEN, PETSC_CHAR));
   PetscCall(PetscViewerBinaryWrite(viewer, door, CP_NAMELEN, PETSC_CHAR));
-  PetscCall(Vectors(ts, viewer, PETSC_TRUE, havepoly));
+  PetscCall(Vectors(ts, viewer, PETSC_TRUE, havepoly, newtonrecorded));
   PetscCall(PetscViewerDestroy(&viewer));
   PetscCall(SimpVICheckpointFileFinish_Private(comm, tmp, file)); /* length, checksum, fsync, rename */
   vi->cpstep = ts->steps;
@@ -264,13 +277,18 @@ static PetscErrorCode EnsureEndOfSolveMonitor(TS ts)
   PetscFunctionReturn(0);
 }
 
-/* At the start of a step: a checkpoint every -ts_simpvi_checkpoint_every steps, once per step (not again when PETSc
-   retakes a step after a roll-back) */
-PetscErrorCode SimpVICheckpointMaybeWrite_Private(TS ts)
+/* At the start of a step: the events' values after a restart; a checkpoint every -ts_simpvi_checkpoint_every steps,
+   once per step (not again when PETSc retakes a step after a roll-back) */
+PetscErrorCode SimpVICheckpointBeginStep_Private(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
+  if (vi->restartevents) { /* TSSolve() computes the events' values at the start only at step 0: after a restart, here, at
+                              the restored state (else the first step compares them with uninitialized memory) */
+    vi->restartevents = PETSC_FALSE;
+    if (ts->event) PetscCall(TSEventInitialize(ts->event, ts, ts->ptime, ts->vec_sol));
+  }
   if (!vi->cpfile || InAdjointSolve(ts)) PetscFunctionReturn(0);
   PetscCall(EnsureEndOfSolveMonitor(ts));
   if (ts->steps <= 0 || ts->steps % vi->cpevery || ts->steps == vi->cpstep) PetscFunctionReturn(0);
@@ -316,7 +334,7 @@ static PetscErrorCode Restart(TS ts)
   PetscCheck(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == familyid, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of scheme %s with degree %" PetscInt_FMT ", but this TS has scheme %s with degree %" PetscInt_FMT, vi->restartfile, name, ints[CP_DEGREE], vi->type, vi->degree);
   PetscCheck(ints[CP_LAYOUT] == vi->layout->checkpointid && ints[CP_NPOS] == npos, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of a problem with %" PetscInt_FMT " positions through the %s door, but this TS has %" PetscInt_FMT " positions through the %s door", vi->restartfile, ints[CP_NPOS], door, npos,
              vi->prob->door->name);
-  PetscCall(Vectors(ts, viewer, PETSC_FALSE, (PetscBool)ints[CP_HAVEPOLY]));
+  PetscCall(Vectors(ts, viewer, PETSC_FALSE, (PetscBool)ints[CP_HAVEPOLY], (PetscBool)ints[CP_NEWTONRECORDED]));
   PetscCall(PetscViewerDestroy(&viewer));
   for (PetscInt i = 0; i < CP_NFINITE; i++) PetscCheck(!PetscIsInfOrNanReal(reals[i]), comm, PETSC_ERR_FILE_UNEXPECTED, "The checkpoint %s is bad: its time, time step or energy is NaN or Inf", vi->restartfile);
   PetscCheck(reals[CP_TIMESTEP] > 0 && ints[CP_STEPS] >= 0, comm, PETSC_ERR_FILE_UNEXPECTED, "The checkpoint %s is bad: step %" PetscInt_FMT " with time step %g", vi->restartfile, ints[CP_STEPS], (double)reals[CP_TIMESTEP]);
@@ -332,6 +350,11 @@ static PetscErrorCode Restart(TS ts)
   ts->time_step         = reals[CP_TIMESTEP];
   ts->ptime_prev        = reals[CP_PTIMEPREV];
   ts->steprestart       = PETSC_FALSE;
+  {
+    const PetscReal newton[3] = {reals[CP_NEWTONT], reals[CP_NEWTONH], reals[CP_NEWTONTHETA]};
+
+    PetscCall(SimpVIStepNewtonSetState_Private(vi->step, (PetscBool)ints[CP_NEWTONRECORDED], (PetscBool)ints[CP_NEWTONREFRESH], newton));
+  }
   PetscCall(SimpVIStepSetPrevious_Private(vi->step, (PetscBool)ints[CP_HAVEPOLY], reals[CP_TPREV], reals[CP_HPREV]));
   vi->stabilityready  = (PetscBool)ints[CP_STABILITYREADY];
   vi->stabilitywarned = (PetscBool)ints[CP_STABILITYWARNED];
@@ -352,9 +375,10 @@ static PetscErrorCode Restart(TS ts)
   }
   if (reals[CP_I2SHIFT] != vi->prob->I2shift) /* both 0 but for the I2 door */
     PetscCall(PetscInfo(ts, "The I2 door read M with shift %g, the run that wrote %s with %g (another initial state): the restarted run may differ from the original in the last bits\n", (double)vi->prob->I2shift, vi->restartfile, (double)reals[CP_I2SHIFT]));
-  vi->restartstep = ts->steps;
-  vi->restarttime = ts->ptime;
-  vi->cpstep      = ts->steps;
+  vi->restartstep   = ts->steps;
+  vi->restarttime   = ts->ptime;
+  vi->restartevents = PETSC_TRUE;
+  vi->cpstep        = ts->steps;
   PetscCall(PetscInfo(ts, "Restarted from %s (written on %" PetscInt_FMT " processes through the %s door) at step %" PetscInt_FMT ", t = %g\n", vi->restartfile, ints[CP_SIZE], door, ts->steps, (double)ts->ptime));
   PetscFunctionReturn(0);
 }

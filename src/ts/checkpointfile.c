@@ -197,7 +197,7 @@ static void Verify(const char file[], char msg[])
     const long long version = (long long)GetBE(head + isz, isz);
 
     if (version < SIMPVI_CHECKPOINT_VERSION)
-      snprintf(msg, MSG_LEN, "The checkpoint %s was written by an older simpvi (checkpoint format %lld, without a checksum); this simpvi reads format %d only: finish that run with the simpvi that wrote it, or start again", file, version, SIMPVI_CHECKPOINT_VERSION);
+      snprintf(msg, MSG_LEN, "The checkpoint %s was written by an older simpvi (checkpoint format %lld%s); this simpvi reads format %d only: finish that run with the simpvi that wrote it, or start again", file, version, version < 2 ? ", without a checksum" : "", SIMPVI_CHECKPOINT_VERSION);
     else snprintf(msg, MSG_LEN, "The checkpoint %s was written by another simpvi (checkpoint format %lld); this simpvi reads format %d only", file, version, SIMPVI_CHECKPOINT_VERSION);
     return;
   }

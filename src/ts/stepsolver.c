@@ -9,6 +9,7 @@
 #include <simpvi/private/tssimpviimpl.h>
 #include <simpvi/private/snesdense.h>
 #include <petsc/private/snesimpl.h> /* DMGetDMSNES() */
+#include <petsc/private/kspimpl.h>  /* DMGetDMKSP() */
 
 /* Whether the dense SNES suits this TS's steps: one process, s n rows up to the limit, the default direct solve (a
    linear solver or a step matrix type the user chose keeps the SNES and its KSP), the exact Jacobian */
@@ -69,11 +70,15 @@ PetscErrorCode SimpVIStepSolverSetUp_Private(TS ts)
   PetscFunctionBegin;
   PetscCall(SimpVIStepGetSystem_Private(vi->step, &Y, &R, &J));
   PetscCall(DMShellCreate(PetscObjectComm((PetscObject)ts), &vi->dmstep));
-  { /* create the DMSNES now, on every process: PETSc may keep a stale pointer to an earlier (destroyed) step DM, and
-       a process that found it equal to this one would skip this collective creation and the tags would go astray */
+  { /* create the DMSNES and DMKSP now, on every process: SNESSetDM() and KSPSetDM() would otherwise share the old step
+       DM's, whose write permission may name an earlier (destroyed) step DM; a process whose new DM took that address
+       would skip the collective copy-on-write that the others make, and the tags of every later message on the
+       communicator would go astray (a user's PetscSynchronizedFlush() hung under -ts_convergence_estimate) */
     DMSNES sdm;
+    DMKSP  kdm;
 
     PetscCall(DMGetDMSNES(vi->dmstep, &sdm));
+    PetscCall(DMGetDMKSP(vi->dmstep, &kdm));
   }
   PetscCall(DMShellSetGlobalVector(vi->dmstep, Y));
   PetscCall(TSGetSNES(ts, &snes));
@@ -107,6 +112,61 @@ PetscErrorCode SimpVIStepSolverSetUp_Private(TS ts)
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(StepSNESType(ts, N));
   PetscCall(SNESSimpVIDenseSetArrayFunctions_Private(snes, SimpVIStepDenseFunction_Private, SimpVIStepDenseJacobian_Private, vi->step));
+  /* simplified Newton's stopping test (src/core/newton.c) in place of PETSc's default one, which it wraps */
+  if (snes->ops->converged == SNESConvergedDefault) PetscCall(SNESSetConvergenceTest(snes, SimpVIStepNewtonConverged_Private, vi->step, NULL));
+  PetscCall(PetscOptionsHasName(((PetscObject)snes)->options, ((PetscObject)snes)->prefix, "-snes_test_jacobian", &vi->testjacobian));
+  PetscFunctionReturn(0);
+}
+
+/* Whether this solve may keep Jacobians (simplified Newton, src/core/newton.c): newtonls or the dense SNES with
+   TSSIMPVI's converged test, neither PETSc's own lag nor its Jacobian test asked for */
+static PetscErrorCode SimplifiedNewtonAllowed(TS ts, PetscBool *allowed)
+{
+  TS_SimpVI *vi   = (TS_SimpVI *)ts->data;
+  SNES       snes = ts->snes;
+  PetscInt   lag;
+
+  PetscFunctionBegin;
+  *allowed = PETSC_FALSE;
+  if (snes->ops->converged != SimpVIStepNewtonConverged_Private || vi->testjacobian) PetscFunctionReturn(0);
+  PetscCall(SNESGetLagJacobian(snes, &lag));
+  if (lag != 1) PetscFunctionReturn(0);
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)snes, allowed, SNESSIMPVIDENSE, SNESNEWTONLS, ""));
+  PetscFunctionReturn(0);
+}
+
+/* -ts_view: whether the step's solves keep Jacobians, and their stopping test */
+PetscErrorCode SimpVIStepSolverView_Private(TS ts, PetscViewer viewer)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  PetscBool  allowed, lag;
+  PetscReal  rtol;
+
+  PetscFunctionBegin;
+  if (!ts->snes || ts->problem_type == TS_LINEAR) PetscFunctionReturn(0);
+  PetscCall(SimplifiedNewtonAllowed(ts, &allowed));
+  PetscCall(SimpVIStepGetLagJacobian_Private(vi->step, &lag, &rtol));
+  if (allowed && lag)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  Simplified Newton: the step Jacobian and its factors kept across iterations and steps of the same h while the contraction theta <= %g; stops at theta/(1-theta) ||dY|| <= %g ||Y|| (-ts_simpvi_lag_jacobian, -ts_simpvi_newton_rtol)\n", (double)SIMPVI_NEWTON_THETA_MAX, (double)rtol));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton: a new step Jacobian at every iteration%s\n", lag ? " (the SNES's type, converged test, lag or Jacobian test keep it from simplified Newton)" : " (-ts_simpvi_lag_jacobian false)"));
+  PetscFunctionReturn(0);
+}
+
+/* The step solved again from the predictor by Newton's own iteration (a new Jacobian at each iterate), by the SNES as
+   it is now: its iterations, linear iterations and reason */
+static PetscErrorCode SolveAgainByNewton(TS ts, PetscInt *its, PetscInt *lits, SNESConvergedReason *reason)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  Vec        Y;
+
+  PetscFunctionBegin;
+  PetscCall(SimpVIStepGetSystem_Private(vi->step, &Y, NULL, NULL));
+  PetscCall(SimpVIStepPredict_Private(vi->step));
+  PetscCall(SimpVIStepNewtonBegin_Private(vi->step, PETSC_FALSE, PETSC_TRUE));
+  PetscCall(SNESSolve(ts->snes, NULL, Y));
+  PetscCall(SNESGetIterationNumber(ts->snes, its));
+  PetscCall(SNESGetLinearSolveIterations(ts->snes, lits));
+  PetscCall(SNESGetConvergedReason(ts->snes, reason));
   PetscFunctionReturn(0);
 }
 
@@ -119,26 +179,38 @@ static PetscErrorCode NewtonLSAgain(TS ts, PetscBool linear, PetscInt *its, Pets
   SNES       snes = ts->snes;
   PetscBool  given;
   PetscReal  tstart;
-  Vec        Y;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsHasName(((PetscObject)snes)->options, ((PetscObject)snes)->prefix, "-snes_type", &given));
   if (given) PetscFunctionReturn(0);
   PetscCall(SimpVIStepGetTime_Private(vi->step, &tstart, NULL));
-  PetscCall(SimpVIStepGetSystem_Private(vi->step, &Y, NULL, NULL));
   PetscCall(PetscInfo(ts, "SNESSIMPVIDENSE on the step from t = %g: %s after %" PetscInt_FMT " iterations; newtonls solves it again\n", (double)tstart, SNESConvergedReasons[*reason], *its));
-  PetscCall(SimpVIStepPredict_Private(vi->step));
   PetscCall(SNESSetType(snes, linear ? SNESKSPONLY : SNESNEWTONLS));
   PetscCall(SNESResetFromOptions(snes));
-  PetscCall(SNESSolve(snes, NULL, Y));
-  PetscCall(SNESGetIterationNumber(snes, its));
-  PetscCall(SNESGetLinearSolveIterations(snes, lits));
-  PetscCall(SNESGetConvergedReason(snes, reason));
+  PetscCall(SolveAgainByNewton(ts, its, lits, reason));
   PetscCall(SNESSetType(snes, SNESSIMPVIDENSE));
   PetscCall(SNESResetFromOptions(snes));
   PetscCall(SNESSimpVIDenseSetLinear(snes, linear));
   PetscCall(SNESSimpVIDenseSetArrayFunctions_Private(snes, SimpVIStepDenseFunction_Private, SimpVIStepDenseJacobian_Private, vi->step));
   PetscCall(SNESSetConvergedReason(snes, *reason)); /* newtonls's, for TSAdaptCheckStage() */
+  *converged = (PetscBool)(*reason > 0);
+  PetscFunctionReturn(0);
+}
+
+/* A simplified Newton solve (src/core/newton.c) failed, its kept Jacobian perhaps too far from this step's: Newton's
+   own iteration solves it again from the predictor, as before simplified Newton */
+static PetscErrorCode NewtonAgain(TS ts, PetscInt *its, PetscInt *lits, SNESConvergedReason *reason, PetscBool *converged)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  PetscInt   its2, lits2;
+  PetscReal  tstart;
+
+  PetscFunctionBegin;
+  PetscCall(SimpVIStepGetTime_Private(vi->step, &tstart, NULL));
+  PetscCall(PetscInfo(ts, "Simplified Newton on the step from t = %g: %s after %" PetscInt_FMT " iterations; Newton solves it again\n", (double)tstart, SNESConvergedReasons[*reason], *its));
+  PetscCall(SolveAgainByNewton(ts, &its2, &lits2, reason));
+  *its += its2;
+  *lits += lits2;
   *converged = (PetscBool)(*reason > 0);
   PetscFunctionReturn(0);
 }
@@ -149,17 +221,20 @@ PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, Pet
   TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
   SNESConvergedReason snesreason;
   const char         *kinsolflag = NULL;
-  PetscBool           dense, linear = PETSC_FALSE;
+  PetscBool           dense, linear = PETSC_FALSE, allowed;
   Vec                 Y;
 
   PetscFunctionBegin;
   PetscCall(SimpVIStepGetSystem_Private(vi->step, &Y, NULL, NULL));
   PetscCall(SimpVIStepKINSOL_Private(ts));
+  PetscCall(SimplifiedNewtonAllowed(ts, &allowed));
+  PetscCall(SimpVIStepNewtonBegin_Private(vi->step, allowed, PETSC_FALSE));
   PetscCall(SNESSolve(ts->snes, NULL, Y));
   PetscCall(SNESGetIterationNumber(ts->snes, its));
   PetscCall(SNESGetLinearSolveIterations(ts->snes, lits));
   PetscCall(SNESGetConvergedReason(ts->snes, &snesreason));
   *converged = (PetscBool)(snesreason > 0);
+  if (!*converged && allowed) PetscCall(NewtonAgain(ts, its, lits, &snesreason, converged));
   PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESSIMPVIDENSE, &dense));
   if (dense) PetscCall(SNESSimpVIDenseGetLinear(ts->snes, &linear));
   if (dense && !*converged) PetscCall(NewtonLSAgain(ts, linear, its, lits, &snesreason, converged));

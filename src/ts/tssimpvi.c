@@ -170,7 +170,7 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
   PetscFunctionBegin;
   PetscCall(PetscCitationsRegister(citation, &cited));
   PetscCall(SimpVIStepGetStart_Private(vi->step, &q0, &p0, NULL));
-  PetscCall(SimpVICheckpointMaybeWrite_Private(ts));
+  PetscCall(SimpVICheckpointBeginStep_Private(ts));
   PetscCall(SimpVIStateIsStored_Private(ts, &stored)); /* once: a retry starts from the same state */
   PetscCall(vi->layout->velocity(ts, &v0));            /* the start velocity of the stability checks */
   PetscCall(TSGetAdapt(ts, &ts->adapt));
@@ -179,6 +179,7 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
 
     PetscCheck(ts->time_step > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI needs a positive time step, not %g (TSSetTimeStep() or -ts_dt)", (double)ts->time_step);
     PetscCall(SimpVIStepSetTime_Private(vi->step, ts->ptime, ts->time_step));
+    if (ts->steprestart) PetscCall(SimpVIStepNewtonForget_Private(vi->step)); /* a TSSolve() from step 0, or after an event */
     PetscCall(LoadState(ts, stored));
     PetscCall(SimpVIStabilityCheckStep_Private(ts, q0, v0, &stop));
     if (stop) PetscFunctionReturn(0);
@@ -247,14 +248,8 @@ static PetscErrorCode SNESTSFormFunction_SimpVI(SNES snes, Vec Y, Vec R, TS ts)
 
 static PetscErrorCode SNESTSFormJacobian_SimpVI(SNES snes, Vec Y, Mat A, Mat B, TS ts)
 {
-  SimpVIStep st = ((TS_SimpVI *)ts->data)->step;
-  PetscBool  lag;
-  Vec        R;
-
   PetscFunctionBegin;
-  PetscCall(SimpVIStepGetSystem_Private(st, NULL, &R, NULL));
-  PetscCall(SimpVIStepLagJacobian_Private(st, R, &lag)); /* -ts_simpvi_lag_jacobian: J and its factors kept */
-  if (!lag) PetscCall(SimpVIStepJacobian_Private(st, Y, B));
+  PetscCall(SimpVIStepSolverJacobian_Private(((TS_SimpVI *)ts->data)->step, Y, B)); /* simplified Newton: J and its factors kept */
   if (A != B) {
     PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
@@ -531,10 +526,13 @@ static PetscErrorCode TSSetFromOptions_SimpVI(TS ts, SimpVIOptionItems PetscOpti
   PetscCall(SimpVIDirectLimitOption_Private(ts, PetscOptionsObject, prob));
   {
     PetscBool lag;
+    PetscReal rtol;
 
-    PetscCall(SimpVIStepGetLagJacobian_Private(vi->step, &lag));
-    PetscCall(PetscOptionsBool("-ts_simpvi_lag_jacobian", "Reuse the step Jacobian (and its factors) of an earlier Newton iteration or step with the same h while each Newton step cuts the residual 100 times", "TSSIMPVI", lag, &lag, NULL));
-    PetscCall(SimpVIStepSetLagJacobian_Private(vi->step, lag));
+    PetscCall(SimpVIStepGetLagJacobian_Private(vi->step, &lag, &rtol));
+    PetscCall(PetscOptionsBool("-ts_simpvi_lag_jacobian", "Simplified Newton: keep the step Jacobian (and its factors) across Newton iterations and steps of the same h while the iteration contracts fast", "TSSIMPVI", lag, &lag, NULL));
+    PetscCall(PetscOptionsReal("-ts_simpvi_newton_rtol", "Simplified Newton stops when its error estimate theta/(1-theta) ||dY|| is below this times ||Y||", "TSSIMPVI", rtol, &rtol, NULL));
+    PetscCheck(rtol > 0 && rtol < 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "The option -ts_simpvi_newton_rtol %g must be in (0, 1) (relative to the step vector's norm)", (double)rtol);
+    PetscCall(SimpVIStepSetLagJacobian_Private(vi->step, lag, rtol));
   }
   PetscCall(PetscOptionsInt("-ts_simpvi_small_limit", "Largest step system (rows, s times the positions) whose SNES is simpvidense (a dense Newton) by default, on one process; 0: newtonls always", "TSSIMPVI", vi->smalllimit, &vi->smalllimit, NULL));
   PetscCall(PetscOptionsBool("-ts_simpvi_check_stability", "Stop when h*omega_max (estimated at the first step) is beyond the scheme's linear stability bound, or when the state blows up", "TSSIMPVI", vi->checkstability, &vi->checkstability, NULL));
@@ -574,6 +572,7 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
     PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESSIMPVIDENSE, &dense));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by the SNES, type %s%s\n", type ? type : "not set", dense ? " (the default for systems of at most -ts_simpvi_small_limit rows on one process)" : ""));
     if (dense && points) PetscCall(PetscViewerASCIIPrintf(viewer, "  Its residual and Jacobian on arrays: every quadrature point in one call of the pointwise Lagrangian\n"));
+    PetscCall(SimpVIStepSolverView_Private(ts, viewer));
   }
   if (!SIMPVI_HAVE_PARALLEL_LU) {
     PetscMPIInt size;
@@ -671,10 +670,12 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
                               BiCGStab with block Jacobi/ILU(0); the mass solves behind velocities take -ts_simpvi_velocity_ksp_*
 . -ts_simpvi_small_limit <SIMPVI_SMALL_LIMIT> - step systems with at most this many rows, on one process, get the SNES
                               type `SNESSIMPVIDENSE` unless a SNES type is chosen; 0: `SNESNEWTONLS` always
-. -ts_simpvi_lag_jacobian - reuse the step Jacobian and its factorization (of an earlier Newton iteration, or of an earlier
-                              step with the same h) while each Newton step cuts the residual 100 times; assembled again
-                              otherwise. For problems whose Jacobian changes little or not at all (a linear problem not
-                              declared `TS_LINEAR`)
+. -ts_simpvi_lag_jacobian <true> - simplified Newton: keep the step Jacobian and its factorization (of an earlier Newton
+                              iteration, or of an earlier step with the same h) while the iteration contracts by 100 at
+                              least; the iteration stops when its error estimate theta/(1-theta) ||dY|| (theta the
+                              observed contraction) is below -ts_simpvi_newton_rtol ||Y||. For newtonls and simpvidense
+                              with the default converged test, unless -snes_lag_jacobian or -snes_test_jacobian is given
+. -ts_simpvi_newton_rtol <1e-16> - the tolerance of simplified Newton's error estimate, relative to the step vector's norm
 . -ts_simpvi_mat_type <aij> - the type of the step matrix
 . -ts_simpvi_monitor_energy - print the energy H and its relative drift after each step
 . -ts_simpvi_check_stability <true> - stop when h*omega_max, with omega_max estimated at the first step from the mass and

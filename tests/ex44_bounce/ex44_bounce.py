@@ -14,7 +14,11 @@ u' = 20 under g = 9.8; the first flight ends at the root of 5 r + 20 t - g t^2 /
 2 v / g, v the speed after the last bounce (Cr = 0.9 times the speed before).
 
   ex44_bounce.py --exe ex44 --lib libsimpvi.so [--np 2] [--mpiexec mpiexec] [--scheme lobatto] [--tmpdir dir]
-                 [-- extra options]
+                 [--wrap 'valgrind -q --error-exitcode=3'] [-- extra options]
+
+Under --wrap valgrind the restarted run's first step is checked for reads of uninitialized memory: TSSolve() computes
+the events' start values only at step 0, and a restart begins at a later step (once, the first step compared them with
+whatever the memory held: a spurious bounce in the AddressSanitizer build, whose fresh memory is not zero).
 
 Exit 0 when every check printed "yes"; 1 otherwise.
 """
@@ -56,7 +60,8 @@ def restart_check(args):
   base = launcher + [args.exe, '-dll_append', args.lib, '-ts_type', 'simpvi'] + (['-ts_simpvi_type', args.scheme] if args.scheme else []) + args.extra
   first = subprocess.run(base + ['-ts_simpvi_checkpoint', cp, '-ts_simpvi_checkpoint_every', '1', '-ts_max_time', repr(tbounce + 0.01)],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=args.timeout)
-  second = subprocess.run(base + ['-ts_simpvi_restart', cp], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=args.timeout)
+  wrapped = launcher + args.wrap.split() + base[len(launcher):]
+  second = subprocess.run(wrapped + ['-ts_simpvi_restart', cp], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=args.timeout)
   ran = first.returncode == 0 and second.returncode == 0 and os.path.exists(cp)
   print(f'the run to t = {tbounce + 0.01:.4f} checkpointed at every step, then restarted from its last checkpoint: {yes(ran)}')
   if not ran:
@@ -92,6 +97,7 @@ def main():
   parser.add_argument('--scheme', default=None, help='-ts_simpvi_type (default: simpvi\'s)')
   parser.add_argument('--timeout', type=float, default=100, help='seconds per run')
   parser.add_argument('--tmpdir', default='.', help='where the checkpoint is written')
+  parser.add_argument('--wrap', default='', help='a command the restarted run goes under (e.g. valgrind and its options)')
   parser.add_argument('extra', nargs='*', help='more ex44 options, after --')
   args = parser.parse_args()
   args.exe, args.lib = os.path.abspath(args.exe), os.path.abspath(args.lib)

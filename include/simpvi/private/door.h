@@ -74,6 +74,7 @@ typedef struct {
   PetscObjectId     massid[2];                /* mechanical door: the (x, v) of the last mass callback, and their states */
   PetscObjectState  massstate[2];
   PetscBool         massvalid;
+  SimpVIDenseAccess massacc;          /* mechanical door: P = M v on a MATSEQDENSE M's array */
   KSP               kspv;             /* L_vv solves of the Legendre inversion */
   Mat               I2J[2];           /* I2 door: what the user's Jacobian fills (K = dF/dU at shifts 0; J at a shift): copies of I2P */
   PetscObjectState  I2Jstate[2];      /* I2 door: their nonzero states as copied (the pattern of I2P while unchanged) */
@@ -96,6 +97,7 @@ typedef struct {
   Vec               I2fdw;
   PetscReal         I2fdt, I2fdsv, I2fdsa;
   PetscBool         damped;
+  PetscBool         I2vdep;          /* I2 door: F has been seen to depend on v (C is read without probing first) */
   PetscBool         inexactjacobian; /* the door's terms only approximate the derivatives: the step's operator is matrix-free */
   Mat               pwmat[4];        /* pointwise door: Px, Pv, Gx, Gv at one point, and their row-major values */
   PetscReal        *pwderiv;

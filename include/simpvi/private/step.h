@@ -57,7 +57,17 @@ PETSC_INTERN PetscErrorCode SimpVIStepMomentum_Private(SimpVIStep, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStepFinish_Private(SimpVIStep, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStepAccept_Private(SimpVIStep);
 PETSC_INTERN PetscErrorCode SimpVIStepEvaluate_Private(SimpVIStep, Vec);
-PETSC_INTERN PetscErrorCode SimpVIStepLagJacobian_Private(SimpVIStep, Vec, PetscBool *);
+PETSC_INTERN PetscErrorCode SimpVIStepSolverJacobian_Private(SimpVIStep, Vec, Mat);
+/* simplified Newton (src/core/newton.c) */
+PETSC_INTERN PetscErrorCode SimpVIStepNewtonBegin_Private(SimpVIStep, PetscBool, PetscBool);
+PETSC_INTERN PetscErrorCode SimpVIStepNewtonKeep_Private(SimpVIStep, PetscBool, PetscBool *, PetscBool *);
+PETSC_INTERN PetscErrorCode SimpVIStepNewtonRecord_Private(SimpVIStep, Vec);
+PETSC_INTERN PetscErrorCode SimpVIStepNewtonAtRecord_Private(SimpVIStep, Vec);
+PETSC_INTERN PetscErrorCode SimpVIStepNewtonForget_Private(SimpVIStep);
+PETSC_INTERN PetscErrorCode SimpVIStepNewtonGetState_Private(SimpVIStep, PetscBool *, PetscBool *, PetscReal[3]);
+PETSC_INTERN PetscErrorCode SimpVIStepNewtonSetState_Private(SimpVIStep, PetscBool, PetscBool, const PetscReal[3]);
+PETSC_INTERN PetscErrorCode SimpVIStepNewtonRecordIO_Private(SimpVIStep, PetscViewer, PetscBool);
+PETSC_INTERN PetscErrorCode SimpVIStepNewtonConverged_Private(SNES, PetscInt, PetscReal, PetscReal, PetscReal, SNESConvergedReason *, void *);
 /* the step as its owner sees it (src/core/step.c) */
 PETSC_INTERN PetscErrorCode SimpVIStepSetTime_Private(SimpVIStep, PetscReal, PetscReal);
 PETSC_INTERN PetscErrorCode SimpVIStepGetTime_Private(SimpVIStep, PetscReal *, PetscReal *);
@@ -68,14 +78,17 @@ PETSC_INTERN PetscErrorCode SimpVIStepBeginPartial_Private(SimpVIStep, PetscReal
 PETSC_INTERN PetscErrorCode SimpVIStepEndPartial_Private(SimpVIStep);
 PETSC_INTERN PetscErrorCode SimpVIStepGetSystem_Private(SimpVIStep, Vec *, Vec *, Mat *);
 PETSC_INTERN PetscErrorCode SimpVIStepGetSizes_Private(SimpVIStep, PetscInt *, PetscInt *);
-PETSC_INTERN PetscErrorCode SimpVIStepSetLagJacobian_Private(SimpVIStep, PetscBool);
-PETSC_INTERN PetscErrorCode SimpVIStepGetLagJacobian_Private(SimpVIStep, PetscBool *);
+PETSC_INTERN PetscErrorCode SimpVIStepSetLagJacobian_Private(SimpVIStep, PetscBool, PetscReal);
+PETSC_INTERN PetscErrorCode SimpVIStepGetLagJacobian_Private(SimpVIStep, PetscBool *, PetscReal *);
 PETSC_INTERN PetscErrorCode SimpVIStepResidualScale_Private(SimpVIStep, PetscReal *);
 PETSC_INTERN PetscErrorCode SimpVIStepHasPoints_Private(SimpVIStep, PetscBool *);
 PETSC_INTERN PetscErrorCode SimpVIStepGetPolynomial_Private(SimpVIStep, Vec **, Vec *);
 PETSC_INTERN PetscErrorCode SimpVIStepSetPrevious_Private(SimpVIStep, PetscBool, PetscReal, PetscReal);
-/* A lagged Jacobian serves again while each Newton step cuts the residual by this factor at least */
-#define SIMPVI_LAG_CONTRACTION 1e-2
+/* Simplified Newton (src/core/newton.c): a kept Jacobian is made again when the iteration contracts slower than this;
+   the default tolerance of its error estimate, relative to ||Y||; a step at round-off of ||Y|| stops it */
+#define SIMPVI_NEWTON_THETA_MAX 1e-2
+#define SIMPVI_NEWTON_RTOL      1e-16
+#define SIMPVI_NEWTON_ROUNDOFF  (16 * PETSC_MACHINE_EPSILON)
 /* A linear step's kept Jacobian serves again while J r, probed with residuals, stays the same to this (relative) */
 #define SIMPVI_LINEAR_PROBE_RTOL 1e-12
 PETSC_INTERN PetscErrorCode SimpVIStepAssembleTerms_Private(SimpVIStep, PetscErrorCode (*)(SimpVIStep, void *, Mat, PetscBool, const PetscScalar[]), void *);
@@ -129,5 +142,23 @@ PETSC_INTERN PetscErrorCode SimpVIStepDenseJacobian_Private(SNES, Vec, PetscScal
 PETSC_INTERN PetscErrorCode SimpVIStepSmallReset_Private(SimpVIStep);
 
 PETSC_INTERN PetscLogEvent SIMPVI_Residual, SIMPVI_Jacobian;
+
+/* A MATSEQDENSE read on its array through the functions it composes, looked up by name once and kept while the matrix
+   is the same object (its id: not a new matrix at a freed one's address) of the same type (its type name and function
+   list, which MatSetType() and MatConvert() in place replace) (src/core/smallstep.c). MatDenseGetArrayRead(),
+   MatGetValues() and MatCopy() look them up by name at each call, and MatMult()'s checks and logging cost more than
+   the arithmetic of a small system at one quadrature point. */
+typedef struct {
+  Mat               A;
+  PetscObjectId     id;
+  const char       *type;
+  PetscFunctionList qlist;
+  PetscBool         dense; /* A is a MATSEQDENSE with the functions below; else they are not set */
+  PetscErrorCode (*getarray)(Mat, const PetscScalar **);
+  PetscErrorCode (*restorearray)(Mat, const PetscScalar **);
+  PetscErrorCode (*getlda)(Mat, PetscInt *);
+} SimpVIDenseAccess;
+PETSC_INTERN PetscErrorCode SimpVIDenseAccessSet_Private(SimpVIDenseAccess *, Mat);
+PETSC_INTERN PetscErrorCode SimpVIDenseMult_Private(SimpVIDenseAccess *, Mat, Vec, Vec);
 
 #endif

@@ -46,10 +46,23 @@ struct _SimpVIStep {
   PetscObjectId    resrid;
   PetscObjectState resrstate, resp0;
 
-  /* Jacobian lagging (-ts_simpvi_lag_jacobian): Jacobian requests in this step, the residual norm at the last one */
-  PetscBool lagjacobian;
-  PetscInt  jcalls;
-  PetscReal jfnorm;
+  /* simplified Newton (src/core/newton.c): the Jacobian and its factors kept across Newton iterations and steps of the
+     same h, the iteration stopped by the error estimate of its observed contraction */
+  PetscBool lagjacobian; /* -ts_simpvi_lag_jacobian (on by default) */
+  PetscReal newtonrtol;  /* -ts_simpvi_newton_rtol: theta/(1 - theta) ||dY|| <= newtonrtol ||Y|| stops */
+  PetscBool simplified;  /* this solve keeps Jacobians: lagjacobian, and the SNES and its converged test allow it */
+  PetscBool kept;        /* the last Newton iteration's Jacobian was a kept one */
+  PetscBool refresh;     /* the next Jacobian request takes a new one (contraction too slow, or a failed solve) */
+  PetscInt  jcalls;      /* Jacobian requests in this solve */
+  PetscReal dyprev;      /* ||dY|| of the previous iteration of this solve (0: none yet) */
+  PetscReal theta;       /* the last contraction rate observed in this solve (1: none) */
+  PetscReal thetaprev;   /* the last solve's, for this solve's first iteration */
+  /* the point of the Jacobian held (t, h, q0 and Y of its making), to make it again, bit for bit, where the solver has
+     lost it (jremake): after a partial step of dense output, or in a run restarted from a checkpoint */
+  Vec       JY, Jq0;
+  PetscReal Jpt, Jph;
+  PetscBool jrecorded, jremake;
+  PetscBool partial; /* a partial step (dense output) is being solved: Newton, the held Jacobian's record untouched */
 
   /* the step's equations on arrays (src/core/kernel.c), and scratch of the scheme's size */
   SimpVIKernel        kernel;
@@ -63,10 +76,15 @@ struct _SimpVIStep {
   /* the small dense path (src/core/smallstep.c), the step's residual and dense Jacobian for SNESSIMPVIDENSE: the
      m = s n rows of the system, its dense Jacobian (row-major), the last one given for a linear step (to find it
      unchanged), the step size and start it was given for, the residual norm at the last Jacobian request, scratch */
-  PetscInt     dm, *didx;
-  PetscScalar *dJ, *dJprev, *dvals;
+  PetscInt     dm;
+  PetscScalar *dJ, *dJprev;
   PetscBool    dgiven, dassembled; /* dgiven: dJprev and dJh, dJt are set; dassembled: dJ is the Jacobian at the current iterate */
-  PetscReal    dJh, dJt, dfnorm;
+  PetscReal    dJh, dJt;
+  /* how each matrix of the door is read (smallstep.c; st->door.maxterms at most), a term's nonzero coefficients and
+     the offsets of their blocks in dJ (s^2 at most) */
+  struct _SimpVIMatReader *dread;
+  PetscInt                 ndread, *dnzoff;
+  PetscScalar             *dnzc;
   /* a door with points(): the quadrature points' t, x, v, the door's P, G and derivatives (Px, Pv, Gx, Gv, nq n x n
      each) on arrays, and the step vector they belong to */
   PetscReal          *at, *ax, *av, *aP, *aG, *aD;

@@ -72,6 +72,8 @@ typedef struct {
 
   /* small systems: SNESSIMPVIDENSE (src/snes/dense.c) for step systems of at most smalllimit rows, on one process */
   PetscInt smalllimit;
+  /* -snes_test_jacobian was given at set-up: every Jacobian is made afresh, for the test (src/ts/stepsolver.c) */
+  PetscBool testjacobian;
 
   /* linear stability (src/ts/stability.c) */
   PetscBool checkstability, stabilitywarn, stabilitywarned, stabilityready;
@@ -109,6 +111,7 @@ typedef struct {
   char     *cpfile, *restartfile;
   PetscInt  cpevery, cpstep, cpcount; /* every how many steps, the step last written, how many written */
   PetscInt  restartstep;              /* the step the run restarted from (-1: none) */
+  PetscBool restartevents;            /* the events' values at the restored state are still to be computed */
   PetscReal restarttime;
 } TS_SimpVI;
 
@@ -120,12 +123,13 @@ PETSC_INTERN PetscErrorCode SimpVISchemeFamilyId_Private(const char[], PetscInt 
 PETSC_INTERN PetscErrorCode SimpVISchemeNames_Private(PetscInt *, const char ***);
 PETSC_INTERN PetscErrorCode SimpVIStepSolverSetUp_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVIStepSolve_Private(TS, PetscInt *, PetscInt *, PetscBool *, const char **);
+PETSC_INTERN PetscErrorCode SimpVIStepSolverView_Private(TS, PetscViewer);
 PETSC_INTERN PetscErrorCode SimpVIInterpolate_Private(TS, PetscReal, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStateIsStored_Private(TS, PetscBool *);
 
 /* checkpoint and restart (src/ts/checkpoint.c); the file's length, checksum and path (src/ts/checkpointfile.c) */
 #define SIMPVI_CHECKPOINT_MAGIC   1397312848 /* "SIMP" */
-#define SIMPVI_CHECKPOINT_VERSION 2          /* 2: the length, the sizes of the numbers, the door, the CRC-32 trailer */
+#define SIMPVI_CHECKPOINT_VERSION 3          /* 2: the length, the sizes of the numbers, the door, the CRC-32 trailer; 3: simplified Newton's held Jacobian */
 enum {                                       /* the first integers of a checkpoint, where checkpointfile.c reads them */
   SIMPVI_CP_MAGIC,
   SIMPVI_CP_VERSION,
@@ -138,7 +142,7 @@ enum {                                       /* the first integers of a checkpoi
 PETSC_INTERN PetscErrorCode SimpVICheckpointSetFromOptions_Private(TS, SimpVIOptionItems);
 PETSC_INTERN PetscErrorCode SimpVICheckpointSetUp_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVICheckpointWrite_Private(TS, const char[]);
-PETSC_INTERN PetscErrorCode SimpVICheckpointMaybeWrite_Private(TS);
+PETSC_INTERN PetscErrorCode SimpVICheckpointBeginStep_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVICheckpointView_Private(TS, PetscViewer);
 PETSC_INTERN PetscErrorCode SimpVICheckpointFileFinish_Private(MPI_Comm, const char[], const char[]);
 PETSC_INTERN PetscErrorCode SimpVICheckpointFileVerify_Private(MPI_Comm, const char[]);
