@@ -145,6 +145,7 @@ counterparts = {
   'SimpVIEnsembleSetMemberFunction': 'Ensemble.setMemberFunction',
   'SimpVIEnsembleSetPointwiseLagrangian': 'Ensemble.setPointwiseLagrangian',
   'SimpVIEnsembleSetStopFunction': 'Ensemble.setStopFunction',
+  'SimpVIEnsembleSetBatchStopFunction': 'Ensemble.setBatchStopFunction',
   'SimpVIEnsembleSetOutputFunction': 'Ensemble.setOutputFunction',
   'SimpVIEnsembleSetBatchSize': 'Ensemble.setBatchSize',
   'SimpVIEnsembleSetChunkSize': 'Ensemble.setChunkSize',

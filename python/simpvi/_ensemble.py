@@ -72,7 +72,7 @@ class Ensemble:
       ens.setSize(nmembers)
       ens.setMemberFunction(n, nparam, member)     # member(ens, i, param, q, p): fills them in place
       ens.setPointwiseLagrangian(mechanics)        # numpy over all points of all members of a batch
-      ens.setStopFunction(stop)                    # optional: stop(ens, i, param, step, t, q, p) -> True to end
+      ens.setBatchStopFunction(stop)               # optional: stop(ens, member, param, step, t, q, p, out): out[:] = ...
       ens.setOutputFunction(3, output, names)      # optional: output(ens, i, param, reason, step, t, q, p, out)
       ens.setFromOptions()                         # -ensemble_batch, -ensemble_chunk, -ensemble_view
       ens.solve()
@@ -87,7 +87,7 @@ class Ensemble:
     self.handle = None  # the C SimpVIEnsemble
     self.comm = None
     self._cfuncs = {}  # kind -> the ctypes function handed to C (kept alive here), a closure over the user's function
-    self._views = {'member': {}, 'pointwise': {}, 'state': {}, 'output': {}}
+    self._views = {'member': {}, 'pointwise': {}, 'state': {}, 'output': {}, 'batchstop': {}}
 
   def create(self, comm=None):
     """SimpVIEnsembleCreate(): on comm (a petsc4py or mpi4py communicator; default PETSc.COMM_WORLD). Returns self."""
@@ -172,10 +172,20 @@ class Ensemble:
   def setStopFunction(self, stop, args=None, kargs=None):
     """SimpVIEnsembleSetStopFunction(): ``stop(ens, i, param, step, t, q, p, *args, **kargs)`` after each step of each
     member, its positions q and momenta p (n,); a true return value ends member i's run there
-    (EnsembleReason.CONVERGED_USER). None: no stop function. One Python call per member and step: in Python it costs
-    more than the step itself (docs/ensemble.md); an event the final time or the most steps can express is cheaper."""
+    (EnsembleReason.CONVERGED_USER). None: no stop function. One Python call per member and step costs about what the
+    member's step costs in C (docs/ensemble.md): setBatchStopFunction() makes one call per batch step."""
     fn = self._store('stop', _C.EnsembleStopFn, self._stop_fn, stop, args, kargs)
     _call(_C.SimpVIEnsembleSetStopFunction, self._h(), fn, None)
+
+  def setBatchStopFunction(self, stop, args=None, kargs=None):
+    """SimpVIEnsembleSetBatchStopFunction(): the stop function vectorised, one call after each step of a batch with
+    every member whose step succeeded: ``stop(ens, member, param, step, t, q, p, out, *args, **kargs)`` receives
+    their ids (k,), parameters (k, nparam), steps (k,), times (k,), positions q and momenta p (k, n), and sets
+    ``out[j]`` (k,) true (``out[:] = p[:, 0] >= 0``) to end member[j]'s run there (EnsembleReason.CONVERGED_USER),
+    as setStopFunction()'s function at each of them would. Each verdict must depend on its member alone. One Python
+    call per batch step instead of one per member and step: the form to use from Python. None: none."""
+    fn = self._store('batchstop', _C.EnsembleBatchStopFn, self._batchstop_fn, stop, args, kargs)
+    _call(_C.SimpVIEnsembleSetBatchStopFunction, self._h(), fn, None)
 
   def setOutputFunction(self, nout, output, names=None, args=None, kargs=None):
     """SimpVIEnsembleSetOutputFunction(): nout result values per member (default without: its final q and p);
@@ -280,6 +290,19 @@ class Ensemble:
         return _cb._fail('ensemble stop', fn, exc)
     return stop
 
+  def _batchstop_fn(self, fn, args, kargs):
+    cache, ens = self._views['batchstop'], self
+
+    def batchstop(h, *a):
+      """a = (k, member, nparam, param, step, t, n, q, p, stop, ctx), the key of its views."""
+      try:
+        views = cache.get(a) or _cached(cache, a, lambda: _batchstop_views(*a[:-1]))
+        fn(ens, *views, *args, **kargs)
+        return 0
+      except BaseException as exc:  # noqa: B036
+        return _cb._fail('ensemble batch stop', fn, exc)
+    return batchstop
+
   def _output_fn(self, fn, args, kargs):
     cache, outs, ens = self._views['state'], self._views['output'], self
 
@@ -308,3 +331,9 @@ def _pointwise_views(npoints, n, member, nparam, param, t, x, v, L, P, G, Px, Pv
 def _state_views(nparam, param, n, q, p):
   """A member's parameters, positions and momenta, read-only."""
   return _view(param, _real, (nparam,), False), _view(q, _real, (n,), False), _view(p, _real, (n,), False)
+
+
+def _batchstop_views(k, member, nparam, param, step, t, n, q, p, stop):
+  """The batch stop function's arrays: member, param, step, t, q, p read-only, stop (k,) a PetscBool (C enum) array."""
+  return (_view(member, _int, (k,), False), _view(param, _real, (k, nparam), False), _view(step, _int, (k,), False), _view(t, _real, (k,), False),
+          _view(q, _real, (k, n), False), _view(p, _real, (k, n), False), _view(stop, np.dtype(np.intc), (k,), True))

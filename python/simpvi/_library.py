@@ -65,6 +65,7 @@ PointwiseFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscInt, PetscInt, *[cty
 EnsembleMemberFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscInt, PetscInt, ctypes.c_void_p, PetscInt, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
 EnsemblePointwiseFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscInt, PetscInt, ctypes.c_void_p, PetscInt, *[ctypes.c_void_p] * 11, ctypes.c_void_p)
 EnsembleStopFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscInt, PetscInt, ctypes.c_void_p, PetscInt, PetscReal, PetscInt, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+EnsembleBatchStopFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscInt, ctypes.c_void_p, PetscInt, *[ctypes.c_void_p] * 3, PetscInt, *[ctypes.c_void_p] * 4)
 EnsembleOutputFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscInt, PetscInt, ctypes.c_void_p, ctypes.c_int, PetscInt, PetscReal, PetscInt, ctypes.c_void_p, ctypes.c_void_p, PetscInt, ctypes.c_void_p, ctypes.c_void_p)
 KINSOLScaleFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, handle, handle, ctypes.POINTER(PetscReal), ctypes.POINTER(PetscReal), ctypes.c_void_p)
 
@@ -105,6 +106,7 @@ SimpVIEnsembleGetSize = declare('SimpVIEnsembleGetSize', E, handle, ctypes.POINT
 SimpVIEnsembleSetMemberFunction = declare('SimpVIEnsembleSetMemberFunction', E, handle, PetscInt, PetscInt, EnsembleMemberFn, ctypes.c_void_p)
 SimpVIEnsembleSetPointwiseLagrangian = declare('SimpVIEnsembleSetPointwiseLagrangian', E, handle, EnsemblePointwiseFn, ctypes.c_void_p)
 SimpVIEnsembleSetStopFunction = declare('SimpVIEnsembleSetStopFunction', E, handle, EnsembleStopFn, ctypes.c_void_p)
+SimpVIEnsembleSetBatchStopFunction = declare('SimpVIEnsembleSetBatchStopFunction', E, handle, EnsembleBatchStopFn, ctypes.c_void_p)
 SimpVIEnsembleSetOutputFunction = declare('SimpVIEnsembleSetOutputFunction', E, handle, PetscInt, ctypes.POINTER(ctypes.c_char_p), EnsembleOutputFn, ctypes.c_void_p)
 SimpVIEnsembleSetBatchSize = declare('SimpVIEnsembleSetBatchSize', E, handle, PetscInt)
 SimpVIEnsembleSetChunkSize = declare('SimpVIEnsembleSetChunkSize', E, handle, PetscInt)

@@ -7,7 +7,7 @@ identical to the same study on one (COMM_SELF), bit for bit; a second solve with
 ensemble's results (tests/ensemble_object -view_csv, C mechanics) the same steps, reasons and times, q and p to 1e-12
 (libm's sin against numpy's: the last Newton iteration at -snes_rtol 1e-14 may come one earlier or later); a member given a NaN reported failed at its first step while the others
 run to their end; -stop: each member stopped when its angle turns negative (against a lone run whose post-step ends
-it); the mechanics' arrays (shapes, every live member's points in one call); an output function; an exception in a
+it), and the batch stop function (numpy over the members of a batch) giving the same study; the mechanics' arrays (shapes, every live member's points in one call); an output function; an exception in a
 callback raised as a PETSc.Error naming it.
 
 Options: -members <24> -dt <0.05> -nan_member <-1> -stop (and the TS's: -ts_simpvi_type, -ts_max_time, ...)
@@ -71,6 +71,12 @@ def stop(ens, i, param, step, t, q, p):
   return q[0] < 0
 
 
+def batch_stop(ens, member, param, step, t, q, p, out, calls):
+  """stop() vectorised over the members of a batch whose step just ended."""
+  calls.append((member.shape, param.shape, step.shape, t.shape, q.shape, p.shape, out.shape, q.flags.writeable, out.flags.writeable))
+  out[:] = q[:, 0] < 0
+
+
 def make_ts(comm):
   ts = PETSc.TS().create(comm)
   ts.setType(simpvi.TSSIMPVI)
@@ -81,15 +87,17 @@ def make_ts(comm):
   return ts
 
 
-def study(comm, batch=None, output=None, fn=mechanics, kargs=None):
-  """The solved study on comm: (ensemble, its TS)."""
+def study(comm, batch=None, output=None, fn=mechanics, kargs=None, stopcalls=None):
+  """The solved study on comm: (ensemble, its TS); with stopcalls (a list), the batch stop function instead of stop()."""
   ts = make_ts(comm)
   ens = simpvi.Ensemble().create(comm)
   ens.setTS(ts)
   ens.setSize(NMEMBERS)
   ens.setMemberFunction(1, 1, member)
   ens.setPointwiseLagrangian(fn, kargs=kargs)
-  if STOP:
+  if STOP and stopcalls is not None:
+    ens.setBatchStopFunction(batch_stop, args=(stopcalls,))
+  elif STOP:
     ens.setStopFunction(stop)
   if output:
     ens.setOutputFunction(3, output, names=['q', 'p', 'id'])
@@ -190,6 +198,15 @@ def main():
 
   if STOP:
     out('every member that did not fail stopped by the stop function: %s' % verdict((info.reason[info.reason >= 0] == simpvi.EnsembleReason.CONVERGED_USER).all()))
+    stopcalls = []
+    bens, bts = study(PETSc.COMM_WORLD, stopcalls=stopcalls)
+    same = np.array_equal(res, bens.getResults(), equal_nan=True) and all(np.array_equal(a, b, equal_nan=True) for a, b in zip(info, bens.getMemberInfo()))
+    out('the batch stop function (numpy over a batch) gives the same study as the stop function (bit for bit): %s' % verdict(same))
+    ok = all(c[0] == c[2] == c[3] == c[6] and c[1] == c[4] == c[5] == (c[0][0], 1) and not c[7] and c[8] for c in stopcalls)
+    out('the batch stop function: arrays of the members of a batch, read-only but its verdicts: %s' % verdict(ok and bool(stopcalls)))
+    out('the batch stop function: several members in one call: %s' % verdict(all_processes(max(c[0][0] for c in stopcalls), 'max') > 1))
+    bens.destroy()
+    bts.destroy()
   if NAN_MEMBER >= 0:
     k = NAN_MEMBER
     out('member %d (a NaN) reported failed at its first step: %s' % (k, verdict(info.reason[k] == simpvi.EnsembleReason.DIVERGED_NONLINEAR_SOLVE and info.steps[k] == 0)))

@@ -8,8 +8,9 @@ T = 4 K(sin(theta0/2)) / omega, and plotted against theta0 when matplotlib is th
   PYTHONPATH=python mpiexec -n 2 /usr/bin/python3 python/tutorials/period.py -members 96 -ensemble_view
 
 Options: -members <32>, -plot <period.png> (none: no plot), and -ts_simpvi_type, -ts_dt, -ensemble_batch,
--ensemble_view, ... The mechanics are one numpy function over every point of every member of a batch: the larger the
-batch (-ensemble_batch 256), the more members share the cost of a Python call.
+-ensemble_view, ... The mechanics are one numpy function over every point of every member of a batch, the stop
+function one over the members of a batch: the larger the batch (-ensemble_batch 256), the more members share the
+cost of a Python call (bench/python_ensemble.py).
 """
 import math
 import sys
@@ -42,9 +43,10 @@ def mechanics(ens, member, param, t, x, v, L, P, G, Px, Pv, Gx, Gv):
     Gx[:, 0, 0] = -w2 * np.cos(q)
 
 
-def stop(ens, i, param, step, t, q, p):
-  """The far turning point: the momentum, negative on the way there, turns positive."""
-  return p[0] >= 0
+def stop(ens, member, param, step, t, q, p, out):
+  """The far turning point: the momentum, negative on the way there, turns positive (every member of the batch whose
+  step just ended at once)."""
+  out[:] = p[:, 0] >= 0
 
 
 def complete_K(k):
@@ -79,7 +81,7 @@ def make_study(comm, nmembers):
   ens.setSize(nmembers)
   ens.setMemberFunction(1, 2, member, args=(nmembers,))
   ens.setPointwiseLagrangian(mechanics)
-  ens.setStopFunction(stop)
+  ens.setBatchStopFunction(stop)
   ens.setOutputFunction(3, output, names=['theta0', 'period', 'exact'])
   ens.setFromOptions()
   return ens, ts
