@@ -88,7 +88,7 @@ def make_study(comm, nmembers):
 
 
 def plot(path, res, nmembers):
-  """The period over the small-swing period 2 pi / omega against theta0, for each length, and the exact curve."""
+  """The period against theta0 for each length (omega^2 = 1, 2, 3), and the exact curves."""
   try:
     import matplotlib
     matplotlib.use('Agg')
@@ -96,14 +96,14 @@ def plot(path, res, nmembers):
   except ImportError:
     print('period.py: no matplotlib, no plot', file=sys.stderr)
     return
-  w = np.sqrt(1 + np.arange(nmembers) % 3)
   fig, ax = plt.subplots(figsize=(6, 4))
   for length in range(3):
     sel = np.arange(nmembers) % 3 == length
-    ax.plot(res[sel, 0], res[sel, 1] * w[sel] / (2 * np.pi), 'o', ms=4, label='simpvi, omega^2 = %d' % (length + 1))
-  ax.plot(res[:, 0], res[:, 2] * w / (2 * np.pi), 'k-', lw=0.8, label='4 K(sin(theta0/2)) / omega')
+    line, = ax.plot(res[sel, 0], res[sel, 2], '-', lw=0.8)
+    ax.plot(res[sel, 0], res[sel, 1], 'o', ms=4, color=line.get_color(), label='omega^2 = %d' % (length + 1))
   ax.set_xlabel('amplitude theta0')
-  ax.set_ylabel('period / (2 pi / omega)')
+  ax.set_ylabel('period')
+  ax.set_title('points: simpvi.Ensemble; lines: 4 K(sin(theta0/2)) / omega', fontsize=10)
   ax.legend()
   fig.savefig(path, dpi=120, bbox_inches='tight')
   print('period.py: plot written to %s' % path, file=sys.stderr)
@@ -138,7 +138,7 @@ if __name__ == '__main__':
   test:
     suffix: simpson
     nsize: {{1 2}}
-    args: -ts_simpvi_type simpson -plot none
+    args: -ts_simpvi_type simpson
     output_file: output/period_simpson.out
 
   test:
