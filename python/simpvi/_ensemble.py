@@ -90,7 +90,8 @@ class Ensemble:
     self._views = {'member': {}, 'pointwise': {}, 'state': {}, 'output': {}, 'batchstop': {}}
 
   def create(self, comm=None):
-    """SimpVIEnsembleCreate(): on comm (a petsc4py or mpi4py communicator; default PETSc.COMM_WORLD). Returns self."""
+    """SimpVIEnsembleCreate(): on comm (a petsc4py communicator, default PETSc.COMM_WORLD, or one PETSc.Comm() takes, such
+    as an mpi4py communicator). Returns self."""
     self.destroy()
     self.comm = PETSc.COMM_WORLD if comm is None else comm if isinstance(comm, PETSc.Comm) else PETSc.Comm(comm)
     h = _C.handle()
