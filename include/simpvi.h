@@ -479,6 +479,30 @@ S*/
 typedef PetscErrorCode (*SimpVIEnsembleStopFn)(SimpVIEnsemble ens, PetscInt member, PetscInt nparam, const PetscReal param[], PetscInt step, PetscReal t, PetscInt n, const PetscReal q[], const PetscReal p[], PetscBool *stop, void *ctx);
 
 /*S
+   SimpVIEnsembleBatchStopFn - A function called once after each step of a batch of a `SimpVIEnsemble` with every
+   member whose step just ended, that may end their runs: `SimpVIEnsembleStopFn` on arrays, for vectorised code
+
+   Calling Sequence:
++  ens      - the ensemble
+.  nmembers - the number of members (those of the batch whose step succeeded)
+.  member   - their ids (nmembers)
+.  nparam   - the number of parameters
+.  param    - their parameters, member k's at param + k nparam
+.  step     - the steps each has taken (nmembers)
+.  t        - their times (nmembers)
+.  n        - the number of positions
+.  q        - their positions, member k's at q + k n
+.  p        - their momenta, likewise
+.  stop     - on output, `PETSC_TRUE` for each member whose run ends here (they come in `PETSC_FALSE`)
+-  ctx      - the context given to `SimpVIEnsembleSetBatchStopFunction()`
+
+   Level: intermediate
+
+.seealso: `SimpVIEnsemble`, `SimpVIEnsembleSetBatchStopFunction()`, `SimpVIEnsembleStopFn`
+S*/
+typedef PetscErrorCode (*SimpVIEnsembleBatchStopFn)(SimpVIEnsemble ens, PetscInt nmembers, const PetscInt member[], PetscInt nparam, const PetscReal param[], const PetscInt step[], const PetscReal t[], PetscInt n, const PetscReal q[], const PetscReal p[], PetscBool stop[], void *ctx);
+
+/*S
    SimpVIEnsembleOutputFn - A function that gives the result values of a member of a `SimpVIEnsemble` at the end of
    its run
 
@@ -511,6 +535,7 @@ PETSC_EXTERN PetscErrorCode SimpVIEnsembleGetSize(SimpVIEnsemble ens, PetscInt *
 PETSC_EXTERN PetscErrorCode SimpVIEnsembleSetMemberFunction(SimpVIEnsemble ens, PetscInt n, PetscInt nparam, SimpVIEnsembleMemberFn f, void *ctx);
 PETSC_EXTERN PetscErrorCode SimpVIEnsembleSetPointwiseLagrangian(SimpVIEnsemble ens, SimpVIEnsemblePointwiseFn f, void *ctx);
 PETSC_EXTERN PetscErrorCode SimpVIEnsembleSetStopFunction(SimpVIEnsemble ens, SimpVIEnsembleStopFn f, void *ctx);
+PETSC_EXTERN PetscErrorCode SimpVIEnsembleSetBatchStopFunction(SimpVIEnsemble ens, SimpVIEnsembleBatchStopFn f, void *ctx);
 PETSC_EXTERN PetscErrorCode SimpVIEnsembleSetOutputFunction(SimpVIEnsemble ens, PetscInt nout, const char *const names[], SimpVIEnsembleOutputFn f, void *ctx);
 PETSC_EXTERN PetscErrorCode SimpVIEnsembleSetBatchSize(SimpVIEnsemble ens, PetscInt batch);
 PETSC_EXTERN PetscErrorCode SimpVIEnsembleSetChunkSize(SimpVIEnsemble ens, PetscInt chunk);

@@ -3,7 +3,8 @@ static char help[] = "SimpVIEnsemble against lone TSSIMPVI runs: a study of pend
                      "those of a lone TSSIMPVI run of it by Newton through the pointwise door, to the bit (and those of a lone run with\n"
                      "default options, simplified Newton, to 1e-8), whatever the batch, chunk and\n"
                      "number of processes (each process checks every size-th member alone). A member given a NaN\n"
-                     "(-nan_member) must fail alone and be reported; -stop ends each member when its first angle turns negative;\n"
+                     "(-nan_member) must fail alone and be reported; -stop ends each member when its first angle turns negative\n"
+                     "(-batch_stop: through the batch stop function);\n"
                      "-twice solves again with batches of 3 and compares the results; -binary writes them to a binary viewer and\n"
                      "reads them back; -error <type,interpolate,nomembers> makes a mistake.\n"
                      "Options: -problem <pendulum,double> -members <24> -dt <0.05> -nan_member <-1> -stop -view_csv -twice\n"
@@ -89,6 +90,17 @@ static PetscErrorCode Stop(SimpVIEnsemble ens, PetscInt member, PetscInt nparam,
 {
   PetscFunctionBeginUser;
   *stop = (PetscBool)(q[0] < 0);
+  PetscFunctionReturn(0);
+}
+
+/* -stop -batch_stop: the same, once per step of a batch with its members' arrays */
+static PetscErrorCode BatchStop(SimpVIEnsemble ens, PetscInt nmembers, const PetscInt member[], PetscInt nparam, const PetscReal param[], const PetscInt step[], const PetscReal t[], PetscInt n, const PetscReal q[], const PetscReal p[], PetscBool stop[], void *ctx)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < nmembers; k++) {
+    PetscCheck(!stop[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "The verdicts must come in PETSC_FALSE");
+    stop[k] = (PetscBool)(q[k * n] < 0);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -189,7 +201,7 @@ int main(int argc, char **argv)
   const char                       *problems[] = {"pendulum", "double"};
   PetscInt                          problem = 0, n, nout, mismatches = 0, lagmismatches = 0, others = 0;
   PetscReal                         lagdiff = 0, lagtol = 1e-8; /* round-off differences grow in the chaotic double pendulums: 4e-9 after 10 s */
-  PetscBool                         stop = PETSC_FALSE, csv = PETSC_FALSE, twice = PETSC_FALSE, binary = PETSC_FALSE;
+  PetscBool                         stop = PETSC_FALSE, batchstop = PETSC_FALSE, csv = PETSC_FALSE, twice = PETSC_FALSE, binary = PETSC_FALSE;
   const char                       *errors[] = {"none", "type", "interpolate", "nomembers"};
   PetscInt                          error    = 0;
   PetscMPIInt                       rank, size;
@@ -211,6 +223,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-dt", "The time step", NULL, st.dt, &st.dt, NULL));
   PetscCall(PetscOptionsInt("-nan_member", "A member given a NaN", NULL, st.nanmember, &st.nanmember, NULL));
   PetscCall(PetscOptionsBool("-stop", "End each member when its first angle turns negative", NULL, stop, &stop, NULL));
+  PetscCall(PetscOptionsBool("-batch_stop", "With -stop: through the batch stop function", NULL, batchstop, &batchstop, NULL));
   PetscCall(PetscOptionsBool("-view_csv", "Print the results as CSV", NULL, csv, &csv, NULL));
   PetscCall(PetscOptionsBool("-binary", "Write the results to a binary viewer and read them back", NULL, binary, &binary, NULL));
   PetscCall(PetscOptionsBool("-twice", "Solve again with batches of 3 and compare", NULL, twice, &twice, NULL));
@@ -227,7 +240,8 @@ int main(int argc, char **argv)
   PetscCall(SimpVIEnsembleSetSize(ens, st.nmembers));
   if (error != 3) PetscCall(SimpVIEnsembleSetMemberFunction(ens, n, st.dbl ? 2 : 1, Member, &st));
   PetscCall(SimpVIEnsembleSetPointwiseLagrangian(ens, EnsembleMechanics, &st));
-  if (stop) PetscCall(SimpVIEnsembleSetStopFunction(ens, Stop, NULL));
+  if (stop && batchstop) PetscCall(SimpVIEnsembleSetBatchStopFunction(ens, BatchStop, NULL));
+  else if (stop) PetscCall(SimpVIEnsembleSetStopFunction(ens, Stop, NULL));
   PetscCall(SimpVIEnsembleSetFromOptions(ens));
   PetscCall(SimpVIEnsembleSolve(ens));
   PetscCall(SimpVIEnsembleGetResults(ens, &nout, &out));
@@ -343,6 +357,13 @@ int main(int argc, char **argv)
     suffix: gauss
     nsize: {{1 2}}
     args: -problem double -ts_simpvi_type gauss -ts_simpvi_degree 3 -stop -ts_max_time 20
+    output_file: output/ensemble_object_gauss.out
+
+  # the same through the batch stop function (one call per step of a batch): the same output
+  test:
+    suffix: gauss_batchstop
+    nsize: {{1 2}}
+    args: -problem double -ts_simpvi_type gauss -ts_simpvi_degree 3 -stop -batch_stop -ts_max_time 20 -ensemble_batch 5
     output_file: output/ensemble_object_gauss.out
 
   # the order-2 schemes: the midpoint (one Gauss point) and the trapezoid (no interior node)

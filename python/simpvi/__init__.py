@@ -4,8 +4,12 @@ Import petsc4py first (``petsc4py.init(sys.argv)`` for command-line options), th
 (``$SIMPVI_LIBRARY``, else the installed library, else the source tree's ``build/src/libsimpvi.so``) and registers
 the type. Every function takes petsc4py objects and mirrors a C function of simpvi.h (``setType`` is
 ``TSSimpVISetType()``, ``kinsolSetStrategy`` is ``SNESKINSOLSetStrategy()``, ...); ``counterparts`` maps each public
-C function to its Python name, or to None for the few PETSc itself calls (package set-up and tear-down, the type's
-constructor). A C error raises ``PETSc.Error``.
+C function to its Python name (``Ensemble.solve`` for a method of the class ``Ensemble``), or to None for the few
+PETSc itself calls (package set-up and tear-down, the type's constructor). A C error raises ``PETSc.Error``.
+
+``Ensemble`` is the parameter study SimpVIEnsemble: many small systems, each a member function's parameters and
+initial state, integrated with a simpvi TS's scheme on any number of processes, their mechanics one numpy function
+over all points of all members of a batch (``help(simpvi.Ensemble)``, docs/ensemble.md).
 
 Callbacks receive petsc4py objects, like petsc4py's own: ``lagrangian(ts, t, x, v, Lx, Lv, *args, **kargs)`` returns
 L and fills the gradients Lx, Lv (setPointwiseLagrangian()'s function receives numpy arrays instead). Positions and
@@ -31,6 +35,7 @@ from petsc4py import PETSc
 
 from . import _callbacks as _cb
 from . import _library as _C
+from ._ensemble import Ensemble, EnsembleReason, MemberInfo
 
 __all__ = ['TSSIMPVI', 'SNESKINSOL', 'Type', 'Quadrature', 'NonlinearSolverType', 'KINSOLStrategy', 'Tableau',
            'initialize', 'register', 'registerScheme', 'setType', 'getType', 'setDegree', 'getDegree', 'getOrder', 'getTableau',
@@ -38,7 +43,7 @@ __all__ = ['TSSIMPVI', 'SNESKINSOL', 'Type', 'Quadrature', 'NonlinearSolverType'
            'setPointwiseLagrangian', 'setMass', 'setPotential', 'setForce', 'setParameterJacobian', 'setPhaseSpaceIS',
            'getPhaseSpaceIS', 'setUpPhaseSpace', 'computeEnergy', 'monitorEnergy', 'kinsolSetStrategy', 'kinsolSetMAA',
            'kinsolSetTolerances', 'kinsolGetTolerances', 'kinsolSetScaleFunction', 'kinsolGetReturnFlag', 'counterparts',
-           'library']
+           'library', 'Ensemble', 'EnsembleReason', 'MemberInfo']
 
 TSSIMPVI = 'simpvi'
 SNESKINSOL = 'kinsol'  # the SNES type, registered when libsimpvi was built with SUNDIALS KINSOL
@@ -131,25 +136,25 @@ counterparts = {
   'SNESKINSOLGetReturnFlag': 'kinsolGetReturnFlag',
   'SNESSimpVIDenseSetLinear': None,  # TSSIMPVI sets it for TS_LINEAR; from Python: the option -snes_simpvidense_linear
   'SNESSimpVIDenseGetLinear': None,  # from Python: the option -snes_simpvidense_linear in the options database
-  # the parameter study SimpVIEnsemble (docs/ensemble.md): its Python form, with numpy-vectorised mechanics over the
-  # points of a batch, is issue 25's item 3, not written yet
-  'SimpVIEnsembleCreate': None,
-  'SimpVIEnsembleDestroy': None,
-  'SimpVIEnsembleSetTS': None,
-  'SimpVIEnsembleSetSize': None,
-  'SimpVIEnsembleGetSize': None,
-  'SimpVIEnsembleSetMemberFunction': None,
-  'SimpVIEnsembleSetPointwiseLagrangian': None,
-  'SimpVIEnsembleSetStopFunction': None,
-  'SimpVIEnsembleSetOutputFunction': None,
-  'SimpVIEnsembleSetBatchSize': None,
-  'SimpVIEnsembleSetChunkSize': None,
-  'SimpVIEnsembleSetFromOptions': None,
-  'SimpVIEnsembleSetUp': None,
-  'SimpVIEnsembleSolve': None,
-  'SimpVIEnsembleGetResults': None,
-  'SimpVIEnsembleGetMemberInfo': None,
-  'SimpVIEnsembleView': None,
+  # the parameter study SimpVIEnsemble (docs/ensemble.md): methods of simpvi.Ensemble
+  'SimpVIEnsembleCreate': 'Ensemble.create',
+  'SimpVIEnsembleDestroy': 'Ensemble.destroy',
+  'SimpVIEnsembleSetTS': 'Ensemble.setTS',
+  'SimpVIEnsembleSetSize': 'Ensemble.setSize',
+  'SimpVIEnsembleGetSize': 'Ensemble.getSize',
+  'SimpVIEnsembleSetMemberFunction': 'Ensemble.setMemberFunction',
+  'SimpVIEnsembleSetPointwiseLagrangian': 'Ensemble.setPointwiseLagrangian',
+  'SimpVIEnsembleSetStopFunction': 'Ensemble.setStopFunction',
+  'SimpVIEnsembleSetBatchStopFunction': 'Ensemble.setBatchStopFunction',
+  'SimpVIEnsembleSetOutputFunction': 'Ensemble.setOutputFunction',
+  'SimpVIEnsembleSetBatchSize': 'Ensemble.setBatchSize',
+  'SimpVIEnsembleSetChunkSize': 'Ensemble.setChunkSize',
+  'SimpVIEnsembleSetFromOptions': 'Ensemble.setFromOptions',
+  'SimpVIEnsembleSetUp': 'Ensemble.setUp',
+  'SimpVIEnsembleSolve': 'Ensemble.solve',
+  'SimpVIEnsembleGetResults': 'Ensemble.getResults',
+  'SimpVIEnsembleGetMemberInfo': 'Ensemble.getMemberInfo',
+  'SimpVIEnsembleView': 'Ensemble.view',
 }
 
 

@@ -27,7 +27,8 @@ def _capi(name, restype, *argtypes):
 
 
 _new = {kind: _capi('PyPetsc%s_New' % kind, ctypes.py_object, ctypes.c_void_p) for kind in ('TS', 'Vec', 'Mat', 'IS', 'SNES')}
-_comm_self = _capi('PyPetscComm_Get', ctypes.c_void_p, ctypes.py_object)(PETSc.COMM_SELF)  # MPI_Comm, for PetscError()
+comm_handle = _capi('PyPetscComm_Get', ctypes.c_void_p, ctypes.py_object)  # the MPI_Comm of a petsc4py Comm
+_comm_self = comm_handle(PETSc.COMM_SELF)  # for PetscError()
 
 
 def wrap(kind, ptr):
@@ -51,8 +52,11 @@ def _fail(what, fn, exc):
   name = getattr(fn, '__qualname__', repr(fn))
   text = 'Python %s callback %s() raised %s' % (what, name, ''.join(traceback.format_exception_only(type(exc), exc)).strip())
   line, file = (where.lineno, os.path.basename(where.filename)) if where else (0, '<python>')
+  # PetscError() calls MPI_Abort() for a function whose name starts with "main" (main.<locals>.f, a callback defined
+  # in a function main()): the name it gets must not
+  func = name if not name.startswith('main') else 'python ' + name
   # the message is a format: keep any % of the exception's text literal
-  return C.PetscError(_comm_self, line, name.encode(), file.encode(), 76, 0, text.replace('%', '%%').encode())  # PETSC_ERR_LIB, PETSC_ERROR_INITIAL
+  return C.PetscError(_comm_self, line, func.encode(), file.encode(), 76, 0, text.replace('%', '%%').encode())  # PETSC_ERR_LIB, PETSC_ERROR_INITIAL
 
 
 def _trampoline(prototype, key, what, kinds):

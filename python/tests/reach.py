@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Every public C function of simpvi.h reachable from Python: the header's PETSC_EXTERN functions read from the
-source tree, each found in simpvi.counterparts with a Python function of that name (or None, with its reason in the
+source tree, each found in simpvi.counterparts with a Python function or method (Ensemble.solve) of that name (or None, with its reason in the
 module: PETSc calls it). Then simpvi.getTableau() against the Gauss-Lobatto and Gauss-Legendre tables (nodes,
 weights integrating polynomials exactly to their degree, the Lagrange basis B and its derivative D), and with
 -kinsol the SNESKINSOL functions on a SNES of type kinsol.
@@ -30,10 +30,18 @@ def header_functions():
     return re.findall(r'^PETSC_EXTERN\s+\w+\s+(\w+)\s*\(', f.read(), re.M)
 
 
+def attribute(name):
+  """simpvi's attribute of that name, dotted for a class's method (Ensemble.solve); None if there is none."""
+  obj = simpvi
+  for part in name.split('.'):
+    obj = getattr(obj, part, None)
+  return obj
+
+
 def check_reach():
   names = header_functions()
   missing = [n for n in names if n not in simpvi.counterparts]
-  absent = [n for n in names if simpvi.counterparts.get(n) and not callable(getattr(simpvi, simpvi.counterparts[n], None))]
+  absent = [n for n in names if simpvi.counterparts.get(n) and not callable(attribute(simpvi.counterparts[n]))]
   stale = [n for n in simpvi.counterparts if n not in names]
   out('simpvi.h: %d public functions, %d with a Python counterpart' % (len(names), sum(1 for n in names if simpvi.counterparts.get(n))))
   out('every public function in simpvi.counterparts: %s%s' % (verdict(not missing), '' if not missing else ' (missing: %s)' % ', '.join(missing)))

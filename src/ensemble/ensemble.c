@@ -270,7 +270,7 @@ PetscErrorCode SimpVIEnsembleSetPointwiseLagrangian(SimpVIEnsemble ens, SimpVIEn
   A member it stops ends with `SIMPVI_ENSEMBLE_CONVERGED_USER`, also at its last step, as a `TSSetPostStep()` function
   that calls `TSSetConvergedReason()` with `TS_CONVERGED_USER` ends a lone `TS`'s run.
 
-.seealso: `SimpVIEnsemble`, `SimpVIEnsembleStopFn`, `SimpVIEnsembleGetMemberInfo()`
+.seealso: `SimpVIEnsemble`, `SimpVIEnsembleStopFn`, `SimpVIEnsembleSetBatchStopFunction()`, `SimpVIEnsembleGetMemberInfo()`
 @*/
 PetscErrorCode SimpVIEnsembleSetStopFunction(SimpVIEnsemble ens, SimpVIEnsembleStopFn f, void *ctx)
 {
@@ -278,6 +278,36 @@ PetscErrorCode SimpVIEnsembleSetStopFunction(SimpVIEnsemble ens, SimpVIEnsembleS
   PetscValidHeaderSpecific(ens, SIMPVIENSEMBLE_CLASSID, 1);
   ens->stopfn  = f;
   ens->stopctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  SimpVIEnsembleSetBatchStopFunction - Sets a function called once after each step of a batch of a `SimpVIEnsemble`
+  with every member whose step succeeded, which may end their runs: the stop function on arrays, for vectorised code
+  (one call per batch step instead of one per member and step)
+
+  Logically Collective
+
+  Input Parameters:
++ ens - the ensemble
+. f   - the function, `SimpVIEnsembleBatchStopFn` (`NULL`: none)
+- ctx - its context (may be `NULL`)
+
+  Level: intermediate
+
+  Notes:
+  A member it stops ends with `SIMPVI_ENSEMBLE_CONVERGED_USER`, as with `SimpVIEnsembleSetStopFunction()`, whose
+  function sees the same members at the same steps (each right after its step, this one after the batch's step);
+  each member's verdict must depend on that member alone. Both may be set: a member ends if either says so.
+
+.seealso: `SimpVIEnsemble`, `SimpVIEnsembleBatchStopFn`, `SimpVIEnsembleSetStopFunction()`
+@*/
+PetscErrorCode SimpVIEnsembleSetBatchStopFunction(SimpVIEnsemble ens, SimpVIEnsembleBatchStopFn f, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ens, SIMPVIENSEMBLE_CLASSID, 1);
+  ens->batchstopfn  = f;
+  ens->batchstopctx = ctx;
   PetscFunctionReturn(0);
 }
 

@@ -326,6 +326,35 @@ static void Pack(SimpVIEnsembleBatch *B)
     if (B->live[b]) B->slot[B->nlive++] = b;
 }
 
+/* The batch stop function once for the members whose step just ended well, packed in slot order into the points'
+   arrays (free after the Newton iterations): every slot began the step iterating (SimpVIEnsembleSolve() takes the
+   ended members out before the next step), so these are all but the failed ones */
+static PetscErrorCode BatchStop(SimpVIEnsemble ens)
+{
+  SimpVIEnsembleBatch *B = &ens->batch;
+  const PetscInt       n = ens->n, np = ens->nparam, np1 = PetscMax(np, 1);
+  PetscInt             k = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < B->nb; b++) {
+    if (B->reason[b] == SIMPVI_ENSEMBLE_DIVERGED_NONLINEAR_SOLVE) continue;
+    B->slot[k]    = b;
+    B->pmember[k] = B->member[b];
+    B->pstep[k]   = B->steps[b];
+    B->pt[k]      = B->t[b];
+    B->pstop[k]   = PETSC_FALSE;
+    PetscCall(PetscArraycpy(B->pparam + k * np, B->param + b * np1, np));
+    PetscCall(PetscArraycpy(B->px + k * n, B->q + b * n, n));
+    PetscCall(PetscArraycpy(B->pv + k * n, B->p + b * n, n));
+    k++;
+  }
+  if (!k) PetscFunctionReturn(0);
+  PetscCall(ens->batchstopfn(ens, k, B->pmember, np, B->pparam, B->pstep, B->pt, n, B->px, B->pv, B->pstop, ens->batchstopctx));
+  for (PetscInt j = 0; j < k; j++)
+    if (B->pstop[j]) B->reason[B->slot[j]] = SIMPVI_ENSEMBLE_CONVERGED_USER;
+  PetscFunctionReturn(0);
+}
+
 /*
   SimpVIEnsembleBatchStep_Private - one step of every member of the batch still running (reason 0): predictor, the
   Newton iterations side by side (one call of the pointwise function per iteration), and each member's end
@@ -366,6 +395,7 @@ PetscErrorCode SimpVIEnsembleBatchStep_Private(SimpVIEnsemble ens)
     }
     Pack(B);
   }
+  if (ens->batchstopfn) PetscCall(BatchStop(ens));
   PetscCall(PetscLogEventEnd(SIMPVI_EnsembleStep, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }

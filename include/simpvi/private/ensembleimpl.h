@@ -49,6 +49,8 @@ typedef struct {
   /* packed points of the live slots (slot of packed j: slot[j]) */
   PetscInt   nlive, *slot, *pmember;
   PetscReal *pt, *pparam, *px, *pv, *pP, *pG, *pD; /* B nq, B nq nparam, B nq n (x4), 4 B nq n n */
+  PetscInt  *pstep;                                /* B: the steps of the members the batch stop function gets */
+  PetscBool *pstop;                                /* B: its verdicts */
   /* one member's Newton step at a time */
   PetscReal    *R, *J, *LU, *dy, *dq, *dp; /* m, m m (row-major), m m (column-major), m, n, n */
   PetscBLASInt *piv;
@@ -77,6 +79,8 @@ struct _p_SimpVIEnsemble {
   void                     *pointwisectx;
   SimpVIEnsembleStopFn      stopfn;
   void                     *stopctx;
+  SimpVIEnsembleBatchStopFn batchstopfn;
+  void                     *batchstopctx;
   SimpVIEnsembleOutputFn    outputfn;
   void                     *outputctx;
 
