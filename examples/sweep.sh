@@ -235,10 +235,12 @@ load() { cat "$OUT/$1.load" 2> /dev/null || echo unknown; }
   echo
   echo "Two equal pendulums (m1 = m2 = 1 kg, l1 = l2 = l = 1 m, g = 9.81 m/s²) are released at rest from (θ1, θ2) at the"
   echo "centres of a $GRID × $GRID grid of [−π, π]². Their Lagrangian has the configuration-dependent mass"
-  echo "M(θ) = l² [[2, cos(θ1 − θ2)], [cos(θ1 − θ2), 1]], given to \`TSSimpVISetMass()\` with its derivatives Mx, Mxx (the"
-  echo "analytic step Jacobian matches finite differences: the test \`examples-sweep_flip\` checks it in-program and"
-  echo "\`examples-sweep_flip_snes_test_jacobian\` with \`-snes_test_jacobian\`). A flip is an angle passing ±π, detected after"
-  echo "each step; its time is interpolated linearly between the two steps. Colour: flip time in units of √(l/g), log scale."
+  echo "M(θ) = l² [[2, cos(θ1 − θ2)], [cos(θ1 − θ2), 1]]: the ensemble's members get P = M v, G = ½ vᵀ(∂M/∂θ)v − ∇V and"
+  echo "their derivatives pointwise, one TS per task (\`-flip_ensemble 0\`) gives M to \`TSSimpVISetMass()\` with its derivatives"
+  echo "Mx, Mxx (both step Jacobians match finite differences: the test \`examples-sweep_flip\` checks them in-program and"
+  echo "\`examples-sweep_flip_snes_test_jacobian\` the mass door's with \`-snes_test_jacobian\`). A flip is an angle passing ±π,"
+  echo "detected after each step; its time is interpolated linearly between the two steps. Colour: flip time in units of"
+  echo "√(l/g), log scale."
   echo
   echo "Choices:"
   echo
@@ -259,8 +261,8 @@ load() { cat "$OUT/$1.load" 2> /dev/null || echo unknown; }
   cat "$OUT/flip-$GRID-np$NP.txt"
   echo '```'
   echo
-  echo "**Wall time $t_map s on $NP ranks**, ranks busy ${busy:-unknown} ($(getconf _NPROCESSORS_ONLN) cores; the machine's load"
-  echo "average was $(load flip-$GRID-np$NP) at the start: on a shared machine the CPU times are the better measure). The ensemble's"
+  echo "**Wall time $t_map s on $NP ranks**; ranks busy ${busy:-unknown}. $(getconf _NPROCESSORS_ONLN) cores; the machine's load"
+  echo "average was $(load flip-$GRID-np$NP) at the start: on a shared machine the CPU times are the better measure. The ensemble's"
   echo "view and the processes' CPU time (stderr; a process is busy from the start of the solve until its last member ends,"
   echo "against the slowest):"
   echo
