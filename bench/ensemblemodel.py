@@ -16,7 +16,7 @@ each request costs --latency seconds) while the rank holds fewer members than it
 the members left per rank when that is fewer), the ranks' batch steps ordered in time so that they take chunks in
 the order they ask. It prints, per number of ranks, the modelled wall time, the mean busy share (each rank busy until its last
 member ends, against the slowest) and the speed-up; beside it the static cyclic split (rank r runs members r, r + P,
-...), which examples/ensemble.h used. Python 3 standard library only.
+...), which the flip map's older machinery (examples/ensemble.h, removed) used. Python 3 standard library only.
 """
 import argparse
 import csv

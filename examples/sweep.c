@@ -13,14 +13,13 @@ static char help[] = "MPI-parallel parameter studies with TSSIMPVI: PETSC_COMM_W
                      "  convergence: -schemes midpoint,simpson,lobatto -meshes 25,50,100,200,400 -order_floor <1e-12>\n"
                      "  flip: -grid <N> -flip_tmax <T in sqrt(l/g)> -flip_dt <h in sqrt(l/g)> -flip_l <1> -flip_g <9.81>\n"
                      "        -flip_skip_forbidden <bool> -flip_energy_tol <2e-2> -flip_check_jacobian; the scheme is -ts_simpvi_type (default simpson)\n"
-                     "        -flip_ensemble <bool> (default: each rank integrates its share of the grid as one batched system,\n"
-                     "        examples/ensemble.h, -ensemble_batch <1024>; 0: one TS per task through the queue)\n"
-                     "        -flip_check_ts <steps> (the ensemble against a TSSIMPVI run of each task alone, over that many steps)\n\n";
+                     "        -flip_ensemble <bool> (default: the grid's tasks as one SimpVIEnsemble on all ranks, members dealt out on\n"
+                     "        request, -ensemble_batch, -ensemble_chunk, -ensemble_view; 0: one TS per task through the queue)\n"
+                     "        -flip_check_ts <steps> (the ensemble against a TSSIMPVI run of each task alone through the mass door)\n\n";
 
 #include <simpvi.h>
 #include "stepjacobian.h"
 #include "phasesplit.h"
-#include "ensemble.h"
 #include <gsl/gsl_sf_elljac.h>
 #include <gsl/gsl_sf_ellint.h>
 #include <sys/resource.h>
@@ -577,6 +576,69 @@ static PetscReal DPEnergy(Sweep *sw, const PetscReal q[], const PetscReal p[])
   return 0.5 * (l2 * p[0] * p[0] - 2 * l2 * c * p[0] * p[1] + 2 * l2 * p[1] * p[1]) / det - sw->g * sw->l * (2 * PetscCosReal(q[0]) + PetscCosReal(q[1]));
 }
 
+/* The double pendulum at one point, for the pointwise doors (the ensemble's and a lone TSSIMPVI's): P = M v and
+   G = g - grad V (DPMass(), DPPotential()) and their derivatives; any output may be NULL */
+static void FlipPoint(const Sweep *sw, const PetscReal x[], const PetscReal v[], PetscReal *L, PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[])
+{
+  const PetscReal l2 = sw->l * sw->l, gl = sw->g * sw->l;
+  const PetscReal c = PetscCosReal(x[0] - x[1]), s = PetscSinReal(x[0] - x[1]);
+
+  if (L) *L = l2 * v[0] * v[0] + 0.5 * l2 * v[1] * v[1] + l2 * c * v[0] * v[1] + gl * (2 * PetscCosReal(x[0]) + PetscCosReal(x[1]));
+  if (P) {
+    P[0] = 2 * l2 * v[0] + l2 * c * v[1];
+    P[1] = l2 * c * v[0] + l2 * v[1];
+  }
+  if (G) {
+    G[0] = -l2 * s * v[0] * v[1] - 2 * gl * PetscSinReal(x[0]);
+    G[1] = l2 * s * v[0] * v[1] - gl * PetscSinReal(x[1]);
+  }
+  if (Px) { /* P_x = Mx */
+    Px[0] = -l2 * s * v[1];
+    Px[1] = l2 * s * v[1];
+    Px[2] = -l2 * s * v[0];
+    Px[3] = l2 * s * v[0];
+  }
+  if (Pv) { /* P_v = M */
+    Pv[0] = 2 * l2;
+    Pv[1] = l2 * c;
+    Pv[2] = l2 * c;
+    Pv[3] = l2;
+  }
+  if (Gx) { /* G_x = Mxx - V'' */
+    const PetscReal cvv = l2 * c * v[0] * v[1];
+
+    Gx[0] = -cvv - 2 * gl * PetscCosReal(x[0]);
+    Gx[1] = cvv;
+    Gx[2] = cvv;
+    Gx[3] = -cvv - gl * PetscCosReal(x[1]);
+  }
+  if (Gv) { /* G_v = Mx' */
+    Gv[0] = -l2 * s * v[1];
+    Gv[1] = -l2 * s * v[0];
+    Gv[2] = l2 * s * v[1];
+    Gv[3] = l2 * s * v[0];
+  }
+}
+
+/* A lone TSSIMPVI run's pointwise mechanics: FlipPoint() at each point, as the ensemble's */
+static PetscErrorCode FlipPointwise(TS ts, PetscInt npoints, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal L[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[], void *ctx)
+{
+  Run *run = (Run *)ctx;
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < npoints; k++) FlipPoint(run->sw, x + 2 * k, v + 2 * k, L ? L + k : NULL, P ? P + 2 * k : NULL, G ? G + 2 * k : NULL, Px ? Px + 4 * k : NULL, Pv ? Pv + 4 * k : NULL, Gx ? Gx + 4 * k : NULL, Gv ? Gv + 4 * k : NULL);
+  PetscFunctionReturn(0);
+}
+
+/* At rest, theta2 can reach pi only if 2 cos th1 + cos th2 <= 1 and theta1 only if it is <= -1: energy forbids any flip */
+static PetscBool FlipForbidden(Sweep *sw, PetscInt task)
+{
+  const PetscInt  N   = sw->grid;
+  const PetscReal th1 = -PETSC_PI + (task % N + 0.5) * 2 * PETSC_PI / N, th2 = -PETSC_PI + (task / N + 0.5) * 2 * PETSC_PI / N;
+
+  return (PetscBool)(sw->skip && 2 * PetscCosReal(th1) + PetscCosReal(th2) > 1);
+}
+
 /* After each step: the energy error, the flip test (an angle beyond +-pi; its time by linear interpolation between the
    steps, in sqrt(l/g)), then the queue */
 static PetscErrorCode FlipPostStep(TS ts)
@@ -618,8 +680,14 @@ static PetscErrorCode FlipPostStep(TS ts)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode FlipSetUp(Sweep *sw, Model *m, Run *run, PetscInt task, TS *ts, Vec *U, PetscInt *nmax)
+/* A TSSIMPVI run of a task: the mechanics through the mass door (TSSimpVISetMass(), TSSimpVISetPotential()) or, with
+   pointwise, through TSSimpVISetPointwiseLagrangian() as the ensemble's members (FlipPoint()); with newton by Newton
+   (-ts_simpvi_lag_jacobian false, what the ensemble does), else simplified Newton unless the options say otherwise */
+static PetscErrorCode FlipSetUp(Sweep *sw, Model *m, Run *run, PetscInt task, PetscBool pointwise, PetscBool newton, TS *ts, Vec *U, PetscInt *nmax)
 {
+  char      given[64] = "";
+  PetscBool had       = PETSC_FALSE;
+
   const PetscInt  N = sw->grid, i = task % N, j = task / N;
   const PetscReal q[2] = {-PETSC_PI + (i + 0.5) * 2 * PETSC_PI / N, -PETSC_PI + (j + 0.5) * 2 * PETSC_PI / N}, p[2] = {0, 0};
 
@@ -635,8 +703,11 @@ static PetscErrorCode FlipSetUp(Sweep *sw, Model *m, Run *run, PetscInt task, TS
   PetscCall(TSCreate(m->comm, ts));
   PetscCall(TSSetType(*ts, TSSIMPVI));
   PetscCall(TSSimpVISetType(*ts, TSSIMPVISIMPSON));
-  PetscCall(TSSimpVISetMass(*ts, m->A[0], m->A[1], m->A[2], DPMass, run));
-  PetscCall(TSSimpVISetPotential(*ts, m->A[3], DPPotential, DPPotentialHessian, run));
+  if (pointwise) PetscCall(TSSimpVISetPointwiseLagrangian(*ts, FlipPointwise, run));
+  else {
+    PetscCall(TSSimpVISetMass(*ts, m->A[0], m->A[1], m->A[2], DPMass, run));
+    PetscCall(TSSimpVISetPotential(*ts, m->A[3], DPPotential, DPPotentialHessian, run));
+  }
   PetscCall(VecDuplicate(m->U, U));
   PetscCall(ModelSetState(m, *U, q, p));
   PetscCall(PhaseSplitLocalHalves(*ts, *U));
@@ -648,12 +719,19 @@ static PetscErrorCode FlipSetUp(Sweep *sw, Model *m, Run *run, PetscInt task, TS
   PetscCall(TSSetErrorIfStepFails(*ts, PETSC_FALSE));
   PetscCall(TSSetPostStep(*ts, FlipPostStep));
   PetscCall(TSSetApplicationContext(*ts, run));
+  if (newton) { /* whatever the command line says, restored after */
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-ts_simpvi_lag_jacobian", given, sizeof(given), &had));
+    PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_lag_jacobian", "false"));
+  }
   PetscCall(TSSetFromOptions(*ts));
+  if (newton && had) PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_lag_jacobian", given[0] ? given : NULL));
+  else if (newton) PetscCall(PetscOptionsClearValue(NULL, "-ts_simpvi_lag_jacobian"));
   PetscFunctionReturn(0);
 }
 
-/* task = j * grid + i: theta1 = -pi + (i + 1/2) 2 pi / grid, theta2 likewise with j (cell centres) */
-static PetscErrorCode FlipRun(Sweep *sw, Model *m, PetscInt task, PetscReal rec[])
+/* task = j * grid + i: theta1 = -pi + (i + 1/2) 2 pi / grid, theta2 likewise with j (cell centres); a TSSIMPVI run as
+   FlipSetUp() makes it */
+static PetscErrorCode FlipRunWith(Sweep *sw, Model *m, PetscInt task, PetscBool pointwise, PetscBool newton, PetscReal rec[])
 {
   const PetscInt  N   = sw->grid;
   const PetscReal th1 = -PETSC_PI + (task % N + 0.5) * 2 * PETSC_PI / N, th2 = -PETSC_PI + (task / N + 0.5) * 2 * PETSC_PI / N;
@@ -669,12 +747,11 @@ static PetscErrorCode FlipRun(Sweep *sw, Model *m, PetscInt task, PetscReal rec[
   rec[F_TH1]   = th1;
   rec[F_TH2]   = th2;
   rec[F_TFLIP] = -1;
-  /* at rest, theta2 can reach pi only if 2 cos th1 + cos th2 <= 1 and theta1 only if it is <= -1: energy forbids any flip */
-  if (sw->skip && 2 * PetscCosReal(th1) + PetscCosReal(th2) > 1) {
+  if (FlipForbidden(sw, task)) {
     rec[F_STATUS] = 2;
     PetscFunctionReturn(0);
   }
-  PetscCall(FlipSetUp(sw, m, &run, task, &ts, &U, &nmax));
+  PetscCall(FlipSetUp(sw, m, &run, task, pointwise, newton, &ts, &U, &nmax));
   PetscCall(TSSolve(ts, U));
   {
     TSConvergedReason reason;
@@ -691,6 +768,14 @@ static PetscErrorCode FlipRun(Sweep *sw, Model *m, PetscInt task, PetscReal rec[
   rec[F_NEWTON] = its;
   PetscCall(VecDestroy(&U));
   PetscCall(TSDestroy(&ts));
+  PetscFunctionReturn(0);
+}
+
+/* One TS per task (-flip_ensemble 0): the mass door with the options' Newton */
+static PetscErrorCode FlipRun(Sweep *sw, Model *m, PetscInt task, PetscReal rec[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(FlipRunWith(sw, m, task, PETSC_FALSE, PETSC_FALSE, rec));
   PetscFunctionReturn(0);
 }
 
@@ -731,8 +816,9 @@ static PetscErrorCode FlipReport(Sweep *sw, const PetscReal *rec, PetscReal tol)
   PetscFunctionReturn(0);
 }
 
-/* ||J - Jfd||_F / ||J||_F of the step system of a task's first step, at a perturbed point (serial) */
-static PetscErrorCode FlipCheckJacobian(Sweep *sw, Model *m, PetscInt task, PetscReal *relerr)
+/* ||J - Jfd||_F / ||J||_F of the step system of a task's first step, at a perturbed point (serial); through the mass
+   door or the pointwise one (the ensemble's mechanics) */
+static PetscErrorCode FlipCheckJacobian(Sweep *sw, Model *m, PetscInt task, PetscBool pointwise, PetscReal *relerr)
 {
   Run      run;
   TS       ts;
@@ -742,7 +828,7 @@ static PetscErrorCode FlipCheckJacobian(Sweep *sw, Model *m, PetscInt task, Pets
   PetscInt nmax;
 
   PetscFunctionBeginUser;
-  PetscCall(FlipSetUp(sw, m, &run, task, &ts, &U, &nmax));
+  PetscCall(FlipSetUp(sw, m, &run, task, pointwise, PETSC_FALSE, &ts, &U, &nmax));
   PetscCall(TSSetMaxSteps(ts, 1));
   PetscCall(TSSolve(ts, U));
   PetscCall(TSGetSNES(ts, &snes));
@@ -760,254 +846,200 @@ static PetscErrorCode FlipCheckJacobian(Sweep *sw, Model *m, PetscInt task, Pets
   PetscFunctionReturn(0);
 }
 
-/* ------------------------------------ flip: the double pendulums as an ensemble -----------------------------------
-   Every process integrates its share of the grid as one batched system (examples/ensemble.h): members are tasks, the
-   post-step is FlipPostStep()'s test for each member, and a member leaves the batch at its flip. Its row does not
-   depend on the batch, so the CSV does not depend on the number of processes. */
+/* --------------------------------- flip: the double pendulums as one SimpVIEnsemble --------------------------------
+   The integrated tasks (all but the energetically forbidden ones) are the members of one SimpVIEnsemble (simpvi.h,
+   docs/ensemble.md) on all processes, dealt out on request: member k is task task[k], its mechanics FlipPoint() at
+   all points of a batch, its post-step FlipPostStep()'s test (the stop function) and its row's values the output
+   function's. A member takes the steps a lone TSSIMPVI run of its task by Newton through TSSimpVISetPointwiseLagrangian()
+   with the same FlipPoint() takes, bit for bit, so the CSV does not depend on the number of processes;
+   -sweep_check_serial reruns every task so and compares the rows. */
 typedef struct {
-  Sweep     *sw;
-  Queue     *q;
-  PetscReal *rec;                    /* ntasks x nrec: the rows of the tasks run here (zero elsewhere) */
-  PetscReal *H0, *dH, *prev, *tflip; /* per task */
-  PetscInt  *which;
-  PetscInt   next, stride, last; /* the tasks next, next + stride, ... < last */
-  PetscInt   ndone, nrun;        /* members done, members to run (for the progress lines) */
-  PetscBool  nostop;             /* no stop at the flip (-flip_check_ts) */
-  PetscReal *qend;               /* with nostop: the end state of each task, 4 per task */
-} FlipEnsemble;
+  Sweep         *sw;
+  PetscInt       nmembers, *task;        /* member k is task task[k] */
+  PetscReal     *H0, *dH, *prev, *tflip; /* per member, kept by the process that runs it */
+  PetscInt      *which;                  /* per member: the angle that flipped, 0 before */
+  PetscBool      nostop;                 /* no stop at the flip (-flip_check_ts) */
+  PetscInt       ndone, every;           /* progress: members this process finished, a line every so many */
+  PetscLogDouble t0;
+} FlipStudy;
 
-/* The double pendulum at npts points: P = M v, G = g - grad V and their derivatives (DPMass(), DPPotential()) */
-static PetscErrorCode FlipMechanics(PetscInt npts, const PetscInt id[], const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[], void *ctx)
+/* Member k: task task[k] at rest at its grid point; its parameters are its initial angles */
+static PetscErrorCode FlipMember(SimpVIEnsemble ens, PetscInt k, PetscInt nparam, PetscReal param[], PetscInt n, PetscReal q[], PetscReal p[], void *ctx)
 {
-  FlipEnsemble   *fe = (FlipEnsemble *)ctx;
-  const PetscReal l2 = fe->sw->l * fe->sw->l, gl = fe->sw->g * fe->sw->l;
+  FlipStudy     *fs = (FlipStudy *)ctx;
+  const PetscInt N = fs->sw->grid, task = fs->task[k];
 
   PetscFunctionBeginUser;
-  for (PetscInt j = 0; j < npts; j++) {
-    const PetscReal *xx = x + 2 * j, *vv = v + 2 * j;
-    const PetscReal  c = PetscCosReal(xx[0] - xx[1]), s = PetscSinReal(xx[0] - xx[1]), c0 = PetscCosReal(xx[0]), s0 = PetscSinReal(xx[0]), c1 = PetscCosReal(xx[1]), s1 = PetscSinReal(xx[1]);
-    const PetscReal  cvv = l2 * c * vv[0] * vv[1];
-    PetscReal       *px = Px + 4 * j, *pv = Pv + 4 * j, *gx = Gx + 4 * j, *gv = Gv + 4 * j;
-
-    P[2 * j]     = 2 * l2 * vv[0] + l2 * c * vv[1];
-    P[2 * j + 1] = l2 * c * vv[0] + l2 * vv[1];
-    G[2 * j]     = -l2 * s * vv[0] * vv[1] - 2 * gl * s0;
-    G[2 * j + 1] = l2 * s * vv[0] * vv[1] - gl * s1;
-    px[0]        = -l2 * s * vv[1]; /* P_x = Mx */
-    px[1]        = l2 * s * vv[1];
-    px[2]        = -l2 * s * vv[0];
-    px[3]        = l2 * s * vv[0];
-    pv[0]        = 2 * l2; /* P_v = M */
-    pv[1]        = l2 * c;
-    pv[2]        = l2 * c;
-    pv[3]        = l2;
-    gx[0]        = -cvv - 2 * gl * c0; /* G_x = Mxx - V'' */
-    gx[1]        = cvv;
-    gx[2]        = cvv;
-    gx[3]        = -cvv - gl * c1;
-    gv[0]        = px[0]; /* G_v = Mx' */
-    gv[1]        = px[2];
-    gv[2]        = px[1];
-    gv[3]        = px[3];
-  }
+  q[0] = param[0] = -PETSC_PI + (task % N + 0.5) * 2 * PETSC_PI / N;
+  q[1] = param[1] = -PETSC_PI + (task / N + 0.5) * 2 * PETSC_PI / N;
+  p[0] = p[1]         = 0;
+  fs->H0[k]           = DPEnergy(fs->sw, q, p);
+  fs->dH[k]           = 0;
+  fs->prev[2 * k]     = q[0];
+  fs->prev[2 * k + 1] = q[1];
+  fs->which[k]        = 0;
+  fs->tflip[k]        = -1;
   PetscFunctionReturn(0);
 }
 
-static PetscBool FlipForbidden(Sweep *sw, PetscInt task)
+/* The ensemble's mechanics: FlipPoint() at every point of every member of a batch */
+static PetscErrorCode FlipEnsembleMechanics(SimpVIEnsemble ens, PetscInt npoints, PetscInt n, const PetscInt member[], PetscInt nparam, const PetscReal param[], const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal L[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[], void *ctx)
 {
-  const PetscInt  N   = sw->grid;
-  const PetscReal th1 = -PETSC_PI + (task % N + 0.5) * 2 * PETSC_PI / N, th2 = -PETSC_PI + (task / N + 0.5) * 2 * PETSC_PI / N;
-
-  return (PetscBool)(sw->skip && 2 * PetscCosReal(th1) + PetscCosReal(th2) > 1);
-}
-
-/* The next task of this process (static cyclic split), at rest at its grid point */
-static PetscErrorCode FlipNext(PetscInt *id, PetscReal q0[], PetscReal p0[], void *ctx)
-{
-  FlipEnsemble  *fe = (FlipEnsemble *)ctx;
-  Sweep         *sw = fe->sw;
-  const PetscInt N  = sw->grid;
+  FlipStudy *fs = (FlipStudy *)ctx;
 
   PetscFunctionBeginUser;
-  *id = -1;
-  while (fe->next < fe->last && FlipForbidden(sw, fe->next)) fe->next += fe->stride;
-  if (fe->next >= fe->last) PetscFunctionReturn(0);
-  *id   = fe->next;
-  q0[0] = -PETSC_PI + (*id % N + 0.5) * 2 * PETSC_PI / N;
-  q0[1] = -PETSC_PI + (*id / N + 0.5) * 2 * PETSC_PI / N;
-  p0[0] = p0[1]         = 0;
-  fe->H0[*id]           = DPEnergy(sw, q0, p0);
-  fe->dH[*id]           = 0;
-  fe->prev[2 * *id]     = q0[0];
-  fe->prev[2 * *id + 1] = q0[1];
-  fe->which[*id]        = 0;
-  fe->next += fe->stride;
+  for (PetscInt k = 0; k < npoints; k++) FlipPoint(fs->sw, x + 2 * k, v + 2 * k, L ? L + k : NULL, P ? P + 2 * k : NULL, G ? G + 2 * k : NULL, Px ? Px + 4 * k : NULL, Pv ? Pv + 4 * k : NULL, Gx ? Gx + 4 * k : NULL, Gv ? Gv + 4 * k : NULL);
   PetscFunctionReturn(0);
 }
 
-/* FlipPostStep() for every member: the energy error, the flip (an angle beyond +-pi, its time interpolated) */
-static PetscErrorCode FlipEnsemblePostStep(PetscInt nb, const PetscInt id[], const PetscInt step[], const PetscReal q[], const PetscReal p[], PetscBool stop[], void *ctx)
+/* FlipPostStep() for a member: the energy error, the flip (an angle beyond +-pi, its time interpolated) ends its run */
+static PetscErrorCode FlipStop(SimpVIEnsemble ens, PetscInt k, PetscInt nparam, const PetscReal param[], PetscInt step, PetscReal t, PetscInt n, const PetscReal q[], const PetscReal p[], PetscBool *stop, void *ctx)
 {
-  FlipEnsemble *fe = (FlipEnsemble *)ctx;
-  Sweep        *sw = fe->sw;
+  FlipStudy *fs   = (FlipStudy *)ctx;
+  Sweep     *sw   = fs->sw;
+  PetscReal *prev = fs->prev + 2 * k, frac = 2;
 
   PetscFunctionBeginUser;
-  for (PetscInt b = 0; b < nb; b++) {
-    const PetscInt   task = id[b];
-    const PetscReal *qb = q + 2 * b, *pb = p + 2 * b;
-    PetscReal       *prev = fe->prev + 2 * task, frac = 2;
+  fs->dH[k] = PetscMax(fs->dH[k], PetscAbsReal(DPEnergy(sw, q, p) - fs->H0[k]) / (sw->g * sw->l));
+  if (fs->nostop) PetscFunctionReturn(0);
+  for (PetscInt i = 0; i < 2; i++) {
+    const PetscReal a = PetscAbsReal(q[i]), a0 = PetscAbsReal(prev[i]);
 
-    fe->dH[task] = PetscMax(fe->dH[task], PetscAbsReal(DPEnergy(sw, qb, pb) - fe->H0[task]) / (sw->g * sw->l));
-    if (fe->nostop) continue;
-    for (PetscInt i = 0; i < 2; i++) {
-      const PetscReal a = PetscAbsReal(qb[i]), a0 = PetscAbsReal(prev[i]);
+    if (a > PETSC_PI) {
+      const PetscReal f = (PETSC_PI - a0) / (a - a0);
 
-      if (a > PETSC_PI) {
-        const PetscReal f = (PETSC_PI - a0) / (a - a0);
-
-        if (f < frac) {
-          frac            = f;
-          fe->which[task] = i + 1;
-        }
+      if (f < frac) {
+        frac         = f;
+        fs->which[k] = i + 1;
       }
-      prev[i] = qb[i];
     }
-    if (fe->which[task]) {
-      fe->tflip[task] = (step[b] - 1 + frac) * sw->dt;
-      stop[b]         = PETSC_TRUE;
-    }
+    prev[i] = q[i];
   }
-  PetscCall(QueueServe(fe->q, PETSC_FALSE));
+  if (fs->which[k]) {
+    fs->tflip[k] = (step - 1 + frac) * sw->dt;
+    *stop        = PETSC_TRUE;
+  }
   PetscFunctionReturn(0);
 }
 
-/* A member's row, as FlipRun() writes it */
-static PetscErrorCode FlipEnsembleDone(PetscInt task, EnsembleReason reason, PetscInt steps, PetscInt its, const PetscReal q[], const PetscReal p[], void *ctx)
+/* A member's values of its CSV row (the rest comes from its steps, Newton iterations and how it ended) */
+static PetscErrorCode FlipOutput(SimpVIEnsemble ens, PetscInt k, PetscInt nparam, const PetscReal param[], SimpVIEnsembleMemberReason reason, PetscInt step, PetscReal t, PetscInt n, const PetscReal q[], const PetscReal p[], PetscInt nout, PetscReal out[], void *ctx)
 {
-  FlipEnsemble  *fe = (FlipEnsemble *)ctx;
-  Sweep         *sw = fe->sw;
-  const PetscInt N  = sw->grid;
-  PetscReal     *r  = fe->rec + task * sw->nrec;
+  FlipStudy *fs = (FlipStudy *)ctx;
 
   PetscFunctionBeginUser;
-  r[F_I]      = task % N;
-  r[F_J]      = task / N;
-  r[F_TH1]    = -PETSC_PI + (task % N + 0.5) * 2 * PETSC_PI / N;
-  r[F_TH2]    = -PETSC_PI + (task / N + 0.5) * 2 * PETSC_PI / N;
-  r[F_STATUS] = reason == ENSEMBLE_FAILED ? -1 : fe->which[task] ? 1 : 0;
-  r[F_WHICH]  = fe->which[task];
-  r[F_STEPS]  = steps;
-  r[F_TFLIP]  = fe->which[task] ? fe->tflip[task] : -1;
-  r[F_DH]     = fe->dH[task];
-  r[F_NEWTON] = its;
-  if (fe->qend) {
-    PetscCall(PetscArraycpy(fe->qend + 4 * task, q, 2));
-    PetscCall(PetscArraycpy(fe->qend + 4 * task + 2, p, 2));
-  }
-  fe->q->ran++;
-  fe->ndone++;
-  while (fe->q->progress && fe->q->active && fe->q->shown < (10 * fe->ndone) / fe->nrun) {
+  out[0] = fs->which[k];
+  out[1] = fs->which[k] ? fs->tflip[k] : -1;
+  out[2] = fs->dH[k];
+  fs->ndone++;
+  if (fs->every && fs->ndone % fs->every == 0) {
     PetscLogDouble now;
 
     PetscCall(PetscTime(&now));
-    fe->q->shown++;
-    PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "sweep: %3d%% of rank 0's %" PetscInt_FMT " integrations after %.0f s\n", (int)(10 * fe->q->shown), fe->nrun, now - fe->q->t0));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "sweep: rank 0 has finished %" PetscInt_FMT " of the %" PetscInt_FMT " members after %.0f s\n", fs->ndone, fs->nmembers, now - fs->t0));
   }
   PetscFunctionReturn(0);
 }
 
-/* The ensemble of the tasks first, first + stride, ... < last: their rows into rec (ntasks x nrec, zeroed here; the
-   energetically forbidden ones too, not integrated); maxsteps < 0: up to tmax with the stop at the flip, else
-   maxsteps steps without it, the end states into qend (4 per task) */
-static PetscErrorCode FlipEnsembleRun(Sweep *sw, Queue *q, PetscInt first, PetscInt stride, PetscInt last, PetscInt maxsteps, PetscReal *qend, PetscReal *rec)
+/* The flip study as one SimpVIEnsemble on comm: rows into rec (ntasks x nrec, if not NULL; the energetically forbidden
+   tasks too, not integrated). maxsteps < 0: up to tmax with the stop at the flip; else maxsteps steps without it, the
+   end states (q, p) into qend (4 per task). With view (the same on every process), the ensemble is viewed on stderr:
+   how the members ended and how busy each process was. */
+static PetscErrorCode FlipStudyRun(Sweep *sw, MPI_Comm comm, PetscInt maxsteps, PetscBool view, PetscReal *qend, PetscReal *rec)
 {
-  FlipEnsemble fe;
-  Ensemble     e;
-  TS           ts;
+  FlipStudy                         fs;
+  SimpVIEnsemble                    ens;
+  TS                                ts;
+  PetscMPIInt                       rank, size;
+  PetscInt                          nmax = (PetscInt)PetscCeilReal(sw->tmax / sw->dt - 1e-9), nout;
+  const PetscReal                   h    = sw->dt * sw->tau, *out;
+  const PetscInt                   *steps, *its;
+  const SimpVIEnsembleMemberReason *reason;
+  const char *const                 names[] = {"which", "t_flip", "energy_err"};
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMemzero(&fe, sizeof(fe)));
-  fe.sw     = sw;
-  fe.q      = q;
-  fe.rec    = rec;
-  fe.next   = first;
-  fe.stride = stride;
-  fe.last   = last;
-  fe.qend   = qend;
-  fe.nostop = (PetscBool)(maxsteps >= 0);
-  PetscCall(PetscArrayzero(rec, sw->ntasks * sw->nrec));
-  PetscCall(PetscCalloc5(sw->ntasks, &fe.H0, sw->ntasks, &fe.dH, 2 * sw->ntasks, &fe.prev, sw->ntasks, &fe.tflip, sw->ntasks, &fe.which));
-  for (PetscInt t = first; t < last; t += stride)
-    if (!FlipForbidden(sw, t)) fe.nrun++;
-    else {
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscMemzero(&fs, sizeof(fs)));
+  fs.sw     = sw;
+  fs.nostop = (PetscBool)(maxsteps >= 0);
+  PetscCall(PetscMalloc1(sw->ntasks, &fs.task));
+  for (PetscInt t = 0; t < sw->ntasks; t++)
+    if (!FlipForbidden(sw, t)) fs.task[fs.nmembers++] = t;
+  PetscCall(PetscMalloc5(fs.nmembers, &fs.H0, fs.nmembers, &fs.dH, 2 * fs.nmembers, &fs.prev, fs.nmembers, &fs.tflip, fs.nmembers, &fs.which));
+  if (view && rank == 0) fs.every = PetscMax(1, fs.nmembers / (10 * size));
+  PetscCall(PetscTime(&fs.t0));
+
+  /* the scheme and its steps: FlipSetUp()'s, a TSSIMPVI with no mechanics, simpson unless -ts_simpvi_type says otherwise */
+  PetscCall(TSCreate(comm, &ts));
+  PetscCall(TSSetType(ts, TSSIMPVI));
+  PetscCall(TSSimpVISetType(ts, TSSIMPVISIMPSON));
+  PetscCall(TSSetTimeStep(ts, h));
+  PetscCall(TSSetMaxSteps(ts, maxsteps >= 0 ? maxsteps : nmax));
+  PetscCall(TSSetMaxTime(ts, (nmax + 1) * h));
+  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_STEPOVER));
+  PetscCall(TSSetFromOptions(ts));
+
+  PetscCall(SimpVIEnsembleCreate(comm, &ens));
+  PetscCall(SimpVIEnsembleSetTS(ens, ts));
+  PetscCall(SimpVIEnsembleSetSize(ens, fs.nmembers));
+  PetscCall(SimpVIEnsembleSetMemberFunction(ens, 2, 2, FlipMember, &fs));
+  PetscCall(SimpVIEnsembleSetPointwiseLagrangian(ens, FlipEnsembleMechanics, &fs));
+  PetscCall(SimpVIEnsembleSetStopFunction(ens, FlipStop, &fs));
+  if (!fs.nostop) PetscCall(SimpVIEnsembleSetOutputFunction(ens, 3, names, FlipOutput, &fs)); /* else the end states */
+  PetscCall(SimpVIEnsembleSetFromOptions(ens));
+  PetscCall(SimpVIEnsembleSolve(ens));
+  if (view) {
+    PetscViewer viewer;
+
+    PetscCall(PetscViewerASCIIGetStderr(comm, &viewer));
+    PetscCall(PetscViewerPushFormat(viewer, PETSC_VIEWER_ASCII_INFO_DETAIL));
+    PetscCall(SimpVIEnsembleView(ens, viewer));
+    PetscCall(PetscViewerPopFormat(viewer));
+  }
+
+  /* every process has every member's results, in member order */
+  PetscCall(SimpVIEnsembleGetResults(ens, &nout, &out));
+  PetscCall(SimpVIEnsembleGetMemberInfo(ens, &reason, &steps, &its, NULL));
+  if (rec) {
+    const PetscInt N = sw->grid;
+
+    PetscCall(PetscArrayzero(rec, sw->ntasks * sw->nrec));
+    for (PetscInt t = 0; t < sw->ntasks; t++) { /* the forbidden ones; the others are overwritten below */
       PetscReal *r = rec + t * sw->nrec;
 
-      r[F_I]      = t % sw->grid;
-      r[F_J]      = t / sw->grid;
-      r[F_TH1]    = -PETSC_PI + (t % sw->grid + 0.5) * 2 * PETSC_PI / sw->grid;
-      r[F_TH2]    = -PETSC_PI + (t / sw->grid + 0.5) * 2 * PETSC_PI / sw->grid;
+      r[F_I]      = t % N;
+      r[F_J]      = t / N;
+      r[F_TH1]    = -PETSC_PI + (t % N + 0.5) * 2 * PETSC_PI / N;
+      r[F_TH2]    = -PETSC_PI + (t / N + 0.5) * 2 * PETSC_PI / N;
       r[F_STATUS] = 2;
       r[F_TFLIP]  = -1;
-      q->ran++;
     }
-  /* the scheme: a TSSIMPVI's, simpson unless -ts_simpvi_type says otherwise */
-  PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
-  PetscCall(TSSetType(ts, TSSIMPVI));
-  PetscCall(TSSimpVISetType(ts, TSSIMPVISIMPSON));
-  PetscCall(TSSetFromOptions(ts));
-  PetscCall(EnsembleCreate(ts, 2, &e));
-  PetscCall(TSDestroy(&ts));
-  PetscCall(EnsembleSetMechanics(e, FlipMechanics, &fe));
-  PetscCall(EnsembleSetStep(e, sw->dt * sw->tau, maxsteps >= 0 ? maxsteps : (PetscInt)PetscCeilReal(sw->tmax / sw->dt - 1e-9)));
-  PetscCall(EnsembleSetFromOptions(e));
-  PetscCall(EnsembleSolve(e, FlipNext, FlipEnsemblePostStep, FlipEnsembleDone, &fe));
-  PetscCall(EnsembleDestroy(&e));
-  PetscCall(PetscFree5(fe.H0, fe.dH, fe.prev, fe.tflip, fe.which));
-  PetscFunctionReturn(0);
-}
+    for (PetscInt k = 0; k < fs.nmembers && !fs.nostop; k++) {
+      const PetscReal *o = out + k * nout;
+      PetscReal       *r = rec + fs.task[k] * sw->nrec;
 
-/* ||J - Jfd||_F / ||J||_F of the ensemble's batched system (three members from task first on), at a perturbed point */
-static PetscErrorCode FlipEnsembleCheckJacobian(Sweep *sw, Queue *q, PetscInt first, PetscReal *relerr)
-{
-  FlipEnsemble fe;
-  Ensemble     e;
-  TS           ts;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscMemzero(&fe, sizeof(fe)));
-  fe.sw     = sw;
-  fe.q      = q;
-  fe.next   = first;
-  fe.stride = 1;
-  fe.last   = sw->ntasks;
-  PetscCall(PetscCalloc5(sw->ntasks, &fe.H0, sw->ntasks, &fe.dH, 2 * sw->ntasks, &fe.prev, sw->ntasks, &fe.tflip, sw->ntasks, &fe.which));
-  PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
-  PetscCall(TSSetType(ts, TSSIMPVI));
-  PetscCall(TSSimpVISetType(ts, TSSIMPVISIMPSON));
-  PetscCall(TSSetFromOptions(ts));
-  PetscCall(EnsembleCreate(ts, 2, &e));
-  PetscCall(TSDestroy(&ts));
-  PetscCall(EnsembleSetMechanics(e, FlipMechanics, &fe));
-  PetscCall(EnsembleSetStep(e, sw->dt * sw->tau, 1));
-  PetscCall(EnsembleSetUp(e));
-  for (PetscInt b = 0; b < PetscMin(3, e->batch); b++) {
-    PetscInt id;
-
-    PetscCall(FlipNext(&id, e->q0 + 2 * b, e->p0 + 2 * b, &fe));
-    if (id < 0) break;
-    PetscCall(EnsembleStart(e, e->nb++, id));
+      r[F_STATUS] = reason[k] == SIMPVI_ENSEMBLE_DIVERGED_NONLINEAR_SOLVE ? -1 : o[0] ? 1 : 0;
+      r[F_WHICH]  = o[0];
+      r[F_STEPS]  = steps[k];
+      r[F_TFLIP]  = o[1];
+      r[F_DH]     = o[2];
+      r[F_NEWTON] = its[k];
+    }
+    for (PetscInt k = 0; k < fs.nmembers && fs.nostop; k++) rec[fs.task[k] * sw->nrec + F_NEWTON] = its[k];
   }
-  PetscCall(EnsembleResize(e, e->nb));
-  PetscCall(EnsemblePredict(e));
-  PetscCall(StepJacobianError(e->snes, e->Y, 0.3, relerr));
-  PetscCall(EnsembleDestroy(&e));
-  PetscCall(PetscFree5(fe.H0, fe.dH, fe.prev, fe.tflip, fe.which));
+  for (PetscInt k = 0; k < fs.nmembers && qend; k++) PetscCall(PetscArraycpy(qend + 4 * fs.task[k], out + k * nout, 4));
+  PetscCall(SimpVIEnsembleDestroy(&ens));
+  PetscCall(TSDestroy(&ts));
+  PetscCall(PetscFree5(fs.H0, fs.dH, fs.prev, fs.tflip, fs.which));
+  PetscCall(PetscFree(fs.task));
   PetscFunctionReturn(0);
 }
 
-/* The ensemble against TSSIMPVI runs of each member alone: every integrated task, nsteps steps without the stop at
-   the flip; the largest difference of the end states and the number of tasks with the same Newton iterations */
-static PetscErrorCode FlipCheckTS(Sweep *sw, Queue *q, PetscInt nsteps, PetscReal *maxdiff, PetscInt *sameits, PetscInt *nrun)
+/* The ensemble against TSSIMPVI runs of each member alone through the mass door (TSSimpVISetMass(), by Newton): every
+   integrated task, nsteps steps without the stop at the flip; the largest difference of the end states (other
+   mechanics code, so not bitwise) and the number of tasks with the same Newton iterations */
+static PetscErrorCode FlipCheckTS(Sweep *sw, PetscInt nsteps, PetscReal *maxdiff, PetscInt *sameits, PetscInt *nrun)
 {
   PetscReal *rec, *qend;
   Model      self;
@@ -1016,7 +1048,7 @@ static PetscErrorCode FlipCheckTS(Sweep *sw, Queue *q, PetscInt nsteps, PetscRea
   *maxdiff = 0;
   *sameits = *nrun = 0;
   PetscCall(PetscMalloc2(sw->ntasks * sw->nrec, &rec, 4 * sw->ntasks, &qend));
-  PetscCall(FlipEnsembleRun(sw, q, 0, 1, sw->ntasks, nsteps, qend, rec));
+  PetscCall(FlipStudyRun(sw, PETSC_COMM_SELF, nsteps, PETSC_FALSE, qend, rec));
   PetscCall(ModelCreate(PETSC_COMM_SELF, sw->npos, sw->nmat, &self));
   sw->nostop = PETSC_TRUE;
   for (PetscInt t = 0; t < sw->ntasks; t++) {
@@ -1027,7 +1059,7 @@ static PetscErrorCode FlipCheckTS(Sweep *sw, Queue *q, PetscInt nsteps, PetscRea
     PetscReal qq[2], pp[2];
 
     if (FlipForbidden(sw, t)) continue;
-    PetscCall(FlipSetUp(sw, &self, &run, t, &ts, &U, &nmax));
+    PetscCall(FlipSetUp(sw, &self, &run, t, PETSC_FALSE, PETSC_TRUE, &ts, &U, &nmax));
     PetscCall(TSSetMaxSteps(ts, nsteps));
     PetscCall(TSSolve(ts, U));
     PetscCall(TSGetSNESIterations(ts, &its));
@@ -1080,8 +1112,8 @@ int main(int argc, char **argv)
   Model          model;
   PetscMPIInt    k  = 1;
   PetscInt       kk = 1, only = -1, task, prev = -1, checkts = 0;
-  PetscReal     *mine, floor = 1e-12, etol = 2e-2;
-  PetscBool      flg, checkserial = PETSC_FALSE, checkjac = PETSC_FALSE, dynamic = PETSC_TRUE, ensemble = PETSC_TRUE;
+  PetscReal     *mine, floor = 1e-12, etol  = 2e-2;
+  PetscBool      flg, progress, checkserial = PETSC_FALSE, checkjac = PETSC_FALSE, dynamic = PETSC_TRUE, ensemble = PETSC_TRUE;
   char           csv[PETSC_MAX_PATH_LEN] = "";
   PetscLogDouble t1, t2, c0, c1;
   const char    *schedules[] = {"static", "dynamic"};
@@ -1136,7 +1168,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-flip_skip_forbidden", "flip: do not integrate where energy forbids a flip", NULL, sw.skip, &sw.skip, NULL));
   PetscCall(PetscOptionsReal("-flip_energy_tol", "flip: largest max |H - H0| / (m g l) accepted", NULL, etol, &etol, NULL));
   PetscCall(PetscOptionsBool("-flip_check_jacobian", "flip: compare the analytic step Jacobian with finite differences", NULL, checkjac, &checkjac, NULL));
-  PetscCall(PetscOptionsBool("-flip_ensemble", "flip: each process integrates its tasks as one batched system (examples/ensemble.h), else one TS per task", NULL, ensemble, &ensemble, NULL));
+  PetscCall(PetscOptionsBool("-flip_ensemble", "flip: the tasks as one SimpVIEnsemble on all processes, else one TS per task", NULL, ensemble, &ensemble, NULL));
   PetscCall(PetscOptionsInt("-flip_check_ts", "flip: compare the ensemble with a TSSIMPVI run of each task alone over this many steps", NULL, checkts, &checkts, NULL));
   PetscOptionsEnd();
   PetscCheck(kk >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-sweep_ranks_per_run must be positive");
@@ -1178,6 +1210,7 @@ int main(int argc, char **argv)
   q->ntasks  = sw.ntasks;
   q->nrec    = sw.nrec;
   q->active  = PETSC_TRUE;
+  progress   = q->progress; /* the same on every process */
   if (q->rank != 0) q->progress = PETSC_FALSE;
   PetscCall(PetscMalloc1(sw.nrec + 1, &q->buf));
   PetscCall(PetscCalloc1(q->rank == 0 ? sw.ntasks * sw.nrec : 1, &q->rec));
@@ -1199,21 +1232,13 @@ int main(int argc, char **argv)
 
   ensemble = (PetscBool)(ensemble && sw.study == STUDY_FLIP && k == 1);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "study %s: %" PetscInt_FMT " runs\n", Studies[sw.study], sw.ntasks));
-  if (q->progress && ensemble) PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "sweep: %" PetscInt_FMT " runs on %d rank(s), each rank's share (a cyclic split) as one ensemble\n", sw.ntasks, q->size));
+  if (q->progress && ensemble) PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "sweep: %" PetscInt_FMT " runs on %d rank(s) as one SimpVIEnsemble (members dealt out on request)\n", sw.ntasks, q->size));
   else if (q->progress) PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "sweep: %" PetscInt_FMT " runs on %d group(s) of %d rank(s), %s schedule\n", sw.ntasks, q->ngroups, k, q->dynamic ? "dynamic" : "static"));
   if (sw.study == STUDY_FLIP) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "grid %" PetscInt_FMT " x %" PetscInt_FMT ", tmax %g sqrt(l/g), dt %g sqrt(l/g)\n", sw.grid, sw.grid, (double)sw.tmax, (double)sw.dt));
   PetscCall(PetscTime(&q->t0));
   c0 = CPUTime();
-  if (ensemble) { /* every process its share (a static cyclic split), its rows summed into rank 0's */
-    PetscReal *rec;
-
-    PetscCall(PetscMalloc1(sw.ntasks * sw.nrec, &rec));
-    PetscCall(PetscTime(&t1));
-    PetscCall(FlipEnsembleRun(&sw, q, q->rank, q->size, sw.ntasks, -1, NULL, rec));
-    PetscCall(PetscTime(&t2));
-    q->busy = t2 - t1;
-    PetscCallMPI(MPI_Reduce(rec, q->rank == 0 ? q->rec : NULL, (PetscMPIInt)(sw.ntasks * sw.nrec), MPIU_REAL, MPIU_SUM, 0, q->world));
-    PetscCall(PetscFree(rec));
+  if (ensemble) { /* one SimpVIEnsemble on all processes; every process gets all rows, rank 0 keeps them */
+    PetscCall(FlipStudyRun(&sw, PETSC_COMM_WORLD, -1, progress, NULL, q->rank == 0 ? q->rec : NULL));
     task = -1;
   } else PetscCall(QueueNext(q, -1, NULL, &task));
   while (task >= 0) {
@@ -1235,7 +1260,12 @@ int main(int argc, char **argv)
 
     if (q->rank == 0) PetscCall(PetscMalloc1(3 * size, &all));
     PetscCallMPI(MPI_Gather(mystat, 3, MPIU_REAL, all, 3, MPIU_REAL, 0, q->world));
-    if (q->rank == 0 && q->progress) {
+    if (q->rank == 0 && q->progress && ensemble) { /* the ensemble viewed itself: its processes' busy shares */
+      PetscReal cpu = 0;
+
+      for (PetscMPIInt r = 0; r < size; r++) cpu += all[3 * r + 2];
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "sweep: wall %.1f s, cpu %.1f s over all ranks\n", t2 - q->t0, (double)cpu));
+    } else if (q->rank == 0 && q->progress) {
       PetscReal maxbusy = 0, sumbusy = 0, cpu = 0;
 
       for (PetscMPIInt r = 0; r < size; r += k) {
@@ -1265,14 +1295,19 @@ int main(int argc, char **argv)
 
     if (q->rank == 0) {
       PetscCall(ModelCreate(PETSC_COMM_SELF, sw.npos, sw.nmat, &self));
-      PetscCall(FlipCheckJacobian(&sw, &self, sw.ntasks / 3, &err));
+      PetscCall(FlipCheckJacobian(&sw, &self, sw.ntasks / 3, PETSC_FALSE, &err));
       PetscCall(ModelDestroy(&self));
     }
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "analytic step Jacobian matches finite differences to 1e-6: %s\n", err < 1e-6 ? "yes" : "no"));
-    if (ensemble) {
-      err = 0;
-      if (q->rank == 0) PetscCall(FlipEnsembleCheckJacobian(&sw, q, sw.ntasks / 3, &err));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ensemble's block Jacobian matches finite differences to 1e-6: %s\n", err < 1e-6 ? "yes" : "no"));
+    if (ensemble) { /* the ensemble's mechanics, FlipPoint(), through a lone run's pointwise door */
+      err = 1;
+      if (q->rank == 0) {
+        PetscCall(ModelCreate(PETSC_COMM_SELF, sw.npos, sw.nmat, &self));
+        PetscCall(FlipCheckJacobian(&sw, &self, sw.ntasks / 3, PETSC_TRUE, &err));
+        PetscCall(ModelDestroy(&self));
+      }
+      PetscCallMPI(MPI_Bcast(&err, 1, MPIU_REAL, 0, q->world));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "step Jacobian of the ensemble's pointwise mechanics matches finite differences to 1e-6: %s\n", err < 1e-6 ? "yes" : "no"));
     }
   }
 
@@ -1280,36 +1315,40 @@ int main(int argc, char **argv)
     PetscReal diff = 0;
     PetscInt  same = 0, nrun = 0;
 
-    if (q->rank == 0) PetscCall(FlipCheckTS(&sw, q, checkts, &diff, &same, &nrun));
+    diff = 1;
+    if (q->rank == 0) PetscCall(FlipCheckTS(&sw, checkts, &diff, &same, &nrun));
     PetscCallMPI(MPI_Bcast(&diff, 1, MPIU_REAL, 0, q->world));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ensemble after %" PetscInt_FMT " steps agrees with TSSIMPVI runs of each member alone to 1e-12: %s\n", checkts, diff < 1e-12 ? "yes" : "no"));
-    PetscCall(PetscInfo(NULL, "ensemble vs TSSIMPVI alone: max difference %g, same Newton iterations in %" PetscInt_FMT " of %" PetscInt_FMT " members\n", (double)diff, same, nrun));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ensemble after %" PetscInt_FMT " steps agrees with TSSIMPVI runs of each member alone through the mass door to 1e-12: %s\n", checkts, diff < 1e-12 ? "yes" : "no"));
+    PetscCall(PetscInfo(NULL, "ensemble vs TSSIMPVI alone (mass door): max difference %g, same Newton iterations in %" PetscInt_FMT " of %" PetscInt_FMT " members\n", (double)diff, same, nrun));
   }
 
-  if (checkserial) { /* rank 0 alone reruns every task on PETSC_COMM_SELF and compares the CSV rows it would write */
+  if (checkserial) { /* rank 0 alone reruns every task on PETSC_COMM_SELF and compares the rows: the ensemble's with a lone
+                        TSSIMPVI run by Newton through the pointwise door, every number bitwise; the others' as CSV rows */
     PetscInt differ = 0;
 
     if (q->rank == 0) {
-      Model      self;
-      char       row[512], row0[512];
-      PetscReal *alone = NULL;
+      Model self;
+      char  row[512], row0[512];
 
-      if (ensemble) PetscCall(PetscMalloc1(sw.ntasks * sw.nrec, &alone));
       PetscCall(ModelCreate(PETSC_COMM_SELF, sw.npos, sw.nmat, &self));
       for (PetscInt t = 0; t < sw.ntasks; t++) {
-        if (ensemble) { /* the task as an ensemble of one */
-          PetscCall(FlipEnsembleRun(&sw, q, t, sw.ntasks, t + 1, -1, NULL, alone));
-          PetscCall(PetscArraycpy(mine, alone + t * sw.nrec, sw.nrec));
-        } else PetscCall(sw.run(&sw, &self, t, mine));
+        if (ensemble) PetscCall(FlipRunWith(&sw, &self, t, PETSC_TRUE, PETSC_TRUE, mine));
+        else PetscCall(sw.run(&sw, &self, t, mine));
         PetscCall(sw.format(&sw, mine, row, sizeof(row)));
         PetscCall(sw.format(&sw, q->rec + t * sw.nrec, row0, sizeof(row0)));
         PetscCall(PetscStrcmp(row, row0, &flg));
-        if (!flg) differ++;
+        for (PetscInt c = 0; c < sw.nrec && ensemble; c++)
+          if (mine[c] != q->rec[t * sw.nrec + c]) flg = PETSC_FALSE;
+        if (!flg) {
+          differ++;
+          PetscCall(PetscInfo(NULL, "task %" PetscInt_FMT ": alone %s, in the study %s\n", t, row, row0));
+        }
       }
       PetscCall(ModelDestroy(&self));
-      PetscCall(PetscFree(alone));
     }
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "csv rows identical to a serial run: %s\n", differ ? "no" : "yes"));
+    PetscCallMPI(MPI_Bcast(&differ, 1, MPIU_INT, 0, q->world));
+    if (ensemble) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ensemble rows identical (bitwise) to one TSSIMPVI per task alone (pointwise door, by Newton): %s\n", differ ? "no" : "yes"));
+    else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "csv rows identical to a serial run: %s\n", differ ? "no" : "yes"));
   }
 
 finalize:
@@ -1336,29 +1375,31 @@ finalize:
     nsize: 2
     args: -study convergence -meshes 25,50,100 -sweep_ranks_per_run 2 -sweep_progress 0
 
-  # the ensemble (examples/ensemble.h): every row the same as the task run alone as an ensemble of one
-  # (-sweep_check_serial), the batched Jacobian against finite differences, and the members against TSSIMPVI runs alone
+  # the SimpVIEnsemble: every number of every row bitwise that of one TSSIMPVI per task alone by Newton through the
+  # pointwise door with the same mechanics (-sweep_check_serial), that step Jacobian against finite differences, and the
+  # members against TSSIMPVI runs alone through the mass door (-flip_check_ts, to 1e-12)
   test:
     suffix: flip
     nsize: {{1 2 3}}
     args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -flip_check_jacobian -flip_check_ts 20 -sweep_csv sweep_flip.csv
 
-  # a batch of 5: members refilled as others finish, the system compacted at the end; the same rows
+  # a batch of 5 and chunks of 2: members refilled as others finish; the same rows. The lone runs of the check are by
+  # Newton whatever the command line says (here simplified Newton)
   test:
     suffix: flip_batch
     nsize: 2
-    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -flip_check_jacobian -flip_check_ts 20 -sweep_csv sweep_flip.csv -ensemble_batch 5
+    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -flip_check_jacobian -flip_check_ts 20 -sweep_csv sweep_flip.csv -ensemble_batch 5 -ensemble_chunk 2 -ts_simpvi_lag_jacobian true
     output_file: output/sweep_flip.out
 
-  # a Newton limit that some members' steps need more than: those members fail (status -1) as they would alone, and
-  # the others go on (the same rows as each task alone, with a batch of 5)
+  # a Newton limit (the TS's SNES's, which the ensemble reads) that some members' steps need more than: those members
+  # fail (status -1) as they do alone, and the others go on (the same rows as each task alone, with a batch of 5)
   test:
     suffix: flip_failures
     nsize: 2
-    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -ensemble_snes_max_it 3 -ensemble_batch 5
+    args: -study flip -grid 8 -flip_tmax 100 -flip_dt 0.05 -sweep_progress 0 -sweep_check_serial -snes_max_it 3 -ensemble_batch 5
     filter: grep -E "flipped|identical"
 
-  # other schemes of the TSSIMPVI registry in the ensemble (blocks of 3 x 2 and 3 x 2 unknowns)
+  # other schemes of the TSSIMPVI registry in the ensemble (3 nodes of 2 unknowns a step)
   test:
     suffix: flip_schemes
     nsize: 2

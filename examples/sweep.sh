@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # MPI-parallel parameter studies with examples/sweep.c (issue 4), in one command:
 #   1. the double pendulum's time-to-first-flip map, 256 x 256 initial angles, on 2 ranks -> CSV, docs/img/flip-map.png;
-#      each rank integrates its share of the grid as one batched system (examples/ensemble.h)
-#   2. the same command on 1 rank must give a byte-identical CSV (cmp)
-#   2b. side by side on a 64 x 64 map: one TS per task (-flip_ensemble 0, the program before the ensemble) against the
-#      ensemble, the times and the rows compared
+#      the grid's tasks are the members of one SimpVIEnsemble (simpvi.h), dealt out to the ranks on request; its wall
+#      time and the ranks' busy shares (the ensemble's view) are printed
+#   2. the same command on 1 rank must give a byte-identical CSV (cmp); with SWEEP_OLD_CSV=<file> also compared (cmp
+#      and row by row) with an older map of the same grid
+#   2b. side by side on a 64 x 64 map: one TS per task (-flip_ensemble 0) against the ensemble, the times and the rows
+#      compared
 #   3. a step-size check of the map (32 x 32, T = 100, dt and dt/2)
 #   4. the convergence sweep (midpoint, simpson, lobatto x 25..400 steps per period) on 2 and 1 ranks (cmp)
 #   5. docs/sweeps.md summarising all of it, with the commands and timings.
@@ -12,7 +14,7 @@
 # Environment: SWEEP_NP (ranks, 2), SWEEP_GRID (256), SWEEP_CHECK_GRID (the 1-rank identity check, default the full
 # grid), SWEEP_TS_GRID (64, the side-by-side grid), SWEEP_TMAX (1000, in sqrt(l/g)), SWEEP_DT (0.1, in sqrt(l/g)),
 # SWEEP_REUSE=1 (keep the runs whose CSV, log and time are already in <build dir>/sweeps/: only redraws the picture and
-# rewrites the page).
+# rewrites the page), SWEEP_OLD_CSV (an older map's CSV, same options and grid, to compare with).
 # CSV files, logs and wall times go to <build dir>/sweeps/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,9 +53,13 @@ run() {
   cat "$OUT/$log.time"
 }
 
-# 1. the map
+# 1. the map; the ensemble's view (stderr) gives the ranks' busy shares
 t_map=$(run flip-$GRID-np$NP "$NP" $FLIP -grid "$GRID" -sweep_csv "$OUT/flip-$GRID-np$NP.csv")
 cat "$OUT/flip-$GRID-np$NP.txt"
+busy=$(sed -n 's/.*Processes: [0-9]*, busy \([0-9.]*\) % .*least busy \([0-9.]*\) %.*/\1 % on average, least busy \2 %/p' "$OUT/flip-$GRID-np$NP.err")
+least=$(sed -n 's/.*least busy \([0-9.]*\) %.*/\1/p' "$OUT/flip-$GRID-np$NP.err")
+busy="$busy (every rank at least 95 % busy: $("$PY" -c "print('yes' if ${least:-0} >= 95 else 'no')"))"
+echo "flip map $GRID x $GRID on $NP ranks: wall time $t_map s (load average $(cat "$OUT/flip-$GRID-np$NP.load" 2> /dev/null || echo unknown) at the start); ranks busy ${busy:-unknown}"
 
 # 2. the same command with 1 rank: identical CSV
 if [ "$CHECKGRID" = "$GRID" ]; then
@@ -64,6 +70,26 @@ fi
 t_ser=$(run flip-$CHECKGRID-np1 1 $FLIP -grid "$CHECKGRID" -sweep_csv "$OUT/flip-$CHECKGRID-np1.csv")
 if cmp "$OUT/flip-$CHECKGRID-np$NP.csv" "$OUT/flip-$CHECKGRID-np1.csv"; then flipsame="identical (cmp: no difference)"; else flipsame="DIFFERENT"; fi
 echo "flip map $CHECKGRID x $CHECKGRID, $NP ranks vs 1 rank: $flipsame"
+
+# 2'. against an older map of the same grid and options (SWEEP_OLD_CSV)
+if [ -n "${SWEEP_OLD_CSV:-}" ]; then
+  if cmp -s "$SWEEP_OLD_CSV" "$OUT/flip-$GRID-np$NP.csv"; then oldsame="identical (cmp: no difference)"; else oldsame="not identical"; fi
+  oldcompare=$("$PY" - "$SWEEP_OLD_CSV" "$OUT/flip-$GRID-np$NP.csv" << 'EOF'
+import csv, sys
+a, b = ([r for r in csv.DictReader(open(f))] for f in sys.argv[1:3])
+assert len(a) == len(b), 'not the same grid'
+run = [(x, y) for x, y in zip(a, b) if x['status'] != '2']
+row = lambda r: tuple(r[c] for c in ('status', 'which', 'steps', 't_flip', 'energy_err'))
+same = sum(row(x) == row(y) for x, y in run)
+step = sum((x['status'], x['which'], x['steps']) == (y['status'], y['which'], y['steps']) for x, y in run)
+its = sum(x['newton_its'] == y['newton_its'] for x, y in run)
+print('%d of %d integrated pixels have the same row but for the Newton iterations (status, first angle, flip step, flip '
+      'time, energy error; %.1f %%), %d more the same flip step, %d another; the same Newton iterations in %d'
+      % (same, len(run), 100.0 * same / len(run), step - same, len(run) - step, its))
+EOF
+  )
+  echo "flip map $GRID x $GRID against $SWEEP_OLD_CSV: $oldsame; $oldcompare"
+fi
 
 # 2b. side by side: one TS per task (the work queue) and the ensemble, on the same smaller map
 t_tsq=$(run flip-$TSGRID-np$NP-ts "$NP" $FLIP -grid "$TSGRID" -sweep_csv "$OUT/flip-$TSGRID-np$NP-ts.csv" -flip_ensemble 0)
@@ -162,43 +188,40 @@ for r in rows:
     print('| %s | %s | %s | %.3e | %.3e | %.3e | %s |' % (r['scheme'], r['order'], r['steps_per_period'], float(r['err_p']), float(r['err_q']), float(r['err_H_rel']), r['newton_its']))
 EOF
 )
-balance() { grep -E "^sweep: (group|wall|[0-9]+ runs)" "$OUT/$1.err" | sed 's/^/    /'; }
+balance() { grep -E "^sweep: (group|wall|[0-9]+ runs)|SimpVIEnsemble Object|^  (Members|Steps|Processes)|^    \[[0-9]+\] .* members" "$OUT/$1.err" | sed 's/^/    /'; }
 load() { cat "$OUT/$1.load" 2> /dev/null || echo unknown; }
 {
   echo "# Parameter studies on MPI ranks: the flip map and the convergence sweep"
   echo
-  echo "Generated by \`bash examples/sweep.sh\` (this page, \`img/flip-map.png\` and the CSV files in \`build/sweeps/\`); do not edit."
-  echo "The program is \`examples/sweep.c\`. The flip map is a study of many small systems: each rank integrates its share"
-  echo "of the grid (a cyclic split) as **one ensemble** (\`examples/ensemble.h\`, below), and rank 0 writes all results into"
-  echo "one CSV file, sorted by task, so the file does not depend on the number of ranks. The convergence sweep (and the flip"
-  echo "map with \`-flip_ensemble 0\`) runs one \`TSSIMPVI\` per task instead: \`PETSC_COMM_WORLD\` is split into run"
-  echo "communicators of \`-sweep_ranks_per_run\` ranks (default 1) and rank 0 hands out the tasks as a work queue (it answers"
-  echo "the other ranks' requests by MPI messages between its own time steps, so it computes too); \`-sweep_schedule static\`"
-  echo "replaces the queue by a cyclic split. Progress lines go to stderr every 10 %."
+  echo "Generated by \`$( [ -n "${SWEEP_OLD_CSV:-}" ] && echo "SWEEP_OLD_CSV=$SWEEP_OLD_CSV ")bash examples/sweep.sh\` (this page, \`img/flip-map.png\` and the CSV files in \`build/sweeps/\`); do not edit."
+  echo "The program is \`examples/sweep.c\`. The flip map is a study of many small systems: the grid's tasks are the members"
+  echo "of **one \`SimpVIEnsemble\`** (the library's parameter-study object, [ensemble.md](ensemble.md); the program needs only"
+  echo "\`simpvi.h\`), whose processes take members from a shared counter as their batches empty, and every process gets all"
+  echo "results in member order, so rank 0 writes a CSV file that does not depend on the number of ranks. The convergence"
+  echo "sweep (and the flip map with \`-flip_ensemble 0\`) runs one \`TSSIMPVI\` per task instead: \`PETSC_COMM_WORLD\` is split"
+  echo "into run communicators of \`-sweep_ranks_per_run\` ranks (default 1) and rank 0 hands out the tasks as a work queue (it"
+  echo "answers the other ranks' requests by MPI messages between its own time steps, so it computes too);"
+  echo "\`-sweep_schedule static\` replaces the queue by a cyclic split. Progress lines go to stderr every 10 %."
   echo
-  echo "## Ensembles: many small systems as one batched system"
+  echo "## The flip map as a SimpVIEnsemble"
   echo
-  echo "\`examples/ensemble.h\` integrates many members of n positions each with a \`TSSIMPVI\` scheme (its table from"
-  echo "\`TSSimpVIGetTableau()\`, so \`-ts_simpvi_type\` and \`-ts_simpvi_degree\` choose it) as one system per rank: one"
-  echo "\`SNES\` (options prefix \`ensemble_\`) on the stacked step unknowns of all members, a block-diagonal \`MATSEQBAIJ\`"
-  echo "Jacobian with one s n × s n block per member, factored block by block (\`PCLU\`, natural ordering). The members'"
-  echo "mechanics are one batched, pointwise call (P = L_v, G = L_x and their derivatives at all quadrature points of all live"
-  echo "members), so every PETSc call is shared by up to \`-ensemble_batch\` (1024) members. What makes a member's result its own:"
+  echo "The study gives the ensemble four functions on plain arrays (\`examples/sweep.c\`, \`FlipStudyRun()\`): a member"
+  echo "function (member k is the k-th integrated task, at rest at its grid point), the double pendulum's pointwise mechanics"
+  echo "(P = M v, G = g − ∇V and their derivatives at all quadrature points of a batch), a stop function (after each step: the"
+  echo "energy error, and the first flip ends the member's run) and an output function (the flip's angle and time, the energy"
+  echo "error); the scheme and steps are those of a \`TSSIMPVI\` set from the options (\`-ts_simpvi_type\`, \`-snes_rtol\`, ...)."
+  echo "Energetically forbidden pixels are not members. \`-ensemble_batch\`, \`-ensemble_chunk\` and \`-ensemble_view\` are the"
+  echo "ensemble's options."
   echo
-  echo "- **Per-member Newton**: the convergence test is \`SNESConvergedDefault()\`'s on each member's own norms (its residual"
-  echo "  against its first one, its update against its unknowns; the \`TSSIMPVI\` defaults rtol 1e-14, stol 1e-8); a converged"
-  echo "  member gets trivial equations (zero residual, identity block) for the rest of the solve, so its update is exactly"
-  echo "  zero; the line search is basic (the full Newton step)."
-  echo "- **Per-member stopping**: after each step the program's post-step may stop any member (here: its first flip); it"
-  echo "  leaves the batch at once and its slot takes the next task, so finished members cost no Newton work; when no task is"
-  echo "  left and half of the system is idle, the batch is compacted into a smaller system."
-  echo
-  echo "So a member's row is bit for bit the same whatever members share its batch, the batch size and the number of ranks: the"
-  echo "tests \`examples-sweep_flip\` (1, 2, 3 ranks; \`-ensemble_batch 5\` in \`examples-sweep_flip_batch\`) rerun every task"
-  echo "alone as an ensemble of one and compare the rows, \`examples-sweep_csv\` compares the CSV files of 1 and 2 ranks with"
-  echo "\`cmp\`. Against a \`TSSIMPVI\` run of each member alone (other linear algebra, so not bitwise) the members agree to"
-  echo "1e-12 after 20 steps (\`-flip_check_ts 20\` in the same tests; Simpson, Lobatto and Gauss of degree 3), and the"
-  echo "batched Jacobian matches finite differences (\`-flip_check_jacobian\`)."
+  echo "Each member takes the steps a lone \`TSSIMPVI\` run of its task by Newton (\`-ts_simpvi_lag_jacobian false\`) through"
+  echo "\`TSSimpVISetPointwiseLagrangian()\` with the same mechanics takes, bit for bit, whatever the batch, the chunks and the"
+  echo "number of ranks. The tests check it: \`examples-sweep_flip\` (1, 2, 3 ranks; \`examples-sweep_flip_batch\` with batches"
+  echo "of 5 and chunks of 2, \`examples-sweep_flip_schemes\` with Lobatto and Gauss of degree 3, \`examples-sweep_flip_failures\`"
+  echo "with members whose Newton fails) rerun every task alone so and compare every number of its row with \`==\`"
+  echo "(\`-sweep_check_serial\`); against a run of each task alone through the mass door (\`TSSimpVISetMass()\`, other"
+  echo "code for the same mechanics) the members agree to 1e-12 after 20 steps (\`-flip_check_ts 20\`), and the pointwise"
+  echo "mechanics' step Jacobian matches finite differences (\`-flip_check_jacobian\`). \`examples-sweep_csv\` compares the CSV"
+  echo "files of 1 rank, 2 ranks and 2 ranks with batches of 7 with \`cmp\`."
   echo
   echo "## The command"
   echo
@@ -212,10 +235,12 @@ load() { cat "$OUT/$1.load" 2> /dev/null || echo unknown; }
   echo
   echo "Two equal pendulums (m1 = m2 = 1 kg, l1 = l2 = l = 1 m, g = 9.81 m/s²) are released at rest from (θ1, θ2) at the"
   echo "centres of a $GRID × $GRID grid of [−π, π]². Their Lagrangian has the configuration-dependent mass"
-  echo "M(θ) = l² [[2, cos(θ1 − θ2)], [cos(θ1 − θ2), 1]], given to \`TSSimpVISetMass()\` with its derivatives Mx, Mxx (the"
-  echo "analytic step Jacobian matches finite differences: the test \`examples-sweep_flip\` checks it in-program and"
-  echo "\`examples-sweep_flip_snes_test_jacobian\` with \`-snes_test_jacobian\`). A flip is an angle passing ±π, detected after"
-  echo "each step; its time is interpolated linearly between the two steps. Colour: flip time in units of √(l/g), log scale."
+  echo "M(θ) = l² [[2, cos(θ1 − θ2)], [cos(θ1 − θ2), 1]]: the ensemble's members get P = M v, G = ½ vᵀ(∂M/∂θ)v − ∇V and"
+  echo "their derivatives pointwise, one TS per task (\`-flip_ensemble 0\`) gives M to \`TSSimpVISetMass()\` with its derivatives"
+  echo "Mx, Mxx (both step Jacobians match finite differences: the test \`examples-sweep_flip\` checks them in-program and"
+  echo "\`examples-sweep_flip_snes_test_jacobian\` the mass door's with \`-snes_test_jacobian\`). A flip is an angle passing ±π,"
+  echo "detected after each step; its time is interpolated linearly between the two steps. Colour: flip time in units of"
+  echo "√(l/g), log scale."
   echo
   echo "Choices:"
   echo
@@ -236,9 +261,10 @@ load() { cat "$OUT/$1.load" 2> /dev/null || echo unknown; }
   cat "$OUT/flip-$GRID-np$NP.txt"
   echo '```'
   echo
-  echo "Wall time $t_map s on $NP ranks ($(getconf _NPROCESSORS_ONLN) cores; the machine's load average was $(load flip-$GRID-np$NP)"
-  echo "at the start: on a shared machine the CPU times below are the better measure). Balance of the ranks (stderr; busy is"
-  echo "wall time in the ensemble, cpu the processes' CPU time):"
+  echo "**Wall time $t_map s on $NP ranks**; ranks busy ${busy:-unknown}. $(getconf _NPROCESSORS_ONLN) cores; the machine's load"
+  echo "average was $(load flip-$GRID-np$NP) at the start: on a shared machine the CPU times are the better measure. The ensemble's"
+  echo "view and the processes' CPU time (stderr; a process is busy from the start of the solve until its last member ends,"
+  echo "against the slowest):"
   echo
   balance "flip-$GRID-np$NP"
   echo
@@ -247,16 +273,23 @@ load() { cat "$OUT/$1.load" 2> /dev/null || echo unknown; }
   echo
   cpu1=$(sed -n 's/.*cpu \([0-9.]*\) s over all ranks.*/\1/p' "$OUT/flip-$CHECKGRID-np1.err")
   if [ -n "$cpu1" ]; then
-    echo "The 1-rank run used $cpu1 s of CPU time for the $CHECKGRID × $CHECKGRID map: on $NP dedicated cores the ensembles"
-    echo "need about $("$PY" -c "print('%.0f' % ($cpu1 / $NP))") s."
+    echo "The 1-rank run used $cpu1 s of CPU time for the $CHECKGRID × $CHECKGRID map: on $NP dedicated cores the ensemble"
+    echo "needs about $("$PY" -c "print('%.0f' % ($cpu1 / $NP))") s."
+    echo
+  fi
+  if [ -n "${SWEEP_OLD_CSV:-}" ]; then
+    echo "**Against the map before the library's ensemble** (the same command with \`examples/ensemble.h\`, a header that"
+    echo "wrote the step again on a batched \`SNES\`, removed since; its CSV \`$(basename "$SWEEP_OLD_CSV")\`): $oldsame. $oldcompare."
+    echo "Both are Newton's iteration to the same tolerances, with other linear algebra and another count of iterations, so"
+    echo "round-off differs; the rows that differ are chaotic pixels, where it grows until the flip moves."
     echo
   fi
   echo "**One TS per task against the ensemble**, side by side on the $TSGRID × $TSGRID map with the same options on $NP ranks:"
-  echo "one \`TSSIMPVI\` per task through the work queue (\`-flip_ensemble 0\`, what this program did before the ensemble)"
+  echo "one \`TSSIMPVI\` per task (mass door, default options: simplified Newton) through the work queue (\`-flip_ensemble 0\`)"
   echo "took $t_tsq s (CPU $cpu_tsq s over all ranks, load average $(load flip-$TSGRID-np$NP-ts) at its start), the ensemble"
   echo "$t_ens s (CPU $cpu_ens s, load average $(load flip-$TSGRID-np$NP)): **$cpuratio× less CPU time**. The rows: $tscompare."
-  echo "The rows that differ are chaotic pixels, where round-off (another summation order, a Newton iteration more or less"
-  echo "at the stol threshold) grows until the flip moves."
+  echo "The rows that differ are chaotic pixels, where round-off (other mechanics code, simplified Newton's iterates) grows"
+  echo "until the flip moves."
   echo
   echo "**Step-size check** (32 × 32, T_max = 100 √(l/g), h = $DT and $DT2 √(l/g)): $dtcheck."
   echo

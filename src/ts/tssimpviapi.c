@@ -217,7 +217,7 @@ PetscErrorCode TSSimpVIGetOrder(TS ts, PetscInt *order)
   destroyed. With P = dL/dv and G = dL/dx at x_k = sum_i B_ki Q_i, v_k = (1/h) sum_i D_ki Q_i, the step from (q0, p0)
   solves p0 + sum_k w_k [D_k0 P_k + h B_k0 G_k] = 0 and sum_k w_k [D_ki P_k + h B_ki G_k] = 0 (i = 1..s-1) for the
   nodes Q_1..Q_s (Q_0 = q0); then q1 = Q_s and p1 = p0 + h sum_k w_k G_k. This is what a program needs to take the
-  same steps outside a `TS`, e.g. for many small systems at once (examples/ensemble.h), as `TSRKGetTableau()` gives
+  same steps outside a `TS`, e.g. for many small systems at once (`SimpVIEnsemble`), as `TSRKGetTableau()` gives
   a Runge-Kutta table.
 
 .seealso: `TSSIMPVI`, `TSSimpVISetType()`, `TSSimpVIGetDegree()`
