@@ -20,11 +20,14 @@ static PetscErrorCode TypeUnchosen(PetscObject obj, const char option[], const c
 
 /*
   SimpVIDefaultLinearSolver_Private - the default solver of a linear system of N rows met by the TS (the step system,
-  or the mass matrix when spd): a direct solve (SuperLU_DIST in parallel, not for the mass) up to limit rows (-ts_simpvi_direct_limit), where a
-  factorization is cheap and blind to conditioning; above it a Krylov method (BiCGStab, or CG for the SPD mass matrix)
-  with block Jacobi/ILU(0), whose memory grows like the matrix's rather than like a factor's (BiCGStab keeps a few
-  vectors where GMRES keeps its basis). Only the types the user left unchosen (TypeUnchosen) are set; placeholder:
-  the KSP carries the step placeholders of SimpVIStepPlaceholderSolver_Private().
+  or the mass matrix when spd): on one process a direct solve up to limit rows (-ts_simpvi_direct_limit), where a
+  factorization is cheap and blind to conditioning; above it, and in parallel at every size, a Krylov method
+  (BiCGStab, or CG for the SPD mass matrix) with block Jacobi/ILU(0), whose memory grows like the matrix's rather than
+  like a factor's (BiCGStab keeps a few vectors where GMRES keeps its basis). In parallel a direct solve
+  (SuperLU_DIST) was measured 1.2 to 5 times slower than the Krylov solve on every size of bench/crossover.sh (50 to
+  2 10^5 masses on 2 processes, docs/crossover.md), with the Jacobian and its factors kept or not. Only the types the
+  user left unchosen (TypeUnchosen) are set; placeholder: the KSP carries the step placeholders of
+  SimpVIStepPlaceholderSolver_Private().
 */
 PetscErrorCode SimpVIDefaultLinearSolver_Private(KSP ksp, PetscInt N, PetscInt limit, PetscBool spd, PetscBool placeholder)
 {
@@ -37,21 +40,7 @@ PetscErrorCode SimpVIDefaultLinearSolver_Private(KSP ksp, PetscInt N, PetscInt l
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(TypeUnchosen((PetscObject)ksp, "-ksp_type", placeholder ? KSPPREONLY : NULL, &kspfree));
   PetscCall(TypeUnchosen((PetscObject)pc, "-pc_type", placeholder ? PCNONE : NULL, &pcfree));
-  if (pcfree && size > 1 && !SIMPVI_HAVE_PARALLEL_LU && N <= limit) PetscCall(PetscInfo(ksp, "This PETSc has no parallel LU (SuperLU_DIST or MUMPS): the %s system of %" PetscInt_FMT " rows gets the Krylov default\n", spd ? "mass" : "step", N));
-  /* In parallel the SPD mass goes to CG whatever its size: two SuperLU_DIST factors alive on one communicator (mass and
-     step) make PETSc 3.18's next factorization crash (SEGV in pdgsequ; python/tutorials/pendulum.py on 2 ranks;
-     a TS set up anew, tests/ex33.c) */
-  if (pcfree && (N > limit || (size > 1 && (spd || !SIMPVI_HAVE_PARALLEL_LU)))) PetscCall(PCSetType(pc, PCBJACOBI));
-  else if (pcfree) {
-    PetscCall(PCSetType(pc, PCLU));
-    /* SuperLU_DIST first: with Debian's PETSc 3.18, MUMPS, OpenMPI 4.1, a second TS after a MUMPS solve was seen to
-       hang in its first scatter (tests/ex5.c -fresh_ts) */
-#if defined(PETSC_HAVE_SUPERLU_DIST)
-    if (size > 1) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERSUPERLU_DIST));
-#elif defined(PETSC_HAVE_MUMPS)
-    if (size > 1) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
-#endif
-  }
+  if (pcfree) PetscCall(PCSetType(pc, N > limit || size > 1 ? PCBJACOBI : PCLU));
   if (!kspfree) PetscFunctionReturn(0);
   PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &direct, PCLU, PCCHOLESKY, PCQR, ""));
   if (direct) PetscCall(KSPSetType(ksp, KSPPREONLY));

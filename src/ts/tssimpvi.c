@@ -574,11 +574,19 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
     if (dense && points) PetscCall(PetscViewerASCIIPrintf(viewer, "  Its residual and Jacobian on arrays: every quadrature point in one call of the pointwise Lagrangian\n"));
     PetscCall(SimpVIStepSolverView_Private(ts, viewer));
   }
-  if (!SIMPVI_HAVE_PARALLEL_LU) {
+  {
     PetscMPIInt size;
+    KSP         ksp;
+    PC          pc;
+    PetscBool   bcgs, bjacobi;
 
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ts), &size));
-    if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  This PETSc has no parallel LU (SuperLU_DIST, MUMPS): the step's default linear solver is Krylov at every size\n"));
+    PetscCall(SNESGetKSP(ts->snes, &ksp));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPBCGS, &bcgs));
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCBJACOBI, &bjacobi));
+    if (size > 1 && bcgs && bjacobi)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  Step's linear solver: BiCGStab with block Jacobi/ILU(0), the default in parallel at every size (a parallel LU was measured slower at every size: bench/crossover.sh)\n"));
   }
   PetscCall(SimpVIAdjointView_Private(ts, viewer));
   if (!vi->compensated) PetscCall(PetscViewerASCIIPrintf(viewer, "  Compensated (Kahan) summation of the q, p and t updates: off\n"));
@@ -666,8 +674,9 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
                               lobatto (order 2s, default s = 3) or gauss (order 2s with s Gauss points)
 . -ts_simpvi_degree <s> - the degree of lobatto or gauss schemes
 . -ts_simpvi_nonlinear_solver <snes> - deprecated: the step is solved by the TS's SNES, -snes_type kinsol chooses `SNESKINSOL`
-. -ts_simpvi_direct_limit <100000> - step systems with at most this many rows get a direct solve by default, larger ones
-                              BiCGStab with block Jacobi/ILU(0); the mass solves behind velocities take -ts_simpvi_velocity_ksp_*
+. -ts_simpvi_direct_limit <100000> - step systems with at most this many rows get a direct solve by default on one
+                              process, larger ones (and every size in parallel) BiCGStab with block Jacobi/ILU(0); the mass
+                              solves behind velocities take -ts_simpvi_velocity_ksp_*
 . -ts_simpvi_small_limit <SIMPVI_SMALL_LIMIT> - step systems with at most this many rows, on one process, get the SNES
                               type `SNESSIMPVIDENSE` unless a SNES type is chosen; 0: `SNESNEWTONLS` always
 . -ts_simpvi_lag_jacobian <true> - simplified Newton: keep the step Jacobian and its factorization (of an earlier Newton
