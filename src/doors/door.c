@@ -240,7 +240,7 @@ PetscErrorCode SimpVILegendreInverse_Private(TS ts, SimpVIProblem *prob, PetscRe
       PetscCall(KSPSetOptionsPrefix(prob->kspv, ((PetscObject)ts)->prefix));
       PetscCall(KSPAppendOptionsPrefix(prob->kspv, "ts_simpvi_velocity_"));
       PetscCall(MatGetSize(Pv, &N, NULL));
-      PetscCall(SimpVIDefaultLinearSolver_Private(prob->kspv, N, prob->directlimit, PETSC_TRUE, PETSC_FALSE));
+      PetscCall(SimpVIDefaultLinearSolver_Private(prob->kspv, N, prob->directlimit, PETSC_TRUE, PETSC_FALSE, NULL));
       PetscCall(KSPSetFromOptions(prob->kspv));
     }
     PetscCall(KSPSetOperators(prob->kspv, Pv, Pv));

@@ -114,7 +114,7 @@ static PetscErrorCode AdjointKSP(TS ts)
     PetscCall(SimpVIStepGetSystem_Private(vi->step, &Y, NULL, NULL));
     PetscCall(VecGetSize(Y, &N));
   }
-  PetscCall(SimpVIDefaultLinearSolver_Private(vi->adjksp, N, vi->prob->directlimit, PETSC_FALSE, PETSC_FALSE));
+  PetscCall(SimpVIDefaultLinearSolver_Private(vi->adjksp, N, vi->prob->directlimit, PETSC_FALSE, PETSC_FALSE, NULL));
   PetscCall(KSPSetFromOptions(vi->adjksp));
   PetscFunctionReturn(0);
 }

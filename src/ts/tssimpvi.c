@@ -248,8 +248,17 @@ static PetscErrorCode SNESTSFormFunction_SimpVI(SNES snes, Vec Y, Vec R, TS ts)
 
 static PetscErrorCode SNESTSFormJacobian_SimpVI(SNES snes, Vec Y, Mat A, Mat B, TS ts)
 {
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
   PetscFunctionBegin;
-  PetscCall(SimpVIStepSolverJacobian_Private(((TS_SimpVI *)ts->data)->step, Y, B)); /* simplified Newton: J and its factors kept */
+  PetscCall(SimpVIStepSolverJacobian_Private(vi->step, Y, B)); /* simplified Newton: J and its factors kept */
+  if (vi->orderingpending) {                                   /* the first step matrix, before its first factorization */
+    KSP ksp;
+
+    PetscCall(SNESGetKSP(snes, &ksp));
+    PetscCall(SimpVIDefaultOrdering_Private(ksp, B));
+    vi->orderingpending = PETSC_FALSE;
+  }
   if (A != B) {
     PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
@@ -344,7 +353,7 @@ static PetscErrorCode ReturnUserSolver(TS ts)
   PetscCall(SNESGetJacobian(snes, NULL, &P, NULL, NULL));
   if (prob && prob->user.I2P && OwnSNESMatrix(vi, P)) PetscCall(SNESSetJacobian(snes, prob->user.I2A ? prob->user.I2A : prob->user.I2P, prob->user.I2P, NULL, NULL));
   PetscCall(SNESGetKSP(snes, &ksp));
-  PetscCall(SimpVIDefaultLinearSolver_Private(ksp, 0, SIMPVI_DIRECT_LIMIT, PETSC_FALSE, PETSC_TRUE));
+  PetscCall(SimpVIDefaultLinearSolver_Private(ksp, 0, SIMPVI_DIRECT_LIMIT, PETSC_FALSE, PETSC_TRUE, NULL));
   PetscFunctionReturn(0);
 }
 
