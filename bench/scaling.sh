@@ -42,7 +42,7 @@ if [ -z "$records" ]; then
 fi
 if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 MPIEXEC=${MPIEXEC:-mpiexec}
-# SuperLU_DIST (the library's parallel LU) runs OpenMP threads: one per rank, or oversubscribed ranks spin for minutes
+# SuperLU_DIST (the parallel LU compared here) runs OpenMP threads: one per rank, or oversubscribed ranks spin for minutes
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 TIMEOUT=${TIMEOUT:-900} # seconds per run; a run that takes longer is reported as such
 raw=$(mktemp)
@@ -67,6 +67,7 @@ bigL=$(awk "BEGIN{print 0.4*($big_n0+1)/2}")     # the big kink: dx = 0.4 on the
 nbig=$(((big_n0 + 1) * (1 << (big_levels - 1)) - 1)) # unknowns of its finest level
 
 # The step solvers compared, given alike to both TS types: the library's default above -ts_simpvi_direct_limit rows
+# and in parallel
 # (BiCGStab, block Jacobi/ILU(0), rtol 1e-12) and a direct solve (forced for simpvi by raising the limit; SuperLU_DIST
 # in parallel, added by run()); the memory table also has GMRES
 solver_krylov="-ksp_type bcgs -pc_type bjacobi -ksp_rtol 1e-12"
@@ -214,9 +215,10 @@ differences with dx = 0.05, h = dx/2, exact time-dependent Dirichlet data). Both
 \`theta\` gets the phase-space form from \`TSSimpVISetUpPhaseSpace()\`; both use Newton with simpvi's tolerance
 (\`-snes_rtol 1e-14\` is given to theta; both then stop on the size of the update) and the same linear solver per row:
 
-* **krylov**: \`$solver_krylov\` (ILU(0) blocks), the library's default for step systems of more than 10^5 rows;
+* **krylov**: \`$solver_krylov\` (ILU(0) blocks), the library's default for step systems of more than 10^5 rows
+  and in parallel at every size (bench/crossover.sh);
 * **direct**: \`-ksp_type preonly -pc_type lu\` (SuperLU_DIST in parallel, OMP_NUM_THREADS=$OMP_NUM_THREADS), the library's
-  default below 10^5 rows, forced here with \`-ts_simpvi_direct_limit\`;
+  default below 10^5 rows on one process, forced here with \`-ts_simpvi_direct_limit\` (and \`-pc_type lu\` in parallel);
 * the memory table also has **gmres**: \`$solver_gmres\`.
 
 Columns: the first step's wall-clock time (it includes the Jacobian's preallocation and, for the direct solver, the

@@ -69,7 +69,8 @@ PetscErrorCode SimpVIKernelCreate_Private(const SimpVIScheme *sc, SimpVIKernel *
   PetscCall(PetscArraycpy(K->D, sc->D, nq * (s + 1)));
   PetscCall(PetscMalloc5(nq * s, &K->xc, nq * s, &K->vc, s * nq, &K->pc, s * nq, &K->gc, nq, &K->mc));
   PetscCall(PetscMalloc2(nq * 4 * s * s, &K->jc, nq, &K->need));
-  PetscCall(PetscMalloc2(2 * nq + s, &K->coef, 2 * nq + s, &K->ptr));
+  PetscCall(PetscMalloc1(4 * nq + s, &K->ptr));
+  PetscCall(PetscMalloc3(2 * nq * s, &K->rc, 2 * nq * s, &K->rsrc, s, &K->rcount));
   *kernel = K;
   PetscFunctionReturn(0);
 }
@@ -96,7 +97,8 @@ PetscErrorCode SimpVIKernelDestroy(SimpVIKernel *kernel)
   PetscCall(PetscFree5(K->c, K->tau, K->w, K->B, K->D));
   PetscCall(PetscFree5(K->xc, K->vc, K->pc, K->gc, K->mc));
   PetscCall(PetscFree2(K->jc, K->need));
-  PetscCall(PetscFree2(K->coef, K->ptr));
+  PetscCall(PetscFree(K->ptr));
+  PetscCall(PetscFree3(K->rc, K->rsrc, K->rcount));
   PetscCall(PetscFree(K->work));
   PetscCall(PetscFree(*kernel));
   PetscFunctionReturn(0);
@@ -171,6 +173,21 @@ PetscErrorCode SimpVIKernelSetStepSize(SimpVIKernel kernel, PetscReal h)
           if (c[i * s + l - 1] != 0) kernel->need[k] |= SIMPVI_NEED(b);
         }
     }
+  }
+  for (PetscInt i = 0; i < s; i++) { /* the residual's terms whose coefficient is not zero, in the order of the points */
+    PetscInt nt = 0;
+
+    for (PetscInt k = 0; k < nq; k++) {
+      if (kernel->pc[i * nq + k] != 0) {
+        kernel->rc[i * 2 * nq + nt]     = kernel->pc[i * nq + k];
+        kernel->rsrc[i * 2 * nq + nt++] = k;
+      }
+      if (kernel->gc[i * nq + k] != 0) {
+        kernel->rc[i * 2 * nq + nt]     = kernel->gc[i * nq + k];
+        kernel->rsrc[i * 2 * nq + nt++] = nq + k;
+      }
+    }
+    kernel->rcount[i] = nt;
   }
   kernel->h = h;
   PetscFunctionReturn(0);
@@ -263,25 +280,19 @@ PetscErrorCode SimpVIKernelPoints(SimpVIKernel kernel, PetscInt n, const PetscSc
 PetscErrorCode SimpVIKernelResidual(SimpVIKernel kernel, PetscInt n, const PetscScalar p0[], const PetscScalar *const P[], const PetscScalar *const G[], PetscScalar R[])
 {
   const PetscInt      s = kernel->s, nq = kernel->nq;
-  const PetscScalar **terms = kernel->ptr;
-  PetscScalar        *coef  = kernel->coef;
+  const PetscScalar **terms = kernel->ptr, **pg = kernel->ptr + 2 * nq;
 
   PetscFunctionBegin;
+  for (PetscInt k = 0; k < nq; k++) {
+    pg[k]      = P[k];
+    pg[nq + k] = G[k];
+  }
   for (PetscInt i = 0; i < s; i++) {
-    PetscInt nt = 0;
+    const PetscInt nt = kernel->rcount[i], *src = &kernel->rsrc[i * 2 * nq];
 
-    for (PetscInt k = 0; k < nq; k++) { /* the terms whose coefficient is not zero, in the order of the points */
-      if (kernel->pc[i * nq + k] != 0) {
-        coef[nt]    = kernel->pc[i * nq + k];
-        terms[nt++] = P[k];
-      }
-      if (kernel->gc[i * nq + k] != 0) {
-        coef[nt]    = kernel->gc[i * nq + k];
-        terms[nt++] = G[k];
-      }
-    }
+    for (PetscInt t = 0; t < nt; t++) terms[t] = pg[src[t]];
     for (PetscInt j = 0; j < n; j++) R[i * n + j] = 0;
-    SimpVIMAXPY(n, R + i * n, nt, coef, terms);
+    SimpVIMAXPY(n, R + i * n, nt, &kernel->rc[i * 2 * nq], terms);
   }
   if (p0)
     for (PetscInt j = 0; j < n; j++) R[j] += p0[j];

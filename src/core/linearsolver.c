@@ -20,13 +20,16 @@ static PetscErrorCode TypeUnchosen(PetscObject obj, const char option[], const c
 
 /*
   SimpVIDefaultLinearSolver_Private - the default solver of a linear system of N rows met by the TS (the step system,
-  or the mass matrix when spd): a direct solve (SuperLU_DIST in parallel, not for the mass) up to limit rows (-ts_simpvi_direct_limit), where a
-  factorization is cheap and blind to conditioning; above it a Krylov method (BiCGStab, or CG for the SPD mass matrix)
-  with block Jacobi/ILU(0), whose memory grows like the matrix's rather than like a factor's (BiCGStab keeps a few
-  vectors where GMRES keeps its basis). Only the types the user left unchosen (TypeUnchosen) are set; placeholder:
-  the KSP carries the step placeholders of SimpVIStepPlaceholderSolver_Private().
+  or the mass matrix when spd): on one process a direct solve up to limit rows (-ts_simpvi_direct_limit), where a
+  factorization is cheap and blind to conditioning; above it, and in parallel at every size, a Krylov method
+  (BiCGStab, or CG for the SPD mass matrix) with block Jacobi/ILU(0), whose memory grows like the matrix's rather than
+  like a factor's (BiCGStab keeps a few vectors where GMRES keeps its basis). In parallel a direct solve
+  (SuperLU_DIST) was measured 1.2 to 5 times slower than the Krylov solve on every size of bench/crossover.sh (50 to
+  2 10^5 masses on 2 processes, docs/crossover.md), with the Jacobian and its factors kept or not. Only the types the
+  user left unchosen (TypeUnchosen) are set; placeholder: the KSP carries the step placeholders of
+  SimpVIStepPlaceholderSolver_Private(). lu (optional): whether it chose the LU (whose ordering is then simpvi's to choose).
 */
-PetscErrorCode SimpVIDefaultLinearSolver_Private(KSP ksp, PetscInt N, PetscInt limit, PetscBool spd, PetscBool placeholder)
+PetscErrorCode SimpVIDefaultLinearSolver_Private(KSP ksp, PetscInt N, PetscInt limit, PetscBool spd, PetscBool placeholder, PetscBool *lu)
 {
   PC          pc;
   PetscMPIInt size;
@@ -37,21 +40,8 @@ PetscErrorCode SimpVIDefaultLinearSolver_Private(KSP ksp, PetscInt N, PetscInt l
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(TypeUnchosen((PetscObject)ksp, "-ksp_type", placeholder ? KSPPREONLY : NULL, &kspfree));
   PetscCall(TypeUnchosen((PetscObject)pc, "-pc_type", placeholder ? PCNONE : NULL, &pcfree));
-  if (pcfree && size > 1 && !SIMPVI_HAVE_PARALLEL_LU && N <= limit) PetscCall(PetscInfo(ksp, "This PETSc has no parallel LU (SuperLU_DIST or MUMPS): the %s system of %" PetscInt_FMT " rows gets the Krylov default\n", spd ? "mass" : "step", N));
-  /* In parallel the SPD mass goes to CG whatever its size: two SuperLU_DIST factors alive on one communicator (mass and
-     step) make PETSc 3.18's next factorization crash (SEGV in pdgsequ; python/tutorials/pendulum.py on 2 ranks;
-     a TS set up anew, tests/ex33.c) */
-  if (pcfree && (N > limit || (size > 1 && (spd || !SIMPVI_HAVE_PARALLEL_LU)))) PetscCall(PCSetType(pc, PCBJACOBI));
-  else if (pcfree) {
-    PetscCall(PCSetType(pc, PCLU));
-    /* SuperLU_DIST first: with Debian's PETSc 3.18, MUMPS, OpenMPI 4.1, a second TS after a MUMPS solve was seen to
-       hang in its first scatter (tests/ex5.c -fresh_ts) */
-#if defined(PETSC_HAVE_SUPERLU_DIST)
-    if (size > 1) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERSUPERLU_DIST));
-#elif defined(PETSC_HAVE_MUMPS)
-    if (size > 1) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
-#endif
-  }
+  if (pcfree) PetscCall(PCSetType(pc, N > limit || size > 1 ? PCBJACOBI : PCLU));
+  if (lu) *lu = (PetscBool)(pcfree && N <= limit && size == 1);
   if (!kspfree) PetscFunctionReturn(0);
   PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &direct, PCLU, PCCHOLESKY, PCQR, ""));
   if (direct) PetscCall(KSPSetType(ksp, KSPPREONLY));
@@ -76,5 +66,71 @@ PetscErrorCode SimpVIStepPlaceholderSolver_Private(KSP ksp)
   PetscCall(KSPGetPC(ksp, &pc));
   if (!((PetscObject)ksp)->type_name) PetscCall(KSPSetType(ksp, KSPPREONLY));
   if (!((PetscObject)pc)->type_name) PetscCall(PCSetType(pc, PCNONE));
+  PetscFunctionReturn(0);
+}
+
+/* The rows' and columns' envelope of A under the permutation perm (new index of row i: inv[i]): the entries a banded
+   LU of the permuted A may fill, sum over rows of the distance from the first entry to the diagonal, both triangles */
+static PetscErrorCode Envelope(Mat A, const PetscInt perm[], PetscCount *env, PetscCount *nnz)
+{
+  const PetscInt *ia, *ja;
+  PetscInt        n, *inv, *first, *top;
+  PetscBool       done;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() did not give the rows of the step matrix");
+  PetscCall(PetscMalloc3(n, &inv, n, &first, n, &top));
+  for (PetscInt r = 0; r < n; r++) {
+    inv[perm[r]] = r;
+    first[r] = top[r] = r;
+  }
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt k = ia[i]; k < ia[i + 1]; k++) {
+      const PetscInt r = inv[i], c = inv[ja[k]];
+
+      if (c < r) first[r] = PetscMin(first[r], c); /* lower triangle: row r from column c */
+      else top[c] = PetscMin(top[c], r);           /* upper triangle: column c from row r */
+    }
+  *env = 0;
+  for (PetscInt r = 0; r < n; r++) *env += (r - first[r]) + (r - top[r]);
+  *nnz = ia[n];
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+  PetscCall(PetscFree3(inv, first, top));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIDefaultOrdering_Private - the ordering of the step's sequential LU (the default direct solve, no ordering given
+  in the options; SimpVIDefaultLinearSolver_Private() chose the LU), from the step matrix A's first pattern: reverse Cuthill-McKee where it leaves A nearly banded
+  (its envelope at most SIMPVI_BANDED_ENVELOPE times A's entries: a chain, a 1-D grid, whose step matrix couples s
+  copies of a band), else PETSc's default, nested dissection (2-D and 3-D grids). On the 10^4-mass chain of
+  bench/stepcost.sh nested dissection fills the factor 1.7 times and scatters it, RCM fills none: a Simpson step costs
+  3.5 times less.
+*/
+#define SIMPVI_BANDED_ENVELOPE 4
+PetscErrorCode SimpVIDefaultOrdering_Private(KSP ksp, Mat A)
+{
+  PC              pc;
+  PetscBool       lu, seqaij, given;
+  IS              rperm, cperm;
+  const PetscInt *perm;
+  PetscCount      env, nnz;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCLU, &lu));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &seqaij));
+  PetscCall(PetscOptionsHasName(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_factor_mat_ordering_type", &given));
+  if (!lu || !seqaij || given) PetscFunctionReturn(0);
+  PetscCall(MatGetOrdering(A, MATORDERINGRCM, &rperm, &cperm));
+  PetscCall(ISGetIndices(rperm, &perm));
+  PetscCall(Envelope(A, perm, &env, &nnz));
+  PetscCall(ISRestoreIndices(rperm, &perm));
+  PetscCall(ISDestroy(&rperm));
+  PetscCall(ISDestroy(&cperm));
+  if (env > SIMPVI_BANDED_ENVELOPE * nnz) PetscFunctionReturn(0);
+  PetscCall(PetscInfo(pc, "The step matrix is nearly banded under RCM (envelope %" PetscCount_FMT ", %" PetscCount_FMT " entries): its LU ordered by RCM\n", env, nnz));
+  PetscCall(PCFactorSetMatOrderingType(pc, MATORDERINGRCM));
   PetscFunctionReturn(0);
 }

@@ -103,7 +103,8 @@ PetscErrorCode SimpVIProblemReset_Private(SimpVIProblem *prob)
 PetscErrorCode SimpVIDirectLimitOption_Private(TS ts, SimpVIOptionItems PetscOptionsObject, SimpVIProblem *prob)
 {
   PetscFunctionBegin;
-  PetscCall(PetscOptionsInt("-ts_simpvi_direct_limit", "Largest linear system (rows) given a direct solver by default; larger: BiCGStab (CG for the mass) with block Jacobi ILU(0)", "TSSIMPVI", prob->directlimit, &prob->directlimit, NULL));
+  PetscCall(PetscOptionsInt("-ts_simpvi_direct_limit", "Largest linear system (rows) given a direct solver by default on one process; larger, and every size in parallel: BiCGStab (CG for the mass) with block Jacobi ILU(0)", "TSSIMPVI", prob->directlimit,
+                            &prob->directlimit, NULL));
   PetscCheck(prob->directlimit >= 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "The option -ts_simpvi_direct_limit %" PetscInt_FMT " must be 0 or more (rows)", prob->directlimit);
   PetscFunctionReturn(0);
 }
@@ -239,7 +240,7 @@ PetscErrorCode SimpVILegendreInverse_Private(TS ts, SimpVIProblem *prob, PetscRe
       PetscCall(KSPSetOptionsPrefix(prob->kspv, ((PetscObject)ts)->prefix));
       PetscCall(KSPAppendOptionsPrefix(prob->kspv, "ts_simpvi_velocity_"));
       PetscCall(MatGetSize(Pv, &N, NULL));
-      PetscCall(SimpVIDefaultLinearSolver_Private(prob->kspv, N, prob->directlimit, PETSC_TRUE, PETSC_FALSE));
+      PetscCall(SimpVIDefaultLinearSolver_Private(prob->kspv, N, prob->directlimit, PETSC_TRUE, PETSC_FALSE, NULL));
       PetscCall(KSPSetFromOptions(prob->kspv));
     }
     PetscCall(KSPSetOperators(prob->kspv, Pv, Pv));

@@ -339,7 +339,7 @@ static PetscErrorCode Velocity_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x
       PetscCall(KSPCreate(PetscObjectComm((PetscObject)ts), &prob->I2kspm));
       PetscCall(KSPSetOptionsPrefix(prob->I2kspm, ((PetscObject)ts)->prefix));
       PetscCall(KSPAppendOptionsPrefix(prob->I2kspm, "ts_simpvi_velocity_"));
-      PetscCall(SimpVIDefaultLinearSolver_Private(prob->I2kspm, N, prob->directlimit, PETSC_TRUE, PETSC_FALSE));
+      PetscCall(SimpVIDefaultLinearSolver_Private(prob->I2kspm, N, prob->directlimit, PETSC_TRUE, PETSC_FALSE, NULL));
       PetscCall(KSPSetType(prob->I2kspm, KSPCG)); /* the factor of the Jacobian's M preconditions the true M */
       PetscCall(KSPSetTolerances(prob->I2kspm, 1e-14, 0, PETSC_DEFAULT, 1000));
       PetscCall(KSPSetInitialGuessNonzero(prob->I2kspm, PETSC_TRUE));

@@ -363,7 +363,7 @@ static PetscErrorCode RHSJacobian_PhaseSpace(TS ts, PetscReal t, Vec U, Mat A, M
     PetscCall(KSPSetOptionsPrefix(ej->ksp, ((PetscObject)ps->ts)->prefix));
     PetscCall(KSPAppendOptionsPrefix(ej->ksp, "ts_simpvi_velocity_"));
     PetscCall(MatGetSize(ej->Pv, &N, NULL));
-    PetscCall(SimpVIDefaultLinearSolver_Private(ej->ksp, N, prob->directlimit, PETSC_TRUE, PETSC_FALSE));
+    PetscCall(SimpVIDefaultLinearSolver_Private(ej->ksp, N, prob->directlimit, PETSC_TRUE, PETSC_FALSE, NULL));
     PetscCall(KSPSetTolerances(ej->ksp, 1e-14, 1e-50, PETSC_DEFAULT, PETSC_DEFAULT)); /* an adjoint as exact as the map */
     PetscCall(KSPSetFromOptions(ej->ksp));
   }

@@ -9,12 +9,7 @@
 */
 #include <simpvi/private/ensembleimpl.h>
 #include <simpvi/private/compat.h>
-#include <petscblaslapack.h>
-
-/* LAPACK's unblocked LU below SIMPVI_DENSE_BLOCKED_MIN rows, as SNESSIMPVIDENSE factors (src/snes/dense.c) */
-#define LAPACKgetf2_ PETSCBLAS(getf2, GETF2)
-BLAS_EXTERN void LAPACKgetf2_(const PetscBLASInt *, const PetscBLASInt *, PetscScalar *, const PetscBLASInt *, PetscBLASInt *, PetscBLASInt *);
-#define SIMPVI_DENSE_BLOCKED_MIN 64
+#include <simpvi/private/snesdense.h> /* the LU and its solve, as SNESSIMPVIDENSE makes them */
 
 /* the predictor's limit of SimpVIStepPredict_Private() (src/core/step.c) */
 #define SIMPVI_PREDICT_MAX_RATIO 10
@@ -226,8 +221,11 @@ static PetscErrorCode NewtonStep(SimpVIEnsemble ens, PetscInt j, PetscBool *ok, 
   *ok = (PetscBool)(info == 0);
   if (!*ok) PetscFunctionReturn(0);
   PetscCall(PetscArraycpy(B->dy, B->R, m));
-  PetscCallBLAS("LAPACKgetrs", LAPACKgetrs_("N", &bm, &one, B->LU, &bm, B->piv, B->dy, &bm, &info));
-  PetscCheck(!info, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK getrs: argument %d is invalid", -(int)info);
+  if (m < SIMPVI_DENSE_BLOCKED_MIN) SimpVIDenseLUSolve(bm, B->LU, B->piv, B->dy);
+  else {
+    PetscCallBLAS("LAPACKgetrs", LAPACKgetrs_("N", &bm, &one, B->LU, &bm, B->piv, B->dy, &bm, &info));
+    PetscCheck(!info, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK getrs: argument %d is invalid", -(int)info);
+  }
   for (PetscInt i = 0; i < m; i++) z[i] -= B->dy[i];
   *xnorm = Norm2(m, z);
   *ynorm = Norm2(m, B->dy);

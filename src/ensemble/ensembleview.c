@@ -140,9 +140,11 @@ PetscErrorCode SimpVIEnsembleView(SimpVIEnsemble ens, PetscViewer viewer)
     const SimpVIEnsembleControl *ctl = &ens->ctl;
 
     PetscCall(PetscViewerASCIIPrintf(viewer, "Scheme %s, degree %" PetscInt_FMT ", order %" PetscInt_FMT "; steps of %g from t = %g", ctl->type, ctl->degree, ctl->order, (double)ctl->h, (double)ctl->t0));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE)); /* the rest of the line */
     if (ctl->tmax < PETSC_MAX_REAL) PetscCall(PetscViewerASCIIPrintf(viewer, " to %g (%s)", (double)ctl->tmax, ctl->eftopt == TS_EXACTFINALTIME_MATCHSTEP ? "matchstep" : "stepover"));
     if (ctl->maxsteps < PETSC_MAX_INT) PetscCall(PetscViewerASCIIPrintf(viewer, ", at most %" PetscInt_FMT, ctl->maxsteps));
     PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
     PetscCall(PetscViewerASCIIPrintf(viewer, "Newton of SNESSIMPVIDENSE on each member's step: rtol %g, atol %g, stol %g, max_it %" PetscInt_FMT "\n", (double)ctl->rtol, (double)ctl->atol, (double)ctl->stol, ctl->maxit));
   }
   if (ens->solved) {

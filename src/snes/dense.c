@@ -12,12 +12,6 @@
 #include <petsc/private/snesimpl.h>
 #include <petscblaslapack.h>
 
-/* LAPACK's unblocked LU: getrf's block size query (ilaenv) and recursion cost twice the arithmetic below a few dozen
-   rows (reference LAPACK, m = 3: 3.3k instructions for getrf + getrs, 1.7k with getf2) */
-#define LAPACKgetf2_ PETSCBLAS(getf2, GETF2)
-BLAS_EXTERN void LAPACKgetf2_(const PetscBLASInt *, const PetscBLASInt *, PetscScalar *, const PetscBLASInt *, PetscBLASInt *, PetscBLASInt *);
-#define SIMPVI_DENSE_BLOCKED_MIN 64 /* rows from which getrf (blocked) factors */
-
 /* PETSc main: the line search of full steps is "none" (SNESLINESEARCHBASIC, "basic", before), the domain error flag
    functiondomainerror and its check SNESCheckFunctionDomainError() */
 #if PETSC_VERSION_LT(3, 25, 0)
@@ -185,8 +179,11 @@ static PetscErrorCode Solve(SNES snes)
   PetscCall(VecGetArrayRead(snes->vec_func, &f));
   PetscCall(PetscArraycpy(dn->dy, f, dn->m));
   PetscCall(VecRestoreArrayRead(snes->vec_func, &f));
-  PetscCallBLAS("LAPACKgetrs", LAPACKgetrs_("N", &dn->m, &one, dn->LU, &dn->m, dn->piv, dn->dy, &dn->m, &info));
-  PetscCheck(!info, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK getrs: argument %d is invalid", -(int)info);
+  if (dn->m < SIMPVI_DENSE_BLOCKED_MIN) SimpVIDenseLUSolve(dn->m, dn->LU, dn->piv, dn->dy);
+  else {
+    PetscCallBLAS("LAPACKgetrs", LAPACKgetrs_("N", &dn->m, &one, dn->LU, &dn->m, dn->piv, dn->dy, &dn->m, &info));
+    PetscCheck(!info, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK getrs: argument %d is invalid", -(int)info);
+  }
   snes->linear_its++; /* one direct solve, as preonly LU counts */
   PetscFunctionReturn(0);
 }

@@ -95,18 +95,16 @@ static PetscErrorCode StepFromStages(TS ts)
   PetscFunctionReturn(0);
 }
 
-/* The solver of the tangent and transposed systems: the step's default, except a parallel direct solve (SuperLU_DIST
-   has no transposed solve in PETSc 3.18): Krylov with block Jacobi there */
+/* The solver of the tangent and transposed systems: the step's default (Krylov with block Jacobi in parallel, where
+   PETSc 3.18's SuperLU_DIST would have no transposed solve anyway) */
 static PetscErrorCode AdjointKSP(TS ts)
 {
-  TS_SimpVI  *vi = (TS_SimpVI *)ts->data;
-  PetscMPIInt size;
-  PetscInt    N;
-  char        prefix[256];
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+  PetscInt   N;
+  char       prefix[256];
 
   PetscFunctionBegin;
   if (vi->adjksp) PetscFunctionReturn(0);
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ts), &size));
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)ts), &vi->adjksp));
   PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sts_simpvi_adjoint_", ((PetscObject)ts)->prefix ? ((PetscObject)ts)->prefix : ""));
   PetscCall(KSPSetOptionsPrefix(vi->adjksp, prefix));
@@ -116,7 +114,7 @@ static PetscErrorCode AdjointKSP(TS ts)
     PetscCall(SimpVIStepGetSystem_Private(vi->step, &Y, NULL, NULL));
     PetscCall(VecGetSize(Y, &N));
   }
-  PetscCall(SimpVIDefaultLinearSolver_Private(vi->adjksp, N, size > 1 ? 0 : vi->prob->directlimit, PETSC_FALSE, PETSC_FALSE));
+  PetscCall(SimpVIDefaultLinearSolver_Private(vi->adjksp, N, vi->prob->directlimit, PETSC_FALSE, PETSC_FALSE, NULL));
   PetscCall(KSPSetFromOptions(vi->adjksp));
   PetscFunctionReturn(0);
 }

@@ -248,8 +248,17 @@ static PetscErrorCode SNESTSFormFunction_SimpVI(SNES snes, Vec Y, Vec R, TS ts)
 
 static PetscErrorCode SNESTSFormJacobian_SimpVI(SNES snes, Vec Y, Mat A, Mat B, TS ts)
 {
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
   PetscFunctionBegin;
-  PetscCall(SimpVIStepSolverJacobian_Private(((TS_SimpVI *)ts->data)->step, Y, B)); /* simplified Newton: J and its factors kept */
+  PetscCall(SimpVIStepSolverJacobian_Private(vi->step, Y, B)); /* simplified Newton: J and its factors kept */
+  if (vi->orderingpending) {                                   /* the first step matrix, before its first factorization */
+    KSP ksp;
+
+    PetscCall(SNESGetKSP(snes, &ksp));
+    PetscCall(SimpVIDefaultOrdering_Private(ksp, B));
+    vi->orderingpending = PETSC_FALSE;
+  }
   if (A != B) {
     PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
@@ -344,7 +353,7 @@ static PetscErrorCode ReturnUserSolver(TS ts)
   PetscCall(SNESGetJacobian(snes, NULL, &P, NULL, NULL));
   if (prob && prob->user.I2P && OwnSNESMatrix(vi, P)) PetscCall(SNESSetJacobian(snes, prob->user.I2A ? prob->user.I2A : prob->user.I2P, prob->user.I2P, NULL, NULL));
   PetscCall(SNESGetKSP(snes, &ksp));
-  PetscCall(SimpVIDefaultLinearSolver_Private(ksp, 0, SIMPVI_DIRECT_LIMIT, PETSC_FALSE, PETSC_TRUE));
+  PetscCall(SimpVIDefaultLinearSolver_Private(ksp, 0, SIMPVI_DIRECT_LIMIT, PETSC_FALSE, PETSC_TRUE, NULL));
   PetscFunctionReturn(0);
 }
 
@@ -574,11 +583,19 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
     if (dense && points) PetscCall(PetscViewerASCIIPrintf(viewer, "  Its residual and Jacobian on arrays: every quadrature point in one call of the pointwise Lagrangian\n"));
     PetscCall(SimpVIStepSolverView_Private(ts, viewer));
   }
-  if (!SIMPVI_HAVE_PARALLEL_LU) {
+  {
     PetscMPIInt size;
+    KSP         ksp;
+    PC          pc;
+    PetscBool   bcgs, bjacobi;
 
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ts), &size));
-    if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  This PETSc has no parallel LU (SuperLU_DIST, MUMPS): the step's default linear solver is Krylov at every size\n"));
+    PetscCall(SNESGetKSP(ts->snes, &ksp));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPBCGS, &bcgs));
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCBJACOBI, &bjacobi));
+    if (size > 1 && bcgs && bjacobi)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  Step's linear solver: BiCGStab with block Jacobi/ILU(0), the default in parallel at every size (a parallel LU was measured slower at every size: bench/crossover.sh)\n"));
   }
   PetscCall(SimpVIAdjointView_Private(ts, viewer));
   if (!vi->compensated) PetscCall(PetscViewerASCIIPrintf(viewer, "  Compensated (Kahan) summation of the q, p and t updates: off\n"));
@@ -666,8 +683,9 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
                               lobatto (order 2s, default s = 3) or gauss (order 2s with s Gauss points)
 . -ts_simpvi_degree <s> - the degree of lobatto or gauss schemes
 . -ts_simpvi_nonlinear_solver <snes> - deprecated: the step is solved by the TS's SNES, -snes_type kinsol chooses `SNESKINSOL`
-. -ts_simpvi_direct_limit <100000> - step systems with at most this many rows get a direct solve by default, larger ones
-                              BiCGStab with block Jacobi/ILU(0); the mass solves behind velocities take -ts_simpvi_velocity_ksp_*
+. -ts_simpvi_direct_limit <100000> - step systems with at most this many rows get a direct solve by default on one
+                              process, larger ones (and every size in parallel) BiCGStab with block Jacobi/ILU(0); the mass
+                              solves behind velocities take -ts_simpvi_velocity_ksp_*
 . -ts_simpvi_small_limit <SIMPVI_SMALL_LIMIT> - step systems with at most this many rows, on one process, get the SNES
                               type `SNESSIMPVIDENSE` unless a SNES type is chosen; 0: `SNESNEWTONLS` always
 . -ts_simpvi_lag_jacobian <true> - simplified Newton: keep the step Jacobian and its factorization (of an earlier Newton

@@ -46,13 +46,6 @@ typedef void *SimpVICtxDestroyArg;
   #define SNES_DIVERGED_FUNCTION_NANORINF SNES_DIVERGED_FNORM_NAN
 #endif
 
-/* A parallel direct solver simpvi knows how to choose (PETSc built without one falls back to Krylov in parallel) */
-#if defined(PETSC_HAVE_SUPERLU_DIST) || defined(PETSC_HAVE_MUMPS)
-  #define SIMPVI_HAVE_PARALLEL_LU 1
-#else
-  #define SIMPVI_HAVE_PARALLEL_LU 0
-#endif
-
 /* MatFDColoringSetFunction() takes a MatFDColoringFn * since 3.23 */
 #if PETSC_VERSION_GE(3, 23, 0)
   #define SIMPVI_FDCOLORING_FN(f) ((MatFDColoringFn *)(f))

@@ -57,11 +57,12 @@ struct _p_SimpVIKernel {
   PetscReal                       h;                   /* the step size of the tables below (0: none yet) */
   PetscReal                      *xc, *vc;             /* nq x s: B_kl and D_kl / h, l = 1..s */
   PetscReal                      *pc, *gc;             /* s x nq: w_k D_ki and h w_k B_ki */
+  PetscReal                      *rc;                  /* s x 2nq: row i's nonzero terms of pc and gc, in the points' order */
+  PetscInt                       *rsrc, *rcount;       /* s x 2nq: their sources (k: P_k, nq + k: G_k); s: their numbers */
   PetscReal                      *mc;                  /* nq: h w_k */
   PetscReal                      *jc;                  /* nq x 4 x s x s: a unit term's coefficients per point and block */
   PetscInt                       *need;                /* nq: the blocks each point needs (a Lobatto scheme's first node needs no G_x) */
-  /* scratch: coefficients and array pointers of one sum; the Jacobian's per-point sums (nwork entries) */
-  PetscScalar        *coef;
+  /* scratch: array pointers of the sums; the Jacobian's per-point sums (nwork entries) */
   const PetscScalar **ptr;
   PetscScalar        *work;
   PetscInt            nwork;

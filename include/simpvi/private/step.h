@@ -132,8 +132,9 @@ PETSC_INTERN PetscErrorCode SimpVIMatFill_Private(Mat, PetscBool *, PetscErrorCo
 /* Default linear solvers (src/core/linearsolver.c): systems (and mass matrices) with more rows than the limit get a
    Krylov solver, fewer a direct one */
 #define SIMPVI_DIRECT_LIMIT 100000
-PETSC_INTERN PetscErrorCode SimpVIDefaultLinearSolver_Private(KSP, PetscInt, PetscInt, PetscBool, PetscBool);
+PETSC_INTERN PetscErrorCode SimpVIDefaultLinearSolver_Private(KSP, PetscInt, PetscInt, PetscBool, PetscBool, PetscBool *);
 PETSC_INTERN PetscErrorCode SimpVIStepPlaceholderSolver_Private(KSP);
+PETSC_INTERN PetscErrorCode SimpVIDefaultOrdering_Private(KSP, Mat);
 
 /* The step's residual and dense Jacobian on arrays for SNESSIMPVIDENSE (src/core/smallstep.c; the functions of
    include/simpvi/private/snesdense.h, their context the step) */
