@@ -877,8 +877,13 @@ int main(int argc, char **argv)
 
   test:
     suffix: krylov_default_view
-    args: -n 99 -T 0.4 -levels 1 -ts_simpvi_direct_limit 100 -ts_view
+    args: -dim 2 -n 15 -T 0.4 -levels 1 -ts_simpvi_direct_limit 100 -ts_view
     filter: grep -E "(KSP|PC) Object|type: (bcgs|bjacobi|preonly|ilu)$|relative=1e-12|levels of fill"
+
+  test:
+    suffix: banded_default_view
+    args: -n 99 -T 0.4 -levels 1 -ts_simpvi_direct_limit 100 -ts_view
+    filter: grep -E "Step's linear solver|(KSP|PC) Object|type: (bcgs|bjacobi|preonly|lu)$|matrix ordering"
 
   # -native: PETSc's types with the hand-written right-hand side (and Jacobian: the same Newton iterations) against
   # TSSimpVISetUpPhaseSpace(), the same trajectory to round-off; on 2 ranks the Jacobian has off-process columns

@@ -27,9 +27,10 @@ static PetscErrorCode TypeUnchosen(PetscObject obj, const char option[], const c
   (SuperLU_DIST) was measured 1.2 to 5 times slower than the Krylov solve on every size of bench/crossover.sh (50 to
   2 10^5 masses on 2 processes, docs/crossover.md), with the Jacobian and its factors kept or not. Only the types the
   user left unchosen (TypeUnchosen) are set; placeholder: the KSP carries the step placeholders of
-  SimpVIStepPlaceholderSolver_Private(). lu (optional): whether it chose the LU (whose ordering is then simpvi's to choose).
+  SimpVIStepPlaceholderSolver_Private(). ours (optional): whether it chose both types on one process, so that
+SimpVIDefaultSolverFromMatrix_Private() may refine the choice from the first matrix.
 */
-PetscErrorCode SimpVIDefaultLinearSolver_Private(KSP ksp, PetscInt N, PetscInt limit, PetscBool spd, PetscBool placeholder, PetscBool *lu)
+PetscErrorCode SimpVIDefaultLinearSolver_Private(KSP ksp, PetscInt N, PetscInt limit, PetscBool spd, PetscBool placeholder, PetscBool *ours)
 {
   PC          pc;
   PetscMPIInt size;
@@ -41,7 +42,7 @@ PetscErrorCode SimpVIDefaultLinearSolver_Private(KSP ksp, PetscInt N, PetscInt l
   PetscCall(TypeUnchosen((PetscObject)ksp, "-ksp_type", placeholder ? KSPPREONLY : NULL, &kspfree));
   PetscCall(TypeUnchosen((PetscObject)pc, "-pc_type", placeholder ? PCNONE : NULL, &pcfree));
   if (pcfree) PetscCall(PCSetType(pc, N > limit || size > 1 ? PCBJACOBI : PCLU));
-  if (lu) *lu = (PetscBool)(pcfree && N <= limit && size == 1);
+  if (ours) *ours = (PetscBool)(pcfree && kspfree && size == 1);
   if (!kspfree) PetscFunctionReturn(0);
   PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &direct, PCLU, PCCHOLESKY, PCQR, ""));
   if (direct) PetscCall(KSPSetType(ksp, KSPPREONLY));
@@ -101,28 +102,35 @@ static PetscErrorCode Envelope(Mat A, const PetscInt perm[], PetscCount *env, Pe
 }
 
 /*
-  SimpVIDefaultOrdering_Private - the ordering of the step's sequential LU (the default direct solve, no ordering given
-  in the options; SimpVIDefaultLinearSolver_Private() chose the LU), from the step matrix A's first pattern: reverse Cuthill-McKee where it leaves A nearly banded
-  (its envelope at most SIMPVI_BANDED_ENVELOPE times A's entries: a chain, a 1-D grid, whose step matrix couples s
-  copies of a band), else PETSc's default, nested dissection (2-D and 3-D grids). On the 10^4-mass chain of
-  bench/stepcost.sh nested dissection fills the factor 1.7 times and scatters it, RCM fills none: a Simpson step costs
-  3.5 times less.
+  SimpVIDefaultSolverFromMatrix_Private - refines the default solver of the step (SimpVIDefaultLinearSolver_Private()
+  chose both types, on one process) from the step matrix A's first pattern, before its first factorization: where A is
+  nearly banded under reverse Cuthill-McKee (its envelope at most SIMPVI_BANDED_ENVELOPE times its entries: a chain, a
+  1-D grid, whose step matrix couples s copies of a band), an LU ordered by RCM fills at most that envelope, whatever
+  the size: the direct solve then, ordered by RCM (unless -pc_factor_mat_ordering_type is given). Otherwise (2-D and
+  3-D grids) the choice stays: an LU up to -ts_simpvi_direct_limit rows ordered by PETSc's nested dissection, Krylov
+  above. On the chains of bench/stepcost.sh and bench/crossover.sh nested dissection filled the factor 1.7 times and
+  scattered it (a Simpson step 3.5 times slower than with RCM), and above the limit (2 10^5 rows) BiCGStab cost 2.8
+  times the direct solve that simplified Newton factors once for many steps. *banded: whether RCM was chosen.
 */
 #define SIMPVI_BANDED_ENVELOPE 4
-PetscErrorCode SimpVIDefaultOrdering_Private(KSP ksp, Mat A)
+PetscErrorCode SimpVIDefaultSolverFromMatrix_Private(KSP ksp, Mat A, PetscBool *banded)
 {
   PC              pc;
-  PetscBool       lu, seqaij, given;
+  PetscBool       lu, bjacobi, bcgs, preonly, seqaij, given;
   IS              rperm, cperm;
   const PetscInt *perm;
   PetscCount      env, nnz;
 
   PetscFunctionBegin;
+  *banded = PETSC_FALSE;
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCLU, &lu));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCBJACOBI, &bjacobi));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPBCGS, &bcgs));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &seqaij));
   PetscCall(PetscOptionsHasName(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_factor_mat_ordering_type", &given));
-  if (!lu || !seqaij || given) PetscFunctionReturn(0);
+  if (!seqaij || given || !((lu && preonly) || (bjacobi && bcgs))) PetscFunctionReturn(0); /* not the choice made */
   PetscCall(MatGetOrdering(A, MATORDERINGRCM, &rperm, &cperm));
   PetscCall(ISGetIndices(rperm, &perm));
   PetscCall(Envelope(A, perm, &env, &nnz));
@@ -130,7 +138,12 @@ PetscErrorCode SimpVIDefaultOrdering_Private(KSP ksp, Mat A)
   PetscCall(ISDestroy(&rperm));
   PetscCall(ISDestroy(&cperm));
   if (env > SIMPVI_BANDED_ENVELOPE * nnz) PetscFunctionReturn(0);
-  PetscCall(PetscInfo(pc, "The step matrix is nearly banded under RCM (envelope %" PetscCount_FMT ", %" PetscCount_FMT " entries): its LU ordered by RCM\n", env, nnz));
+  PetscCall(PetscInfo(pc, "The step matrix is nearly banded under RCM (envelope %" PetscCount_FMT ", %" PetscCount_FMT " entries): LU ordered by RCM%s\n", env, nnz, bjacobi ? " in place of BiCGStab above -ts_simpvi_direct_limit" : ""));
+  if (bjacobi) {
+    PetscCall(PCSetType(pc, PCLU));
+    PetscCall(KSPSetType(ksp, KSPPREONLY));
+  }
   PetscCall(PCFactorSetMatOrderingType(pc, MATORDERINGRCM));
+  *banded = PETSC_TRUE;
   PetscFunctionReturn(0);
 }

@@ -99,7 +99,8 @@ PetscErrorCode SimpVIStepSolverSetUp_Private(TS ts)
     }
   }
   PetscCall(VecGetSize(Y, &N));
-  PetscCall(SimpVIDefaultLinearSolver_Private(ksp, N, vi->prob->directlimit, PETSC_FALSE, PETSC_TRUE, &vi->orderingpending));
+  PetscCall(SimpVIDefaultLinearSolver_Private(ksp, N, vi->prob->directlimit, PETSC_FALSE, PETSC_TRUE, &vi->solverpending));
+  vi->banded = PETSC_FALSE;
   if (vi->prob->inexactjacobian) { /* the assembled step matrix only preconditions the true (matrix-free) Jacobian, as
                                       -snes_mf_operator does; a Krylov method applies it (preonly would be that matrix's Newton) */
     PetscBool preonly;

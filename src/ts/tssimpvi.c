@@ -252,12 +252,12 @@ static PetscErrorCode SNESTSFormJacobian_SimpVI(SNES snes, Vec Y, Mat A, Mat B, 
 
   PetscFunctionBegin;
   PetscCall(SimpVIStepSolverJacobian_Private(vi->step, Y, B)); /* simplified Newton: J and its factors kept */
-  if (vi->orderingpending) {                                   /* the first step matrix, before its first factorization */
+  if (vi->solverpending) {                                     /* the default solver refined from the first step matrix, before its first factorization */
     KSP ksp;
 
     PetscCall(SNESGetKSP(snes, &ksp));
-    PetscCall(SimpVIDefaultOrdering_Private(ksp, B));
-    vi->orderingpending = PETSC_FALSE;
+    PetscCall(SimpVIDefaultSolverFromMatrix_Private(ksp, B, &vi->banded));
+    vi->solverpending = PETSC_FALSE;
   }
   if (A != B) {
     PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
@@ -596,6 +596,7 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
     PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCBJACOBI, &bjacobi));
     if (size > 1 && bcgs && bjacobi)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  Step's linear solver: BiCGStab with block Jacobi/ILU(0), the default in parallel at every size (a parallel LU was measured slower at every size: bench/crossover.sh)\n"));
+    if (vi->banded) PetscCall(PetscViewerASCIIPrintf(viewer, "  Step's linear solver: LU ordered by reverse Cuthill-McKee, the default for a step matrix nearly banded under it at any size (bench/crossover.sh)\n"));
   }
   PetscCall(SimpVIAdjointView_Private(ts, viewer));
   if (!vi->compensated) PetscCall(PetscViewerASCIIPrintf(viewer, "  Compensated (Kahan) summation of the q, p and t updates: off\n"));

@@ -134,7 +134,7 @@ PETSC_INTERN PetscErrorCode SimpVIMatFill_Private(Mat, PetscBool *, PetscErrorCo
 #define SIMPVI_DIRECT_LIMIT 100000
 PETSC_INTERN PetscErrorCode SimpVIDefaultLinearSolver_Private(KSP, PetscInt, PetscInt, PetscBool, PetscBool, PetscBool *);
 PETSC_INTERN PetscErrorCode SimpVIStepPlaceholderSolver_Private(KSP);
-PETSC_INTERN PetscErrorCode SimpVIDefaultOrdering_Private(KSP, Mat);
+PETSC_INTERN PetscErrorCode SimpVIDefaultSolverFromMatrix_Private(KSP, Mat, PetscBool *);
 
 /* The step's residual and dense Jacobian on arrays for SNESSIMPVIDENSE (src/core/smallstep.c; the functions of
    include/simpvi/private/snesdense.h, their context the step) */

@@ -74,8 +74,9 @@ typedef struct {
   PetscInt smalllimit;
   /* -snes_test_jacobian was given at set-up: every Jacobian is made afresh, for the test (src/ts/stepsolver.c) */
   PetscBool testjacobian;
-  /* the step LU's ordering is still to be chosen from the first step matrix (SimpVIDefaultOrdering_Private()) */
-  PetscBool orderingpending;
+  /* the default step solver is still to be refined from the first step matrix (SimpVIDefaultSolverFromMatrix_Private());
+     banded: it was, to an LU ordered by RCM */
+  PetscBool solverpending, banded;
 
   /* linear stability (src/ts/stability.c) */
   PetscBool checkstability, stabilitywarn, stabilitywarned, stabilityready;
