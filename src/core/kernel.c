@@ -342,43 +342,16 @@ PetscErrorCode SimpVIKernelJacobianTerm_Private(SimpVIKernel K, PetscInt k, Simp
   PetscFunctionReturn(0);
 }
 
-/*@C
-  SimpVIKernelJacobian - The step Jacobian dR/dZ, dense, from the derivatives of P and G at the quadrature points
-
-  Not Collective
-
-  Input Parameters:
-+ kernel - the kernel (its step size set)
-. n      - the positions
-. Px     - nq arrays of n x n entries (row-major): dP/dx at the quadrature points
-. Pv     - dP/dv
-. Gx     - dG/dx
-. Gv     - dG/dv
-- ld     - the leading dimension of J (at least s n)
-
-  Output Parameter:
-. J - the s n x s n Jacobian, row-major, rows and columns block-major as the step vector (overwritten)
-
-  Level: developer
-
-  Note:
-  The same coefficients as the step's Vec path assembles (the residual's times the points'), summed per point.
-
-.seealso: `TSSimpVICreateKernel()`, `SimpVIKernelResidual()`
-@*/
-PetscErrorCode SimpVIKernelJacobian(SimpVIKernel kernel, PetscInt n, const PetscScalar *const Px[], const PetscScalar *const Pv[], const PetscScalar *const Gx[], const PetscScalar *const Gv[], PetscInt ld, PetscScalar J[])
+/* The sums of SimpVIKernelJacobian(), inlined with n a constant for the smallest systems (the loops then unrolled) */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+JacobianSums(SimpVIKernel kernel, const PetscInt n, const PetscScalar *const Px[], const PetscScalar *const Pv[], const PetscScalar *const Gx[], const PetscScalar *const Gv[], PetscInt ld, PetscScalar J[])
 {
   const PetscInt s = kernel->s, nq = kernel->nq, m = s * n;
-  PetscScalar   *T, *U;
+  PetscScalar   *T = kernel->work, *U = kernel->work + n * m;
 
-  PetscFunctionBegin;
-  if (kernel->nwork < 2 * n * m) { /* the per-point sums, kept for the largest system seen */
-    PetscCall(PetscFree(kernel->work));
-    PetscCall(PetscMalloc1(2 * n * m, &kernel->work));
-    kernel->nwork = 2 * n * m;
-  }
-  T = kernel->work;
-  U = kernel->work + n * m;
   for (PetscInt r = 0; r < m; r++)
     for (PetscInt c = 0; c < m; c++) J[r * ld + c] = 0;
   /* the chain rule of the residual's coefficients through the points': dR_i/dZ_l = sum_k [w_k D_ki T_kl + h w_k B_ki U_kl],
@@ -405,6 +378,55 @@ PetscErrorCode SimpVIKernelJacobian(SimpVIKernel kernel, PetscInt n, const Petsc
         for (PetscInt c = 0; c < m; c++) row[c] += a * Tr[c] + g * Ur[c];
       }
     }
+  }
+}
+
+/*@C
+  SimpVIKernelJacobian - The step Jacobian dR/dZ, dense, from the derivatives of P and G at the quadrature points
+
+  Not Collective
+
+  Input Parameters:
++ kernel - the kernel (its step size set)
+. n      - the positions
+. Px     - nq arrays of n x n entries (row-major): dP/dx at the quadrature points
+. Pv     - dP/dv
+. Gx     - dG/dx
+. Gv     - dG/dv
+- ld     - the leading dimension of J (at least s n)
+
+  Output Parameter:
+. J - the s n x s n Jacobian, row-major, rows and columns block-major as the step vector (overwritten)
+
+  Level: developer
+
+  Note:
+  The same coefficients as the step's Vec path assembles (the residual's times the points'), summed per point.
+
+.seealso: `TSSimpVICreateKernel()`, `SimpVIKernelResidual()`
+@*/
+PetscErrorCode SimpVIKernelJacobian(SimpVIKernel kernel, PetscInt n, const PetscScalar *const Px[], const PetscScalar *const Pv[], const PetscScalar *const Gx[], const PetscScalar *const Gv[], PetscInt ld, PetscScalar J[])
+{
+  const PetscInt m = kernel->s * n;
+
+  PetscFunctionBegin;
+  if (kernel->nwork < 2 * n * m) { /* the per-point sums, kept for the largest system seen */
+    PetscCall(PetscFree(kernel->work));
+    PetscCall(PetscMalloc1(2 * n * m, &kernel->work));
+    kernel->nwork = 2 * n * m;
+  }
+  switch (n) {
+  case 1:
+    JacobianSums(kernel, 1, Px, Pv, Gx, Gv, ld, J);
+    break;
+  case 2:
+    JacobianSums(kernel, 2, Px, Pv, Gx, Gv, ld, J);
+    break;
+  case 3:
+    JacobianSums(kernel, 3, Px, Pv, Gx, Gv, ld, J);
+    break;
+  default:
+    JacobianSums(kernel, n, Px, Pv, Gx, Gv, ld, J);
   }
   PetscFunctionReturn(0);
 }

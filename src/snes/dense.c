@@ -156,7 +156,7 @@ static PetscErrorCode JacobianFactor(SNES snes, PetscBool arrays, PetscBool *ok)
   }
   if (!keep) {
     PetscCall(PetscFPTrapPush(PETSC_FP_TRAP_OFF));
-    if (dn->m < SIMPVI_DENSE_BLOCKED_MIN) PetscCallBLAS("LAPACKgetf2", LAPACKgetf2_(&dn->m, &dn->m, dn->LU, &dn->m, dn->piv, &info));
+    if (dn->m < SIMPVI_DENSE_BLOCKED_MIN) info = SimpVIDenseLUFactor(dn->m, dn->LU, dn->piv);
     else PetscCallBLAS("LAPACKgetrf", LAPACKgetrf_(&dn->m, &dn->m, dn->LU, &dn->m, dn->piv, &info));
     PetscCall(PetscFPTrapPop());
     dn->factorizations++;

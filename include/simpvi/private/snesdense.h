@@ -7,6 +7,7 @@
 
 #include <petscsnes.h>
 #include <petscblaslapack.h>
+#include <float.h>
 
 /* F(x) into f. x and f are the SNES's solution and function vectors; jacobian: the Jacobian is asked at x next (a
    problem that computes both together may do it now) */
@@ -16,12 +17,58 @@ typedef PetscErrorCode SNESSimpVIDenseFunctionFn(SNES, Vec, Vec, PetscBool, void
    them (J then untouched), to PETSC_FALSE after filling J */
 typedef PetscErrorCode SNESSimpVIDenseJacobianFn(SNES, Vec, PetscScalar[], PetscBool *, void *);
 
-/* Rows below which the LU is LAPACK's unblocked getf2 and the solve SimpVIDenseLUSolve() (src/snes/dense.c): getrf's
-   block size query (ilaenv) and recursion cost twice the arithmetic below a few dozen rows (reference LAPACK, m = 3:
-   3.3k instructions for getrf + getrs, 1.7k with getf2) */
+/* Rows below which the LU and its solve are SimpVIDenseLUFactor() and SimpVIDenseLUSolve(), above LAPACK's getrf and
+   getrs: LAPACK's calls (ilaenv's block size query, getrf's recursion, getf2's BLAS calls, getrs's argument checks)
+   cost several times the arithmetic of a system of a few rows (reference LAPACK, m = 3: 3.3k instructions for getrf
+   + getrs, 1.7k with getf2) */
 #define SIMPVI_DENSE_BLOCKED_MIN 64
-#define LAPACKgetf2_             PETSCBLAS(getf2, GETF2)
-BLAS_EXTERN void LAPACKgetf2_(const PetscBLASInt *, const PetscBLASInt *, PetscScalar *, const PetscBLASInt *, PetscBLASInt *, PetscBLASInt *);
+
+/*
+  SimpVIDenseLUFactor - the LU factors with partial pivoting of the m x m column-major A, in place, and its 1-based
+  pivots: reference LAPACK getf2's arithmetic in its order (idamax's first largest pivot, the column scaled by the
+  reciprocal of a pivot of at least the smallest normal number, ger's rank-one update column by column), without its
+  calls of BLAS, which cost more than the arithmetic of a system of a few rows. Returns 0, or j + 1 for the first zero
+  pivot j (the factors then unfinished: LAPACK's info, whose factors nobody uses).
+*/
+static inline PetscBLASInt SimpVIDenseLUFactor(PetscBLASInt m, PetscScalar A[], PetscBLASInt piv[])
+{
+  for (PetscBLASInt j = 0; j < m; j++) {
+    PetscScalar *aj  = &A[j * m];
+    PetscBLASInt p   = j;
+    PetscReal    big = PetscAbsScalar(aj[j]);
+
+    for (PetscBLASInt i = j + 1; i < m; i++)
+      if (PetscAbsScalar(aj[i]) > big) {
+        big = PetscAbsScalar(aj[i]);
+        p   = i;
+      }
+    piv[j] = p + 1;
+    if (aj[p] == 0.0) return j + 1;
+    if (p != j)
+      for (PetscBLASInt c = 0; c < m; c++) {
+        const PetscScalar t = A[c * m + j];
+
+        A[c * m + j] = A[c * m + p];
+        A[c * m + p] = t;
+      }
+    if (PetscAbsScalar(aj[j]) >= DBL_MIN) { /* LAPACK's sfmin */
+      const PetscScalar r = 1.0 / aj[j];
+
+      for (PetscBLASInt i = j + 1; i < m; i++) aj[i] = r * aj[i];
+    } else
+      for (PetscBLASInt i = j + 1; i < m; i++) aj[i] = aj[i] / aj[j];
+    for (PetscBLASInt c = j + 1; c < m; c++) {
+      PetscScalar *ac = &A[c * m];
+
+      if (ac[j] != 0.0) {
+        const PetscScalar t = -1.0 * ac[j];
+
+        for (PetscBLASInt i = j + 1; i < m; i++) ac[i] = ac[i] + aj[i] * t;
+      }
+    }
+  }
+  return 0;
+}
 
 /*
   SimpVIDenseLUSolve - b = A^-1 b for the m x m column-major LU factors and 1-based pivots of LAPACK's getf2/getrf:
