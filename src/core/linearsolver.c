@@ -119,7 +119,7 @@ PetscErrorCode SimpVIDefaultSolverFromMatrix_Private(KSP ksp, Mat A, PetscBool *
   PetscBool       lu, bjacobi, bcgs, preonly, seqaij, given;
   IS              rperm, cperm;
   const PetscInt *perm;
-  PetscCount      env, nnz;
+  PetscCount      env = 0, nnz = 0;
 
   PetscFunctionBegin;
   *banded = PETSC_FALSE;
