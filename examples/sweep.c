@@ -582,15 +582,17 @@ static void FlipPoint(const Sweep *sw, const PetscReal x[], const PetscReal v[],
 {
   const PetscReal l2 = sw->l * sw->l, gl = sw->g * sw->l;
   const PetscReal c = PetscCosReal(x[0] - x[1]), s = PetscSinReal(x[0] - x[1]);
+  /* each angle's sine and cosine together (one sincos() call each), whichever the caller asks */
+  const PetscReal s0 = PetscSinReal(x[0]), c0 = PetscCosReal(x[0]), s1 = PetscSinReal(x[1]), c1 = PetscCosReal(x[1]);
 
-  if (L) *L = l2 * v[0] * v[0] + 0.5 * l2 * v[1] * v[1] + l2 * c * v[0] * v[1] + gl * (2 * PetscCosReal(x[0]) + PetscCosReal(x[1]));
+  if (L) *L = l2 * v[0] * v[0] + 0.5 * l2 * v[1] * v[1] + l2 * c * v[0] * v[1] + gl * (2 * c0 + c1);
   if (P) {
     P[0] = 2 * l2 * v[0] + l2 * c * v[1];
     P[1] = l2 * c * v[0] + l2 * v[1];
   }
   if (G) {
-    G[0] = -l2 * s * v[0] * v[1] - 2 * gl * PetscSinReal(x[0]);
-    G[1] = l2 * s * v[0] * v[1] - gl * PetscSinReal(x[1]);
+    G[0] = -l2 * s * v[0] * v[1] - 2 * gl * s0;
+    G[1] = l2 * s * v[0] * v[1] - gl * s1;
   }
   if (Px) { /* P_x = Mx */
     Px[0] = -l2 * s * v[1];
@@ -607,10 +609,10 @@ static void FlipPoint(const Sweep *sw, const PetscReal x[], const PetscReal v[],
   if (Gx) { /* G_x = Mxx - V'' */
     const PetscReal cvv = l2 * c * v[0] * v[1];
 
-    Gx[0] = -cvv - 2 * gl * PetscCosReal(x[0]);
+    Gx[0] = -cvv - 2 * gl * c0;
     Gx[1] = cvv;
     Gx[2] = cvv;
-    Gx[3] = -cvv - gl * PetscCosReal(x[1]);
+    Gx[3] = -cvv - gl * c1;
   }
   if (Gv) { /* G_v = Mx' */
     Gv[0] = -l2 * s * v[1];

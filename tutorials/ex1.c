@@ -202,6 +202,12 @@ int main(int argc, char **argv)
     args: -ts_simpvi_type lobatto -paper
 
   test:
+    suffix: snes_viewers
+    # the dense SNES's solves skip SNESSolve()'s viewer lookups only when none was asked: one line per step here
+    args: -levels 1 -n 10 -snes_converged_reason
+    filter: grep -c "Nonlinear solve converged due to"
+
+  test:
     suffix: jacobian
     args: -levels 1 -ts_simpvi_type lobatto -snes_test_jacobian
     filter: grep "Jfd||_F/||J||_F = " | awk '/e-(0[6-9]|1[0-9])/ {good++} END {print "every Jacobian check below 1e-6:", (NR > 0 && good == NR) ? "yes" : "no"}'

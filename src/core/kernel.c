@@ -248,11 +248,9 @@ PetscErrorCode SimpVIKernelPoints(SimpVIKernel kernel, PetscInt n, const PetscSc
   PetscFunctionBegin;
   for (PetscInt i = 0; i < s; i++) z[i] = Z + i * n;
   for (PetscInt k = 0; k < kernel->nq; k++) { /* x_k = q0 (+) xi_k, xi_k = sum_l B_kl Z_l made in X[k] */
-    for (PetscInt j = 0; j < n; j++) X[k][j] = 0;
-    SimpVIMAXPY(n, X[k], s, &kernel->xc[k * s], z);
+    SimpVIMAXPYFrom(PETSC_TRUE, n, X[k], s, &kernel->xc[k * s], z);
     PetscCall(kernel->space->retract(n, q0, X[k], X[k]));
-    for (PetscInt j = 0; j < n; j++) V[k][j] = 0;
-    SimpVIMAXPY(n, V[k], s, &kernel->vc[k * s], z);
+    SimpVIMAXPYFrom(PETSC_TRUE, n, V[k], s, &kernel->vc[k * s], z);
   }
   PetscFunctionReturn(0);
 }
@@ -342,15 +340,16 @@ PetscErrorCode SimpVIKernelJacobianTerm_Private(SimpVIKernel K, PetscInt k, Simp
   PetscFunctionReturn(0);
 }
 
-/* The sums of SimpVIKernelJacobian(), inlined with n a constant for the smallest systems (the loops then unrolled) */
+/* The sums of SimpVIKernelJacobian(), inlined with n and s constants for the smallest systems of the seeds' schemes
+   (the loops then unrolled; the same operations in the same order) */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 static inline void
-JacobianSums(SimpVIKernel kernel, const PetscInt n, const PetscScalar *const Px[], const PetscScalar *const Pv[], const PetscScalar *const Gx[], const PetscScalar *const Gv[], PetscInt ld, PetscScalar J[])
+JacobianSums(SimpVIKernel kernel, const PetscInt n, const PetscInt s, const PetscScalar *const Px[], const PetscScalar *const Pv[], const PetscScalar *const Gx[], const PetscScalar *const Gv[], PetscInt ld, PetscScalar J[])
 {
-  const PetscInt s = kernel->s, nq = kernel->nq, m = s * n;
-  PetscScalar   *T = kernel->work, *U = kernel->work + n * m;
+  const PetscInt              nq = kernel->nq, m = s * n;
+  PetscScalar *PETSC_RESTRICT T = kernel->work, *PETSC_RESTRICT U = kernel->work + n * m; /* no alias of the inputs */
 
   for (PetscInt r = 0; r < m; r++)
     for (PetscInt c = 0; c < m; c++) J[r * ld + c] = 0;
@@ -358,24 +357,27 @@ JacobianSums(SimpVIKernel kernel, const PetscInt n, const PetscScalar *const Px[
      T_kl = B_kl Px + D_kl/h Pv and U_kl = B_kl Gx + D_kl/h Gv made once per point as rows of the Jacobian (T[r m + l n + c])
      and shared by every row block i */
   for (PetscInt k = 0; k < nq; k++) {
+    const PetscScalar *PETSC_RESTRICT px = Px[k], *PETSC_RESTRICT pv = Pv[k], *PETSC_RESTRICT gx = Gx[k], *PETSC_RESTRICT gv = Gv[k];
+
     for (PetscInt l = 0; l < s; l++) {
       const PetscReal b = kernel->xc[k * s + l], d = kernel->vc[k * s + l];
 
-      for (PetscInt r = 0; r < n; r++)
-        for (PetscInt c = 0; c < n; c++) {
-          T[r * m + l * n + c] = b * Px[k][r * n + c] + d * Pv[k][r * n + c];
-          U[r * m + l * n + c] = b * Gx[k][r * n + c] + d * Gv[k][r * n + c];
+      SIMPVI_UNROLL_FOR(PetscInt r = 0; r < n; r++) {
+        SIMPVI_UNROLL_FOR(PetscInt c = 0; c < n; c++) {
+          T[r * m + l * n + c] = b * px[r * n + c] + d * pv[r * n + c];
+          U[r * m + l * n + c] = b * gx[r * n + c] + d * gv[r * n + c];
         }
+      }
     }
     for (PetscInt i = 0; i < s; i++) {
       const PetscReal a = kernel->pc[i * nq + k], g = kernel->gc[i * nq + k];
 
       if (a == 0 && g == 0) continue;
       for (PetscInt r = 0; r < n; r++) {
-        PetscScalar       *row = &J[(i * n + r) * ld];
-        const PetscScalar *Tr = &T[r * m], *Ur = &U[r * m];
+        PetscScalar *PETSC_RESTRICT       row = &J[(i * n + r) * ld];
+        const PetscScalar *PETSC_RESTRICT Tr = &T[r * m], *PETSC_RESTRICT Ur = &U[r * m];
 
-        for (PetscInt c = 0; c < m; c++) row[c] += a * Tr[c] + g * Ur[c];
+        SIMPVI_UNROLL_FOR(PetscInt c = 0; c < m; c++) row[c] += a * Tr[c] + g * Ur[c];
       }
     }
   }
@@ -415,18 +417,23 @@ PetscErrorCode SimpVIKernelJacobian(SimpVIKernel kernel, PetscInt n, const Petsc
     PetscCall(PetscMalloc1(2 * n * m, &kernel->work));
     kernel->nwork = 2 * n * m;
   }
-  switch (n) {
-  case 1:
-    JacobianSums(kernel, 1, Px, Pv, Gx, Gv, ld, J);
-    break;
-  case 2:
-    JacobianSums(kernel, 2, Px, Pv, Gx, Gv, ld, J);
-    break;
-  case 3:
-    JacobianSums(kernel, 3, Px, Pv, Gx, Gv, ld, J);
-    break;
+#define SIMPVI_JACOBIAN_SUMS(N, S) \
+  case (N)*8 + (S): \
+    JacobianSums(kernel, N, S, Px, Pv, Gx, Gv, ld, J); \
+    break
+  switch (n <= 3 && kernel->s <= 3 ? n * 8 + kernel->s : 0) {
+    SIMPVI_JACOBIAN_SUMS(1, 1);
+    SIMPVI_JACOBIAN_SUMS(1, 2);
+    SIMPVI_JACOBIAN_SUMS(1, 3);
+    SIMPVI_JACOBIAN_SUMS(2, 1);
+    SIMPVI_JACOBIAN_SUMS(2, 2);
+    SIMPVI_JACOBIAN_SUMS(2, 3);
+    SIMPVI_JACOBIAN_SUMS(3, 1);
+    SIMPVI_JACOBIAN_SUMS(3, 2);
+    SIMPVI_JACOBIAN_SUMS(3, 3);
   default:
-    JacobianSums(kernel, n, Px, Pv, Gx, Gv, ld, J);
+    JacobianSums(kernel, n, kernel->s, Px, Pv, Gx, Gv, ld, J);
   }
+#undef SIMPVI_JACOBIAN_SUMS
   PetscFunctionReturn(0);
 }

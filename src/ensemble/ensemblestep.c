@@ -213,16 +213,15 @@ static PetscErrorCode NewtonStep(SimpVIEnsemble ens, PetscInt j, PetscBool *ok, 
   for (PetscInt r = 0; r < m; r++) /* row-major to column-major */
     for (PetscInt c = 0; c < m; c++) B->LU[c * m + r] = B->J[r * m + c];
   if (m < SIMPVI_DENSE_BLOCKED_MIN) { /* a Jacobian with a NaN or Inf fails at once: no trap to hold off (a push costs a malloc) */
-    for (PetscInt i = 0; i < m * m && !info; i++)
-      if (PetscIsInfOrNanScalar(B->LU[i])) info = 1;
-    if (!info) info = SimpVIDenseLUFactor(bm, B->LU, B->piv);
+    if (!SimpVIDenseAllFinite(m * m, B->LU)) info = 1;
+    else info = SimpVIDenseLUFactor(bm, B->LU, B->piv);
   } else {
     PetscCall(PetscFPTrapPush(PETSC_FP_TRAP_OFF));
     PetscCallBLAS("LAPACKgetrf", LAPACKgetrf_(&bm, &bm, B->LU, &bm, B->piv, &info));
     PetscCall(PetscFPTrapPop());
   }
   for (PetscInt i = 0; i < m && !info; i++)
-    if (PetscIsInfOrNanScalar(B->LU[i * m + i])) info = 1;
+    if (!SimpVIDenseAllFinite(1, &B->LU[i * m + i])) info = 1;
   *ok = (PetscBool)(info == 0);
   if (!*ok) PetscFunctionReturn(0);
   PetscCall(PetscArraycpy(B->dy, B->R, m));

@@ -8,6 +8,7 @@
 */
 #include <simpvi/private/tssimpviimpl.h>
 #include <simpvi/private/snesdense.h>
+#include <simpvi/private/compat.h>
 #include <petsc/private/snesimpl.h> /* DMGetDMSNES() */
 #include <petsc/private/kspimpl.h>  /* DMGetDMKSP() */
 
@@ -54,6 +55,19 @@ static PetscErrorCode StepSNESType(TS ts, PetscInt N)
     }
     PetscCall(SNESSimpVIDenseSetLinear(snes, (PetscBool)(ts->problem_type == TS_LINEAR)));
   } else if (ts->problem_type == TS_LINEAR) PetscCall(SNESSetType(snes, SNESKSPONLY)); /* one linear solve per step */
+  PetscFunctionReturn(0);
+}
+
+/* Whether the user asked for none of the viewers SNESSolve() looks up by name at every solve (-snes_view,
+   -snes_converged_reason, ...): the dense SNES's solves then skip those lookups, a quarter of a small step's cost on
+   PETSc 3.18 (its solve makes no KSP or other object that would look up viewers of its own) */
+static PetscErrorCode StepViewersAsked(SNES snes, PetscBool *asked)
+{
+  const char *names[] = {"-snes_view_pre", "-snes_view", "-snes_converged_reason", "-snes_view_solution", "-snes_convergence_estimate", "-snes_test_local_min"};
+
+  PetscFunctionBegin;
+  *asked = PETSC_FALSE;
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(names) && !*asked; i++) PetscCall(PetscOptionsHasName(((PetscObject)snes)->options, ((PetscObject)snes)->prefix, names[i], asked));
   PetscFunctionReturn(0);
 }
 
@@ -116,6 +130,7 @@ PetscErrorCode SimpVIStepSolverSetUp_Private(TS ts)
   /* simplified Newton's stopping test (src/core/newton.c) in place of PETSc's default one, which it wraps */
   if (snes->ops->converged == SNESConvergedDefault) PetscCall(SNESSetConvergenceTest(snes, SimpVIStepNewtonConverged_Private, vi->step, NULL));
   PetscCall(PetscOptionsHasName(((PetscObject)snes)->options, ((PetscObject)snes)->prefix, "-snes_test_jacobian", &vi->testjacobian));
+  PetscCall(StepViewersAsked(snes, &vi->snesviewers));
   PetscFunctionReturn(0);
 }
 
@@ -230,13 +245,15 @@ PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, Pet
   PetscCall(SimpVIStepKINSOL_Private(ts));
   PetscCall(SimplifiedNewtonAllowed(ts, &allowed));
   PetscCall(SimpVIStepNewtonBegin_Private(vi->step, allowed, PETSC_FALSE));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESSIMPVIDENSE, &dense));
+  if (dense && !vi->snesviewers) PetscCall(PetscOptionsPushCreateViewerOff(PETSC_TRUE));
   PetscCall(SNESSolve(ts->snes, NULL, Y));
+  if (dense && !vi->snesviewers) PetscCall(PetscOptionsPopCreateViewerOff());
   PetscCall(SNESGetIterationNumber(ts->snes, its));
   PetscCall(SNESGetLinearSolveIterations(ts->snes, lits));
   PetscCall(SNESGetConvergedReason(ts->snes, &snesreason));
   *converged = (PetscBool)(snesreason > 0);
   if (!*converged && allowed) PetscCall(NewtonAgain(ts, its, lits, &snesreason, converged));
-  PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESSIMPVIDENSE, &dense));
   if (dense) PetscCall(SNESSimpVIDenseGetLinear(ts->snes, &linear));
   if (dense && !*converged) PetscCall(NewtonLSAgain(ts, linear, its, lits, &snesreason, converged));
   if (*converged && (!dense || linear)) { /* ksponly and the dense SNES of one step (TS_LINEAR) never test the residual: catch Inf/NaN from a callback here */

@@ -14,6 +14,12 @@ typedef PetscOptionItems SimpVIOptionItems;
 typedef PetscOptionItems *SimpVIOptionItems;
 #endif
 
+/* PetscOptionsGetViewer() became PetscOptionsCreateViewer() in 3.22, and its switch with it */
+#if PETSC_VERSION_LT(3, 22, 0)
+  #define PetscOptionsPushCreateViewerOff(flg) PetscOptionsPushGetViewerOff(flg)
+  #define PetscOptionsPopCreateViewerOff()     PetscOptionsPopGetViewerOff()
+#endif
+
 /* PetscValid*Pointer became PetscAssertPointer in 3.20 */
 #if PETSC_VERSION_LT(3, 20, 0)
   #define PetscAssertPointer(h, arg) PetscValidPointer(h, arg)

@@ -13,6 +13,7 @@
 
 #include <simpvi.h>
 #include <simpvi/private/scheme.h>
+#include <simpvi/private/unroll.h>
 
 /* Which block of the step Jacobian a term of the Lagrangian's second derivatives feeds:
    P = dL/dv and G = dL/dx (plus forces) are differentiated in x (X) and v (V). */
@@ -68,30 +69,47 @@ struct _p_SimpVIKernel {
   PetscInt            nwork;
 };
 
-/* x[j] += sum_t a[t] y[t][j] for j < n, summed as PETSc's VecMAXPY_Seq() does (the remainder of nv mod 4 first, then
-   groups of four, each group's products summed before they are added to x): the sums of the step's Vec path, to the
-   last bit, whatever path computes them */
+/* x[j] = (zero ? 0 : x[j]) + sum_t a[t] y[t][j] for j < n, summed as PETSc's VecMAXPY_Seq() does (the remainder of
+   nv mod 4 first, then groups of four, each group's products summed before they are added to x): the sums of the
+   step's Vec path, to the last bit, whatever path computes them. zero (a constant where it is inlined) starts from 0
+   without a separate pass to clear x. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+SimpVIMAXPYFrom(PetscBool zero, PetscInt n, PetscScalar *x, PetscInt nv, const PetscScalar a[], const PetscScalar *const y[])
+{
+  PetscInt t = nv & 0x3;
+
+  switch (t) {
+  case 3:
+    for (PetscInt j = 0; j < n; j++) x[j] = (zero ? 0 : x[j]) + (a[0] * y[0][j] + a[1] * y[1][j] + a[2] * y[2][j]);
+    break;
+  case 2:
+    for (PetscInt j = 0; j < n; j++) x[j] = (zero ? 0 : x[j]) + (a[0] * y[0][j] + a[1] * y[1][j]);
+    break;
+  case 1:
+    for (PetscInt j = 0; j < n; j++) x[j] = (zero ? 0 : x[j]) + a[0] * y[0][j];
+    break;
+  default:
+    if (zero && nv) {
+      for (PetscInt j = 0; j < n; j++) x[j] = 0 + (a[0] * y[0][j] + a[1] * y[1][j] + a[2] * y[2][j] + a[3] * y[3][j]);
+      t = 4;
+    } else if (zero)
+      for (PetscInt j = 0; j < n; j++) x[j] = 0;
+  }
+  for (; t < nv; t += 4)
+    for (PetscInt j = 0; j < n; j++) x[j] += a[t] * y[t][j] + a[t + 1] * y[t + 1][j] + a[t + 2] * y[t + 2][j] + a[t + 3] * y[t + 3][j];
+}
+
+/* x[j] += sum_t a[t] y[t][j], as VecMAXPY_Seq() sums it (SimpVIMAXPYFrom()) */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 static inline void
 SimpVIMAXPY(PetscInt n, PetscScalar *x, PetscInt nv, const PetscScalar a[], const PetscScalar *const y[])
 {
-  PetscInt t = nv & 0x3;
-
-  switch (t) {
-  case 3:
-    for (PetscInt j = 0; j < n; j++) x[j] += a[0] * y[0][j] + a[1] * y[1][j] + a[2] * y[2][j];
-    break;
-  case 2:
-    for (PetscInt j = 0; j < n; j++) x[j] += a[0] * y[0][j] + a[1] * y[1][j];
-    break;
-  case 1:
-    for (PetscInt j = 0; j < n; j++) x[j] += a[0] * y[0][j];
-    break;
-  }
-  for (; t < nv; t += 4)
-    for (PetscInt j = 0; j < n; j++) x[j] += a[t] * y[t][j] + a[t + 1] * y[t + 1][j] + a[t + 2] * y[t + 2][j] + a[t + 3] * y[t + 3][j];
+  SimpVIMAXPYFrom(PETSC_FALSE, n, x, nv, a, y);
 }
 
 PETSC_INTERN PetscErrorCode SimpVIKernelCreate_Private(const SimpVIScheme *, SimpVIKernel *);

@@ -74,6 +74,9 @@ typedef struct {
   PetscInt smalllimit;
   /* -snes_test_jacobian was given at set-up: every Jacobian is made afresh, for the test (src/ts/stepsolver.c) */
   PetscBool testjacobian;
+  /* a viewer SNESSolve() looks up at every solve was asked at set-up (-snes_view, -snes_converged_reason, ...): else the
+     dense SNES's solves skip those lookups (src/ts/stepsolver.c) */
+  PetscBool snesviewers;
   /* the default step solver is still to be refined from the first step matrix (SimpVIDefaultSolverFromMatrix_Private());
      banded: it was, to an LU ordered by RCM */
   PetscBool solverpending, banded;
