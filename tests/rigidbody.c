@@ -4,7 +4,8 @@ static char help[] = "Rigid bodies on SO(3) by the Lie-group Galerkin step (TSSi
                      "  -case pair:     two bodies joined by V = -kappa tr(R1' R2): the total spatial momentum kept, the same checks\n"
                      "  -case top:      the heavy (Lagrange) top of the seed's Table 3 over -T: the observed order from -n0, 2 n0, 4 n0\n"
                      "                  steps against a run of -nref steps, verdict against -order_min; the two momenta (spatial\n"
-                     "                  vertical and body axial) kept to 1e-13 relative\n"
+                     "                  vertical and body axial) kept to 1e-13 relative; -theta0 0 -rates 0,3,252 -upright: the same top\n"
+                     "                  started upright, checked to come back through the upright position (Euler angles' singularity)\n"
                      "  -case jacobian: the step's Jacobian against central differences of its residual (one and two bodies), and the\n"
                      "                  potentials' gradients and Hessians against differences of V\n\n";
 
@@ -136,31 +137,43 @@ static PetscErrorCode RunConserved(TS ts, PetscBool pair)
   PetscFunctionReturn(0);
 }
 
-/* the heavy top of Table 3: m = 0.1 kg, I = 2.33e-3, I3 = 1.25e-4 kg m^2, l = 0.15 m; ZXZ Euler angles (0, pi/3, 0),
-   rates (9.2, 0, 252) rad/s: R0 = Rx(pi/3), Omega0 = (0, phi' sin(theta), phi' cos(theta) + psi') */
-static PetscErrorCode TopRun(TS ts, PetscInt N, PetscReal T, Vec U, PetscReal *dmom)
+/* the heavy top of Table 3: m = 0.1 kg, I = 2.33e-3, I3 = 1.25e-4 kg m^2, l = 0.15 m; ZXZ Euler angles (0, theta0, 0),
+   theta0 = pi/3, rates (9.2, 0, 252) rad/s: R0 = Rx(theta0), Omega0 = (theta', phi' sin(theta0), phi' cos(theta0) + psi').
+   Also the smallest tilt theta reached after the top has left its start by more than 0.1 rad (an upright start,
+   -theta0 0 with a tilting rate, comes back through the upright position, where Euler angles are singular). */
+static PetscErrorCode TopRun(TS ts, PetscInt N, PetscReal T, Vec U, PetscReal *dmom, PetscReal *tiltmin)
 {
-  const PetscReal   I1 = 2.33e-3, I3 = 1.25e-4, th = PETSC_PI / 3, J[9] = {I1, 0, 0, 0, I1, 0, 0, 0, I3};
-  const PetscReal   xi0[3] = {th, 0, 0}, pi0[3] = {0, I1 * 9.2 * PetscSinReal(th), I3 * (9.2 * PetscCosReal(th) + 252)};
+  const PetscReal   I1 = 2.33e-3, I3 = 1.25e-4, J[9] = {I1, 0, 0, 0, I1, 0, 0, 0, I3};
+  PetscReal         th = PETSC_PI / 3, rates[3] = {9.2, 0, 252}, xi0[3], pi0[3];
+  PetscInt          nr  = 3;
   Ctx               ctx = {.mgl = 0.1 * 9.81 * 0.15};
   SimpVIRigidBodies rb;
-  PetscReal         mu0[3], mu[3], orth, a0, a;
+  PetscReal         mu0[3], mu[3], orth, a0, a, tiltmax = 0;
 
   PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-theta0", &th, NULL));
+  PetscCall(PetscOptionsGetRealArray(NULL, NULL, "-rates", rates, &nr, NULL));
+  xi0[0] = th, xi0[1] = xi0[2] = 0;
+  pi0[0] = I1 * rates[1], pi0[1] = I1 * rates[0] * PetscSinReal(th), pi0[2] = I3 * (rates[0] * PetscCosReal(th) + rates[2]);
   PetscCall(TSSimpVICreateRigidBodies(ts, 1, J, TopPotential, &ctx, &rb));
   PetscCall(SetState(1, xi0, pi0, U));
   PetscCall(Invariants(1, U, mu0, &orth));
-  a0    = pi0[2];
-  *dmom = 0;
+  a0       = pi0[2];
+  *dmom    = 0;
+  *tiltmin = PETSC_MAX_REAL;
   for (PetscInt i = 0; i < N; i++) {
     const PetscScalar *u;
+    PetscReal          tilt;
 
     PetscCall(SimpVIRigidBodiesStep(rb, T / N, U));
     PetscCall(Invariants(1, U, mu, &orth));
     PetscCall(VecGetArrayRead(U, &u));
-    a = u[11];
+    a    = u[11];
+    tilt = PetscAcosReal(PetscMin(1.0, PetscMax(-1.0, u[8])));
     PetscCall(VecRestoreArrayRead(U, &u));
-    *dmom = PetscMax(*dmom, PetscMax(PetscAbsReal(mu[2] - mu0[2]) / PetscAbsReal(mu0[2]), PetscAbsReal(a - a0) / PetscAbsReal(a0)));
+    *dmom   = PetscMax(*dmom, PetscMax(PetscAbsReal(mu[2] - mu0[2]) / PetscAbsReal(mu0[2]), PetscAbsReal(a - a0) / PetscAbsReal(a0)));
+    tiltmax = PetscMax(tiltmax, PetscAbsReal(tilt - th));
+    if (tiltmax > 0.1) *tiltmin = PetscMin(*tiltmin, tilt);
   }
   PetscCall(SimpVIRigidBodiesDestroy(&rb));
   PetscFunctionReturn(0);
@@ -184,7 +197,8 @@ static PetscReal TopError(Vec U, Vec Uref)
 static PetscErrorCode RunTop(TS ts)
 {
   PetscInt  n0 = 200, nref = 6400;
-  PetscReal T = 0.25, omin = 3.9, err[3], dmom, dmax = 0, order;
+  PetscReal T = 0.25, omin = 3.9, err[3], dmom, dmax = 0, order, tiltmin, tilt;
+  PetscBool upright = PETSC_FALSE;
   Vec       U, Uref;
 
   PetscFunctionBeginUser;
@@ -192,17 +206,20 @@ static PetscErrorCode RunTop(TS ts)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-nref", &nref, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-T", &T, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-order_min", &omin, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-upright", &upright, NULL));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 12, &U));
   PetscCall(VecDuplicate(U, &Uref));
-  PetscCall(TopRun(ts, nref, T, Uref, &dmom));
+  PetscCall(TopRun(ts, nref, T, Uref, &dmom, &tiltmin));
   dmax = dmom;
   for (PetscInt i = 0; i < 3; i++) {
-    PetscCall(TopRun(ts, n0 << i, T, U, &dmom));
+    PetscCall(TopRun(ts, n0 << i, T, U, &dmom, &tilt));
     dmax   = PetscMax(dmax, dmom);
     err[i] = TopError(U, Uref);
   }
   order = PetscLog2Real(err[1] / err[2]);
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "heavy top (Table 3): observed order from %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT " steps against %" PetscInt_FMT "\n", n0, 2 * n0, 4 * n0, nref));
+  if (upright) PetscCall(PetscPrintf(PETSC_COMM_SELF, "the top comes back within 1e-3 rad of the upright position: %s\n", tiltmin < 1e-3 ? "yes" : "no"));
+  if (upright && tiltmin >= 1e-3) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  smallest tilt %g\n", (double)tiltmin));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "heavy top (%s): observed order from %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT " steps against %" PetscInt_FMT "\n", upright ? "Table 3's top, upright start" : "Table 3", n0, 2 * n0, 4 * n0, nref));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  errors decrease: %s\n", err[0] > err[1] && err[1] > err[2] ? "yes" : "no"));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  order >= %g: %s\n", (double)omin, order >= omin ? "yes" : "no"));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  vertical spatial and axial body momenta kept (to 1e-13 relative): %s\n", dmax <= 1e-13 ? "yes" : "no"));
@@ -398,6 +415,13 @@ int main(int argc, char **argv)
   test:
     suffix: top_lobatto
     args: -case top -ts_simpvi_type lobatto -order_min 5.8 -n0 100 -nref 3200
+  # the top through the upright position, where the Euler-angle mass matrix is singular
+  test:
+    suffix: upright_simpson
+    args: -case top -ts_simpvi_type simpson -order_min 3.9 -theta0 0 -rates 0,3,252 -upright -T 1 -n0 400 -nref 6400
+  test:
+    suffix: upright_lobatto
+    args: -case top -ts_simpvi_type lobatto -order_min 5.8 -theta0 0 -rates 0,3,252 -upright -T 1 -n0 400 -nref 6400
   test:
     suffix: jacobian
     args: -case jacobian -ts_simpvi_type simpson
