@@ -294,7 +294,7 @@ static PetscErrorCode RunJacobian(TS ts)
     Vec               U, Z, F1, F2;
     PetscInt          m;
     PetscRandom       rnd;
-    PetscReal         nA, nD, eg, eH;
+    PetscReal         nA, nD, eg = 0, eH = 0;
     const PetscReal   h = nb == 1 ? 0.004 : 0.1, eps = 1e-6;
 
     PetscCall(TSSimpVICreateRigidBodies(ts, nb, J, nb == 1 ? TopPotential : PairPotential, &ctx, &rb));
