@@ -54,8 +54,8 @@ static void Hat(const PetscReal x[3], PetscReal X[9])
   X[6] = -x[1], X[7] = x[0], X[8] = 0;
 }
 
-/* A = I + a X + b X^2, X = hat(xi) */
-static void Polynomial(const PetscReal xi[3], PetscReal a, PetscReal b, PetscReal A[9])
+/* A = I + a X + b X^2 (identity 1) or a X + b X^2 (identity 0), X = hat(xi) */
+static void Polynomial(const PetscReal xi[3], PetscReal identity, PetscReal a, PetscReal b, PetscReal A[9])
 {
   PetscReal X[9];
 
@@ -65,8 +65,19 @@ static void Polynomial(const PetscReal xi[3], PetscReal a, PetscReal b, PetscRea
       PetscReal x2 = 0;
 
       for (PetscInt l = 0; l < 3; l++) x2 += X[i * 3 + l] * X[l * 3 + j];
-      A[i * 3 + j] = (i == j) + a * X[i * 3 + j] + b * x2;
+      A[i * 3 + j] = identity * (i == j) + a * X[i * 3 + j] + b * x2;
     }
+}
+
+/* exp(hat(xi)) - I, to round-off relative to its own size |xi| (not to 1): what a step adds to an attitude */
+PetscErrorCode SimpVISO3ExpIncrement_Private(const PetscReal xi[], PetscReal D[])
+{
+  PetscReal f[3], df[3], ddf[3];
+
+  PetscFunctionBegin;
+  SO3Coefficients(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2], f, df, ddf);
+  Polynomial(xi, 0, f[0], f[1], D);
+  PetscFunctionReturn(0);
 }
 
 /*@C
@@ -90,7 +101,7 @@ PetscErrorCode SimpVISO3Exp(const PetscReal xi[], PetscReal E[])
 
   PetscFunctionBegin;
   SO3Coefficients(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2], f, df, ddf);
-  Polynomial(xi, f[0], f[1], E);
+  Polynomial(xi, 1, f[0], f[1], E);
   PetscFunctionReturn(0);
 }
 
@@ -162,7 +173,7 @@ PetscErrorCode SimpVISO3Dexp(const PetscReal xi[], PetscReal T[], PetscReal Tinv
 
   PetscFunctionBegin;
   SO3Coefficients(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2], f, df, ddf);
-  Polynomial(xi, -f[1], f[2], A);
+  Polynomial(xi, 1, -f[1], f[2], A);
   if (T) PetscCall(PetscArraycpy(T, A, 9));
   if (Tinv) { /* the adjugate over the determinant: T is within a factor of 2 pi / |xi| of orthogonal */
     PetscReal det;

@@ -23,6 +23,12 @@ struct _p_SimpVIRigidBodies {
   Vec                        Z, F;
   Mat                        A;
   PetscReal                  h, *R0, *pi0; /* the step: its size and start */
+  /* compensated ends: the rounding errors of the last step's R1 and pi1, carried into the next step while the state
+     Vec is the one that step wrote (its id and state), so that the attitude and momenta do not random-walk by one
+     rounding per entry and step */
+  PetscReal       *Rc, *pic;
+  PetscObjectId    Uid;
+  PetscObjectState Ustate;
   /* per quadrature point: xi_k, u_k (chart velocity), the bodies' rotations exp(xi_k), T(xi_k), P, G, exp(xi_k) g_k,
      and the derivatives Px, Pv, Gx, Gv (n x n) and d(exp(xi_k) g_k)/dxi_k */
   PetscReal  *zero, *xi, *u, *E, *T, *P, *G, *Eg, *Px, *Pv, *Gx, *Gv, *dEg;
@@ -345,6 +351,7 @@ PetscErrorCode TSSimpVICreateRigidBodies(TS ts, PetscInt nbodies, const PetscRea
   PetscCall(PetscMalloc5(nq * n * n, &R->Px, nq * n * n, &R->Pv, nq * n * n, &R->Gx, nq * n * n, &R->Gv, nq * n * n, &R->dEg));
   PetscCall(PetscMalloc5(9 * nbodies, &R->Rk, n, &R->g, n * n, &R->H, m * m, &R->Jd, n + n * n, &R->dfs));
   PetscCall(PetscMalloc1(6 * nq, &R->ptr));
+  PetscCall(PetscCalloc2(9 * nbodies, &R->Rc, n, &R->pic));
   PetscCall(PetscArrayzero(R->zero, n));
   PetscCall(PetscArrayzero(R->g, n));
   PetscCall(PetscArrayzero(R->H, n * n));
@@ -394,6 +401,7 @@ PetscErrorCode SimpVIRigidBodiesDestroy(SimpVIRigidBodies *rb)
   PetscCall(PetscFree5(R->Px, R->Pv, R->Gx, R->Gv, R->dEg));
   PetscCall(PetscFree5(R->Rk, R->g, R->H, R->Jd, R->dfs));
   PetscCall(PetscFree(R->ptr));
+  PetscCall(PetscFree2(R->Rc, R->pic));
   PetscCall(VecDestroy(&R->Z));
   PetscCall(VecDestroy(&R->F));
   PetscCall(MatDestroy(&R->A));
@@ -486,7 +494,9 @@ PetscErrorCode SimpVIRigidBodiesSetStep(SimpVIRigidBodies rb, PetscReal h, Vec U
   Notes:
   R1 = R0 exp(xi_s) and pi1 = exp(-xi_s) (pi0 - h sum_k w_k exp(xi_k) g(R_k)), the discrete Legendre transform at the
   end, written so that the spatial momentum balance R1 pi1 = R0 pi0 - h sum_k w_k R_k g(R_k) holds to round-off.
-  A step whose `SNES` does not converge is an error.
+  Both are added as increments to R0 and pi0 with their rounding errors kept for the next step while U is the `Vec`
+  the last step wrote, unchanged since (so that long runs do not random-walk by a rounding per step). A step whose
+  `SNES` does not converge is an error.
 
 .seealso: `TSSimpVICreateRigidBodies()`, `SimpVIRigidBodiesSetStep()`
 @*/
@@ -496,28 +506,46 @@ PetscErrorCode SimpVIRigidBodiesStep(SimpVIRigidBodies rb, PetscReal h, Vec U)
   SNESConvergedReason reason;
   const PetscScalar  *Z;
   PetscScalar        *u;
+  PetscObjectId       id;
+  PetscObjectState    state;
 
   PetscFunctionBegin;
   PetscCall(SimpVIRigidBodiesSetStep(rb, h, U));
   PetscCall(SNESSolve(rb->snes, NULL, rb->Z));
   PetscCall(SNESGetConvergedReason(rb->snes, &reason));
   PetscCheck(reason > 0, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "The rigid-body step did not converge: %s", SNESConvergedReasons[reason]);
+  PetscCall(PetscObjectGetId((PetscObject)U, &id));
+  PetscCall(PetscObjectStateGet((PetscObject)U, &state));
+  if (id != rb->Uid || state != rb->Ustate) { /* not the state the last step wrote: no compensation to carry */
+    PetscCall(PetscArrayzero(rb->Rc, 9 * nb));
+    PetscCall(PetscArrayzero(rb->pic, n));
+  }
   PetscCall(VecGetArrayRead(rb->Z, &Z));
   PetscCall(Evaluate(rb, Z, PETSC_FALSE));
   PetscCall(VecGetArray(U, &u));
   for (PetscInt b = 0; b < nb; b++) {
-    PetscReal E[9], mu[3];
+    PetscReal D[9], mu[3], y[3], *R1 = u + 9 * b, *p1 = u + 9 * nb + 3 * b, *Rc = rb->Rc + 9 * b, *pc = rb->pic + 3 * b;
 
-    PetscCall(SimpVISO3Exp(Z + (s - 1) * n + 3 * b, E));
-    SimpVISO3Multiply(rb->R0 + 9 * b, E, u + 9 * b);
+    /* R1 = (R0 + Rc)(I + D) = R0 + [R0 D + Rc], D = exp(xi_s) - I to round-off of its own size, the sum compensated */
+    PetscCall(SimpVISO3ExpIncrement_Private(Z + (s - 1) * n + 3 * b, D));
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) {
+        const PetscReal *r = rb->R0 + 9 * b + 3 * i, d = r[0] * D[j] + r[1] * D[3 + j] + r[2] * D[6 + j] + Rc[3 * i + j];
+
+        SimpVITwoSum(r[j], d, &R1[3 * i + j], &Rc[3 * i + j]);
+      }
+    /* pi1 = (I + D)' mu, mu = pi0 + pc - h sum_k w_k E_k g_k: pi1 = pi0 + [y + D' (pi0 + y)], y = pc - h sum..., compensated */
     for (PetscInt j = 0; j < 3; j++) {
-      mu[j] = rb->pi0[3 * b + j];
-      for (PetscInt k = 0; k < rb->nq; k++) mu[j] -= h * rb->K->w[k] * rb->Eg[k * n + 3 * b + j];
+      y[j] = pc[j];
+      for (PetscInt k = 0; k < rb->nq; k++) y[j] -= h * rb->K->w[k] * rb->Eg[k * n + 3 * b + j];
+      mu[j] = rb->pi0[3 * b + j] + y[j];
     }
-    MatTVec3(E, mu, u + 9 * nb + 3 * b);
+    for (PetscInt j = 0; j < 3; j++) SimpVITwoSum(rb->pi0[3 * b + j], y[j] + D[j] * mu[0] + D[3 + j] * mu[1] + D[6 + j] * mu[2], &p1[j], &pc[j]);
   }
   PetscCall(VecRestoreArray(U, &u));
   PetscCall(VecRestoreArrayRead(rb->Z, &Z));
+  PetscCall(PetscObjectStateGet((PetscObject)U, &rb->Ustate));
+  rb->Uid = id;
   PetscFunctionReturn(0);
 }
 

@@ -10,6 +10,17 @@
 /* SO(3)^k: configurations of 9 numbers (a rotation matrix, row-major) per body, 3 tangent directions, R exp(xi) */
 PETSC_INTERN const SimpVIConfigurationSpace SimpVIConfigurationSO3;
 
+PETSC_INTERN PetscErrorCode SimpVISO3ExpIncrement_Private(const PetscReal[], PetscReal[]);
+
+/* s + e = a + b exactly (Knuth's TwoSum) */
+static inline void SimpVITwoSum(PetscReal a, PetscReal b, PetscReal *s, PetscReal *e)
+{
+  const PetscReal t = a + b, bb = t - a;
+
+  *e = (a - (t - bb)) + (b - bb);
+  *s = t;
+}
+
 /* C = A B, 3 x 3 row-major (C distinct from A and B) */
 static inline void SimpVISO3Multiply(const PetscReal A[9], const PetscReal B[9], PetscReal C[9])
 {
