@@ -10,6 +10,7 @@
 */
 #include <simpvi/private/liegroup.h> /*I "simpvi.h" I*/
 #include <simpvi/private/door.h>
+#include <math.h>
 
 struct _p_SimpVIRigidBodies {
   PetscInt                   nb, n, s, nq, m; /* bodies, tangent entries 3k, unknown nodes, quadrature points, unknowns s n */
@@ -479,6 +480,22 @@ PetscErrorCode SimpVIRigidBodiesSetStep(SimpVIRigidBodies rb, PetscReal h, Vec U
   PetscFunctionReturn(0);
 }
 
+/* sum_i x_i w_i as if in twice the working precision, then rounded (Ogita, Rump and Oishi's Dot2, with fma's exact
+   products) */
+static PetscReal Dot2(PetscInt m, const PetscReal x[], const PetscReal w[])
+{
+  PetscReal p = x[0] * w[0], s = fma(x[0], w[0], -p);
+
+  for (PetscInt i = 1; i < m; i++) {
+    const PetscReal h = x[i] * w[i], r = fma(x[i], w[i], -h);
+    PetscReal       q;
+
+    SimpVITwoSum(p, h, &p, &q);
+    s += q + r;
+  }
+  return p + s;
+}
+
 /*@C
   SimpVIRigidBodiesStep - Takes one step of size h of the rigid bodies, in place
 
@@ -524,23 +541,40 @@ PetscErrorCode SimpVIRigidBodiesStep(SimpVIRigidBodies rb, PetscReal h, Vec U)
   PetscCall(Evaluate(rb, Z, PETSC_FALSE));
   PetscCall(VecGetArray(U, &u));
   for (PetscInt b = 0; b < nb; b++) {
-    PetscReal D[9], mu[3], y[3], *R1 = u + 9 * b, *p1 = u + 9 * nb + 3 * b, *Rc = rb->Rc + 9 * b, *pc = rb->pic + 3 * b;
+    PetscReal D[9], F[9], dD[9], mu[3], y[3], *R1 = u + 9 * b, *p1 = u + 9 * nb + 3 * b, *Rc = rb->Rc + 9 * b, *pc = rb->pic + 3 * b;
 
-    /* R1 = (R0 + Rc)(I + D) = R0 + [R0 D + Rc], D = exp(xi_s) - I to round-off of its own size, the sum compensated */
+    /* D = exp(xi_s) - I to round-off of its own size; its rounded coefficients leave I + D orthogonal only to about
+       eps |xi|^2, with the same sign step after step (a drift linear in the steps): F = (I + D)'(I + D) - I, summed in
+       twice the working precision, and the first-order correction dD = -(I + D) F / 2 make (I + D + dD) orthogonal to
+       eps^2; dD is far below D's rounding, so it enters the compensated sums on its own */
     PetscCall(SimpVISO3ExpIncrement_Private(Z + (s - 1) * n + 3 * b, D));
     for (PetscInt i = 0; i < 3; i++)
       for (PetscInt j = 0; j < 3; j++) {
-        const PetscReal *r = rb->R0 + 9 * b + 3 * i, d = r[0] * D[j] + r[1] * D[3 + j] + r[2] * D[6 + j] + Rc[3 * i + j];
+        const PetscReal x[5] = {D[3 * i + j], D[3 * j + i], D[i], D[3 + i], D[6 + i]}, w[5] = {1, 1, D[j], D[3 + j], D[6 + j]};
+
+        F[3 * i + j] = Dot2(5, x, w);
+      }
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) dD[3 * i + j] = -(F[3 * i + j] + D[3 * i] * F[j] + D[3 * i + 1] * F[3 + j] + D[3 * i + 2] * F[6 + j]) / 2;
+    /* R1 = (R0 + Rc)(I + D + dD) = R0 + [R0 D + R0 dD + Rc], the sum compensated */
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) {
+        const PetscReal *r = rb->R0 + 9 * b + 3 * i;
+        const PetscReal  d = r[0] * D[j] + r[1] * D[3 + j] + r[2] * D[6 + j] + (r[0] * dD[j] + r[1] * dD[3 + j] + r[2] * dD[6 + j] + Rc[3 * i + j]);
 
         SimpVITwoSum(r[j], d, &R1[3 * i + j], &Rc[3 * i + j]);
       }
-    /* pi1 = (I + D)' mu, mu = pi0 + pc - h sum_k w_k E_k g_k: pi1 = pi0 + [y + D' (pi0 + y)], y = pc - h sum..., compensated */
+    /* pi1 = (I + D + dD)' mu, mu = pi0 + pc - h sum_k w_k E_k g_k: pi1 = pi0 + [y + (D + dD)' (pi0 + y)], y = pc - h sum..., compensated */
     for (PetscInt j = 0; j < 3; j++) {
       y[j] = pc[j];
       for (PetscInt k = 0; k < rb->nq; k++) y[j] -= h * rb->K->w[k] * rb->Eg[k * n + 3 * b + j];
       mu[j] = rb->pi0[3 * b + j] + y[j];
     }
-    for (PetscInt j = 0; j < 3; j++) SimpVITwoSum(rb->pi0[3 * b + j], y[j] + D[j] * mu[0] + D[3 + j] * mu[1] + D[6 + j] * mu[2], &p1[j], &pc[j]);
+    for (PetscInt j = 0; j < 3; j++) {
+      const PetscReal d = y[j] + D[j] * mu[0] + D[3 + j] * mu[1] + D[6 + j] * mu[2] + (dD[j] * mu[0] + dD[3 + j] * mu[1] + dD[6 + j] * mu[2]);
+
+      SimpVITwoSum(rb->pi0[3 * b + j], d, &p1[j], &pc[j]);
+    }
   }
   PetscCall(VecRestoreArray(U, &u));
   PetscCall(VecRestoreArrayRead(rb->Z, &Z));
