@@ -13,16 +13,9 @@ from petsc4py import PETSc
 
 from . import _callbacks as _cb
 from . import _library as _C
+from ._ensemble import _call
 
 _real = np.dtype(_C.PetscReal)
-
-
-def _call(fn, *args):
-  _cb.pending.exception = None
-  ierr = fn(*args)
-  exc, _cb.pending.exception = _cb.pending.exception, None
-  if ierr:
-    raise PETSc.Error(ierr) from exc
 
 
 def _view(addr, shape, writeable):

@@ -269,16 +269,26 @@ static PetscErrorCode SO3Local(PetscInt n, const PetscScalar R[], const PetscSca
   PetscFunctionReturn(0);
 }
 
+/* A = R exp(xi) and T(xi), what the tangent map and its transpose need of one body */
+static PetscErrorCode SO3Frame(const PetscScalar R[], const PetscScalar xi[], PetscReal A[9], PetscReal T[9])
+{
+  PetscReal E[9];
+
+  PetscFunctionBegin;
+  PetscCall(SimpVISO3Exp(xi, E));
+  PetscCall(SimpVISO3Dexp(xi, T, NULL));
+  SimpVISO3Multiply(R, E, A);
+  PetscFunctionReturn(0);
+}
+
 /* d(R exp(xi)) = R exp(xi) hat(T(xi) dxi): 3 entries in, 9 out */
 static PetscErrorCode SO3Tangent(PetscInt n, const PetscScalar R[], const PetscScalar xi[], const PetscScalar in[], PetscScalar out[])
 {
   PetscFunctionBegin;
   for (PetscInt b = 0; b < n / 3; b++) {
-    PetscReal E[9], A[9], T[9], w[3], W[9];
+    PetscReal A[9], T[9], w[3], W[9];
 
-    PetscCall(SimpVISO3Exp(xi + 3 * b, E));
-    PetscCall(SimpVISO3Dexp(xi + 3 * b, T, NULL));
-    SimpVISO3Multiply(R + 9 * b, E, A);
+    PetscCall(SO3Frame(R + 9 * b, xi + 3 * b, A, T));
     for (PetscInt i = 0; i < 3; i++) w[i] = T[i * 3] * in[3 * b] + T[i * 3 + 1] * in[3 * b + 1] + T[i * 3 + 2] * in[3 * b + 2];
     Hat(w, W);
     SimpVISO3Multiply(A, W, out + 9 * b);
@@ -292,11 +302,9 @@ static PetscErrorCode SO3TangentTranspose(PetscInt n, const PetscScalar R[], con
 {
   PetscFunctionBegin;
   for (PetscInt b = 0; b < n / 3; b++) {
-    PetscReal E[9], A[9], T[9], N[9], w[3];
+    PetscReal A[9], T[9], N[9], w[3];
 
-    PetscCall(SimpVISO3Exp(xi + 3 * b, E));
-    PetscCall(SimpVISO3Dexp(xi + 3 * b, T, NULL));
-    SimpVISO3Multiply(R + 9 * b, E, A);
+    PetscCall(SO3Frame(R + 9 * b, xi + 3 * b, A, T));
     for (PetscInt i = 0; i < 3; i++) /* N = A' dR */
       for (PetscInt j = 0; j < 3; j++) N[i * 3 + j] = A[i] * in[9 * b + j] + A[3 + i] * in[9 * b + 3 + j] + A[6 + i] * in[9 * b + 6 + j];
     w[0] = N[7] - N[5];

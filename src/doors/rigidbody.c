@@ -53,24 +53,15 @@ static inline void MatTMat3(const PetscReal A[9], const PetscReal B[9], PetscRea
     for (PetscInt j = 0; j < 3; j++) C[i * 3 + j] = A[i] * B[j] + A[3 + i] * B[3 + j] + A[6 + i] * B[6 + j];
 }
 
-/* M(xi, y) = d(T(xi) y)/dxi, rows a = grad of e_a' T y; N(xi, m) = d(T(xi)' m)/dxi, rows c = grad of m' T e_c */
-static PetscErrorCode DexpM(const PetscReal xi[3], const PetscReal y[3], PetscReal M[9])
+/* M(xi, y) = d(T(xi) y)/dxi, rows a = grad of e_a' T y (transpose false); N(xi, m) = d(T(xi)' m)/dxi, rows c = grad
+   of m' T e_c (transpose true) */
+static PetscErrorCode DexpRows(const PetscReal xi[3], const PetscReal y[3], PetscBool transpose, PetscReal M[9])
 {
   PetscFunctionBegin;
   for (PetscInt a = 0; a < 3; a++) {
     const PetscReal e[3] = {a == 0, a == 1, a == 2};
 
-    PetscCall(SimpVISO3DexpDerivative(xi, e, y, NULL, M + 3 * a, NULL));
-  }
-  PetscFunctionReturn(0);
-}
-static PetscErrorCode DexpN(const PetscReal xi[3], const PetscReal m[3], PetscReal N[9])
-{
-  PetscFunctionBegin;
-  for (PetscInt c = 0; c < 3; c++) {
-    const PetscReal e[3] = {c == 0, c == 1, c == 2};
-
-    PetscCall(SimpVISO3DexpDerivative(xi, m, e, NULL, N + 3 * c, NULL));
+    PetscCall(SimpVISO3DexpDerivative(xi, transpose ? y : e, transpose ? e : y, NULL, M + 3 * a, NULL));
   }
   PetscFunctionReturn(0);
 }
@@ -120,9 +111,9 @@ static PetscErrorCode Evaluate(SimpVIRigidBodies rb, const PetscReal Z[], PetscB
 
         MatVec3(Tb, u, Om);
         MatVec3(Jb, Om, mom);
-        PetscCall(DexpM(x, u, M));
-        PetscCall(DexpN(x, mom, N));
-        PetscCall(DexpN(x, gb, Ng));
+        PetscCall(DexpRows(x, u, PETSC_FALSE, M));
+        PetscCall(DexpRows(x, mom, PETSC_TRUE, N));
+        PetscCall(DexpRows(x, gb, PETSC_TRUE, Ng));
         PetscCall(SimpVISO3DexpDerivative(x, mom, u, NULL, NULL, Hphi));
         SimpVISO3Multiply(Jb, Tb, JT);
         SimpVISO3Multiply(Jb, M, JM);
@@ -255,7 +246,7 @@ static PetscErrorCode Jacobian(SNES snes, Vec Zv, Mat A, Mat B, void *ctx)
         for (PetscInt c = 0; c < n; c++) Jd[(3 * b + i) * m + (l - 1) * n + c] -= Tinv[i * 3] * dfs[(3 * b) * n + c] + Tinv[i * 3 + 1] * dfs[(3 * b + 1) * n + c] + Tinv[i * 3 + 2] * dfs[(3 * b + 2) * n + c];
       if (l < s) continue;
       MatVec3(Tinv, fs + 3 * b, y);
-      PetscCall(DexpM(xs, y, M));
+      PetscCall(DexpRows(xs, y, PETSC_FALSE, M));
       SimpVISO3Multiply(Tinv, M, TM);
       for (PetscInt i = 0; i < 3; i++)
         for (PetscInt j = 0; j < 3; j++) Jd[(3 * b + i) * m + (s - 1) * n + 3 * b + j] += TM[i * 3 + j];
