@@ -356,6 +356,39 @@ PETSC_EXTERN PetscErrorCode     SimpVIKernelResidual(SimpVIKernel kernel, PetscI
 PETSC_EXTERN PetscErrorCode     SimpVIKernelMomentum(SimpVIKernel kernel, PetscInt n, const PetscScalar p0[], const PetscScalar *const G[], PetscScalar p1[]);
 PETSC_EXTERN PetscErrorCode     SimpVIKernelJacobian(SimpVIKernel kernel, PetscInt n, const PetscScalar *const Px[], const PetscScalar *const Pv[], const PetscScalar *const Gx[], const PetscScalar *const Gv[], PetscInt ld, PetscScalar J[]);
 
+/*S
+   SimpVIRigidBodyPotentialFn - The potential V(R) of rigid bodies on SO(3) (`TSSimpVICreateRigidBodies()`) with its
+   derivatives on the group
+
+   Calling Sequence:
++  nbodies - the number of bodies k
+.  R       - their attitudes: k rotation matrices (body to space), 9 entries each, row-major
+.  V       - on output, V(R)
+.  g       - on output (unless `NULL`), 3k entries: the left-trivialised gradient, g_b . eta = d/de V(.., R_b exp(e hat(eta)), ..) at e = 0
+.  H       - on output (unless `NULL`), 3k x 3k row-major, symmetric: the second derivative of V(R_1 exp(hat(e_1)), .., R_k exp(hat(e_k))) in (e_1, .., e_k) at 0
+-  ctx     - the context given to `TSSimpVICreateRigidBodies()`
+
+   Level: intermediate
+
+.seealso: `TSSimpVICreateRigidBodies()`
+S*/
+typedef PetscErrorCode (*SimpVIRigidBodyPotentialFn)(PetscInt nbodies, const PetscReal R[], PetscReal *V, PetscReal g[], PetscReal H[], void *ctx);
+
+/* Rigid bodies on SO(3): the step on the group (src/doors/rigidbody.c) and the maps of so(3) it uses (src/core/liegroup.c) */
+typedef struct _p_SimpVIRigidBodies *SimpVIRigidBodies;
+PETSC_EXTERN PetscErrorCode          TSSimpVICreateRigidBodies(TS ts, PetscInt nbodies, const PetscReal J[], SimpVIRigidBodyPotentialFn V, void *ctx, SimpVIRigidBodies *rb);
+PETSC_EXTERN PetscErrorCode          SimpVIRigidBodiesDestroy(SimpVIRigidBodies *rb);
+PETSC_EXTERN PetscErrorCode          SimpVIRigidBodiesCreateState(SimpVIRigidBodies rb, Vec *U);
+PETSC_EXTERN PetscErrorCode          SimpVIRigidBodiesSetStep(SimpVIRigidBodies rb, PetscReal h, Vec U);
+PETSC_EXTERN PetscErrorCode          SimpVIRigidBodiesStep(SimpVIRigidBodies rb, PetscReal h, Vec U);
+PETSC_EXTERN PetscErrorCode          SimpVIRigidBodiesGetSNES(SimpVIRigidBodies rb, SNES *snes);
+PETSC_EXTERN PetscErrorCode          SimpVIRigidBodiesComputeEnergy(SimpVIRigidBodies rb, Vec U, PetscReal *E);
+PETSC_EXTERN PetscErrorCode          SimpVIRigidBodiesView(SimpVIRigidBodies rb, PetscViewer viewer);
+PETSC_EXTERN PetscErrorCode          SimpVISO3Exp(const PetscReal xi[], PetscReal E[]);
+PETSC_EXTERN PetscErrorCode          SimpVISO3Log(const PetscReal E[], PetscReal xi[]);
+PETSC_EXTERN PetscErrorCode          SimpVISO3Dexp(const PetscReal xi[], PetscReal T[], PetscReal Tinv[]);
+PETSC_EXTERN PetscErrorCode          SimpVISO3DexpDerivative(const PetscReal xi[], const PetscReal a[], const PetscReal b[], PetscReal *phi, PetscReal grad[], PetscReal hess[]);
+
 PETSC_EXTERN PetscErrorCode TSSimpVISetLagrangian(TS ts, TSSimpVILagrangianFn f, void *ctx);
 PETSC_EXTERN PetscErrorCode TSSimpVISetLagrangianHessian(TS ts, Mat Lxx, Mat Lvx, Mat Lvv, TSSimpVILagrangianHessianFn f, void *ctx);
 PETSC_EXTERN PetscErrorCode TSSimpVISetPotential(TS ts, Mat H, TSSimpVIPotentialFn V, TSSimpVIPotentialHessianFn hess, void *ctx);

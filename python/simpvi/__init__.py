@@ -36,6 +36,7 @@ from petsc4py import PETSc
 from . import _callbacks as _cb
 from . import _library as _C
 from ._ensemble import Ensemble, EnsembleReason, MemberInfo
+from ._rigidbody import RigidBodies, so3Dexp, so3DexpDerivative, so3Exp, so3Log
 
 __all__ = ['TSSIMPVI', 'SNESKINSOL', 'Type', 'Quadrature', 'NonlinearSolverType', 'KINSOLStrategy', 'Tableau',
            'initialize', 'register', 'registerScheme', 'setType', 'getType', 'setDegree', 'getDegree', 'getOrder', 'getTableau',
@@ -43,7 +44,8 @@ __all__ = ['TSSIMPVI', 'SNESKINSOL', 'Type', 'Quadrature', 'NonlinearSolverType'
            'setPointwiseLagrangian', 'setMass', 'setPotential', 'setForce', 'setParameterJacobian', 'setPhaseSpaceIS',
            'getPhaseSpaceIS', 'setUpPhaseSpace', 'computeEnergy', 'monitorEnergy', 'kinsolSetStrategy', 'kinsolSetMAA',
            'kinsolSetTolerances', 'kinsolGetTolerances', 'kinsolSetScaleFunction', 'kinsolGetReturnFlag', 'counterparts',
-           'library', 'Ensemble', 'EnsembleReason', 'MemberInfo']
+           'library', 'Ensemble', 'EnsembleReason', 'MemberInfo', 'RigidBodies', 'so3Exp', 'so3Log', 'so3Dexp',
+           'so3DexpDerivative']
 
 TSSIMPVI = 'simpvi'
 SNESKINSOL = 'kinsol'  # the SNES type, registered when libsimpvi was built with SUNDIALS KINSOL
@@ -155,6 +157,19 @@ counterparts = {
   'SimpVIEnsembleGetResults': 'Ensemble.getResults',
   'SimpVIEnsembleGetMemberInfo': 'Ensemble.getMemberInfo',
   'SimpVIEnsembleView': 'Ensemble.view',
+  # rigid bodies on SO(3) (docs/mathematics.md, section 8): methods of simpvi.RigidBodies, and the maps of so(3)
+  'TSSimpVICreateRigidBodies': 'RigidBodies.create',
+  'SimpVIRigidBodiesDestroy': 'RigidBodies.destroy',
+  'SimpVIRigidBodiesCreateState': 'RigidBodies.createState',
+  'SimpVIRigidBodiesSetStep': 'RigidBodies.setStep',
+  'SimpVIRigidBodiesStep': 'RigidBodies.step',
+  'SimpVIRigidBodiesGetSNES': 'RigidBodies.getSNES',
+  'SimpVIRigidBodiesComputeEnergy': 'RigidBodies.computeEnergy',
+  'SimpVIRigidBodiesView': 'RigidBodies.view',
+  'SimpVISO3Exp': 'so3Exp',
+  'SimpVISO3Log': 'so3Log',
+  'SimpVISO3Dexp': 'so3Dexp',
+  'SimpVISO3DexpDerivative': 'so3DexpDerivative',
 }
 
 

@@ -68,6 +68,8 @@ EnsembleStopFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscInt, PetscInt, ct
 EnsembleBatchStopFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscInt, ctypes.c_void_p, PetscInt, *[ctypes.c_void_p] * 3, PetscInt, *[ctypes.c_void_p] * 4)
 EnsembleOutputFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscInt, PetscInt, ctypes.c_void_p, ctypes.c_int, PetscInt, PetscReal, PetscInt, ctypes.c_void_p, ctypes.c_void_p, PetscInt, ctypes.c_void_p, ctypes.c_void_p)
 KINSOLScaleFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, handle, handle, ctypes.POINTER(PetscReal), ctypes.POINTER(PetscReal), ctypes.c_void_p)
+# SimpVIRigidBodyPotentialFn (nbodies, R, V, g, H, ctx), arrays as plain addresses
+RigidBodyPotentialFn = ctypes.CFUNCTYPE(PetscErrorCode, PetscInt, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
 
 
 def declare_optional(name, restype, *argtypes):
@@ -116,6 +118,17 @@ SimpVIEnsembleSolve = declare('SimpVIEnsembleSolve', E, handle)
 SimpVIEnsembleGetResults = declare('SimpVIEnsembleGetResults', E, handle, ctypes.POINTER(PetscInt), ctypes.POINTER(ctypes.c_void_p))
 SimpVIEnsembleGetMemberInfo = declare('SimpVIEnsembleGetMemberInfo', E, handle, *[ctypes.POINTER(ctypes.c_void_p)] * 4)
 SimpVIEnsembleView = declare('SimpVIEnsembleView', E, handle, handle)
+TSSimpVICreateRigidBodies = declare('TSSimpVICreateRigidBodies', E, handle, PetscInt, ctypes.c_void_p, RigidBodyPotentialFn, ctypes.c_void_p, ctypes.POINTER(handle))
+SimpVIRigidBodiesDestroy = declare('SimpVIRigidBodiesDestroy', E, ctypes.POINTER(handle))
+SimpVIRigidBodiesSetStep = declare('SimpVIRigidBodiesSetStep', E, handle, PetscReal, handle)
+SimpVIRigidBodiesStep = declare('SimpVIRigidBodiesStep', E, handle, PetscReal, handle)
+SimpVIRigidBodiesGetSNES = declare('SimpVIRigidBodiesGetSNES', E, handle, ctypes.POINTER(handle))
+SimpVIRigidBodiesComputeEnergy = declare('SimpVIRigidBodiesComputeEnergy', E, handle, handle, ctypes.POINTER(PetscReal))
+SimpVIRigidBodiesView = declare('SimpVIRigidBodiesView', E, handle, handle)
+SimpVISO3Exp = declare('SimpVISO3Exp', E, ctypes.c_void_p, ctypes.c_void_p)
+SimpVISO3Log = declare('SimpVISO3Log', E, ctypes.c_void_p, ctypes.c_void_p)
+SimpVISO3Dexp = declare('SimpVISO3Dexp', E, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+SimpVISO3DexpDerivative = declare('SimpVISO3DexpDerivative', E, *[ctypes.c_void_p] * 6)
 SNESKINSOLSetStrategy = declare_optional('SNESKINSOLSetStrategy', E, handle, ctypes.c_int)
 SNESKINSOLSetMAA = declare_optional('SNESKINSOLSetMAA', E, handle, PetscInt)
 SNESKINSOLSetTolerances = declare_optional('SNESKINSOLSetTolerances', E, handle, PetscReal, PetscReal)

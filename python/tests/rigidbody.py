@@ -1,0 +1,133 @@
+#!/usr/bin/python3
+"""simpvi.RigidBodies: the heavy top of the Lagrange-top seed's Table 3 on SO(3), its potential a Python function.
+Checks: the step's Jacobian (with the Python Hessian) against central differences of its residual through the SNES;
+over 2000 Simpson steps the vertical spatial and the axial body momenta kept to 1e-13 relative and R'R = I to 1e-13,
+the energy error small; so3Exp/so3Log/so3Dexp/so3DexpDerivative against their identities; an exception raised in the
+potential as a PETSc error caused by it.
+"""
+import sys
+
+import petsc4py
+
+petsc4py.init(sys.argv)
+from petsc4py import PETSc  # noqa: E402
+import numpy as np  # noqa: E402
+import simpvi  # noqa: E402
+
+out = PETSc.Sys.Print
+MGL = 0.1 * 9.81 * 0.15
+I1, I3 = 2.33e-3, 1.25e-4
+
+
+def verdict(ok):
+  return 'yes' if ok else 'no'
+
+
+def top(R, g, H):
+  """V = m g l e3' R e3; z = R' e3: g = m g l e3 x z, H = m g l [(z e3' + e3 z')/2 - (z.e3) I]."""
+  z = R[0, 2, :]
+  if g is not None:
+    g[0] = MGL * np.cross([0.0, 0.0, 1.0], z)
+  if H is not None:
+    e3 = np.array([0.0, 0.0, 1.0])
+    H[:] = MGL * ((np.outer(z, e3) + np.outer(e3, z)) / 2 - z[2] * np.eye(3))
+  return MGL * z[2]
+
+
+def initial(rb):
+  th = np.pi / 3
+  p = np.array([0.0, I1 * 9.2 * np.sin(th), I3 * (9.2 * np.cos(th) + 252)])
+  return rb.createState(simpvi.so3Exp([th, 0.0, 0.0]), p)
+
+
+def check_jacobian(ts):
+  rb = simpvi.RigidBodies().create(ts, np.diag([I1, I1, I3]), top)
+  U = initial(rb)
+  rb.setStep(0.004, U)
+  snes = rb.getSNES()
+  Z = snes.getSolution().copy()
+  Z.setArray(Z.getArray() + 0.05 * np.sin(np.arange(Z.getSize()) + 1.0))
+  A = snes.getJacobian()[0]
+  snes.computeJacobian(Z, A)
+  J = A.getDenseArray().copy()
+  F1, F2, eps = Z.duplicate(), Z.duplicate(), 1e-6
+  Jfd = np.empty_like(J)
+  for c in range(Z.getSize()):
+    z = Z.getArray()
+    z[c] += eps
+    snes.computeFunction(Z, F1)
+    z[c] -= 2 * eps
+    snes.computeFunction(Z, F2)
+    z[c] += eps
+    Jfd[:, c] = (F1.getArray() - F2.getArray()) / (2 * eps)
+  out('step Jacobian = central differences of the residual (to 1e-7 relative): %s' % verdict(np.linalg.norm(J - Jfd) <= 1e-7 * np.linalg.norm(J)))
+  rb.destroy()
+
+
+def check_run(ts, steps=2000, T=0.25):
+  rb = simpvi.RigidBodies().create(ts, np.diag([I1, I1, I3]), top)
+  U = initial(rb)
+  R0, p0 = rb.getState(U)
+  mu0, a0, E0 = (R0[0] @ p0[0])[2], p0[0, 2], rb.computeEnergy(U)
+  dmom = dorth = dE = 0.0
+  for _ in range(steps):
+    rb.step(T / steps, U)
+    R, p = rb.getState(U)
+    dmom = max(dmom, abs((R[0] @ p[0])[2] - mu0) / abs(mu0), abs(p[0, 2] - a0) / abs(a0))
+    dorth = max(dorth, np.abs(R[0].T @ R[0] - np.eye(3)).max())
+    dE = max(dE, abs(rb.computeEnergy(U) - E0) / abs(E0))
+  out('heavy top, %d steps: momenta kept (to 1e-13 relative): %s' % (steps, verdict(dmom <= 1e-13)))
+  out("heavy top: ||R'R - I|| <= 1e-13: %s" % verdict(dorth <= 1e-13))
+  out('heavy top: energy error below 1e-8 relative: %s' % verdict(dE <= 1e-8))
+  rb.destroy()
+
+
+def check_so3():
+  xi, a, b = np.array([0.3, -1.1, 0.9]), np.array([0.2, 0.5, -0.7]), np.array([1.0, -0.3, 0.4])
+  E = simpvi.so3Exp(xi)
+  T, Tinv = simpvi.so3Dexp(xi)
+  phi, grad, hess = simpvi.so3DexpDerivative(xi, a, b)
+  out('so3: log(exp(xi)) = xi: %s' % verdict(np.abs(simpvi.so3Log(E) - xi).max() <= 1e-14))
+  out("so3: exp(xi) T(xi) = T(xi)', T Tinv = I: %s" % verdict(np.abs(E @ T - T.T).max() <= 1e-14 and np.abs(T @ Tinv - np.eye(3)).max() <= 1e-14))
+  eps = 1e-6
+  fd = np.array([(a @ simpvi.so3Dexp(xi + eps * e)[0] @ b - a @ simpvi.so3Dexp(xi - eps * e)[0] @ b) / (2 * eps) for e in np.eye(3)])
+  out("so3: a' T b and its gradient: %s" % verdict(abs(phi - a @ T @ b) <= 1e-14 and np.abs(fd - grad).max() <= 1e-8 and np.abs(hess - hess.T).max() <= 1e-14))
+
+
+def check_error(ts):
+  def broken(R, g, H):
+    raise ArithmeticError('no potential here')
+  rb = simpvi.RigidBodies().create(ts, np.diag([I1, I1, I3]), broken)
+  U = initial(rb)
+  try:
+    rb.step(0.001, U)
+    out('an exception in the potential raises: no')
+  except PETSc.Error as e:
+    out('an exception in the potential raises PETSc.Error caused by it: %s' % verdict(isinstance(e.__cause__, ArithmeticError)))
+  rb.destroy()
+
+
+def main():
+  ts = PETSc.TS().create(comm=PETSc.COMM_SELF)
+  ts.setType(simpvi.TSSIMPVI)
+  ts.setFromOptions()
+  check_jacobian(ts)
+  check_run(ts)
+  check_so3()
+  check_error(ts)
+  ts.destroy()
+
+
+if __name__ == '__main__':
+  main()
+
+"""
+/*TEST
+
+  build:
+    requires: petsc4py
+
+  test:
+
+TEST*/
+"""

@@ -1,0 +1,663 @@
+/*
+   Rigid bodies on SO(3): the Galerkin step on the group (docs/mathematics.md, "Rigid bodies on SO(3)"). On a step from
+   (R0, pi0) the attitude of each body is R(tau) = R0 exp(xi(tau)), xi a polynomial in so(3) = R^3 through the scheme's
+   Gauss-Lobatto nodes with xi(0) = 0; the unknowns are its node values xi_1..xi_s (the step vector: s blocks of 3k, as
+   the kernel's Z_l). In the chart xi the Lagrangian is l(xi, u) = 1/2 (T(xi) u)' J T(xi) u - V(R0 exp(xi)), T = dexp_{-xi},
+   and the kernel's sums (src/core/kernel.c) give the stationarity of the discrete action in the interior nodes; the
+   first block row is the discrete Legendre transform at R0 instead, and the end momentum is pi1 = exp(-xi_s) (pi0 -
+   h sum_k w_k exp(xi_k) g_k). The step is solved by a SNES with the exact Jacobian; it is an object of its own, not
+   yet the TS's step.
+*/
+#include <simpvi/private/liegroup.h> /*I "simpvi.h" I*/
+#include <simpvi/private/door.h>
+#include <math.h>
+
+struct _p_SimpVIRigidBodies {
+  PetscInt                   nb, n, s, nq, m; /* bodies, tangent entries 3k, unknown nodes, quadrature points, unknowns s n */
+  SimpVIKernel               K;
+  char                       type[64];
+  PetscInt                   order;
+  PetscReal                 *J, *Jinv; /* 9 per body */
+  SimpVIRigidBodyPotentialFn V;
+  void                      *ctx;
+  SNES                       snes;
+  Vec                        Z, F;
+  Mat                        A;
+  PetscReal                  h, *R0, *pi0; /* the step: its size and start */
+  /* compensated ends: the rounding errors of the last step's R1 and pi1, carried into the next step while the state
+     Vec is the one that step wrote (its id and state), so that the attitude and momenta do not random-walk by one
+     rounding per entry and step */
+  PetscReal       *Rc, *pic;
+  PetscObjectId    Uid;
+  PetscObjectState Ustate;
+  /* per quadrature point: xi_k, u_k (chart velocity), the bodies' rotations exp(xi_k), T(xi_k), P, G, exp(xi_k) g_k,
+     and the derivatives Px, Pv, Gx, Gv (n x n) and d(exp(xi_k) g_k)/dxi_k */
+  PetscReal  *zero, *xi, *u, *E, *T, *P, *G, *Eg, *Px, *Pv, *Gx, *Gv, *dEg;
+  PetscReal  *Rk, *g, *H, *Jd, *dfs;
+  PetscReal **ptr; /* 6 nq pointers: xi, u, P, G, Px.. for the kernel */
+};
+
+/* y = A x, y = A' x (3 x 3 row-major) */
+static inline void MatVec3(const PetscReal A[9], const PetscReal x[3], PetscReal y[3])
+{
+  for (PetscInt i = 0; i < 3; i++) y[i] = A[i * 3] * x[0] + A[i * 3 + 1] * x[1] + A[i * 3 + 2] * x[2];
+}
+static inline void MatTVec3(const PetscReal A[9], const PetscReal x[3], PetscReal y[3])
+{
+  for (PetscInt i = 0; i < 3; i++) y[i] = A[i] * x[0] + A[3 + i] * x[1] + A[6 + i] * x[2];
+}
+/* C = A' B */
+static inline void MatTMat3(const PetscReal A[9], const PetscReal B[9], PetscReal C[9])
+{
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt j = 0; j < 3; j++) C[i * 3 + j] = A[i] * B[j] + A[3 + i] * B[3 + j] + A[6 + i] * B[6 + j];
+}
+
+/* M(xi, y) = d(T(xi) y)/dxi, rows a = grad of e_a' T y (transpose false); N(xi, m) = d(T(xi)' m)/dxi, rows c = grad
+   of m' T e_c (transpose true) */
+static PetscErrorCode DexpRows(const PetscReal xi[3], const PetscReal y[3], PetscBool transpose, PetscReal M[9])
+{
+  PetscFunctionBegin;
+  for (PetscInt a = 0; a < 3; a++) {
+    const PetscReal e[3] = {a == 0, a == 1, a == 2};
+
+    PetscCall(SimpVISO3DexpDerivative(xi, transpose ? y : e, transpose ? e : y, NULL, M + 3 * a, NULL));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Everything at the quadrature points of the step vector Z: P, G, exp(xi_k) g_k, and with jac their derivatives */
+static PetscErrorCode Evaluate(SimpVIRigidBodies rb, const PetscReal Z[], PetscBool jac)
+{
+  const PetscInt nb = rb->nb, n = rb->n, nq = rb->nq, nn = n * n;
+  PetscReal    **xk = rb->ptr, **uk = rb->ptr + nq, Vval;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < nq; k++) {
+    xk[k] = rb->xi + k * n;
+    uk[k] = rb->u + k * n;
+  }
+  PetscCall(SimpVIKernelPoints(rb->K, n, rb->zero, Z, xk, uk)); /* xi_k = sum_l B_kl xi_l, u_k = sum_l D_kl xi_l / h */
+  for (PetscInt k = 0; k < nq; k++) {
+    PetscReal *E = rb->E + 9 * nb * k, *T = rb->T + 9 * nb * k, *P = rb->P + n * k, *G = rb->G + n * k, *Eg = rb->Eg + n * k;
+
+    for (PetscInt b = 0; b < nb; b++) {
+      PetscCall(SimpVISO3Exp(xk[k] + 3 * b, E + 9 * b));
+      PetscCall(SimpVISO3Dexp(xk[k] + 3 * b, T + 9 * b, NULL));
+      SimpVISO3Multiply(rb->R0 + 9 * b, E + 9 * b, rb->Rk + 9 * b);
+    }
+    PetscCall(rb->V(nb, rb->Rk, &Vval, rb->g, jac ? rb->H : NULL, rb->ctx));
+    for (PetscInt b = 0; b < nb; b++) {
+      const PetscReal *x = xk[k] + 3 * b, *u = uk[k] + 3 * b, *Tb = T + 9 * b, *Jb = rb->J + 9 * b, *gb = rb->g + 3 * b;
+      PetscReal        Om[3], mom[3], Mtm[3], Tg[3];
+
+      MatVec3(Tb, u, Om); /* Omega = T u, the body angular velocity */
+      MatVec3(Jb, Om, mom);
+      MatTVec3(Tb, mom, P + 3 * b);                                   /* P = dl/du = T' J Omega */
+      PetscCall(SimpVISO3DexpDerivative(x, mom, u, NULL, Mtm, NULL)); /* d(m' T u)/dxi = M' m */
+      MatTVec3(Tb, gb, Tg);
+      for (PetscInt j = 0; j < 3; j++) G[3 * b + j] = Mtm[j] - Tg[j]; /* G = dl/dxi = M' J Omega - T' g */
+      MatVec3(E + 9 * b, gb, Eg + 3 * b);
+    }
+    if (!jac) continue;
+    {
+      PetscReal *Px = rb->Px + nn * k, *Pv = rb->Pv + nn * k, *Gx = rb->Gx + nn * k, *Gv = rb->Gv + nn * k, *dEg = rb->dEg + nn * k;
+
+      for (PetscInt j = 0; j < nn; j++) Px[j] = Pv[j] = Gx[j] = Gv[j] = dEg[j] = 0;
+      for (PetscInt b = 0; b < nb; b++) {
+        const PetscReal *x = xk[k] + 3 * b, *u = uk[k] + 3 * b, *Tb = T + 9 * b, *Jb = rb->J + 9 * b, *gb = rb->g + 3 * b, *Eb = E + 9 * b;
+        PetscReal        Om[3], mom[3], M[9], N[9], Ng[9], Hphi[9], JT[9], JM[9], TJT[9], TJM[9], MJM[9];
+        const PetscInt   o = 3 * b;
+
+        MatVec3(Tb, u, Om);
+        MatVec3(Jb, Om, mom);
+        PetscCall(DexpRows(x, u, PETSC_FALSE, M));
+        PetscCall(DexpRows(x, mom, PETSC_TRUE, N));
+        PetscCall(DexpRows(x, gb, PETSC_TRUE, Ng));
+        PetscCall(SimpVISO3DexpDerivative(x, mom, u, NULL, NULL, Hphi));
+        SimpVISO3Multiply(Jb, Tb, JT);
+        SimpVISO3Multiply(Jb, M, JM);
+        MatTMat3(Tb, JT, TJT);
+        MatTMat3(Tb, JM, TJM);
+        MatTMat3(M, JM, MJM);
+        for (PetscInt i = 0; i < 3; i++)
+          for (PetscInt j = 0; j < 3; j++) {
+            Pv[(o + i) * n + o + j] = TJT[i * 3 + j];
+            Px[(o + i) * n + o + j] = N[i * 3 + j] + TJM[i * 3 + j];
+            Gv[(o + j) * n + o + i] = N[i * 3 + j] + TJM[i * 3 + j];
+            Gx[(o + i) * n + o + j] = MJM[i * 3 + j] + Hphi[i * 3 + j] - Ng[i * 3 + j];
+          }
+        /* the potential's part: d(T_b' g_b)/dxi_c = [T_b' Hg_bc T_c], Hg = H + 1/2 hat(g_b) on the diagonal (the
+           left-trivialised derivative of the gradient); d(E_b g_b)/dxi_c = E_b (Hg_bc - delta_bc hat(g_b)) T_c */
+        for (PetscInt c = 0; c < nb; c++) {
+          PetscReal Hg[9], HgT[9], THgT[9], EHT[9];
+
+          for (PetscInt i = 0; i < 3; i++)
+            for (PetscInt j = 0; j < 3; j++) Hg[i * 3 + j] = rb->H[(o + i) * n + 3 * c + j];
+          if (c == b) { Hg[1] -= gb[2] / 2, Hg[2] += gb[1] / 2, Hg[3] += gb[2] / 2, Hg[5] -= gb[0] / 2, Hg[6] -= gb[1] / 2, Hg[7] += gb[0] / 2; }
+          SimpVISO3Multiply(Hg, T + 9 * c, HgT);
+          MatTMat3(Tb, HgT, THgT);
+          if (c == b) { /* Hg - hat(g) = H - 1/2 hat(g) */
+            Hg[1] += gb[2], Hg[2] -= gb[1], Hg[3] -= gb[2], Hg[5] += gb[0], Hg[6] += gb[1], Hg[7] -= gb[0];
+          }
+          SimpVISO3Multiply(Hg, T + 9 * c, HgT);
+          SimpVISO3Multiply(Eb, HgT, EHT);
+          for (PetscInt i = 0; i < 3; i++)
+            for (PetscInt j = 0; j < 3; j++) {
+              Gx[(o + i) * n + 3 * c + j] -= THgT[i * 3 + j];
+              dEg[(o + i) * n + 3 * c + j] = EHT[i * 3 + j];
+            }
+        }
+      }
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* f_s = dF/dxi_s = sum_k w_k [D_ks P_k + h B_ks G_k], the derivative of the discrete action in the end node */
+static void EndDerivative(SimpVIRigidBodies rb, PetscReal fs[])
+{
+  const PetscInt s = rb->s, n = rb->n;
+
+  for (PetscInt j = 0; j < n; j++) fs[j] = 0;
+  for (PetscInt k = 0; k < rb->nq; k++) {
+    const PetscReal a = rb->K->w[k] * rb->K->D[k * (s + 1) + s], c = rb->h * rb->K->w[k] * rb->K->B[k * (s + 1) + s];
+
+    for (PetscInt j = 0; j < n; j++) fs[j] += a * rb->P[k * n + j] + c * rb->G[k * n + j];
+  }
+}
+
+/* rows 1..s-1: the kernel's residual (stationarity in the interior nodes); row 0: pi0 - h sum_k w_k E_k g_k - T(xi_s)^-1 f_s */
+static PetscErrorCode Residual(SNES snes, Vec Zv, Vec Fv, void *ctx)
+{
+  SimpVIRigidBodies  rb = (SimpVIRigidBodies)ctx;
+  const PetscInt     n = rb->n, nq = rb->nq, s = rb->s;
+  const PetscScalar *Z;
+  PetscScalar       *F;
+  PetscReal        **P = rb->ptr + 2 * nq, **G = rb->ptr + 3 * nq, *fs = rb->dfs;
+
+  PetscFunctionBegin;
+  (void)snes;
+  PetscCall(VecGetArrayRead(Zv, &Z));
+  PetscCall(VecGetArray(Fv, &F));
+  PetscCall(Evaluate(rb, Z, PETSC_FALSE));
+  for (PetscInt k = 0; k < nq; k++) {
+    P[k] = rb->P + k * n;
+    G[k] = rb->G + k * n;
+  }
+  PetscCall(SimpVIKernelResidual(rb->K, n, NULL, (const PetscScalar *const *)P, (const PetscScalar *const *)G, F));
+  EndDerivative(rb, fs);
+  for (PetscInt b = 0; b < rb->nb; b++) {
+    PetscReal Tinv[9], y[3];
+
+    PetscCall(SimpVISO3Dexp(Z + (s - 1) * n + 3 * b, NULL, Tinv));
+    MatVec3(Tinv, fs + 3 * b, y);
+    for (PetscInt j = 0; j < 3; j++) {
+      F[3 * b + j] = rb->pi0[3 * b + j] - y[j];
+      for (PetscInt k = 0; k < nq; k++) F[3 * b + j] -= rb->h * rb->K->w[k] * rb->Eg[k * n + 3 * b + j];
+    }
+  }
+  PetscCall(VecRestoreArray(Fv, &F));
+  PetscCall(VecRestoreArrayRead(Zv, &Z));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Jacobian(SNES snes, Vec Zv, Mat A, Mat B, void *ctx)
+{
+  SimpVIRigidBodies  rb = (SimpVIRigidBodies)ctx;
+  const PetscInt     n = rb->n, nq = rb->nq, s = rb->s, m = rb->m, nn = n * n;
+  const PetscScalar *Z;
+  PetscScalar       *a;
+  PetscReal         *Jd = rb->Jd, *fs = rb->dfs, *dfs = rb->dfs + n;
+  const PetscReal  **Px = (const PetscReal **)rb->ptr, **Pv = Px + nq, **Gx = Px + 2 * nq, **Gv = Px + 3 * nq;
+  SimpVIScheme       sc = {.degree = s, .nq = nq, .c = rb->K->c, .tau = rb->K->tau, .w = rb->K->w, .B = rb->K->B, .D = rb->K->D};
+
+  PetscFunctionBegin;
+  (void)snes;
+  (void)A;
+  PetscCall(VecGetArrayRead(Zv, &Z));
+  PetscCall(Evaluate(rb, Z, PETSC_TRUE));
+  EndDerivative(rb, fs);
+  for (PetscInt k = 0; k < nq; k++) {
+    Px[k] = rb->Px + k * nn;
+    Pv[k] = rb->Pv + k * nn;
+    Gx[k] = rb->Gx + k * nn;
+    Gv[k] = rb->Gv + k * nn;
+  }
+  PetscCall(SimpVIKernelJacobian(rb->K, n, Px, Pv, Gx, Gv, m, Jd)); /* rows 1..s-1 are the interior equations' */
+  for (PetscInt l = 1; l <= s; l++) {
+    /* df_s/dxi_l by the kernel's one coefficient formula, with the end node as the row */
+    for (PetscInt j = 0; j < nn; j++) dfs[j] = 0;
+    for (PetscInt k = 0; k < nq; k++) {
+      const PetscReal cpx = SimpVIKernelCoefficient_Private(&sc, rb->h, SIMPVI_BLOCK_PX, k, s, l), cpv = SimpVIKernelCoefficient_Private(&sc, rb->h, SIMPVI_BLOCK_PV, k, s, l);
+      const PetscReal cgx = SimpVIKernelCoefficient_Private(&sc, rb->h, SIMPVI_BLOCK_GX, k, s, l), cgv = SimpVIKernelCoefficient_Private(&sc, rb->h, SIMPVI_BLOCK_GV, k, s, l);
+      const PetscReal bkl = rb->K->B[k * (s + 1) + l];
+
+      for (PetscInt j = 0; j < nn; j++) dfs[j] += cpx * Px[k][j] + cpv * Pv[k][j] + cgx * Gx[k][j] + cgv * Gv[k][j];
+      for (PetscInt r = 0; r < n; r++) /* the potential's moment: -h w_k B_kl d(E_k g_k)/dxi_k */
+        for (PetscInt c = 0; c < n; c++) Jd[r * m + (l - 1) * n + c] = (k ? Jd[r * m + (l - 1) * n + c] : 0) - rb->h * rb->K->w[k] * bkl * rb->dEg[k * nn + r * n + c];
+    }
+    for (PetscInt b = 0; b < rb->nb; b++) { /* - T_b^-1 df_s/dxi_l, and at l = s + T^-1 M(xi_s, T^-1 f_s) */
+      const PetscReal *xs = Z + (s - 1) * n + 3 * b;
+      PetscReal        Tinv[9], y[3], M[9], TM[9];
+
+      PetscCall(SimpVISO3Dexp(xs, NULL, Tinv));
+      for (PetscInt i = 0; i < 3; i++)
+        for (PetscInt c = 0; c < n; c++) Jd[(3 * b + i) * m + (l - 1) * n + c] -= Tinv[i * 3] * dfs[(3 * b) * n + c] + Tinv[i * 3 + 1] * dfs[(3 * b + 1) * n + c] + Tinv[i * 3 + 2] * dfs[(3 * b + 2) * n + c];
+      if (l < s) continue;
+      MatVec3(Tinv, fs + 3 * b, y);
+      PetscCall(DexpRows(xs, y, PETSC_FALSE, M));
+      SimpVISO3Multiply(Tinv, M, TM);
+      for (PetscInt i = 0; i < 3; i++)
+        for (PetscInt j = 0; j < 3; j++) Jd[(3 * b + i) * m + (s - 1) * n + 3 * b + j] += TM[i * 3 + j];
+    }
+  }
+  PetscCall(VecRestoreArrayRead(Zv, &Z));
+  PetscCall(MatDenseGetArrayWrite(B, &a)); /* column-major */
+  for (PetscInt r = 0; r < m; r++)
+    for (PetscInt c = 0; c < m; c++) a[c * m + r] = Jd[r * m + c];
+  PetscCall(MatDenseRestoreArrayWrite(B, &a));
+  PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* free bodies */
+static PetscErrorCode FreePotential(PetscInt nb, const PetscReal R[], PetscReal *V, PetscReal g[], PetscReal H[], void *ctx)
+{
+  (void)R;
+  (void)ctx;
+  *V = 0;
+  for (PetscInt j = 0; g && j < 3 * nb; j++) g[j] = 0;
+  for (PetscInt j = 0; H && j < 9 * nb * nb; j++) H[j] = 0;
+  return 0;
+}
+
+/*@C
+  TSSimpVICreateRigidBodies - Makes the Galerkin step of a `TSSIMPVI`'s scheme for k rigid bodies on SO(3): attitudes
+  R_b (rotation matrices, body to space) and body angular momenta pi_b, moved by a potential V(R)
+
+  Collective on ts
+
+  Input Parameters:
++ ts      - a `TS` of type `TSSIMPVI`: its scheme (e.g. -ts_simpvi_type simpson, lobatto) and options prefix are taken
+. nbodies - the number of bodies k
+. J       - the inertia tensors in the body frames, 9 entries per body (row-major, symmetric positive definite)
+. V       - the potential with its left-trivialised gradient and Hessian (`NULL`: free bodies)
+- ctx     - its context (may be `NULL`)
+
+  Output Parameter:
+. rb - the rigid bodies; destroy them with `SimpVIRigidBodiesDestroy()`
+
+  Level: intermediate
+
+  Notes:
+  The state `Vec` (`SimpVIRigidBodiesCreateState()`) holds U = (R_1, .., R_k, pi_1, .., pi_k): k rotation matrices of
+  9 entries, row-major, then k body momenta pi_b = J_b Omega_b of 3 entries. A step (`SimpVIRigidBodiesStep()`) moves
+  each body along R0 exp(xi(tau)) with xi a polynomial in so(3) through the scheme's Gauss-Lobatto nodes; R1 = R0 exp(xi_s)
+  is a product of rotations, orthogonal to round-off with no projection, and the spatial angular momentum R pi of free
+  bodies is kept to round-off whatever the solver's tolerance. The step's system (3 s k unknowns, the node values of xi)
+  is solved by a `SNES` (`SimpVIRigidBodiesGetSNES()`, the options of the `TS`'s prefix, e.g. -snes_test_jacobian)
+  with the exact Jacobian on a dense matrix. This step is not yet the `TS`'s own: the program calls it step by step.
+
+.seealso: `SimpVIRigidBodyPotentialFn`, `SimpVIRigidBodiesStep()`, `SimpVIRigidBodiesComputeEnergy()`, `SimpVISO3Exp()`
+@*/
+PetscErrorCode TSSimpVICreateRigidBodies(TS ts, PetscInt nbodies, const PetscReal J[], SimpVIRigidBodyPotentialFn V, void *ctx, SimpVIRigidBodies *rb)
+{
+  SimpVIRigidBodies R;
+  TSSimpVIType      type;
+  const char       *prefix;
+  KSP               ksp;
+  PC                pc;
+  PetscInt          n, s, nq, m;
+
+  PetscFunctionBegin;
+  SimpVIAssertPointer(rb, 6);
+  PetscCheck(nbodies > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "Number of bodies %" PetscInt_FMT " must be positive", nbodies);
+  SimpVIAssertPointer(J, 3);
+  PetscCall(PetscNew(&R));
+  PetscCall(TSSimpVICreateKernel(ts, &R->K)); /* checks ts */
+  PetscCall(TSSimpVIGetType(ts, &type));
+  PetscCall(PetscStrncpy(R->type, type, sizeof(R->type)));
+  PetscCall(TSSimpVIGetOrder(ts, &R->order));
+  PetscCall(SimpVIKernelGetSizes(R->K, &s, &nq));
+  n     = 3 * nbodies;
+  m     = s * n;
+  R->nb = nbodies, R->n = n, R->s = s, R->nq = nq, R->m = m;
+  R->V = V ? V : FreePotential, R->ctx = ctx;
+  PetscCall(PetscMalloc2(9 * nbodies, &R->J, 9 * nbodies, &R->Jinv));
+  for (PetscInt b = 0; b < nbodies; b++) {
+    const PetscReal *A  = J + 9 * b;
+    PetscReal       *Ai = R->Jinv + 9 * b, det;
+
+    PetscCall(PetscArraycpy(R->J + 9 * b, A, 9));
+    Ai[0] = A[4] * A[8] - A[5] * A[7], Ai[1] = A[2] * A[7] - A[1] * A[8], Ai[2] = A[1] * A[5] - A[2] * A[4];
+    Ai[3] = A[5] * A[6] - A[3] * A[8], Ai[4] = A[0] * A[8] - A[2] * A[6], Ai[5] = A[2] * A[3] - A[0] * A[5];
+    Ai[6] = A[3] * A[7] - A[4] * A[6], Ai[7] = A[1] * A[6] - A[0] * A[7], Ai[8] = A[0] * A[4] - A[1] * A[3];
+    det = A[0] * Ai[0] + A[1] * Ai[3] + A[2] * Ai[6];
+    PetscCheck(det > 0 && A[1] == A[3] && A[2] == A[6] && A[5] == A[7], PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONG, "Inertia tensor of body %" PetscInt_FMT " is not symmetric positive definite", b);
+    for (PetscInt j = 0; j < 9; j++) Ai[j] /= det;
+  }
+  PetscCall(PetscMalloc6(9 * nbodies, &R->R0, n, &R->pi0, n, &R->zero, nq * n, &R->xi, nq * n, &R->u, nq * 9 * nbodies, &R->E));
+  PetscCall(PetscMalloc4(nq * 9 * nbodies, &R->T, nq * n, &R->P, nq * n, &R->G, nq * n, &R->Eg));
+  PetscCall(PetscMalloc5(nq * n * n, &R->Px, nq * n * n, &R->Pv, nq * n * n, &R->Gx, nq * n * n, &R->Gv, nq * n * n, &R->dEg));
+  PetscCall(PetscMalloc5(9 * nbodies, &R->Rk, n, &R->g, n * n, &R->H, m * m, &R->Jd, n + n * n, &R->dfs));
+  PetscCall(PetscMalloc1(6 * nq, &R->ptr));
+  PetscCall(PetscCalloc2(9 * nbodies, &R->Rc, n, &R->pic));
+  PetscCall(PetscArrayzero(R->zero, n));
+  PetscCall(PetscArrayzero(R->g, n));
+  PetscCall(PetscArrayzero(R->H, n * n));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, m, &R->Z));
+  PetscCall(VecDuplicate(R->Z, &R->F));
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, m, m, NULL, &R->A));
+  PetscCall(SNESCreate(PETSC_COMM_SELF, &R->snes));
+  PetscCall(TSGetOptionsPrefix(ts, &prefix));
+  PetscCall(SNESSetOptionsPrefix(R->snes, prefix));
+  PetscCall(SNESSetSolution(R->snes, R->Z)); /* the predictor's place, SNESGetSolution() before a solve */
+  PetscCall(SNESSetFunction(R->snes, R->F, Residual, R));
+  PetscCall(SNESSetJacobian(R->snes, R->A, R->A, Jacobian, R));
+  /* Newton to round-off: the body momenta of symmetric bodies are kept to the solver's tolerance */
+  PetscCall(SNESSetTolerances(R->snes, PETSC_DEFAULT, 1e-13, PETSC_DEFAULT, 50, PETSC_DEFAULT));
+  PetscCall(SNESGetKSP(R->snes, &ksp));
+  PetscCall(KSPSetType(ksp, KSPPREONLY));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCLU));
+  PetscCall(SNESSetFromOptions(R->snes));
+  *rb = R;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  SimpVIRigidBodiesDestroy - Destroys rigid bodies made by `TSSimpVICreateRigidBodies()`
+
+  Collective
+
+  Input Parameter:
+. rb - the rigid bodies
+
+  Level: intermediate
+
+.seealso: `TSSimpVICreateRigidBodies()`
+@*/
+PetscErrorCode SimpVIRigidBodiesDestroy(SimpVIRigidBodies *rb)
+{
+  SimpVIRigidBodies R;
+
+  PetscFunctionBegin;
+  if (!rb || !*rb) PetscFunctionReturn(0);
+  R = *rb;
+  PetscCall(SimpVIKernelDestroy(&R->K));
+  PetscCall(PetscFree2(R->J, R->Jinv));
+  PetscCall(PetscFree6(R->R0, R->pi0, R->zero, R->xi, R->u, R->E));
+  PetscCall(PetscFree4(R->T, R->P, R->G, R->Eg));
+  PetscCall(PetscFree5(R->Px, R->Pv, R->Gx, R->Gv, R->dEg));
+  PetscCall(PetscFree5(R->Rk, R->g, R->H, R->Jd, R->dfs));
+  PetscCall(PetscFree(R->ptr));
+  PetscCall(PetscFree2(R->Rc, R->pic));
+  PetscCall(VecDestroy(&R->Z));
+  PetscCall(VecDestroy(&R->F));
+  PetscCall(MatDestroy(&R->A));
+  PetscCall(SNESDestroy(&R->snes));
+  PetscCall(PetscFree(*rb));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  SimpVIRigidBodiesCreateState - Makes a state `Vec` of the rigid bodies: U = (R_1, .., R_k, pi_1, .., pi_k), 12 k entries
+
+  Not Collective
+
+  Input Parameter:
+. rb - the rigid bodies
+
+  Output Parameter:
+. U - the state (sequential), zero
+
+  Level: intermediate
+
+.seealso: `TSSimpVICreateRigidBodies()`, `SimpVIRigidBodiesStep()`
+@*/
+PetscErrorCode SimpVIRigidBodiesCreateState(SimpVIRigidBodies rb, Vec *U)
+{
+  PetscFunctionBegin;
+  SimpVIAssertPointer(U, 2);
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 12 * rb->nb, U));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  SimpVIRigidBodiesSetStep - Sets the start (R0, pi0) and the size h of the next step and puts the predictor in the
+  `SNES`'s solution, without solving (for a program that examines the step's system)
+
+  Not Collective
+
+  Input Parameters:
++ rb - the rigid bodies
+. h  - the step size
+- U  - the state at the step's start
+
+  Level: developer
+
+  Note:
+  The predictor is xi_l = c_l h J^-1 pi0 for each body (a uniform rotation at the start's angular velocity).
+
+.seealso: `SimpVIRigidBodiesStep()`, `SimpVIRigidBodiesGetSNES()`
+@*/
+PetscErrorCode SimpVIRigidBodiesSetStep(SimpVIRigidBodies rb, PetscReal h, Vec U)
+{
+  const PetscScalar *u;
+  PetscScalar       *z;
+  PetscInt           nu;
+
+  PetscFunctionBegin;
+  PetscCheck(h > 0 && !PetscIsInfOrNanReal(h), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Step size %g must be positive", (double)h);
+  PetscCall(VecGetLocalSize(U, &nu));
+  PetscCheck(nu == 12 * rb->nb, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "State of size %" PetscInt_FMT ", not 12 x %" PetscInt_FMT " bodies", nu, rb->nb);
+  PetscCall(SimpVIKernelSetStepSize(rb->K, h));
+  rb->h = h;
+  PetscCall(VecGetArrayRead(U, &u));
+  PetscCall(PetscArraycpy(rb->R0, u, 9 * rb->nb));
+  PetscCall(PetscArraycpy(rb->pi0, u + 9 * rb->nb, rb->n));
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscCall(VecGetArray(rb->Z, &z));
+  for (PetscInt b = 0; b < rb->nb; b++) {
+    PetscReal Om[3];
+
+    MatVec3(rb->Jinv + 9 * b, rb->pi0 + 3 * b, Om);
+    for (PetscInt l = 1; l <= rb->s; l++)
+      for (PetscInt j = 0; j < 3; j++) z[(l - 1) * rb->n + 3 * b + j] = rb->K->c[l] * h * Om[j];
+  }
+  PetscCall(VecRestoreArray(rb->Z, &z));
+  PetscFunctionReturn(0);
+}
+
+/* sum_i x_i w_i as if in twice the working precision, then rounded (Ogita, Rump and Oishi's Dot2, with fma's exact
+   products) */
+static PetscReal Dot2(PetscInt m, const PetscReal x[], const PetscReal w[])
+{
+  PetscReal p = x[0] * w[0], s = fma(x[0], w[0], -p);
+
+  for (PetscInt i = 1; i < m; i++) {
+    const PetscReal h = x[i] * w[i], r = fma(x[i], w[i], -h);
+    PetscReal       q;
+
+    SimpVITwoSum(p, h, &p, &q);
+    s += q + r;
+  }
+  return p + s;
+}
+
+/*@C
+  SimpVIRigidBodiesStep - Takes one step of size h of the rigid bodies, in place
+
+  Not Collective
+
+  Input Parameters:
++ rb - the rigid bodies
+. h  - the step size
+- U  - the state (R_1, .., R_k, pi_1, .., pi_k) at the step's start; on output at its end
+
+  Level: intermediate
+
+  Notes:
+  R1 = R0 exp(xi_s) and pi1 = exp(-xi_s) (pi0 - h sum_k w_k exp(xi_k) g(R_k)), the discrete Legendre transform at the
+  end, written so that the spatial momentum balance R1 pi1 = R0 pi0 - h sum_k w_k R_k g(R_k) holds to round-off.
+  Both are added as increments to R0 and pi0 with their rounding errors kept for the next step while U is the `Vec`
+  the last step wrote, unchanged since (so that long runs do not random-walk by a rounding per step). A step whose
+  `SNES` does not converge is an error.
+
+.seealso: `TSSimpVICreateRigidBodies()`, `SimpVIRigidBodiesSetStep()`
+@*/
+PetscErrorCode SimpVIRigidBodiesStep(SimpVIRigidBodies rb, PetscReal h, Vec U)
+{
+  const PetscInt      n = rb->n, nb = rb->nb, s = rb->s;
+  SNESConvergedReason reason;
+  const PetscScalar  *Z;
+  PetscScalar        *u;
+  PetscObjectId       id;
+  PetscObjectState    state;
+
+  PetscFunctionBegin;
+  PetscCall(SimpVIRigidBodiesSetStep(rb, h, U));
+  PetscCall(SNESSolve(rb->snes, NULL, rb->Z));
+  PetscCall(SNESGetConvergedReason(rb->snes, &reason));
+  PetscCheck(reason > 0, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "The rigid-body step did not converge: %s", SNESConvergedReasons[reason]);
+  PetscCall(PetscObjectGetId((PetscObject)U, &id));
+  PetscCall(PetscObjectStateGet((PetscObject)U, &state));
+  if (id != rb->Uid || state != rb->Ustate) { /* not the state the last step wrote: no compensation to carry */
+    PetscCall(PetscArrayzero(rb->Rc, 9 * nb));
+    PetscCall(PetscArrayzero(rb->pic, n));
+  }
+  PetscCall(VecGetArrayRead(rb->Z, &Z));
+  PetscCall(Evaluate(rb, Z, PETSC_FALSE));
+  PetscCall(VecGetArray(U, &u));
+  for (PetscInt b = 0; b < nb; b++) {
+    PetscReal D[9], F[9], dD[9], mu[3], y[3], *R1 = u + 9 * b, *p1 = u + 9 * nb + 3 * b, *Rc = rb->Rc + 9 * b, *pc = rb->pic + 3 * b;
+
+    /* D = exp(xi_s) - I to round-off of its own size; its rounded coefficients leave I + D orthogonal only to about
+       eps |xi|^2, with the same sign step after step (a drift linear in the steps): F = (I + D)'(I + D) - I, summed in
+       twice the working precision, and the first-order correction dD = -(I + D) F / 2 make (I + D + dD) orthogonal to
+       eps^2; dD is far below D's rounding, so it enters the compensated sums on its own */
+    PetscCall(SimpVISO3ExpIncrement_Private(Z + (s - 1) * n + 3 * b, D));
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) {
+        const PetscReal x[5] = {D[3 * i + j], D[3 * j + i], D[i], D[3 + i], D[6 + i]}, w[5] = {1, 1, D[j], D[3 + j], D[6 + j]};
+
+        F[3 * i + j] = Dot2(5, x, w);
+      }
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) dD[3 * i + j] = -(F[3 * i + j] + D[3 * i] * F[j] + D[3 * i + 1] * F[3 + j] + D[3 * i + 2] * F[6 + j]) / 2;
+    /* R1 = (R0 + Rc)(I + D + dD) = R0 + [R0 D + R0 dD + Rc], the sum compensated */
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) {
+        const PetscReal *r = rb->R0 + 9 * b + 3 * i;
+        const PetscReal  d = r[0] * D[j] + r[1] * D[3 + j] + r[2] * D[6 + j] + (r[0] * dD[j] + r[1] * dD[3 + j] + r[2] * dD[6 + j] + Rc[3 * i + j]);
+
+        SimpVITwoSum(r[j], d, &R1[3 * i + j], &Rc[3 * i + j]);
+      }
+    /* pi1 = (I + D + dD)' mu, mu = pi0 + pc - h sum_k w_k E_k g_k: pi1 = pi0 + [y + (D + dD)' (pi0 + y)], y = pc - h sum..., compensated */
+    for (PetscInt j = 0; j < 3; j++) {
+      y[j] = pc[j];
+      for (PetscInt k = 0; k < rb->nq; k++) y[j] -= h * rb->K->w[k] * rb->Eg[k * n + 3 * b + j];
+      mu[j] = rb->pi0[3 * b + j] + y[j];
+    }
+    for (PetscInt j = 0; j < 3; j++) {
+      const PetscReal d = y[j] + D[j] * mu[0] + D[3 + j] * mu[1] + D[6 + j] * mu[2] + (dD[j] * mu[0] + dD[3 + j] * mu[1] + dD[6 + j] * mu[2]);
+
+      SimpVITwoSum(rb->pi0[3 * b + j], d, &p1[j], &pc[j]);
+    }
+  }
+  PetscCall(VecRestoreArray(U, &u));
+  PetscCall(VecRestoreArrayRead(rb->Z, &Z));
+  PetscCall(PetscObjectStateGet((PetscObject)U, &rb->Ustate));
+  rb->Uid = id;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  SimpVIRigidBodiesGetSNES - The `SNES` that solves the rigid bodies' steps
+
+  Not Collective
+
+  Input Parameter:
+. rb - the rigid bodies
+
+  Output Parameter:
+. snes - the `SNES` (its unknowns: s blocks of 3k, the values of xi at the nodes c_1..c_s)
+
+  Level: advanced
+
+.seealso: `TSSimpVICreateRigidBodies()`, `SimpVIRigidBodiesSetStep()`
+@*/
+PetscErrorCode SimpVIRigidBodiesGetSNES(SimpVIRigidBodies rb, SNES *snes)
+{
+  PetscFunctionBegin;
+  SimpVIAssertPointer(snes, 2);
+  *snes = rb->snes;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  SimpVIRigidBodiesComputeEnergy - The energy H(R, pi) = sum_b 1/2 pi_b' J_b^-1 pi_b + V(R) of a state
+
+  Not Collective
+
+  Input Parameters:
++ rb - the rigid bodies
+- U  - the state
+
+  Output Parameter:
+. E - the energy
+
+  Level: intermediate
+
+.seealso: `TSSimpVICreateRigidBodies()`
+@*/
+PetscErrorCode SimpVIRigidBodiesComputeEnergy(SimpVIRigidBodies rb, Vec U, PetscReal *E)
+{
+  const PetscScalar *u;
+  PetscReal          V, T = 0;
+
+  PetscFunctionBegin;
+  SimpVIAssertPointer(E, 3);
+  PetscCall(VecGetArrayRead(U, &u));
+  for (PetscInt b = 0; b < rb->nb; b++) {
+    const PetscReal *pi = u + 9 * rb->nb + 3 * b;
+    PetscReal        Om[3];
+
+    MatVec3(rb->Jinv + 9 * b, pi, Om);
+    T += (pi[0] * Om[0] + pi[1] * Om[1] + pi[2] * Om[2]) / 2;
+  }
+  PetscCall(rb->V(rb->nb, u, &V, NULL, NULL, rb->ctx));
+  PetscCall(VecRestoreArrayRead(U, &u));
+  *E = T + V;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  SimpVIRigidBodiesView - Shows the group, the map, the state's layout and the scheme of the rigid bodies' step (its
+  `SNES`: -snes_view)
+
+  Collective on viewer
+
+  Input Parameters:
++ rb     - the rigid bodies
+- viewer - an ASCII viewer
+
+  Level: intermediate
+
+.seealso: `TSSimpVICreateRigidBodies()`
+@*/
+PetscErrorCode SimpVIRigidBodiesView(SimpVIRigidBodies rb, PetscViewer viewer)
+{
+  PetscBool iascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "Rigid bodies: %" PetscInt_FMT ", configuration space SO(3)^%" PetscInt_FMT " (%s)\n", rb->nb, rb->nb, SimpVIConfigurationSO3.name));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  curve of a step: R0 exp(xi(tau)), xi a polynomial in so(3) through the Gauss-Lobatto nodes (the exponential map)\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  state: %" PetscInt_FMT " rotation matrix(es) (9 entries each, row-major), then the body angular momenta (3 entries each)\n", rb->nb));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  scheme %s: degree %" PetscInt_FMT ", %" PetscInt_FMT " quadrature points, order %" PetscInt_FMT "\n", rb->type, rb->s, rb->nq, rb->order));
+  PetscFunctionReturn(0);
+}
