@@ -34,6 +34,10 @@ PetscErrorCode SimpVIStepNewtonBegin_Private(SimpVIStep st, PetscBool allowed, P
   st->thetaprev  = st->theta; /* a solve's first iteration is judged by the last one's rate only (its Jacobian ages) */
   st->theta      = 1;
   if (fresh) st->refresh = PETSC_TRUE;
+  if (st->simplified) {
+    PetscCall(VecNorm(st->q0, NORM_2, &st->q0norm));
+    st->q0norm *= PetscSqrtReal((PetscReal)st->scheme->degree); /* the step vector holds s blocks of positions */
+  }
   PetscFunctionReturn(0);
 }
 
@@ -114,13 +118,14 @@ PetscErrorCode SimpVIStepNewtonAtRecord_Private(SimpVIStep st, Vec Y)
   SimpVIStepNewtonConverged_Private - the SNES converged test of the step (ctx: the step): SNESConvergedDefault();
   after an iteration with a kept Jacobian its step-length test is replaced by the estimate of the error left,
   theta/(1 - theta) ||dY|| <= newtonrtol ||Y||, or ||dY|| at round-off. An iteration that has not converged and
-  contracted slower than SIMPVI_NEWTON_THETA_MAX asks for a new Jacobian at the next request.
+  contracted slower than SIMPVI_NEWTON_THETA_MAX asks for a new Jacobian at the next request, unless its update is at the
+  round-off of the positions: it has stagnated there and converged.
 */
 PetscErrorCode SimpVIStepNewtonConverged_Private(SNES snes, PetscInt it, PetscReal xnorm, PetscReal ynorm, PetscReal fnorm, SNESConvergedReason *reason, void *ctx)
 {
   SimpVIStep st = (SimpVIStep)ctx;
   PetscReal  theta;
-  PetscBool  measured;
+  PetscBool  measured, stagnated;
 
   PetscFunctionBegin;
   if (!it || !st->simplified || !st->kept) {
@@ -134,8 +139,15 @@ PetscErrorCode SimpVIStepNewtonConverged_Private(SNES snes, PetscInt it, PetscRe
   if (measured) st->theta = theta;
   st->dyprev = ynorm;
   if (*reason) PetscFunctionReturn(0);
+  /* an update at the round-off of the positions x_k = q0 + ... that no longer contracts: the iteration has stagnated
+     there (increments small against q0, as in a stiff chain near rest), and the rate it shows is the round-off's; a new
+     Jacobian would not take it further */
+  stagnated = (PetscBool)(measured && theta > SIMPVI_NEWTON_THETA_MAX && ynorm <= SIMPVI_NEWTON_ROUNDOFF * (xnorm + st->q0norm));
   if ((theta < 1 && theta / (1 - theta) * ynorm <= st->newtonrtol * xnorm) || ynorm <= SIMPVI_NEWTON_ROUNDOFF * xnorm) {
     PetscCall(PetscInfo(snes, "Converged: simplified Newton's error estimate %g (contraction %g) <= %g * ||Y|| = %g\n", (double)(theta < 1 ? theta / (1 - theta) * ynorm : ynorm), (double)theta, (double)st->newtonrtol, (double)(st->newtonrtol * xnorm)));
+    *reason = SNES_CONVERGED_SNORM_RELATIVE;
+  } else if (stagnated) {
+    PetscCall(PetscInfo(snes, "Converged: simplified Newton stagnates (contraction %g) with its update %g at the round-off of the positions (||Y|| + sqrt(s) ||q0|| = %g)\n", (double)theta, (double)ynorm, (double)(xnorm + st->q0norm)));
     *reason = SNES_CONVERGED_SNORM_RELATIVE;
   } else if (measured && theta > SIMPVI_NEWTON_THETA_MAX) { /* (not at convergence, whose rate may be round-off's) */
     PetscCall(PetscInfo(snes, "Simplified Newton contracts by %g only: a new Jacobian next\n", (double)theta));
