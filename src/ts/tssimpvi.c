@@ -414,6 +414,8 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   if (door->userjacobian) PetscCall(TakeUserJacobian(ts));         /* the Jacobian the program gave the SNES is the door's */
   vi->layout = StateLayouts[door->state];
   PetscCall(vi->layout->setup(ts)); /* vi->q1, shaped like the positions: the others are its duplicates */
+  /* holonomic constraints g(q) = 0, if given, checked against the door (src/doors/constraints.c) */
+  PetscCall(SimpVIProblemStepConstraints_Private(ts, vi->prob, door, vi->q1, &stepdoor));
   PetscCall(VecDuplicate(vi->q1, &vi->eq));
   PetscCall(VecDuplicate(vi->q1, &vi->ep));
   PetscCall(VecDuplicate(vi->q1, &vi->p1));
