@@ -151,6 +151,8 @@ static void ToCartesian(PetscInt links, const PetscReal th[], const PetscReal om
 
 typedef struct {
   PetscReal gmax, hmax; /* the largest |g(q)| and |G(q) v| at the step ends */
+  PetscReal H0, e[2];   /* the energy at the start, the largest relative change in each half of the run */
+  PetscInt  steps;
 } Drift;
 
 static PetscErrorCode MonitorDrift(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
@@ -174,6 +176,13 @@ static PetscErrorCode MonitorDrift(TS ts, PetscInt step, PetscReal t, Vec U, voi
     dr->hmax = PetscMax(dr->hmax, PetscAbsReal(gv));
   }
   PetscCall(VecRestoreArrayRead(U, &u));
+  { /* the energy */
+    PetscReal H;
+
+    PetscCall(TSSimpVIComputeEnergy(ts, t, U, &H));
+    if (step == 0) dr->H0 = H;
+    else dr->e[2 * step > dr->steps] = PetscMax(dr->e[2 * step > dr->steps], PetscAbsReal(H - dr->H0) / PetscAbsReal(dr->H0));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -287,12 +296,16 @@ int main(int argc, char **argv)
       PetscCall(PetscInfo(NULL, "%s: differences %g %g %g, orders %g %g\n", schemes[sc], (double)d[0], (double)d[1], (double)d[2], (double)p0, (double)p1));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s, %" PetscInt_FMT " link(s): observed order >= %g: %s\n", schemes[sc], links, (double)least[sc], PetscMin(p0, p1) >= least[sc] ? "yes" : "no"));
     }
-  } else if (!strcmp(check, "drift")) { /* 10^4 steps of h = 1/100 */
-    Drift dr = {0, 0};
+  } else if (!strcmp(check, "drift")) { /* 10^4 steps of h = 1/100 (-drift_steps) */
+    Drift    dr    = {0};
+    PetscInt steps = 10000;
 
-    PetscCall(Run(links, PETSC_TRUE, "simpson", 0.01, 10000, q, &dr, PETSC_FALSE));
-    PetscCall(PetscInfo(NULL, "max |g(q)| %g, max |G(q) v| %g\n", (double)dr.gmax, (double)dr.hmax));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "simpson, %" PetscInt_FMT " link(s), 10000 steps: |g(q)| <= 1e-12: %s, |G(q) v| <= 1e-11: %s\n", links, dr.gmax <= 1e-12 ? "yes" : "no", dr.hmax <= 1e-11 ? "yes" : "no"));
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-drift_steps", &steps, NULL));
+    dr.steps = steps;
+    PetscCall(Run(links, PETSC_TRUE, "simpson", 0.01, steps, q, &dr, PETSC_FALSE));
+    PetscCall(PetscInfo(NULL, "max |g(q)| %g, max |G(q) v| %g, relative energy error in the first and second halves %g %g\n", (double)dr.gmax, (double)dr.hmax, (double)dr.e[0], (double)dr.e[1]));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "simpson, %" PetscInt_FMT " link(s): energy error below 1e-6 and bounded (second half at most twice the first): %s\n", links, dr.e[0] <= 1e-6 && dr.e[1] <= 1e-6 && dr.e[1] <= 2 * dr.e[0] ? "yes" : "no"));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "simpson, %" PetscInt_FMT " link(s), %" PetscInt_FMT " steps: |g(q)| <= 1e-12: %s, |G(q) v| <= 1e-11: %s\n", links, steps, dr.gmax <= 1e-12 ? "yes" : "no", dr.hmax <= 1e-11 ? "yes" : "no"));
   } else if (!strcmp(check, "jacobian")) {
     PetscCall(Run(links, PETSC_TRUE, "simpson", 0.05, 3, q, NULL, PETSC_TRUE));
     PetscCall(Run(links, PETSC_TRUE, "lobatto", 0.05, 3, q, NULL, PETSC_TRUE));
