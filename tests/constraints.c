@@ -5,7 +5,8 @@ static char help[] = "Holonomic constraints (TSSimpVISetConstraints()): the plan
                      "angle form (mapped to Cartesian positions) to 1e-10 at a fine step (lobatto); order: observed orders of\n"
                      "simpson (>= 3.9) and lobatto (>= 5.8) from step halving; drift: |g(q)| and the hidden constraint\n"
                      "G(q) v over 10^4 steps; jacobian: the step's Jacobian against finite differences; toomany, door: the\n"
-                     "errors for as many constraints as positions and for a door without constraints.\n\n";
+                     "errors for as many constraints as positions and for a door without constraints; paths: the dense path\n"
+                     "(SNESSIMPVIDENSE, the default) against newtonls's.\n\n";
 
 #include <simpvi.h>
 
@@ -186,7 +187,11 @@ static PetscErrorCode MonitorDrift(TS ts, PetscInt step, PetscReal t, Vec U, voi
   PetscFunctionReturn(0);
 }
 
-/* A run of `steps` steps of h; q: the Cartesian positions at the end (the angle form's mapped) */
+/* A run of `steps` steps of h; q: the Cartesian positions at the end (the angle form's mapped); its SNES's iterations
+   and whether it was the dense one */
+static PetscInt  lastits;
+static PetscBool lastdense;
+
 static PetscErrorCode Run(PetscInt links, PetscBool cartesian, const char scheme[], PetscReal h, PetscInt steps, PetscReal q[], Drift *dr, PetscBool jacobian)
 {
   TS           ts;
@@ -226,6 +231,13 @@ static PetscErrorCode Run(PetscInt links, PetscBool cartesian, const char scheme
   if (dr) PetscCall(TSMonitorSet(ts, MonitorDrift, dr, NULL));
   PetscCall(TSSetFromOptions(ts));
   PetscCall(TSSolve(ts, U));
+  {
+    SNES snes;
+
+    PetscCall(TSGetSNESIterations(ts, &lastits));
+    PetscCall(TSGetSNES(ts, &snes));
+    PetscCall(PetscObjectTypeCompare((PetscObject)snes, SNESSIMPVIDENSE, &lastdense));
+  }
   if (jacobian) { /* the step's Jacobian at the last step's solution against finite differences of its residual */
     SNES      snes;
     Vec       Y;
@@ -282,6 +294,19 @@ int main(int argc, char **argv)
     PetscCall(Run(links, PETSC_TRUE, "lobatto", 0.01, 200, q, NULL, PETSC_FALSE));
     PetscCall(Run(links, PETSC_FALSE, "lobatto", 0.01, 200, r, NULL, PETSC_FALSE));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "Cartesian pendulum (%" PetscInt_FMT " link(s)) follows the angle form to 1e-10 at h = 1/100 (lobatto): %s\n", links, Distance(2 * links, q, r) <= 1e-10 ? "yes" : "no"));
+  } else if (!strcmp(check, "paths")) { /* the dense path (SNESSIMPVIDENSE, the default) and newtonls's (a matrix) */
+    PetscInt  its[2];
+    PetscBool dense[2];
+
+    for (PetscInt path = 0; path < 2; path++) {
+      if (path) PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_small_limit", "0"));
+      PetscCall(Run(links, PETSC_TRUE, "lobatto", 0.01, 200, path ? r : q, NULL, PETSC_FALSE));
+      if (path) PetscCall(PetscOptionsClearValue(NULL, "-ts_simpvi_small_limit"));
+      its[path]   = lastits;
+      dense[path] = lastdense;
+    }
+    PetscCall(PetscInfo(NULL, "iterations: dense %" PetscInt_FMT ", newtonls %" PetscInt_FMT "; distance %g\n", its[0], its[1], (double)Distance(2 * links, q, r)));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " link(s): the dense path by default: %s; it and newtonls agree to 1e-12: %s, Newton iterations to 2%%: %s\n", links, dense[0] && !dense[1] ? "yes" : "no", Distance(2 * links, q, r) <= 1e-12 ? "yes" : "no", PetscAbsReal((PetscReal)(its[0] - its[1])) <= 0.02 * its[1] ? "yes" : "no"));
   } else if (!strcmp(check, "order")) { /* T = 2: successive differences of h = 2/10 .. 2/80 */
     const char     *schemes[2] = {"simpson", "lobatto"};
     const PetscReal least[2]   = {3.9, 5.8};
@@ -353,6 +378,10 @@ int main(int argc, char **argv)
     args: -check compare -links 2
 
   test:
+    suffix: paths
+    args: -check paths -links 2 -quartic 1
+
+  test:
     suffix: compare_quartic
     args: -check compare -links 2 -quartic 1
 
@@ -374,11 +403,11 @@ int main(int argc, char **argv)
 
   test:
     suffix: jacobian
-    args: -check jacobian -links 2 -quartic 1 -ts_simpvi_lag_jacobian 0
+    args: -check jacobian -links 2 -quartic 1 -ts_simpvi_lag_jacobian 0 -ts_simpvi_small_limit 0
 
   test:
     suffix: test_jacobian
-    args: -check jacobian -links 2 -quartic 1 -ts_simpvi_lag_jacobian 0 -snes_test_jacobian
+    args: -check jacobian -links 2 -quartic 1 -ts_simpvi_lag_jacobian 0 -ts_simpvi_small_limit 0 -snes_test_jacobian
     filter: grep -E "agrees|_F/.+_F = " | sed -E "s/^.+= [0-9.]+e-(0[7-9]|[1-9][0-9]),.+$/-snes_test_jacobian: J against finite differences below 1e-6 (relative)/" | sort -u
 
   test:

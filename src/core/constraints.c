@@ -85,12 +85,37 @@ PetscErrorCode SimpVIStepConstraintResidual_Private(SimpVIStep st, Vec Y, Vec R)
   PetscFunctionReturn(0);
 }
 
+/* How the constraints' blocks reach a Jacobian: values (row-major, nr x nc) added at global rows and columns */
+typedef PetscErrorCode (*AddBlockFn)(void *, PetscInt, const PetscInt[], PetscInt, const PetscInt[], const PetscScalar[]);
+
+static PetscErrorCode AddToMat(void *ctx, PetscInt nr, const PetscInt rows[], PetscInt nc, const PetscInt cols[], const PetscScalar v[])
+{
+  PetscFunctionBegin;
+  PetscCall(MatSetValues((Mat)ctx, nr, rows, nc, cols, v, ADD_VALUES));
+  PetscFunctionReturn(0);
+}
+
+typedef struct {
+  PetscScalar *J;
+  PetscInt     ld;
+} DenseTarget;
+
+static PetscErrorCode AddToDense(void *ctx, PetscInt nr, const PetscInt rows[], PetscInt nc, const PetscInt cols[], const PetscScalar v[])
+{
+  DenseTarget *d = (DenseTarget *)ctx;
+
+  PetscFunctionBegin;
+  for (PetscInt r = 0; r < nr; r++)
+    for (PetscInt c = 0; c < nc; c++) d->J[rows[r] * d->ld + cols[c]] += v[r * nc + c];
+  PetscFunctionReturn(0);
+}
+
 /*
-  SimpVIStepConstraintJacobian_Private - adds the constraints' blocks at Y to the step matrix J (one process: local
-  indices are global): -h beta_i H(Q_i, lambda_i) in (node i, Z_i), -h beta_i G(Q_i)' in (node i, lambda_i) for
-  i < s, G(Q_i) in (g(Q_i), Z_i) for i >= 1; the zero diagonal of the multipliers' block is in the pattern
+  Blocks - the constraints' blocks of the step Jacobian at Y, given to add() (one process: local indices are global):
+  -h beta_i H(Q_i, lambda_i) in (node i, Z_i), -h beta_i G(Q_i)' in (node i, lambda_i) for i < s, G(Q_i) in (g(Q_i), Z_i)
+  for i >= 1; an explicit zero on the multipliers' diagonal, so that it is in a matrix's pattern
 */
-PetscErrorCode SimpVIStepConstraintJacobian_Private(SimpVIStep st, Vec Y, Mat J)
+static PetscErrorCode Blocks(SimpVIStep st, Vec Y, AddBlockFn add, void *ctx)
 {
   const PetscInt     s = st->scheme->degree, n = st->qmap->n, m = st->layout.nmultiplier;
   const PetscScalar *y, *q0;
@@ -112,27 +137,52 @@ PetscErrorCode SimpVIStepConstraintJacobian_Private(SimpVIStep st, Vec Y, Mat J)
       for (PetscInt c = 0; c < m; c++) cols[c] = s * n + i * m + c;
       for (PetscInt j = 0; j < n; j++)
         for (PetscInt c = 0; c < m; c++) GT[j * m + c] = a * G[c * n + j];
-      PetscCall(MatSetValues(J, n, rows, m, cols, GT, ADD_VALUES));
+      PetscCall(add(ctx, n, rows, m, cols, GT));
       if (i) {
         for (PetscInt j = 0; j < n; j++) cols[j] = (i - 1) * n + j;
         for (PetscInt j = 0; j < n * n; j++) H[j] *= a;
-        PetscCall(MatSetValues(J, n, rows, n, cols, H, ADD_VALUES));
+        PetscCall(add(ctx, n, rows, n, cols, H));
       }
     }
     if (i) { /* g(Q_i)'s rows */
       for (PetscInt c = 0; c < m; c++) rows[c] = s * n + (i - 1) * m + c;
       for (PetscInt j = 0; j < n; j++) cols[j] = (i - 1) * n + j;
-      PetscCall(MatSetValues(J, m, rows, n, cols, G, ADD_VALUES));
+      PetscCall(add(ctx, m, rows, n, cols, G));
     }
   }
-  for (PetscInt r = s * n; r < s * (n + m); r++) { /* an explicit zero: factorizations that want the diagonal find it */
+  for (PetscInt r = s * n; r < s * (n + m); r++) {
     const PetscScalar zero = 0;
 
-    PetscCall(MatSetValues(J, 1, &r, 1, &r, &zero, ADD_VALUES));
+    PetscCall(add(ctx, 1, &r, 1, &r, &zero));
   }
   PetscCall(VecRestoreArrayRead(st->q0, &q0));
   PetscCall(VecRestoreArrayRead(Y, &y));
   PetscCall(PetscFree2(rows, cols));
+  PetscFunctionReturn(0);
+}
+
+/* SimpVIStepConstraintJacobian_Private - adds the constraints' blocks at Y to the step matrix J (the SNES path) */
+PetscErrorCode SimpVIStepConstraintJacobian_Private(SimpVIStep st, Vec Y, Mat J)
+{
+  PetscFunctionBegin;
+  PetscCall(Blocks(st, Y, AddToMat, J));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStepConstraintDenseJacobian_Private - the constraints' rows and columns of the dense step Jacobian J (row-major,
+  leading dimension ld = s (n + m)) at Y, whose position block (s n x s n) the kernel has made: the rest zeroed, the
+  blocks added (the dense path)
+*/
+PetscErrorCode SimpVIStepConstraintDenseJacobian_Private(SimpVIStep st, Vec Y, PetscInt ld, PetscScalar J[])
+{
+  const PetscInt sn = st->scheme->degree * st->qmap->n;
+  DenseTarget    d  = {J, ld};
+
+  PetscFunctionBegin;
+  for (PetscInt r = 0; r < ld; r++)
+    for (PetscInt c = r < sn ? sn : 0; c < ld; c++) J[r * ld + c] = 0;
+  PetscCall(Blocks(st, Y, AddToDense, &d));
   PetscFunctionReturn(0);
 }
 

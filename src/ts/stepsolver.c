@@ -28,7 +28,7 @@ static PetscErrorCode SmallSystem(TS ts, PetscInt N, PetscBool *small)
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
   PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &lu, PCLU, PCCHOLESKY, ""));
-  *small = (PetscBool)(size == 1 && N <= vi->smalllimit && !matset && preonly && lu && !vi->prob->inexactjacobian && !vi->prob->user.confn); /* constraints: newtonls for now */
+  *small = (PetscBool)(size == 1 && N <= vi->smalllimit && !matset && preonly && lu && !vi->prob->inexactjacobian);
   PetscFunctionReturn(0);
 }
 

@@ -154,6 +154,7 @@ PETSC_INTERN PetscErrorCode SimpVIStepConstraintsSetUp_Private(SimpVIStep);
 PETSC_INTERN PetscErrorCode SimpVIStepConstraintsReset_Private(SimpVIStep);
 PETSC_INTERN PetscErrorCode SimpVIStepConstraintResidual_Private(SimpVIStep, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStepConstraintJacobian_Private(SimpVIStep, Vec, Mat);
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintDenseJacobian_Private(SimpVIStep, Vec, PetscInt, PetscScalar[]);
 PETSC_INTERN PetscErrorCode SimpVIStepConstraintMomentum_Private(SimpVIStep, const PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode SimpVIStepGetMultipliers_Private(SimpVIStep, PetscInt *, PetscInt *, const PetscReal *[]);
 
