@@ -334,6 +334,49 @@ int main(int argc, char **argv)
   } else if (!strcmp(check, "jacobian")) {
     PetscCall(Run(links, PETSC_TRUE, "simpson", 0.05, 3, q, NULL, PETSC_TRUE));
     PetscCall(Run(links, PETSC_TRUE, "lobatto", 0.05, 3, q, NULL, PETSC_TRUE));
+  } else if (!strcmp(check, "interpolate") || !strcmp(check, "adjoint")) {
+    /* dense output: TSInterpolate() at a time inside a step solves a partial constrained step (its end on g = 0 and
+       on the hidden constraint); the adjoint: not there yet, an error */
+    TS           ts;
+    Vec          U, lambda[1];
+    PetscScalar *u;
+    Chain        ch = {links, 1.0, 0};
+    PetscReal    v[4];
+    PetscInt     n  = 2 * links;
+    Drift        dr = {0};
+
+    PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
+    PetscCall(TSSetType(ts, TSSIMPVI));
+    PetscCall(TSSimpVISetPointwiseLagrangian(ts, Cartesian, &ch));
+    PetscCall(TSSimpVISetConstraints(ts, links, Lengths, NULL));
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2 * n, &U));
+    PetscCall(VecGetArrayWrite(U, &u));
+    ToCartesian(links, th0, om0, u, v);
+    for (PetscInt j = 0; j < n; j++) u[n + j] = v[j];
+    PetscCall(VecRestoreArrayWrite(U, &u));
+    PetscCall(TSSetSolution(ts, U));
+    PetscCall(TSSetTimeStep(ts, 0.1));
+    PetscCall(TSSetMaxTime(ts, 0.95));
+    PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_INTERPOLATE));
+    if (!strcmp(check, "adjoint")) PetscCall(TSSetSaveTrajectory(ts));
+    PetscCall(TSSetFromOptions(ts));
+    PetscCall(TSSolve(ts, U));
+    if (!strcmp(check, "adjoint")) {
+      PetscCall(VecDuplicate(U, &lambda[0]));
+      PetscCall(VecSet(lambda[0], 1));
+      PetscCall(TSSetCostGradients(ts, 1, lambda, NULL));
+      PetscCall(TSAdjointSolve(ts));
+      PetscCall(VecDestroy(&lambda[0]));
+    } else {
+      PetscReal t;
+
+      PetscCall(TSGetSolveTime(ts, &t));
+      PetscCall(MonitorDrift(ts, 1, t, U, &dr));
+      PetscCall(PetscInfo(NULL, "at t = %g: |g(q)| %g, |G(q) v| %g\n", (double)t, (double)dr.gmax, (double)dr.hmax));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " link(s): TSInterpolate() at t = 0.95 inside a step: |g(q)| <= 1e-12: %s, |G(q) v| <= 1e-11: %s\n", links, PetscAbsReal(t - 0.95) < 1e-14 && dr.gmax <= 1e-12 ? "yes" : "no", dr.hmax <= 1e-11 ? "yes" : "no"));
+    }
+    PetscCall(VecDestroy(&U));
+    PetscCall(TSDestroy(&ts));
   } else if (!strcmp(check, "toomany")) { /* two constraints on the two positions of one mass */
     TS  ts;
     Vec U;
@@ -409,6 +452,20 @@ int main(int argc, char **argv)
     suffix: test_jacobian
     args: -check jacobian -links 2 -quartic 1 -ts_simpvi_lag_jacobian 0 -ts_simpvi_small_limit 0 -snes_test_jacobian
     filter: grep -E "agrees|_F/.+_F = " | sed -E "s/^.+= [0-9.]+e-(0[7-9]|[1-9][0-9]),.+$/-snes_test_jacobian: J against finite differences below 1e-6 (relative)/" | sort -u
+
+  test:
+    suffix: view
+    args: -check drift -drift_steps 3 -links 2 -ts_view
+    filter: grep -E "Holonomic|door|SNES, type"
+
+  test:
+    suffix: interpolate
+    args: -check interpolate -links 2
+
+  test:
+    suffix: adjoint
+    args: -check adjoint -petsc_ci_portable_error_output -error_output_stdout
+    filter: Error: grep -o "The tangent and adjoint maps of a step with holonomic constraints.*"
 
   test:
     suffix: toomany

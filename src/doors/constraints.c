@@ -79,3 +79,13 @@ PetscErrorCode SimpVIProblemStepConstraints_Private(TS ts, SimpVIProblem *prob, 
   stepdoor->constraint  = StepConstraint;
   PetscFunctionReturn(0);
 }
+
+/* SimpVIProblemViewConstraints_Private - the constraints' line of TSView() (none without them), for a scheme of degree s */
+PetscErrorCode SimpVIProblemViewConstraints_Private(SimpVIProblem *prob, PetscInt s, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  if (!prob->user.confn) PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  Holonomic constraints: %" PetscInt_FMT ", enforced at the %" PetscInt_FMT " nodes of a step with multipliers there (Lobatto IIIA-IIIB/SPARK); %" PetscInt_FMT " x %" PetscInt_FMT " multipliers in the step system, the end momentum on the hidden constraint\n",
+                                   prob->user.ncon, s + 1, s, prob->user.ncon));
+  PetscFunctionReturn(0);
+}

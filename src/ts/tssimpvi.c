@@ -572,6 +572,7 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
   PetscCall(SimpVIStepGetSizes_Private(vi->step, NULL, &npos));
   if (vi->prob && vi->prob->door) PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->prob->door->name, vi->degree, npos));
   if (vi->prob && vi->prob->door && vi->prob->door->view) PetscCall(vi->prob->door->view(vi->prob, viewer));
+  if (vi->prob) PetscCall(SimpVIProblemViewConstraints_Private(vi->prob, vi->degree, viewer));
   if (vi->prob && vi->prob->door && npos) {
     PetscBool points;
 

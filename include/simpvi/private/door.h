@@ -199,6 +199,7 @@ PETSC_INTERN PetscErrorCode   SimpVISplitDetect_Private(TS, PetscBool *);
 PETSC_INTERN PetscErrorCode   SimpVIProblemNativeDoor_Private(TS, SimpVIProblem *, const SimpVIDoor **);
 PETSC_INTERN PetscErrorCode   SimpVIProblemChooseDoor_Private(TS, SimpVIProblem *, const SimpVIDoor **);
 PETSC_INTERN PetscErrorCode   SimpVIProblemStepConstraints_Private(TS, SimpVIProblem *, const SimpVIDoor *, Vec, SimpVIStepDoor *);
+PETSC_INTERN PetscErrorCode   SimpVIProblemViewConstraints_Private(SimpVIProblem *, PetscInt, PetscViewer);
 PETSC_INTERN PetscErrorCode   SimpVIDirectLimitOption_Private(TS, SimpVIOptionItems, SimpVIProblem *);
 
 #endif
