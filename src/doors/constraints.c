@@ -24,9 +24,25 @@
   initial q should satisfy g(q) = 0 and p the hidden constraint. `TSSimpVIGetConstraintMultipliers()` gives the last
   step's multipliers. See docs/mathematics.md, "Holonomic constraints".
 
-  For now the constraints need the pointwise door (`TSSimpVISetPointwiseLagrangian()`) without `TSSimpVISetForce()`,
-  and m smaller than the number of positions; the step is solved by the `SNES` (newtonls, direct LU by default), not by
-  the dense path, and not by `TSAdjointSolve()`.
+  For now the constraints need the pointwise door (`TSSimpVISetPointwiseLagrangian()`) on one process, without
+  `TSSimpVISetForce()`, and m smaller than the number of positions. The step is solved as any other: `SNESSIMPVIDENSE`
+  for small systems by default, else newtonls with an LU in the natural order (the multipliers' zero diagonal block
+  last); `TSInterpolate()` solves a partial constrained step. `TSAdjointSolve()` and the phase-space form of other `TS`
+  types do not take constraints yet (an error says so).
+
+  Example (a mass on a rod of length 1 in the plane, q = (x, y)):
+.vb
+  static PetscErrorCode Rod(TS ts, PetscInt n, PetscInt m, const PetscReal q[], const PetscReal lambda[], PetscReal g[], PetscReal G[], PetscReal H[], void *ctx)
+  {
+    PetscFunctionBeginUser;
+    if (g) g[0] = 0.5 * (q[0] * q[0] + q[1] * q[1] - 1);
+    if (G) { G[0] = q[0]; G[1] = q[1]; }
+    if (H) { H[0] = lambda[0]; H[1] = 0; H[2] = 0; H[3] = lambda[0]; }
+    PetscFunctionReturn(0);
+  }
+  TSSimpVISetConstraints(ts, 1, Rod, NULL);
+.ve
+  (tests/constraints.c: the pendulum and double pendulum in Cartesian coordinates).
 
   Level: intermediate
 
