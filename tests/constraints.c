@@ -6,7 +6,8 @@ static char help[] = "Holonomic constraints (TSSimpVISetConstraints()): the plan
                      "simpson (>= 3.9) and lobatto (>= 5.8) from step halving; drift: |g(q)| and the hidden constraint\n"
                      "G(q) v over 10^4 steps; jacobian: the step's Jacobian against finite differences; toomany, door: the\n"
                      "errors for as many constraints as positions and for a door without constraints; paths: the dense path\n"
-                     "(SNESSIMPVIDENSE, the default) against newtonls's.\n\n";
+                     "(SNESSIMPVIDENSE, the default) against newtonls's; interpolate: TSInterpolate() inside a step;\n"
+                     "multipliers: TSSimpVIGetConstraintMultipliers() against the rod's tension; adjoint, view.\n\n";
 
 #include <simpvi.h>
 
@@ -334,7 +335,7 @@ int main(int argc, char **argv)
   } else if (!strcmp(check, "jacobian")) {
     PetscCall(Run(links, PETSC_TRUE, "simpson", 0.05, 3, q, NULL, PETSC_TRUE));
     PetscCall(Run(links, PETSC_TRUE, "lobatto", 0.05, 3, q, NULL, PETSC_TRUE));
-  } else if (!strcmp(check, "interpolate") || !strcmp(check, "adjoint")) {
+  } else if (!strcmp(check, "interpolate") || !strcmp(check, "adjoint") || !strcmp(check, "multipliers")) {
     /* dense output: TSInterpolate() at a time inside a step solves a partial constrained step (its end on g = 0 and
        on the hidden constraint); the adjoint: not there yet, an error */
     TS           ts;
@@ -356,12 +357,29 @@ int main(int argc, char **argv)
     PetscCall(VecRestoreArrayWrite(U, &u));
     PetscCall(TSSetSolution(ts, U));
     PetscCall(TSSetTimeStep(ts, 0.1));
-    PetscCall(TSSetMaxTime(ts, 0.95));
-    PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_INTERPOLATE));
+    PetscCall(TSSetMaxTime(ts, !strcmp(check, "multipliers") ? 1.0 : 0.95));
+    PetscCall(TSSetExactFinalTime(ts, !strcmp(check, "multipliers") ? TS_EXACTFINALTIME_MATCHSTEP : TS_EXACTFINALTIME_INTERPOLATE));
+    if (!strcmp(check, "multipliers")) {
+      PetscCall(TSSetTimeStep(ts, 0.01));
+      PetscCall(TSSimpVISetType(ts, "lobatto"));
+    }
     if (!strcmp(check, "adjoint")) PetscCall(TSSetSaveTrajectory(ts));
     PetscCall(TSSetFromOptions(ts));
     PetscCall(TSSolve(ts, U));
-    if (!strcmp(check, "adjoint")) {
+    if (!strcmp(check, "multipliers")) { /* one link: the end node's multiplier is the rod's tension |v|^2 - g y */
+      const PetscReal *lam;
+      PetscInt         nnodes, m;
+      PetscReal        tension;
+
+      PetscCheck(links == 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-check multipliers: one link");
+      PetscCall(TSSimpVIGetConstraintMultipliers(ts, &nnodes, &m, &lam));
+      PetscCall(VecGetArray(U, &u));
+      tension = u[2] * u[2] + u[3] * u[3] - ch.g * u[1];
+      PetscCall(VecRestoreArray(U, &u));
+      for (PetscInt i = 0; i < nnodes; i++) PetscCall(PetscInfo(NULL, "lambda at node %" PetscInt_FMT ": %g\n", i, (double)lam[i * m]));
+      PetscCall(PetscInfo(NULL, "tension at the end %g, relative difference %g\n", (double)tension, (double)(PetscAbsReal(lam[(nnodes - 1) * m] - tension) / tension)));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "TSSimpVIGetConstraintMultipliers(): %" PetscInt_FMT " nodes of 1 multiplier; the end node's is the rod's tension to 1e-4: %s\n", nnodes, m == 1 && PetscAbsReal(lam[(nnodes - 1) * m] - tension) <= 1e-4 * tension ? "yes" : "no"));
+    } else if (!strcmp(check, "adjoint")) {
       PetscCall(VecDuplicate(U, &lambda[0]));
       PetscCall(VecSet(lambda[0], 1));
       PetscCall(TSSetCostGradients(ts, 1, lambda, NULL));
@@ -461,6 +479,10 @@ int main(int argc, char **argv)
   test:
     suffix: interpolate
     args: -check interpolate -links 2
+
+  test:
+    suffix: multipliers
+    args: -check multipliers
 
   test:
     suffix: adjoint
