@@ -486,7 +486,7 @@ int main(int argc, char **argv)
 
   test:
     suffix: adjoint
-    args: -check adjoint -petsc_ci_portable_error_output -error_output_stdout
+    args: -check adjoint -ts_trajectory_type memory -petsc_ci_portable_error_output -error_output_stdout
     filter: Error: grep -o "The tangent and adjoint maps of a step with holonomic constraints.*"
 
   test:
