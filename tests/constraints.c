@@ -6,7 +6,7 @@ static char help[] = "Holonomic constraints (TSSimpVISetConstraints()): the plan
                      "simpson (>= 3.9) and lobatto (>= 5.8) from step halving; drift: |g(q)| and the hidden constraint\n"
                      "G(q) v over 10^4 steps; jacobian: the step's Jacobian against finite differences; toomany, door: the\n"
                      "errors for as many constraints as positions and for a door without constraints; paths: the dense path\n"
-                     "(SNESSIMPVIDENSE, the default) against newtonls's; interpolate: TSInterpolate() inside a step;\n"
+                     "(SNESSIMPVIDENSE, the default) against newtonls's; -seeds: the seeds' double pendulum (Tables 1-2); interpolate: TSInterpolate() inside a step;\n"
                      "multipliers: TSSimpVIGetConstraintMultipliers() against the rod's tension; adjoint, view.\n\n";
 
 #include <simpvi.h>
@@ -135,8 +135,10 @@ static PetscErrorCode Free(TS ts, PetscReal t, Vec x, Vec v, PetscReal *L, Vec L
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "Not to be called");
 }
 
-/* The start: angles 1.0 and 0.5, angular velocities 0.3 and -0.2 */
-static const PetscReal th0[2] = {1.0, 0.5}, om0[2] = {0.3, -0.2};
+/* The start: angles 1.0 and 0.5, angular velocities 0.3 and -0.2, g = 1; -seeds: the seeds' double pendulum (the
+   Lagrange-top paper's Tables 1-2, /work/shared/seeds/README.md): m1 = m2 = 1, l = g/w0^2, g = 9.81, w0 = 2 pi,
+   q(0) = (pi/4, pi/3), p(0) = 0, which in lengths of l is g = w0^2 = 4 pi^2 with unit rods, the same angles and times */
+static PetscReal th0[2] = {1.0, 0.5}, om0[2] = {0.3, -0.2}, gravity = 1.0;
 
 /* Cartesian positions (and velocities) of angles (and angular velocities) */
 static void ToCartesian(PetscInt links, const PetscReal th[], const PetscReal om[], PetscReal q[], PetscReal v[])
@@ -198,7 +200,7 @@ static PetscErrorCode Run(PetscInt links, PetscBool cartesian, const char scheme
   TS           ts;
   Vec          U;
   PetscScalar *u;
-  Chain        ch = {links, 1.0, 0};
+  Chain        ch = {links, gravity, 0};
   PetscInt     n  = cartesian ? 2 * links : links;
   PetscReal    Pth[2], v[4];
 
@@ -271,6 +273,12 @@ static PetscErrorCode Run(PetscInt links, PetscBool cartesian, const char scheme
   PetscFunctionReturn(0);
 }
 
+/* the angles of Cartesian positions, from the downward vertical */
+static void ToAngles(PetscInt links, const PetscReal q[], PetscReal th[])
+{
+  for (PetscInt a = 0; a < links; a++) th[a] = PetscAtan2Real(q[2 * a] - (a ? q[2 * a - 2] : 0), -(q[2 * a + 1] - (a ? q[2 * a - 1] : 0)));
+}
+
 static PetscReal Distance(PetscInt n, const PetscReal a[], const PetscReal b[])
 {
   PetscReal d = 0;
@@ -291,10 +299,30 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-check", check, sizeof(check), NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-links", &links, NULL));
   PetscCheck(links == 1 || links == 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-links 1 or 2");
-  if (!strcmp(check, "compare")) { /* T = 2 by h = 1/100 */
-    PetscCall(Run(links, PETSC_TRUE, "lobatto", 0.01, 200, q, NULL, PETSC_FALSE));
-    PetscCall(Run(links, PETSC_FALSE, "lobatto", 0.01, 200, r, NULL, PETSC_FALSE));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "Cartesian pendulum (%" PetscInt_FMT " link(s)) follows the angle form to 1e-10 at h = 1/100 (lobatto): %s\n", links, Distance(2 * links, q, r) <= 1e-10 ? "yes" : "no"));
+  {
+    PetscBool seeds = PETSC_FALSE;
+
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-seeds", &seeds, NULL));
+    if (seeds) {
+      th0[0]  = PETSC_PI / 4;
+      th0[1]  = PETSC_PI / 3;
+      om0[0]  = 0;
+      om0[1]  = 0;
+      gravity = 4 * PETSC_PI * PETSC_PI;
+    }
+  }
+  if (!strcmp(check, "compare")) { /* T = 2 by h = 1/100 (-compare_h, -compare_steps) */
+    PetscReal h     = 0.01, tq[2], tr[2];
+    PetscInt  steps = 200;
+
+    PetscCall(PetscOptionsGetReal(NULL, NULL, "-compare_h", &h, NULL));
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-compare_steps", &steps, NULL));
+    PetscCall(Run(links, PETSC_TRUE, "lobatto", h, steps, q, NULL, PETSC_FALSE));
+    PetscCall(Run(links, PETSC_FALSE, "lobatto", h, steps, r, NULL, PETSC_FALSE));
+    ToAngles(links, q, tq);
+    ToAngles(links, r, tr);
+    PetscCall(PetscInfo(NULL, "positions differ by %g, angles by %g\n", (double)Distance(2 * links, q, r), (double)Distance(links, tq, tr)));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "Cartesian pendulum (%" PetscInt_FMT " link(s)) follows the angle form (positions, and mapped to angles) to 1e-10 at h = %g (lobatto): %s\n", links, (double)h, Distance(2 * links, q, r) <= 1e-10 && Distance(links, tq, tr) <= 1e-10 ? "yes" : "no"));
   } else if (!strcmp(check, "paths")) { /* the dense path (SNESSIMPVIDENSE, the default) and newtonls's (a matrix) */
     PetscInt  its[2];
     PetscBool dense[2];
@@ -308,14 +336,17 @@ int main(int argc, char **argv)
     }
     PetscCall(PetscInfo(NULL, "iterations: dense %" PetscInt_FMT ", newtonls %" PetscInt_FMT "; distance %g\n", its[0], its[1], (double)Distance(2 * links, q, r)));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " link(s): the dense path by default: %s; it and newtonls agree to 1e-12: %s, Newton iterations to 2%%: %s\n", links, dense[0] && !dense[1] ? "yes" : "no", Distance(2 * links, q, r) <= 1e-12 ? "yes" : "no", PetscAbsReal((PetscReal)(its[0] - its[1])) <= 0.02 * its[1] ? "yes" : "no"));
-  } else if (!strcmp(check, "order")) { /* T = 2: successive differences of h = 2/10 .. 2/80 */
+  } else if (!strcmp(check, "order")) { /* T = 2 (-order_T): successive differences of h = T/10 .. T/80 */
+    PetscReal T = 2;
+
     const char     *schemes[2] = {"simpson", "lobatto"};
     const PetscReal least[2]   = {3.9, 5.8};
 
     for (PetscInt sc = 0; sc < 2; sc++) {
       PetscReal qs[4][4], d[3], p0, p1;
 
-      for (PetscInt l = 0; l < 4; l++) PetscCall(Run(links, PETSC_TRUE, schemes[sc], 2.0 / (10 << l), 10 << l, qs[l], NULL, PETSC_FALSE));
+      PetscCall(PetscOptionsGetReal(NULL, NULL, "-order_T", &T, NULL));
+      for (PetscInt l = 0; l < 4; l++) PetscCall(Run(links, PETSC_TRUE, schemes[sc], T / (10 << l), 10 << l, qs[l], NULL, PETSC_FALSE));
       for (PetscInt l = 0; l < 3; l++) d[l] = Distance(2 * links, qs[l], qs[l + 1]);
       p0 = PetscLog2Real(d[0] / d[1]);
       p1 = PetscLog2Real(d[1] / d[2]);
@@ -341,7 +372,7 @@ int main(int argc, char **argv)
     TS           ts;
     Vec          U, lambda[1];
     PetscScalar *u;
-    Chain        ch = {links, 1.0, 0};
+    Chain        ch = {links, gravity, 0};
     PetscReal    v[4];
     PetscInt     n  = 2 * links;
     Drift        dr = {0};
@@ -447,6 +478,14 @@ int main(int argc, char **argv)
     args: -check compare -links 2 -quartic 1
 
   test:
+    suffix: compare_seeds
+    args: -check compare -links 2 -seeds -compare_h 0.0025 -compare_steps 800
+
+  test:
+    suffix: order_seeds
+    args: -check order -links 2 -seeds -order_T 0.5
+
+  test:
     suffix: order
     args: -check order
 
@@ -461,6 +500,10 @@ int main(int argc, char **argv)
   test:
     suffix: drift_double
     args: -check drift -links 2
+
+  test:
+    suffix: drift_seeds
+    args: -check drift -links 2 -seeds
 
   test:
     suffix: jacobian
