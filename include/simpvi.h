@@ -324,6 +324,27 @@ typedef PetscErrorCode (*TSSimpVIParameterJacobianFn)(TS ts, PetscReal t, Vec x,
 S*/
 typedef PetscErrorCode (*TSSimpVIPointwiseFn)(TS ts, PetscInt npoints, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal L[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[], void *ctx);
 
+/*S
+   TSSimpVIConstraintFn - The holonomic constraints g(q) = 0 of a `TSSIMPVI` problem, their Jacobian G = dg/dq and the
+   contraction of their second derivatives with multipliers, on plain arrays of one process
+
+   Calling Sequence:
++  ts     - the `TS` context
+.  n      - the number of positions
+.  m      - the number of constraints
+.  q      - the positions (n)
+.  lambda - the multipliers (m); `NULL` unless H is wanted
+.  g      - on output, g(q) (m); `NULL` when not wanted
+.  G      - on output, dg/dq, m x n row-major: G[r n + j] = dg_r/dq_j; `NULL` when not wanted
+.  H      - on output, sum_r lambda_r d2 g_r/dq2, n x n row-major (symmetric); `NULL` when not wanted
+-  ctx    - the user context given to `TSSimpVISetConstraints()`
+
+   Level: intermediate
+
+.seealso: `TSSIMPVI`, `TSSimpVISetConstraints()`, `TSSimpVIGetConstraintMultipliers()`
+S*/
+typedef PetscErrorCode (*TSSimpVIConstraintFn)(TS ts, PetscInt n, PetscInt m, const PetscReal q[], const PetscReal lambda[], PetscReal g[], PetscReal G[], PetscReal H[], void *ctx);
+
 PETSC_EXTERN PetscErrorCode SimpVIInitializePackage(void);
 PETSC_EXTERN PetscErrorCode SimpVIFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_simpvi(void);
@@ -396,6 +417,8 @@ PETSC_EXTERN PetscErrorCode TSSimpVISetMass(TS ts, Mat M, Mat Mx, Mat Mxx, TSSim
 PETSC_EXTERN PetscErrorCode TSSimpVISetForce(TS ts, Mat Fx, Mat Fv, TSSimpVIForceFn f, TSSimpVIForceJacobianFn jac, void *ctx);
 PETSC_EXTERN PetscErrorCode TSSimpVISetParameterJacobian(TS ts, Mat Ptheta, Mat Gtheta, TSSimpVIParameterJacobianFn f, void *ctx);
 PETSC_EXTERN PetscErrorCode TSSimpVISetPointwiseLagrangian(TS ts, TSSimpVIPointwiseFn f, void *ctx);
+PETSC_EXTERN PetscErrorCode TSSimpVISetConstraints(TS ts, PetscInt m, TSSimpVIConstraintFn f, void *ctx);
+PETSC_EXTERN PetscErrorCode TSSimpVIGetConstraintMultipliers(TS ts, PetscInt *nnodes, PetscInt *m, const PetscReal *lambda[]);
 
 PETSC_EXTERN PetscErrorCode TSSimpVIGetPhaseSpaceIS(TS ts, IS *isq, IS *isp);
 PETSC_EXTERN PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts);

@@ -41,7 +41,7 @@ from ._rigidbody import RigidBodies, so3Dexp, so3DexpDerivative, so3Exp, so3Log
 __all__ = ['TSSIMPVI', 'SNESKINSOL', 'Type', 'Quadrature', 'NonlinearSolverType', 'KINSOLStrategy', 'Tableau',
            'initialize', 'register', 'registerScheme', 'setType', 'getType', 'setDegree', 'getDegree', 'getOrder', 'getTableau',
            'setNonlinearSolverType', 'getNonlinearSolverType', 'setLagrangian', 'setLagrangianHessian',
-           'setPointwiseLagrangian', 'setMass', 'setPotential', 'setForce', 'setParameterJacobian', 'setPhaseSpaceIS',
+           'setPointwiseLagrangian', 'setConstraints', 'getConstraintMultipliers', 'setMass', 'setPotential', 'setForce', 'setParameterJacobian', 'setPhaseSpaceIS',
            'getPhaseSpaceIS', 'setUpPhaseSpace', 'computeEnergy', 'monitorEnergy', 'kinsolSetStrategy', 'kinsolSetMAA',
            'kinsolSetTolerances', 'kinsolGetTolerances', 'kinsolSetScaleFunction', 'kinsolGetReturnFlag', 'counterparts',
            'library', 'Ensemble', 'EnsembleReason', 'MemberInfo', 'RigidBodies', 'so3Exp', 'so3Log', 'so3Dexp',
@@ -126,6 +126,8 @@ counterparts = {
   'TSSimpVISetForce': 'setForce',
   'TSSimpVISetParameterJacobian': 'setParameterJacobian',
   'TSSimpVISetPointwiseLagrangian': 'setPointwiseLagrangian',
+  'TSSimpVISetConstraints': 'setConstraints',
+  'TSSimpVIGetConstraintMultipliers': 'getConstraintMultipliers',
   'TSSimpVIGetPhaseSpaceIS': 'getPhaseSpaceIS',
   'TSSimpVISetUpPhaseSpace': 'setUpPhaseSpace',
   'TSSimpVIComputeEnergy': 'computeEnergy',
@@ -291,6 +293,27 @@ def setPointwiseLagrangian(ts, fn, args=None, kargs=None):
   None together. All are views of simpvi's C arrays, not copies (t, x and v read-only); the return value is ignored."""
   fn = _cb.store(ts, _cb.pointwise, '__simpvi_pointwise__', fn, args, kargs)
   _call(_C.TSSimpVISetPointwiseLagrangian, ts.handle, fn, None)
+
+
+def setConstraints(ts, m, fn, args=None, kargs=None):
+  """TSSimpVISetConstraints(): m holonomic constraints g(q) = 0, enforced at the nodes of every step with multipliers
+  there (for now with setPointwiseLagrangian(), one process).
+
+  ``fn(ts, q, lam, g, G, H, *args, **kargs)`` receives q of shape (n,) and fills in place the outputs that are not None:
+  g = g(q) (m,), G = dg/dq (m, n) and H = sum_r lam[r] d2 g_r/dq2 (n, n), lam (m,) given with H only (None otherwise).
+  Views of simpvi's C arrays (q and lam read-only); m = 0 removes the constraints."""
+  fn = _cb.store(ts, _cb.constraint, '__simpvi_constraints__', fn if m else None, args, kargs)
+  _call(_C.TSSimpVISetConstraints, ts.handle, int(m), fn, None)
+
+
+def getConstraintMultipliers(ts):
+  """TSSimpVIGetConstraintMultipliers(): the multipliers of the last step at its s + 1 nodes, a numpy copy of shape
+  (s + 1, m)."""
+  nnodes, m, lam = _C.PetscInt(), _C.PetscInt(), _C.RealArray()
+  _call(_C.TSSimpVIGetConstraintMultipliers, ts.handle, ctypes.byref(nnodes), ctypes.byref(m), ctypes.byref(lam))
+  if not nnodes.value * m.value:
+    return np.zeros((nnodes.value, m.value))
+  return np.ctypeslib.as_array(lam, (nnodes.value * m.value,)).copy().reshape(nnodes.value, m.value)
 
 
 def setPotential(ts, H, potential, hessian, args=None, kargs=None):

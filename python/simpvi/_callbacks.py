@@ -158,6 +158,21 @@ def _pointwise(ts, npoints, n, t, x, v, L, P, G, Px, Pv, Gx, Gv, ctx):
 pointwise = C.PointwiseFn(_pointwise)
 
 
+def _constraint(ts, n, m, q, lam, g, G, H, ctx):
+  """TSSimpVIConstraintFn: q (n,), lambda (m,), g (m,), G (m, n), H (n, n) as numpy views (None for NULL)."""
+  fn = None
+  try:
+    tsobj = wrap('TS', ts)
+    fn, args, kargs = tsobj.getAttr('__simpvi_constraints__')
+    fn(tsobj, _view(q, (n,), False), _view(lam, (m,), False), _view(g, (m,), True), _view(G, (m, n), True), _view(H, (n, n), True), *args, **kargs)
+    return 0
+  except BaseException as exc:  # noqa: B036 -- as in _trampoline()
+    return _fail('constraints', fn, exc)
+
+
+constraint = C.ConstraintFn(_constraint)
+
+
 def store(ts, trampoline, key, fn, args, kargs):
   """Keeps (fn, args, kargs) on the TS (or SNES) under key; returns the C function pointer to hand to simpvi (NULL for None)."""
   if fn is None:

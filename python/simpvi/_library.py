@@ -61,6 +61,8 @@ RealArray = ctypes.POINTER(PetscReal)
 # const PetscReal t[] and the like, received as plain addresses (an int, None for NULL): cheaper for ctypes than
 # pointer objects, and the key under which the callback keeps its numpy views
 PointwiseFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscInt, PetscInt, *[ctypes.c_void_p] * 10, ctypes.c_void_p)
+# TSSimpVIConstraintFn: (ts, n, m, q, lambda, g, G, H, ctx), the arrays as plain addresses
+ConstraintFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscInt, PetscInt, *[ctypes.c_void_p] * 5, ctypes.c_void_p)
 # SimpVIEnsemble's callbacks, arrays again as plain addresses (ens, ..., ctx)
 EnsembleMemberFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscInt, PetscInt, ctypes.c_void_p, PetscInt, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
 EnsemblePointwiseFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscInt, PetscInt, ctypes.c_void_p, PetscInt, *[ctypes.c_void_p] * 11, ctypes.c_void_p)
@@ -96,6 +98,8 @@ TSSimpVISetForce = declare('TSSimpVISetForce', E, handle, handle, handle, ForceF
 TSSimpVISetParameterJacobian = declare('TSSimpVISetParameterJacobian', E, handle, handle, handle, ParameterJacobianFn, ctypes.c_void_p)
 TSSimpVIGetTableau = declare('TSSimpVIGetTableau', E, handle, ctypes.POINTER(PetscInt), ctypes.POINTER(PetscInt), *[ctypes.POINTER(RealArray)] * 5)
 TSSimpVISetPointwiseLagrangian = declare('TSSimpVISetPointwiseLagrangian', E, handle, PointwiseFn, ctypes.c_void_p)
+TSSimpVISetConstraints = declare('TSSimpVISetConstraints', E, handle, PetscInt, ConstraintFn, ctypes.c_void_p)
+TSSimpVIGetConstraintMultipliers = declare('TSSimpVIGetConstraintMultipliers', E, handle, ctypes.POINTER(PetscInt), ctypes.POINTER(PetscInt), ctypes.POINTER(RealArray))
 TSSimpVIGetPhaseSpaceIS = declare('TSSimpVIGetPhaseSpaceIS', E, handle, ctypes.POINTER(handle), ctypes.POINTER(handle))
 TSSimpVISetUpPhaseSpace = declare('TSSimpVISetUpPhaseSpace', E, handle)
 TSSimpVIComputeEnergy = declare('TSSimpVIComputeEnergy', E, handle, PetscReal, handle, ctypes.POINTER(PetscReal))

@@ -139,7 +139,7 @@ static PetscErrorCode AddBlocksAIJ(Mat J, Mat Jd, Mat Jo, const PetscInt jgarray
   PetscCall(PetscLayoutGetLocalSize(map, &n));
   jstart = nb * range[rank];
   PetscCall(MatGetRowIJ(Jd, 0, PETSC_FALSE, PETSC_FALSE, &m, &ji, &jj, &done));
-  PetscCheck(done && m == nb * n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cannot read the rows of the Jacobian");
+  PetscCheck(done && m >= nb * n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cannot read the rows of the Jacobian"); /* more: a constrained step's multipliers (one process) */
   if (Ad) {
     PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
     PetscCheck(done && m == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cannot read the rows of a matrix of the problem");

@@ -131,6 +131,21 @@ PetscErrorCode SimpVIDefaultSolverFromMatrix_Private(KSP ksp, Mat A, PetscBool *
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &seqaij));
   PetscCall(PetscOptionsHasName(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_factor_mat_ordering_type", &given));
   if (!seqaij || given || !((lu && preonly) || (bjacobi && bcgs))) PetscFunctionReturn(0); /* not the choice made */
+  /* zero diagonals: a saddle point (the multipliers of constraints, after the positions), which an LU without pivoting
+     factors in the natural order, the multipliers' Schur complement last; RCM may put a zero pivot first */
+  {
+    IS       zero;
+    PetscInt nzero;
+
+    PetscCall(MatFindZeroDiagonals(A, &zero));
+    PetscCall(ISGetSize(zero, &nzero));
+    PetscCall(ISDestroy(&zero));
+    if (nzero && lu && preonly) {
+      PetscCall(PetscInfo(pc, "The step matrix has %" PetscInt_FMT " zero diagonal entries (a saddle point): LU in the natural order\n", nzero));
+      PetscCall(PCFactorSetMatOrderingType(pc, MATORDERINGNATURAL));
+      PetscFunctionReturn(0);
+    }
+  }
   PetscCall(MatGetOrdering(A, MATORDERINGRCM, &rperm, &cperm));
   PetscCall(ISGetIndices(rperm, &perm));
   PetscCall(Envelope(A, perm, &env, &nnz));

@@ -19,7 +19,7 @@ struct _SimpVIMatReader {
 /* The dense arrays of an m-row system, made at the first small solve and kept */
 static PetscErrorCode SmallWorkSpace(SimpVIStep st)
 {
-  PetscInt m = st->scheme->degree * st->qmap->n;
+  PetscInt m = st->scheme->degree * (st->qmap->n + st->layout.nmultiplier); /* constraints: the multipliers after */
 
   PetscFunctionBegin;
   if (st->dJ) PetscFunctionReturn(0);
@@ -249,6 +249,7 @@ static PetscErrorCode PointsResidual(SimpVIStep st, PetscBool derivatives)
   PetscCall(SimpVIKernelResidual(st->kernel, n, p0, P, G, r));
   PetscCall(VecRestoreArrayWrite(st->R, &r));
   PetscCall(VecRestoreArrayRead(st->p0, &p0));
+  if (st->layout.nmultiplier) PetscCall(SimpVIStepConstraintResidual_Private(st, st->Y, st->R));
   PetscFunctionReturn(0);
 }
 
@@ -265,6 +266,7 @@ static PetscErrorCode PointsJacobian(SimpVIStep st)
   for (PetscInt b = 0; b < 4; b++) /* Px, Pv, Gx, Gv at each point: nq arrays each, block after block */
     for (PetscInt k = 0; k < nq; k++) st->dptr[b * nq + k] = st->aD + (b * nq + k) * nn;
   PetscCall(SimpVIKernelJacobian(st->kernel, st->qmap->n, st->dptr, st->dptr + nq, st->dptr + 2 * nq, st->dptr + 3 * nq, st->dm, st->dJ));
+  if (st->layout.nmultiplier) PetscCall(SimpVIStepConstraintDenseJacobian_Private(st, st->Y, st->dm, st->dJ));
   PetscFunctionReturn(0);
 }
 

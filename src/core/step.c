@@ -127,6 +127,7 @@ static PetscErrorCode MomentumSum(SimpVIStep st, Vec base, Vec dp)
   if (base) PetscCall(VecGetArrayRead(base, &b));
   PetscCall(VecGetArrayWrite(dp, &d));
   PetscCall(SimpVIKernelMomentum(st->kernel, n, b, G, d));
+  if (st->layout.nmultiplier) PetscCall(SimpVIStepConstraintMomentum_Private(st, b, d)); /* the constraint forces */
   PetscCall(VecRestoreArrayWrite(dp, &d));
   if (base) PetscCall(VecRestoreArrayRead(base, &b));
   if (!arrays)
@@ -169,6 +170,7 @@ PetscErrorCode SimpVIStepResidual_Private(SimpVIStep st, Vec Y, Vec R)
   PetscCall(PetscLogEventBegin(SIMPVI_Residual, 0, Y, R, 0));
   PetscCall(SimpVIStepEvaluate_Private(st, Y));
   PetscCall(ActionGradients(st, R));
+  if (st->layout.nmultiplier) PetscCall(SimpVIStepConstraintResidual_Private(st, Y, R));
   PetscCall(ResidualRecord(st, Y, R));
   PetscCall(PetscLogEventEnd(SIMPVI_Residual, 0, Y, R, 0));
   PetscFunctionReturn(0);
@@ -245,6 +247,7 @@ PetscErrorCode SimpVIStepResidualAndTerms_Private(SimpVIStep st, Vec Y, Vec R, P
   PetscCall(QuadraturePoints(st, Y));
   PetscCall(AssembleTerms(st, PETSC_TRUE, add, ctx));
   PetscCall(ActionGradients(st, R));
+  if (st->layout.nmultiplier) PetscCall(SimpVIStepConstraintResidual_Private(st, Y, R));
   PetscCall(SimpVIStepStamp_Private(st, Y, &st->eval));
   PetscCall(ResidualRecord(st, Y, R));
   PetscCall(PetscLogEventEnd(SIMPVI_Residual, 0, Y, R, 0));
@@ -260,8 +263,11 @@ static PetscErrorCode AddToMat(SimpVIStep st, void *ctx, Mat A, PetscBool transp
 
 static PetscErrorCode AssembleInto(void *ctx, Mat Jac)
 {
+  SimpVIStep st = (SimpVIStep)ctx;
+
   PetscFunctionBegin;
-  PetscCall(SimpVIStepAssembleTerms_Private((SimpVIStep)ctx, AddToMat, Jac));
+  PetscCall(SimpVIStepAssembleTerms_Private(st, AddToMat, Jac));
+  if (st->layout.nmultiplier) PetscCall(SimpVIStepConstraintJacobian_Private(st, st->cY, Jac));
   PetscFunctionReturn(0);
 }
 
@@ -274,7 +280,9 @@ static PetscErrorCode Jacobian(SimpVIStep st, Vec Y, Mat Jac)
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SIMPVI_Jacobian, 0, Y, Jac, 0));
   PetscCall(SimpVIStepEvaluate_Private(st, Y));
+  st->cY = Y;
   PetscCall(SimpVIMatFill_Private(Jac, &st->Jpreallocated, AssembleInto, st));
+  st->cY = NULL;
   PetscCall(PetscLogEventEnd(SIMPVI_Jacobian, 0, Y, Jac, 0));
   PetscFunctionReturn(0);
 }
@@ -539,7 +547,7 @@ PetscErrorCode SimpVIStepCreate_Private(SimpVIStep *step)
 */
 PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep st, const SimpVIScheme *scheme, const SimpVIStepDoor *door, PetscBool linear, Vec q, const char prefix[])
 {
-  const PetscInt s = scheme->degree, nq = scheme->nq;
+  const PetscInt s = scheme->degree, nq = scheme->nq, m = door->nmultiplier;
   MPI_Comm       comm;
   PetscMPIInt    size;
   PetscInt       nloc, N;
@@ -550,7 +558,7 @@ PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep st, const SimpVIScheme *scheme
   PetscCall(SimpVIStepReset_Private(st));
   st->scheme = scheme;
   st->door   = *door;
-  st->linear = linear;
+  st->linear = (PetscBool)(linear && !m); /* g(q) = 0 makes the step nonlinear */
   PetscCall(PetscObjectGetComm((PetscObject)q, &comm));
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(VecGetLocalSize(q, &nloc));
@@ -571,7 +579,7 @@ PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep st, const SimpVIScheme *scheme
      its constant ones, each with s x s coefficients */
   st->layout.nstored     = nloc; /* positions in a vector space: as many numbers as tangent directions */
   st->layout.ntangent    = nloc;
-  st->layout.nmultiplier = 0;
+  st->layout.nmultiplier = m; /* each node's multipliers: their s blocks follow the positions' in Y (one process) */
   st->layout.space       = &SimpVIConfigurationVectorSpace;
   PetscCall(SimpVIKernelCreate_Private(scheme, &st->kernel));
   st->kernel->space = st->layout.space;
@@ -581,7 +589,7 @@ PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep st, const SimpVIScheme *scheme
   for (PetscInt a = 0; a < s; a++) st->predx[a] = PETSC_MAX_REAL;
 
   PetscCall(VecCreate(comm, &st->Y));
-  PetscCall(VecSetSizes(st->Y, s * nloc, s * N));
+  PetscCall(VecSetSizes(st->Y, s * (nloc + m), s * (N + m)));
   PetscCall(VecSetType(st->Y, vtype));
   PetscCall(VecDuplicate(st->Y, &st->R));
   PetscCall(PetscMalloc2(s, &st->Yv, s, &st->Rv));
@@ -595,12 +603,13 @@ PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep st, const SimpVIScheme *scheme
     }
   }
   PetscCall(MatCreate(comm, &st->J));
-  PetscCall(MatSetSizes(st->J, s * nloc, s * nloc, s * N, s * N));
+  PetscCall(MatSetSizes(st->J, s * (nloc + m), s * (nloc + m), s * (N + m), s * (N + m)));
   PetscCall(MatSetType(st->J, MATAIJ));
   PetscCall(MatSetOptionsPrefix(st->J, prefix));
   PetscCall(MatSetFromOptions(st->J));
   st->Jpreallocated = PETSC_FALSE;
   st->Jvalid        = PETSC_FALSE;
+  if (m) PetscCall(SimpVIStepConstraintsSetUp_Private(st));
   PetscFunctionReturn(0);
 }
 
@@ -624,6 +633,7 @@ PetscErrorCode SimpVIStepReset_Private(SimpVIStep st)
   PetscCall(PetscFree2(st->Yv, st->Rv));
   PetscCall(PetscFree3(st->phi, st->parr, st->xv));
   PetscCall(SimpVIStepSmallReset_Private(st));
+  PetscCall(SimpVIStepConstraintsReset_Private(st));
   PetscCall(PetscFree2(st->terms, st->termcoef));
   PetscCall(PetscFree2(st->predx, st->predphi));
   PetscCall(SimpVIKernelDestroy(&st->kernel));

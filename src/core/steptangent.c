@@ -116,6 +116,7 @@ PetscErrorCode SimpVIStepAdjointDestroy_Private(SimpVIStepAdjoint *adjoint)
 PetscErrorCode SimpVIStepLinearize_Private(SimpVIStep st)
 {
   PetscFunctionBegin;
+  PetscCheck(!st->layout.nmultiplier, PETSC_COMM_SELF, PETSC_ERR_SUP, "The tangent and adjoint maps of a step with holonomic constraints (TSSimpVISetConstraints()) are not there yet");
   PetscCall(SimpVIStepJacobian_Private(st, st->Y, st->J));
   PetscCall(SimpVIStepResidual_Private(st, st->Y, st->R)); /* after: a linear step's Jacobian probes elsewhere */
   PetscFunctionReturn(0);

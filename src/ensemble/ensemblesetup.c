@@ -23,6 +23,12 @@ static PetscErrorCode ReadTS(SimpVIEnsemble ens)
   PetscCheck(ctl->h > 0 && !PetscIsInfOrNanReal(ctl->h), PetscObjectComm((PetscObject)ens), PETSC_ERR_ARG_OUTOFRANGE, "The ensemble's TS needs a finite positive time step, not %g (TSSetTimeStep() or -ts_dt)", (double)ctl->h);
   PetscCheck(ctl->tmax < PETSC_MAX_REAL || ctl->maxsteps < PETSC_MAX_INT, PetscObjectComm((PetscObject)ens), PETSC_ERR_ARG_WRONGSTATE, "The ensemble's TS needs TSSetMaxTime() or TSSetMaxSteps() (-ts_max_time, -ts_max_steps)");
   PetscCheck(ctl->eftopt != TS_EXACTFINALTIME_INTERPOLATE, PetscObjectComm((PetscObject)ens), PETSC_ERR_SUP, "The ensemble's members take whole steps: -ts_exact_final_time stepover or matchstep, not interpolate");
+  { /* the members' steps are the kernel's, which has no multipliers */
+    SimpVIProblem *prob;
+
+    PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
+    PetscCheck(!prob || !prob->user.confn, PetscObjectComm((PetscObject)ens), PETSC_ERR_SUP, "SimpVIEnsemble does not take holonomic constraints (TSSimpVISetConstraints()) yet");
+  }
   ctl->compensated = ((TS_SimpVI *)ts->data)->compensated;
   PetscCall(TSSimpVIGetType(ts, &type));
   PetscCall(PetscStrncpy(ctl->type, type, sizeof(ctl->type)));

@@ -414,6 +414,8 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   if (door->userjacobian) PetscCall(TakeUserJacobian(ts));         /* the Jacobian the program gave the SNES is the door's */
   vi->layout = StateLayouts[door->state];
   PetscCall(vi->layout->setup(ts)); /* vi->q1, shaped like the positions: the others are its duplicates */
+  /* holonomic constraints g(q) = 0, if given, checked against the door (src/doors/constraints.c) */
+  PetscCall(SimpVIProblemStepConstraints_Private(ts, vi->prob, door, vi->q1, &stepdoor));
   PetscCall(VecDuplicate(vi->q1, &vi->eq));
   PetscCall(VecDuplicate(vi->q1, &vi->ep));
   PetscCall(VecDuplicate(vi->q1, &vi->p1));
@@ -570,6 +572,7 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
   PetscCall(SimpVIStepGetSizes_Private(vi->step, NULL, &npos));
   if (vi->prob && vi->prob->door) PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->prob->door->name, vi->degree, npos));
   if (vi->prob && vi->prob->door && vi->prob->door->view) PetscCall(vi->prob->door->view(vi->prob, viewer));
+  if (vi->prob) PetscCall(SimpVIProblemViewConstraints_Private(vi->prob, vi->degree, viewer));
   if (vi->prob && vi->prob->door && npos) {
     PetscBool points;
 

@@ -51,6 +51,9 @@ typedef struct {
   Mat                         Pth, Gth;
   TSSimpVIPointwiseFn         pwfn; /* TSSimpVISetPointwiseLagrangian() */
   void                       *pwctx;
+  TSSimpVIConstraintFn        confn; /* TSSimpVISetConstraints(): m holonomic constraints */
+  void                       *conctx;
+  PetscInt                    ncon;
 } SimpVIUser;
 
 /* D = (J - K)/s in a matrix of simpvi's own, never handed to the user's code; while J and K keep the pattern they
@@ -195,6 +198,8 @@ PETSC_INTERN const SimpVIDoor SimpVIDoorLagrangian, SimpVIDoorMechanical, SimpVI
 PETSC_INTERN PetscErrorCode   SimpVISplitDetect_Private(TS, PetscBool *);
 PETSC_INTERN PetscErrorCode   SimpVIProblemNativeDoor_Private(TS, SimpVIProblem *, const SimpVIDoor **);
 PETSC_INTERN PetscErrorCode   SimpVIProblemChooseDoor_Private(TS, SimpVIProblem *, const SimpVIDoor **);
+PETSC_INTERN PetscErrorCode   SimpVIProblemStepConstraints_Private(TS, SimpVIProblem *, const SimpVIDoor *, Vec, SimpVIStepDoor *);
+PETSC_INTERN PetscErrorCode   SimpVIProblemViewConstraints_Private(SimpVIProblem *, PetscInt, PetscViewer);
 PETSC_INTERN PetscErrorCode   SimpVIDirectLimitOption_Private(TS, SimpVIOptionItems, SimpVIProblem *);
 
 #endif

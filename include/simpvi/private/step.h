@@ -29,6 +29,11 @@ typedef struct {
   /* P, G and their derivatives Px, Pv, Gx, Gv (n x n row-major each) at npts points (t, x, v) on arrays, one process:
      the small dense path then calls it once per Newton iteration, with no Vec or Mat; NULL when the door has none */
   PetscErrorCode (*points)(void *, PetscInt, PetscInt, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[]);
+  /* holonomic constraints (src/core/constraints.c): nmultiplier of them, g(q), G = dg/dq (m x n row-major) and
+     sum_r lambda_r d2 g_r/dq2 (n x n) at a configuration on arrays (lambda, g, G, H: NULL when not wanted); 0 and NULL
+     without. They need points() (the end momentum's Legendre inversion onto the hidden constraint) and one process */
+  PetscInt nmultiplier;
+  PetscErrorCode (*constraint)(void *, PetscInt, PetscInt, const PetscReal[], const PetscReal[], PetscReal[], PetscReal[], PetscReal[]);
 } SimpVIStepDoor;
 
 /* Which step vector (id and state), start q0 (state), t and h an evaluation at the quadrature points belongs to */
@@ -141,6 +146,17 @@ PETSC_INTERN PetscErrorCode SimpVIDefaultSolverFromMatrix_Private(KSP, Mat, Pets
 PETSC_INTERN PetscErrorCode SimpVIStepDenseFunction_Private(SNES, Vec, Vec, PetscBool, void *);
 PETSC_INTERN PetscErrorCode SimpVIStepDenseJacobian_Private(SNES, Vec, PetscScalar[], PetscBool *, void *);
 PETSC_INTERN PetscErrorCode SimpVIStepSmallReset_Private(SimpVIStep);
+
+/* Holonomic constraints in the step (src/core/constraints.c): the multipliers' blocks of the step vector after the s
+   position blocks (lambda_0..lambda_{s-1}), the constraints' rows after the s residual blocks (g at nodes 1..s), and
+   the end momentum put on the hidden constraint by lambda_s */
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintsSetUp_Private(SimpVIStep);
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintsReset_Private(SimpVIStep);
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintResidual_Private(SimpVIStep, Vec, Vec);
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintJacobian_Private(SimpVIStep, Vec, Mat);
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintDenseJacobian_Private(SimpVIStep, Vec, PetscInt, PetscScalar[]);
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintMomentum_Private(SimpVIStep, const PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode SimpVIStepGetMultipliers_Private(SimpVIStep, PetscInt *, PetscInt *, const PetscReal *[]);
 
 PETSC_INTERN PetscLogEvent SIMPVI_Residual, SIMPVI_Jacobian;
 

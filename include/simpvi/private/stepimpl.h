@@ -92,6 +92,11 @@ struct _SimpVIStep {
   const PetscScalar **dptr; /* the derivative arrays of each point, for the kernel */
   SimpVIStamp         astamp;
   PetscBool           aderiv; /* aD holds the derivatives of that evaluation */
+
+  /* holonomic constraints (src/core/constraints.c; m = layout.nmultiplier): the nodes' weights beta_i = sum_k w_k B_ki
+     (the quadrature of the basis), the multipliers of the last finished step at its s + 1 nodes, scratch */
+  PetscReal *cbeta, *clambda, *cwork;
+  Vec        cY; /* the step vector of the Jacobian being assembled (not referenced) */
 };
 
 #endif
