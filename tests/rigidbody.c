@@ -8,10 +8,14 @@ static char help[] = "Rigid bodies on SO(3) by the Lie-group Galerkin step (TSSi
                      "                  started upright, checked to come back through the upright position (Euler angles' singularity);\n"
                      "                  -long: the invariants of one run of -nref steps, the axial momentum against round-off's\n"
                      "                  random walk (a drift linear in the steps fails)\n"
+                     "  -case euler:    the -upright top (-theta0, -rates, -T, -nref steps) in Euler angles through the mechanical door, whose\n"
+                     "                  mass matrix is singular at theta = 0, beside the Lie-group run: which comes back upright\n"
                      "  -case jacobian: the step's Jacobian against central differences of its residual (one and two bodies), and the\n"
                      "                  potentials' gradients and Hessians against differences of V\n\n";
 
 #include <simpvi.h>
+#define LAGRANGETOP_MECHANICS_ONLY
+#include "../examples/models/lagrangetop.h" /* the same top in Euler angles, through the mechanical door */
 
 typedef struct {
   PetscReal mgl;   /* the top: m g l, the centre of mass on the body's third axis */
@@ -257,6 +261,96 @@ static PetscErrorCode RunTop(TS ts)
   PetscFunctionReturn(0);
 }
 
+/* the Euler-angle run's tilt theta: its smallest |theta| after it has left its start by more than 0.1 rad */
+typedef struct {
+  PetscReal th0, tiltmax, tiltmin;
+  PetscBool nan;
+} EulerTilt;
+
+static PetscErrorCode EulerMonitor(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
+{
+  EulerTilt         *e = (EulerTilt *)ctx;
+  const PetscScalar *u;
+  PetscReal          th;
+
+  PetscFunctionBeginUser;
+  (void)ts, (void)step, (void)t;
+  PetscCall(VecGetArrayRead(U, &u));
+  th = PetscRealPart(u[1]);
+  for (PetscInt i = 0; i < 6; i++)
+    if (PetscIsInfOrNanScalar(u[i])) e->nan = PETSC_TRUE;
+  PetscCall(VecRestoreArrayRead(U, &u));
+  e->tiltmax = PetscMax(e->tiltmax, PetscAbsReal(th - e->th0));
+  if (e->tiltmax > 0.1) e->tiltmin = PetscMin(e->tiltmin, PetscAbsReal(th));
+  PetscFunctionReturn(0);
+}
+
+/* the top of -case top -upright (-theta0, -rates, -T, -nref steps) in ZXZ Euler angles q = (phi, theta, psi) through the
+   mechanical door (examples/models/lagrangetop.h, as examples/ex4.c), its mass matrix singular at theta = 0, beside the
+   Lie-group run of the same top */
+static PetscErrorCode RunEulerUpright(TS ts)
+{
+  Top               top = {.mass = 0.1, .g = 9.81, .l = 0.15, .I1 = 2.33e-3, .I3 = 1.25e-4};
+  PetscReal         th = 0, rates[3] = {0, 3, 252}, T = 1, M[3][3], dmom, tiltmin, drift[4];
+  PetscInt          nr = 3, N = 1600, steps;
+  EulerTilt         e = {.tiltmax = 0, .tiltmin = PETSC_MAX_REAL, .nan = PETSC_FALSE};
+  TS                te;
+  TSType            type;
+  Mat               A[4];
+  Vec               U;
+  PetscScalar      *u;
+  TSConvergedReason reason;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-theta0", &th, NULL));
+  PetscCall(PetscOptionsGetRealArray(NULL, NULL, "-rates", rates, &nr, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-T", &T, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-nref", &N, NULL));
+  e.th0 = th;
+  PetscCall(TSSimpVIGetType(ts, &type));
+  PetscCall(TSCreate(PETSC_COMM_SELF, &te));
+  PetscCall(TSSetType(te, TSSIMPVI));
+  PetscCall(TSSimpVISetType(te, type));
+  for (PetscInt i = 0; i < 4; i++) PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 3, 3, NULL, &A[i]));
+  PetscCall(TSSimpVISetMass(te, A[0], A[1], A[2], Mass, &top));
+  PetscCall(TSSimpVISetPotential(te, A[3], Potential, PotentialHessian, &top));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 6, &U));
+  MassMatrix(&top, th, M);
+  PetscCall(VecGetArrayWrite(U, &u));
+  u[0] = 0, u[1] = th, u[2] = 0; /* rates are (phi', theta', psi'), p = M(theta) q' */
+  for (PetscInt i = 0; i < 3; i++) u[3 + i] = M[i][0] * rates[0] + M[i][1] * rates[1] + M[i][2] * rates[2];
+  PetscCall(VecRestoreArrayWrite(U, &u));
+  PetscCall(TSSetSolution(te, U));
+  PetscCall(TSSetTimeStep(te, T / N));
+  PetscCall(TSSetMaxSteps(te, N));
+  PetscCall(TSSetMaxTime(te, 2 * T));
+  PetscCall(TSSetExactFinalTime(te, TS_EXACTFINALTIME_MATCHSTEP));
+  PetscCall(TSSetErrorIfStepFails(te, PETSC_FALSE)); /* a failed step ends the run with its reason */
+  PetscCall(TSMonitorSet(te, EulerMonitor, &e, NULL));
+  PetscCall(TSSetFromOptions(te));
+  PetscCall(TSSolve(te, U));
+  PetscCall(TSGetConvergedReason(te, &reason));
+  PetscCall(TSGetStepNumber(te, &steps));
+  {
+    const PetscBool failed = (PetscBool)(reason < 0 || steps < N || e.nan);
+    const PetscBool back   = (PetscBool)(!failed && e.tiltmin < 1e-3);
+
+    Vec UL;
+
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 12, &UL)); /* the Lie-group state */
+    PetscCall(TopRun(ts, N, T, UL, &dmom, &tiltmin, drift));
+    PetscCall(VecDestroy(&UL));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "the top started upright, %" PetscInt_FMT " steps of %g s:\n", N, (double)(T / N)));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  Lie-group run comes back within 1e-3 rad of the upright position: %s\n", tiltmin < 1e-3 ? "yes" : "no"));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  Euler-angle run (mechanical door) stops or fails before it: %s\n", !back ? "yes" : "no"));
+    PetscCall(PetscInfo(NULL, "Euler angles: reason %s, %" PetscInt_FMT " of %" PetscInt_FMT " steps, NaN %d, smallest tilt %g after leaving; Lie group: smallest tilt %g\n", TSConvergedReasons[reason], steps, N, (int)e.nan, (double)e.tiltmin, (double)tiltmin));
+  }
+  PetscCall(VecDestroy(&U));
+  for (PetscInt i = 0; i < 4; i++) PetscCall(MatDestroy(&A[i]));
+  PetscCall(TSDestroy(&te));
+  PetscFunctionReturn(0);
+}
+
 /* central differences of g against V, of H against g, at a point of the group: the user's part of the Jacobian */
 static PetscErrorCode CheckPotential(PetscInt nb, SimpVIRigidBodyPotentialFn fn, Ctx *ctx, const PetscReal R[], PetscReal *eg, PetscReal *eH)
 {
@@ -410,15 +504,17 @@ int main(int argc, char **argv)
   PetscCall(TSSetType(ts, TSSIMPVI));
   PetscCall(TSSetFromOptions(ts));
   {
-    PetscBool free, pair, top, jac;
+    PetscBool free, pair, top, jac, euler;
 
     PetscCall(PetscStrcmp(which, "free", &free));
     PetscCall(PetscStrcmp(which, "pair", &pair));
     PetscCall(PetscStrcmp(which, "top", &top));
     PetscCall(PetscStrcmp(which, "jacobian", &jac));
+    PetscCall(PetscStrcmp(which, "euler", &euler));
     if (free || pair) PetscCall(RunConserved(ts, pair));
     else if (top) PetscCall(RunTop(ts));
     else if (jac) PetscCall(RunJacobian(ts));
+    else if (euler) PetscCall(RunEulerUpright(ts));
     else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown -case %s", which);
   }
   PetscCall(TSDestroy(&ts));
@@ -458,6 +554,13 @@ int main(int argc, char **argv)
   test:
     suffix: upright_lobatto
     args: -case top -ts_simpvi_type lobatto -order_min 5.8 -theta0 0 -rates 0,3,252 -upright -T 1 -n0 400 -nref 6400
+  # the same upright start in Euler angles through the mechanical door (singular mass matrix at theta = 0) beside it
+  test:
+    suffix: upright_euler
+    args: -case euler -ts_simpvi_type simpson -theta0 0 -rates 0,3,252 -T 1 -nref 1600
+  test:
+    suffix: upright_euler_lobatto
+    args: -case euler -ts_simpvi_type lobatto -theta0 0 -rates 0,3,252 -T 1 -nref 1600
   test:
     suffix: jacobian
     args: -case jacobian -ts_simpvi_type simpson
