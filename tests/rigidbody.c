@@ -339,6 +339,15 @@ static PetscErrorCode RunEulerUpright(TS ts)
 
     PetscCall(VecCreateSeq(PETSC_COMM_SELF, 12, &UL)); /* the Lie-group state */
     PetscCall(TopRun(ts, N, T, UL, &dmom, &tiltmin, drift));
+    {
+      const PetscScalar *ul, *ue;
+
+      PetscCall(VecGetArrayRead(UL, &ul));
+      PetscCall(VecGetArrayRead(U, &ue));
+      PetscCall(PetscInfo(NULL, "tilt at the end: Lie group %.12g, Euler angles |theta| %.12g\n", (double)PetscAcosReal(PetscMin(1.0, PetscMax(-1.0, PetscRealPart(ul[8])))), (double)PetscAbsReal(PetscRealPart(ue[1]))));
+      PetscCall(VecRestoreArrayRead(U, &ue));
+      PetscCall(VecRestoreArrayRead(UL, &ul));
+    }
     PetscCall(VecDestroy(&UL));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "the top started upright, %" PetscInt_FMT " steps of %g s:\n", N, (double)(T / N)));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  Lie-group run comes back within 1e-3 rad of the upright position: %s\n", tiltmin < 1e-3 ? "yes" : "no"));
