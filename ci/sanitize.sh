@@ -33,7 +33,12 @@ rm -rf "$canary"
 #   runs sanitized in tutorials-*, examples-* and tests-i2_*; here it would take minutes.
 # - tests-brouwer_*: 32000 steps each of the step every other test takes (the verdict is the round-off's statistics,
 #   which the sanitizers do not change); compensated summation runs sanitized in every other simpvi test.
+# - examples-sweep_flip_{kinsol,static,ts,ranks_per_run}: the flip study's variants (KINSOL, static shares, one TS per
+#   task, groups of ranks); examples-sweep_flip and tests-ensemble_object_* run the ensemble's code sanitized, and
+#   tests-sneskinsol* and the KINSOL tutorials run KINSOL's.
+# - tests-rigidbody_top_long*: 5000 steps each of the rigid-body step that tests-rigidbody_* run sanitized (the verdict
+#   is the round-off's drift, which the sanitizers do not change).
 # - docs (Python on the source tree) and conformance-outside-pristine (a file comparison): they run no compiled code,
 #   so the unsanitized run's verdict is theirs.
 bash ci/test.sh --test-dir build-asan -LE 'valgrind|install|python|docs' \
-  -E 'bench-soak-quick|bench-workprecision-quick|tests-brouwer_|conformance-outside-pristine' "$@"
+  -E 'bench-soak-quick|bench-workprecision-quick|tests-brouwer_|conformance-outside-pristine|examples-sweep_flip_(kinsol|static|ts|ranks_per_run)$|tests-rigidbody_top_long' "$@"

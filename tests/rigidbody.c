@@ -535,7 +535,7 @@ int main(int argc, char **argv)
 
   test:
     suffix: free
-    args: -case free -rigid_view
+    args: -case free -rigid_view -steps 4000
   test:
     suffix: free_lobatto
     args: -case free -ts_simpvi_type lobatto -steps 2000
@@ -548,14 +548,15 @@ int main(int argc, char **argv)
   test:
     suffix: top_lobatto
     args: -case top -ts_simpvi_type lobatto -order_min 5.8 -n0 100 -nref 3200
-  # 2e4 steps of Table 3's top (20 s): its invariants (docs/mathematics.md gives the 1e6-step numbers)
+  # 5e3 steps of Table 3's top (5 s): its invariants (docs/mathematics.md gives the 1e6-step numbers); the drift of a
+  # Newton stopped on the residual (-snes_rtol 1e-13) fails its last line already here, for both schemes
   test:
     suffix: top_long
-    args: -case top -long -nref 20000 -T 20
+    args: -case top -long -nref 5000 -T 5
   # the same with lobatto: its axial momentum drifted too (1.6e-14 in 2e4 steps) when Newton stopped on the residual
   test:
     suffix: top_long_lobatto
-    args: -case top -long -nref 20000 -T 20 -ts_simpvi_type lobatto
+    args: -case top -long -nref 5000 -T 5 -ts_simpvi_type lobatto
   # the top through the upright position, where the Euler-angle mass matrix is singular
   test:
     suffix: upright_simpson
