@@ -31,6 +31,8 @@ static PetscErrorCode SmallWorkSpace(SimpVIStep st)
 
     PetscCall(PetscMalloc7(nq, &st->at, nq * n, &st->ax, nq * n, &st->av, nq * n, &st->aP, nq * n, &st->aG, 4 * nq * n * n, &st->aD, 4 * nq, &st->dptr));
     st->astamp.id = 0;
+    st->att       = PETSC_MAX_REAL;
+    st->ath       = 0;
   }
   st->dm         = m;
   st->dgiven     = PETSC_FALSE;
@@ -70,6 +72,7 @@ PetscErrorCode SimpVIDenseAccessSet_Private(SimpVIDenseAccess *acc, Mat A)
   if (DenseAccessCurrent(acc, A)) PetscFunctionReturn(0);
   PetscCall(PetscMemzero(acc, sizeof(*acc)));
   PetscCall(PetscObjectTypeCompare(obj, MATSEQDENSE, &acc->dense));
+  if (!acc->dense) PetscCall(PetscObjectTypeCompare(obj, MATSEQAIJ, &acc->aij));
   if (acc->dense) {
     PetscCall(PetscObjectQueryFunction(obj, "MatDenseGetArrayRead_C", &acc->getarray));
     PetscCall(PetscObjectQueryFunction(obj, "MatDenseRestoreArrayRead_C", &acc->restorearray));
@@ -85,7 +88,8 @@ PetscErrorCode SimpVIDenseAccessSet_Private(SimpVIDenseAccess *acc, Mat A)
 
 /*
   SimpVIDenseMult_Private - y = A x, on the arrays when A is a MATSEQDENSE (the sums of BLAS's reference gemv, which
-  MatMult() calls: y_i = 0, then y_i += x_j A_ij for j in order), else by MatMult()
+  MatMult() calls: y_i = 0, then y_i += x_j A_ij for j in order) or a MATSEQAIJ (y_i = 0, then y_i += A_ij x_j over
+  the row's entries in order, as MatMult_SeqAIJ() without inodes), else by MatMult()
 */
 PetscErrorCode SimpVIDenseMult_Private(SimpVIDenseAccess *acc, Mat A, Vec x, Vec y)
 {
@@ -96,12 +100,42 @@ PetscErrorCode SimpVIDenseMult_Private(SimpVIDenseAccess *acc, Mat A, Vec x, Vec
 
   PetscFunctionBegin;
   PetscCall(SimpVIDenseAccessSet_Private(acc, A));
-  if (!acc->dense) {
+  if (!acc->dense && !acc->aij) {
     PetscCall(MatMult(A, x, y));
     PetscFunctionReturn(0);
   }
   PetscCall(MatAssembled(A, &assembled)); /* as MatMult() checks */
   PetscCheck(assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Not for unassembled matrix");
+  if (acc->aij) {
+    PetscObjectState nzstate;
+
+    PetscCall(MatGetNonzeroState(A, &nzstate));
+    if (!acc->ai || nzstate != acc->nzstate) { /* a MATSEQAIJ's rows are its own arrays (no copy) until its nonzeros change */
+      const PetscInt *ai, *aj;
+      PetscBool       done;
+
+      PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+      PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cannot read the rows of a matrix of the problem");
+      acc->ai = ai; /* (the restore below frees nothing here, and forgets the pointers it is given) */
+      acc->aj = aj;
+      PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+      acc->nzstate = nzstate;
+    }
+    PetscCall(MatGetLocalSize(A, &m, NULL));
+    PetscCall(MatSeqAIJGetArrayRead(A, &a));
+    PetscCall(VecGetArrayRead(x, &xx));
+    PetscCall(VecGetArrayWrite(y, &yy));
+    for (PetscInt i = 0; i < m; i++) {
+      PetscScalar sum = 0;
+
+      for (PetscInt k = acc->ai[i]; k < acc->ai[i + 1]; k++) sum += a[k] * xx[acc->aj[k]];
+      yy[i] = sum;
+    }
+    PetscCall(VecRestoreArrayWrite(y, &yy));
+    PetscCall(VecRestoreArrayRead(x, &xx));
+    PetscCall(MatSeqAIJRestoreArrayRead(A, &a));
+    PetscFunctionReturn(0);
+  }
   PetscCall(MatGetLocalSize(A, &m, &n));
   PetscCall(acc->getlda(A, &lda));
   PetscCall(acc->getarray(A, &a));
@@ -213,8 +247,12 @@ static PetscErrorCode PointsEvaluate(SimpVIStep st, PetscBool derivatives)
   PetscScalar      **x = st->xv, **v = st->xv + nq;
 
   PetscFunctionBegin;
-  PetscCall(SimpVIKernelSetStepSize(st->kernel, st->h));
-  PetscCall(SimpVIKernelTimes(st->kernel, st->t, st->at));
+  if (st->kernel->h != st->h || st->att != st->t || st->ath != st->h) { /* the tables and times of a new step (not at every iteration) */
+    PetscCall(SimpVIKernelSetStepSize(st->kernel, st->h));
+    PetscCall(SimpVIKernelTimes(st->kernel, st->t, st->at));
+    st->att = st->t;
+    st->ath = st->h;
+  }
   for (PetscInt k = 0; k < nq; k++) {
     x[k] = st->ax + k * n;
     v[k] = st->av + k * n;

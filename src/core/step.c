@@ -483,6 +483,19 @@ PetscErrorCode SimpVIStepPredict_Private(SimpVIStep st)
   PetscFunctionReturn(0);
 }
 
+/* y = x (x: n local entries of an array the caller holds): VecCopy()'s logging and checks cost more than the copy on
+   the small systems whose steps take microseconds */
+static PetscErrorCode CopyArray(PetscInt n, const PetscScalar x[], Vec y)
+{
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayWrite(y, &a));
+  PetscCall(PetscArraycpy(a, x, n));
+  PetscCall(VecRestoreArrayWrite(y, &a));
+  PetscFunctionReturn(0);
+}
+
 /*
   SimpVIStepAccept_Private - keeps the nodes of the solved step as the polynomial for dense output and the predictor, and
   its start (q0 is the first node; p0) for the partial steps of interpolation and a roll-back
@@ -496,7 +509,7 @@ PetscErrorCode SimpVIStepAccept_Private(SimpVIStep st)
   PetscFunctionBegin;
   PetscCall(VecGetArrayRead(st->Y, &y));
   PetscCall(VecGetArrayRead(st->q0, &q0));
-  PetscCall(VecCopy(st->q0, st->Qprev[0]));
+  PetscCall(CopyArray(n, q0, st->Qprev[0]));
   for (PetscInt a = 0; a < st->scheme->degree; a++) { /* Q_{a+1} = q0 (+) Z_a */
     PetscCall(VecGetArrayWrite(st->Qprev[a + 1], &Q));
     PetscCall(st->kernel->space->retract(n, q0, y + a * n, Q));
@@ -504,7 +517,9 @@ PetscErrorCode SimpVIStepAccept_Private(SimpVIStep st)
   }
   PetscCall(VecRestoreArrayRead(st->q0, &q0));
   PetscCall(VecRestoreArrayRead(st->Y, &y));
-  PetscCall(VecCopy(st->p0, st->pprev));
+  PetscCall(VecGetArrayRead(st->p0, &q0));
+  PetscCall(CopyArray(n, q0, st->pprev));
+  PetscCall(VecRestoreArrayRead(st->p0, &q0));
   st->tprev    = st->t;
   st->hprev    = st->h;
   st->havepoly = PETSC_TRUE;
@@ -592,16 +607,6 @@ PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep st, const SimpVIScheme *scheme
   PetscCall(VecSetSizes(st->Y, s * (nloc + m), s * (N + m)));
   PetscCall(VecSetType(st->Y, vtype));
   PetscCall(VecDuplicate(st->Y, &st->R));
-  PetscCall(PetscMalloc2(s, &st->Yv, s, &st->Rv));
-  for (PetscInt a = 0; a < s; a++) {
-    if (size == 1) {
-      PetscCall(VecCreateSeqWithArray(comm, 1, nloc, NULL, &st->Yv[a]));
-      PetscCall(VecCreateSeqWithArray(comm, 1, nloc, NULL, &st->Rv[a]));
-    } else {
-      PetscCall(VecCreateMPIWithArray(comm, 1, nloc, N, NULL, &st->Yv[a]));
-      PetscCall(VecCreateMPIWithArray(comm, 1, nloc, N, NULL, &st->Rv[a]));
-    }
-  }
   PetscCall(MatCreate(comm, &st->J));
   PetscCall(MatSetSizes(st->J, s * (nloc + m), s * (nloc + m), s * (N + m), s * (N + m)));
   PetscCall(MatSetType(st->J, MATAIJ));
@@ -624,13 +629,7 @@ PetscErrorCode SimpVIStepReset_Private(SimpVIStep st)
     if (st->V) PetscCall(VecDestroyVecs(nq, &st->V));
     if (st->P) PetscCall(VecDestroyVecs(nq, &st->P));
     if (st->G) PetscCall(VecDestroyVecs(nq, &st->G));
-    if (st->Yv)
-      for (PetscInt a = 0; a < s; a++) {
-        PetscCall(VecDestroy(&st->Yv[a]));
-        PetscCall(VecDestroy(&st->Rv[a]));
-      }
   }
-  PetscCall(PetscFree2(st->Yv, st->Rv));
   PetscCall(PetscFree3(st->phi, st->parr, st->xv));
   PetscCall(SimpVIStepSmallReset_Private(st));
   PetscCall(SimpVIStepConstraintsReset_Private(st));
@@ -676,15 +675,13 @@ PetscErrorCode SimpVIStepDestroy_Private(SimpVIStep *step)
 */
 PetscErrorCode SimpVIStepIncrements_Private(SimpVIStep st, Vec dq, Vec dp)
 {
-  const PetscInt s = st->scheme->degree;
-  PetscScalar   *y;
+  const PetscInt     s = st->scheme->degree;
+  const PetscScalar *y;
 
   PetscFunctionBegin;
-  PetscCall(VecGetArrayRead(st->Y, (const PetscScalar **)&y));
-  PetscCall(VecPlaceArray(st->Yv[s - 1], y + (s - 1) * st->qmap->n));
-  PetscCall(VecCopy(st->Yv[s - 1], dq));
-  PetscCall(VecResetArray(st->Yv[s - 1]));
-  PetscCall(VecRestoreArrayRead(st->Y, (const PetscScalar **)&y));
+  PetscCall(VecGetArrayRead(st->Y, &y));
+  PetscCall(CopyArray(st->qmap->n, y + (s - 1) * st->qmap->n, dq));
+  PetscCall(VecRestoreArrayRead(st->Y, &y));
   PetscCall(MomentumSum(st, NULL, dp));
   PetscFunctionReturn(0);
 }

@@ -43,7 +43,7 @@ static PetscErrorCode Evaluate(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, V
   PetscCall(VecGetArrayRead(v, &vv));
   if (P) PetscCall(VecGetArrayWrite(P, &pp));
   if (G) PetscCall(VecGetArrayWrite(G, &gg));
-  SimpVICallBack(ts, "TSSIMPVI pointwise Lagrangian", prob->user.pwfn(ts, 1, n, &t, xx, vv, L, pp, gg, deriv, deriv ? deriv + n * n : NULL, deriv ? deriv + 2 * n * n : NULL, deriv ? deriv + 3 * n * n : NULL, prob->user.pwctx));
+  SimpVICallBackOneProcess(ts, "TSSIMPVI pointwise Lagrangian", prob->user.pwfn(ts, 1, n, &t, xx, vv, L, pp, gg, deriv, deriv ? deriv + n * n : NULL, deriv ? deriv + 2 * n * n : NULL, deriv ? deriv + 3 * n * n : NULL, prob->user.pwctx));
   if (G) PetscCall(VecRestoreArrayWrite(G, &gg));
   if (P) PetscCall(VecRestoreArrayWrite(P, &pp));
   PetscCall(VecRestoreArrayRead(v, &vv));
@@ -93,7 +93,7 @@ static PetscErrorCode L_Pointwise(TS ts, SimpVIProblem *prob, PetscReal t, Vec x
 static PetscErrorCode Points_Pointwise(TS ts, SimpVIProblem *prob, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[])
 {
   PetscFunctionBegin;
-  SimpVICallBack(ts, "TSSIMPVI pointwise Lagrangian", prob->user.pwfn(ts, npts, n, t, x, v, NULL, P, G, Px, Pv, Gx, Gv, prob->user.pwctx));
+  SimpVICallBackOneProcess(ts, "TSSIMPVI pointwise Lagrangian", prob->user.pwfn(ts, npts, n, t, x, v, NULL, P, G, Px, Pv, Gx, Gv, prob->user.pwctx));
   PetscFunctionReturn(0);
 }
 

@@ -395,6 +395,19 @@ static PetscErrorCode SNESSimpVIDenseGetLinear_SimpVIDense(SNES snes, PetscBool 
 }
 
 /*
+  SNESSimpVIDenseIsType_Private - whether snes is a SNESSIMPVIDENSE and, if so, whether it takes one Newton step per
+  solve; for the step's solver at every step, whose systems may be solved in a microsecond: the type is known by its
+  solve routine, not by comparing names, and the flag read without a composed-function lookup
+*/
+PetscErrorCode SNESSimpVIDenseIsType_Private(SNES snes, PetscBool *dense, PetscBool *linear)
+{
+  PetscFunctionBegin;
+  *dense  = (PetscBool)(snes->ops->solve == SNESSolve_SimpVIDense);
+  *linear = (PetscBool)(*dense && ((SNES_SimpVIDense *)snes->data)->linear);
+  PetscFunctionReturn(0);
+}
+
+/*
   SNESSimpVIDenseSetArrayFunctions_Private - The residual and dense Jacobian of the problem without Vec-to-Mat
   assembly, called at the SNES's solution vector while the SNES's Jacobian callback is the one set at this call
   (a no-op for other SNES types)

@@ -308,6 +308,34 @@ PetscErrorCode SimpVIStabilityCheckStep_Private(TS ts, Vec x, Vec v, PetscBool *
   PetscFunctionReturn(0);
 }
 
+/* The 2-norms of k Vecs in one pass and one reduction (the growth check runs at every step, whose cost on a small
+   system is a few of VecNorm()'s); VecNorm()'s scaled sums where the squares overflow */
+static PetscErrorCode Norms(PetscInt k, Vec x[], PetscReal norm[])
+{
+  PetscReal   sq[4] = {0, 0, 0, 0};
+  PetscMPIInt size;
+  MPI_Comm    comm = PetscObjectComm((PetscObject)x[0]);
+
+  PetscFunctionBegin;
+  PetscCheck(k <= 4, comm, PETSC_ERR_PLIB, "at most 4 Vecs");
+  for (PetscInt i = 0; i < k; i++) {
+    const PetscScalar *a;
+    PetscInt           n;
+
+    PetscCall(VecGetLocalSize(x[i], &n));
+    PetscCall(VecGetArrayRead(x[i], &a));
+    for (PetscInt j = 0; j < n; j++) sq[i] += PetscRealPart(a[j] * PetscConj(a[j]));
+    PetscCall(VecRestoreArrayRead(x[i], &a));
+  }
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (size > 1) PetscCall(MPIU_Allreduce(MPI_IN_PLACE, sq, (PetscMPIInt)k, MPIU_REAL, MPIU_SUM, comm));
+  for (PetscInt i = 0; i < k; i++) {
+    if (PetscIsInfOrNanReal(sq[i])) PetscCall(VecNorm(x[i], NORM_2, &norm[i])); /* (collective: sq[i] is the same on every rank) */
+    else norm[i] = PetscSqrtReal(sq[i]);
+  }
+  PetscFunctionReturn(0);
+}
+
 /*
   SimpVIStabilityCheckGrowth_Private - after a step from (q0, p0) to (q1, p1) (v: a velocity for the Hessian): a state that grew by more than a factor
   10 in both q and p for 3 steps in a row is taken as a numerical blow-up (resolved physical growth is far slower)
@@ -315,19 +343,14 @@ PetscErrorCode SimpVIStabilityCheckStep_Private(TS ts, Vec x, Vec v, PetscBool *
 PetscErrorCode SimpVIStabilityCheckGrowth_Private(TS ts, Vec q0, Vec p0, Vec q1, Vec p1, Vec v, PetscBool *stop)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-  PetscReal  n[4], rq, rp;
-  char       msg[1024], advice[768] = "";
-
-  PetscReal h;
+  PetscReal  n[4], rq, rp, h;
+  char       msg[1024], advice[768];
 
   PetscFunctionBegin;
   PetscCall(SimpVIStepGetTime_Private(vi->step, NULL, &h));
   *stop = PETSC_FALSE;
   if (!vi->checkstability) PetscFunctionReturn(0);
-  PetscCall(VecNorm(q0, NORM_2, &n[0]));
-  PetscCall(VecNorm(p0, NORM_2, &n[1]));
-  PetscCall(VecNorm(q1, NORM_2, &n[2]));
-  PetscCall(VecNorm(p1, NORM_2, &n[3]));
+  PetscCall(Norms(4, (Vec[]){q0, p0, q1, p1}, n));
   rq = n[0] > 0 ? n[2] / n[0] : 1;
   rp = n[1] > 0 ? n[3] / n[1] : 1;
   if (PetscMin(rq, rp) > SIMPVI_GROWTH_FACTOR) {
@@ -338,6 +361,7 @@ PetscErrorCode SimpVIStabilityCheckGrowth_Private(TS ts, Vec q0, Vec p0, Vec q1,
     vi->growth      = 1;
   }
   if (vi->growthsteps < SIMPVI_GROWTH_STEPS) PetscFunctionReturn(0);
+  advice[0] = 0;
   if (vi->bound < PETSC_INFINITY) PetscCall(SimpVIStabilityEstimate_Private(ts, ts->ptime + h, q1, v)); /* omega_max now */
   if (vi->bound < PETSC_INFINITY && vi->omega > 0) PetscCall(Advice(ts, advice, sizeof(advice)));
   else if (vi->bound < PETSC_INFINITY) PetscCall(PetscSNPrintf(advice, sizeof(advice), "%s is stable for a linear system while h*omega_max < %.4g", vi->type, (double)vi->bound));

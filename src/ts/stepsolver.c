@@ -141,13 +141,16 @@ static PetscErrorCode SimplifiedNewtonAllowed(TS ts, PetscBool *allowed)
   TS_SimpVI *vi   = (TS_SimpVI *)ts->data;
   SNES       snes = ts->snes;
   PetscInt   lag;
+  PetscBool  dense, linear;
 
   PetscFunctionBegin;
   *allowed = PETSC_FALSE;
   if (snes->ops->converged != SimpVIStepNewtonConverged_Private || vi->testjacobian) PetscFunctionReturn(0);
   PetscCall(SNESGetLagJacobian(snes, &lag));
   if (lag != 1) PetscFunctionReturn(0);
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)snes, allowed, SNESSIMPVIDENSE, SNESNEWTONLS, ""));
+  PetscCall(SNESSimpVIDenseIsType_Private(snes, &dense, &linear));
+  if (dense) *allowed = PETSC_TRUE;
+  else PetscCall(PetscObjectTypeCompare((PetscObject)snes, SNESNEWTONLS, allowed));
   PetscFunctionReturn(0);
 }
 
@@ -242,10 +245,13 @@ PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, Pet
 
   PetscFunctionBegin;
   PetscCall(SimpVIStepGetSystem_Private(vi->step, &Y, NULL, NULL));
-  PetscCall(SimpVIStepKINSOL_Private(ts));
+  PetscCall(SNESSimpVIDenseIsType_Private(ts->snes, &dense, &linear));
+  if (!dense || vi->kinsolalias) { /* (no name lookups on the dense path, whose steps may cost a microsecond) */
+    PetscCall(SimpVIStepKINSOL_Private(ts));
+    PetscCall(SNESSimpVIDenseIsType_Private(ts->snes, &dense, &linear));
+  }
   PetscCall(SimplifiedNewtonAllowed(ts, &allowed));
   PetscCall(SimpVIStepNewtonBegin_Private(vi->step, allowed, PETSC_FALSE));
-  PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESSIMPVIDENSE, &dense));
   if (dense && !vi->snesviewers) PetscCall(PetscOptionsPushCreateViewerOff(PETSC_TRUE));
   PetscCall(SNESSolve(ts->snes, NULL, Y));
   if (dense && !vi->snesviewers) PetscCall(PetscOptionsPopCreateViewerOff());
@@ -254,7 +260,6 @@ PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, Pet
   PetscCall(SNESGetConvergedReason(ts->snes, &snesreason));
   *converged = (PetscBool)(snesreason > 0);
   if (!*converged && allowed) PetscCall(NewtonAgain(ts, its, lits, &snesreason, converged));
-  if (dense) PetscCall(SNESSimpVIDenseGetLinear(ts->snes, &linear));
   if (dense && !*converged) PetscCall(NewtonLSAgain(ts, linear, its, lits, &snesreason, converged));
   if (*converged && (!dense || linear)) { /* ksponly and the dense SNES of one step (TS_LINEAR) never test the residual: catch Inf/NaN from a callback here */
     PetscReal ynorm;

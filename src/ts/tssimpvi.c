@@ -19,6 +19,7 @@ PetscErrorCode SimpVIStateIsStored_Private(TS ts, PetscBool *stored)
 {
   TS_SimpVI       *vi = (TS_SimpVI *)ts->data;
   PetscObjectState sol, dot;
+  PetscMPIInt      size;
 
   PetscFunctionBegin;
   *stored = PETSC_FALSE;
@@ -26,7 +27,8 @@ PetscErrorCode SimpVIStateIsStored_Private(TS ts, PetscBool *stored)
   PetscCall(vi->layout->stamp(ts, &sol, &dot));
   *stored = (PetscBool)(sol == vi->solstate && dot == vi->dotstate);
   /* a post-event function may change U on some processes only (each its own ball, in PETSc's ts/tutorials/ex44.c) */
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, stored, 1, SIMPVI_MPI_BOOL, MPI_LAND, PetscObjectComm((PetscObject)ts)));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ts), &size));
+  if (size > 1) PetscCall(MPIU_Allreduce(MPI_IN_PLACE, stored, 1, SIMPVI_MPI_BOOL, MPI_LAND, PetscObjectComm((PetscObject)ts)));
   PetscFunctionReturn(0);
 }
 
@@ -68,47 +70,55 @@ static PetscErrorCode StoreState(TS ts, PetscReal t1)
   PetscFunctionReturn(0);
 }
 
-/* x1 = x0 + d, summed with Kahan's compensation c (the low bits of the earlier sums, carried into this one); c takes
-   the low bits this sum loses when update, else stays as it is (the stage: the sum an accepted step will store) */
-static PetscErrorCode CompensatedAdd(Vec x0, Vec d, Vec c, Vec x1, PetscBool update)
+/* x1 = x0 + d, summed with Kahan's compensation c (the low bits of the earlier sums, carried into this one); cnext: the
+   low bits this sum loses, the compensation of the next step if this one is accepted */
+static PetscErrorCode CompensatedAdd(Vec x0, Vec d, Vec c, Vec x1, Vec cnext)
 {
-  const PetscScalar *a, *b;
-  PetscScalar       *cc, *s;
+  const PetscScalar *a, *b, *cc;
+  PetscScalar       *s, *cn;
   PetscInt           n;
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(x0, &n));
   PetscCall(VecGetArrayRead(x0, &a));
   PetscCall(VecGetArrayRead(d, &b));
-  if (update) PetscCall(VecGetArray(c, &cc));
-  else PetscCall(VecGetArrayRead(c, (const PetscScalar **)&cc));
+  PetscCall(VecGetArrayRead(c, &cc));
   PetscCall(VecGetArrayWrite(x1, &s));
+  PetscCall(VecGetArrayWrite(cnext, &cn));
   for (PetscInt i = 0; i < n; i++) {
     const PetscScalar y = b[i] - cc[i], sum = a[i] + y;
 
-    if (update) cc[i] = (sum - a[i]) - y;
-    s[i] = sum;
+    cn[i] = (sum - a[i]) - y;
+    s[i]  = sum;
   }
   PetscCall(VecRestoreArrayRead(x0, &a));
   PetscCall(VecRestoreArrayRead(d, &b));
-  if (update) PetscCall(VecRestoreArray(c, &cc));
-  else PetscCall(VecRestoreArrayRead(c, (const PetscScalar **)&cc));
+  PetscCall(VecRestoreArrayRead(c, &cc));
   PetscCall(VecRestoreArrayWrite(x1, &s));
+  PetscCall(VecRestoreArrayWrite(cnext, &cn));
   PetscFunctionReturn(0);
 }
 
-/* The end (q1, p1) of the accepted step: a compensated run adds the increments StageState() kept */
+static void SwapVecs(Vec *x, Vec *y)
+{
+  Vec t = *x;
+
+  *x = *y;
+  *y = t;
+}
+
+/* The end (q1, p1) of the accepted step is the stage StageState() made (and cnext the compensations it left): swapped
+   in, not summed again */
 static PetscErrorCode FinishStep(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-  Vec        q0, p0;
 
   PetscFunctionBegin;
-  PetscCall(SimpVIStepGetStart_Private(vi->step, &q0, &p0, NULL));
-  if (!vi->compensated) PetscCall(SimpVIStepFinish_Private(vi->step, vi->q1, vi->p1));
-  else {
-    PetscCall(CompensatedAdd(q0, vi->dq, vi->cq, vi->q1, PETSC_TRUE));
-    PetscCall(CompensatedAdd(p0, vi->dp, vi->cp, vi->p1, PETSC_TRUE));
+  SwapVecs(&vi->q1, &vi->eq);
+  SwapVecs(&vi->p1, &vi->ep);
+  if (vi->compensated) {
+    SwapVecs(&vi->cq, &vi->cqnext);
+    SwapVecs(&vi->cp, &vi->cpnext);
   }
   PetscFunctionReturn(0);
 }
@@ -132,8 +142,9 @@ static void AdvanceTime(TS ts)
 }
 
 /* The step's end as the one stage that PETSc's hooks see (TSPostStage(), TSAdaptCheckStage()), shaped like U, made at
-   every try of a step, in eq, ep: the state the step stores if accepted. A compensated run keeps the step's increments
-   dq, dp, which only an accepted step adds to its state (FinishStep()) */
+   every try of a step, in eq, ep: the state the step stores if accepted (FinishStep()). A compensated run adds the
+   step's increments dq, dp to q0, p0 and keeps the low bits it loses in cqnext, cpnext, which only an accepted step
+   carries on */
 static PetscErrorCode StageState(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
@@ -144,8 +155,8 @@ static PetscErrorCode StageState(TS ts)
   if (!vi->compensated) PetscCall(SimpVIStepFinish_Private(vi->step, vi->eq, vi->ep));
   else {
     PetscCall(SimpVIStepIncrements_Private(vi->step, vi->dq, vi->dp));
-    PetscCall(CompensatedAdd(q0, vi->dq, vi->cq, vi->eq, PETSC_FALSE));
-    PetscCall(CompensatedAdd(p0, vi->dp, vi->cp, vi->ep, PETSC_FALSE));
+    PetscCall(CompensatedAdd(q0, vi->dq, vi->cq, vi->eq, vi->cqnext));
+    PetscCall(CompensatedAdd(p0, vi->dp, vi->cp, vi->ep, vi->cpnext));
   }
   PetscCall(vi->layout->join(ts, vi->eq, vi->ep, vi->Ustage));
   PetscFunctionReturn(0);
@@ -421,6 +432,8 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   PetscCall(VecDuplicate(vi->q1, &vi->p1));
   PetscCall(VecDuplicate(vi->q1, &vi->work));
   PetscCall(VecDuplicate(vi->q1, &vi->cq));
+  PetscCall(VecDuplicate(vi->q1, &vi->cqnext));
+  PetscCall(VecDuplicate(vi->q1, &vi->cpnext));
   PetscCall(VecDuplicate(vi->q1, &vi->cp));
   PetscCall(VecDuplicate(vi->q1, &vi->dq));
   PetscCall(VecDuplicate(vi->q1, &vi->dp));
@@ -464,6 +477,8 @@ static PetscErrorCode TSReset_SimpVI(TS ts)
   PetscCall(VecDestroy(&vi->ep));
   PetscCall(VecDestroy(&vi->Ustage));
   PetscCall(VecDestroy(&vi->cq));
+  PetscCall(VecDestroy(&vi->cqnext));
+  PetscCall(VecDestroy(&vi->cpnext));
   PetscCall(VecDestroy(&vi->cp));
   PetscCall(VecDestroy(&vi->dq));
   PetscCall(VecDestroy(&vi->dp));

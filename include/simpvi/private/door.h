@@ -23,6 +23,16 @@
     PetscCall(SimpVICallBackCheck_Private(ts, name, ierr_simpvi_cb_)); \
   } while (0)
 PETSC_INTERN PetscErrorCode SimpVICallBackCheck_Private(TS, const char[], PetscErrorCode);
+/* SimpVICallBack() for a door of one process (the pointwise door): no collective check after a callback that
+   succeeded, which costs more than the user's function on a system of one or two degrees of freedom */
+#define SimpVICallBackOneProcess(ts, name, ...) \
+  do { \
+    PetscErrorCode ierr_simpvi_cb_; \
+    PetscStackPushExternal(name); \
+    ierr_simpvi_cb_ = __VA_ARGS__; \
+    PetscStackPop; \
+    if (PetscUnlikely(ierr_simpvi_cb_)) PetscCall(SimpVICallBackCheck_Private(ts, name, ierr_simpvi_cb_)); \
+  } while (0)
 
 typedef struct _SimpVIDoor        SimpVIDoor;
 typedef struct _SimpVIPhaseSpace *SimpVIPhaseSpace;

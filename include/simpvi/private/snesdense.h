@@ -155,6 +155,7 @@ case M: \
 }
 
 PETSC_INTERN PetscErrorCode SNESSimpVIDenseSetArrayFunctions_Private(SNES, SNESSimpVIDenseFunctionFn *, SNESSimpVIDenseJacobianFn *, void *);
+PETSC_INTERN PetscErrorCode SNESSimpVIDenseIsType_Private(SNES, PetscBool *, PetscBool *);
 PETSC_INTERN PetscErrorCode SNESCreate_SimpVIDense(SNES);
 
 #endif

@@ -171,6 +171,9 @@ typedef struct {
   const char       *type;
   PetscFunctionList qlist;
   PetscBool         dense; /* A is a MATSEQDENSE with the functions below; else they are not set */
+  PetscBool         aij;   /* A is a MATSEQAIJ, read on its CSR arrays: the row starts and columns of its nonzero state */
+  PetscObjectState  nzstate;
+  const PetscInt   *ai, *aj;
   PetscErrorCode (*getarray)(Mat, const PetscScalar **);
   PetscErrorCode (*restorearray)(Mat, const PetscScalar **);
   PetscErrorCode (*getlda)(Mat, PetscInt *);

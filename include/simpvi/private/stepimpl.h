@@ -32,7 +32,7 @@ struct _SimpVIStep {
   SimpVIStamp eval;
 
   /* the system */
-  Vec       Y, R, *Yv, *Rv; /* Yv/Rv: views of the stage blocks of Y/R */
+  Vec       Y, R;
   Mat       J;
   PetscBool Jpreallocated;
   PetscReal Jh, Jt;          /* step size and start of the step of the Jacobian in J (linear: the last step it was found to be) */
@@ -89,7 +89,8 @@ struct _SimpVIStep {
   /* a door with points(): the quadrature points' t, x, v, the door's P, G and derivatives (Px, Pv, Gx, Gv, nq n x n
      each) on arrays, and the step vector they belong to */
   PetscReal          *at, *ax, *av, *aP, *aG, *aD;
-  const PetscScalar **dptr; /* the derivative arrays of each point, for the kernel */
+  PetscReal           att, ath; /* the step (start, size) whose point times are in at */
+  const PetscScalar **dptr;     /* the derivative arrays of each point, for the kernel */
   SimpVIStamp         astamp;
   PetscBool           aderiv; /* aD holds the derivatives of that evaluation */
 

@@ -106,6 +106,7 @@ typedef struct {
      and carry on while the state is the one the last step stored (solstate, dotstate, tstored; else they restart at 0) */
   PetscBool        compensated;
   Vec              cq, cp, dq, dp; /* dq, dp: the step's increments */
+  Vec              cqnext, cpnext; /* the compensations after the step being tried, if it is accepted */
   PetscReal        ct, tstored;
   PetscBool        stored;
   PetscObjectState solstate, dotstate;
