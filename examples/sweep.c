@@ -581,9 +581,10 @@ static PetscReal DPEnergy(Sweep *sw, const PetscReal q[], const PetscReal p[])
 static void FlipPoint(const Sweep *sw, const PetscReal x[], const PetscReal v[], PetscReal *L, PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[])
 {
   const PetscReal l2 = sw->l * sw->l, gl = sw->g * sw->l;
-  const PetscReal c = PetscCosReal(x[0] - x[1]), s = PetscSinReal(x[0] - x[1]);
-  /* each angle's sine and cosine together (one sincos() call each), whichever the caller asks */
+  /* each angle's sine and cosine together (one sincos() call each), whichever the caller asks; those of the difference
+     from them (a third sincos() is a sixth of the study's time) */
   const PetscReal s0 = PetscSinReal(x[0]), c0 = PetscCosReal(x[0]), s1 = PetscSinReal(x[1]), c1 = PetscCosReal(x[1]);
+  const PetscReal c = c0 * c1 + s0 * s1, s = s0 * c1 - c0 * s1;
 
   if (L) *L = l2 * v[0] * v[0] + 0.5 * l2 * v[1] * v[1] + l2 * c * v[0] * v[1] + gl * (2 * c0 + c1);
   if (P) {

@@ -114,6 +114,8 @@ PetscErrorCode SimpVIEnsembleBatchCreate_Private(SimpVIEnsemble ens)
   PetscCall(PetscCalloc7(B * np1, &b->param, B * n, &b->q, B * n, &b->p, B * n, &b->cq, B * n, &b->cp, B * (s + 1) * n, &b->Qprev, B * m, &b->Z));
   PetscCall(PetscCalloc2(B, &b->slot, B * nq, &b->pmember));
   PetscCall(PetscCalloc2(B, &b->pstep, B, &b->pstop));
+  PetscCall(PetscMalloc3(B, &b->packed, B, &b->packedt, B, &b->packedh));
+  for (PetscInt j = 0; j < B; j++) b->packed[j] = -1;
   PetscCall(PetscCalloc7(B * nq, &b->pt, B * nq * np1, &b->pparam, B * nq * n, &b->px, B * nq * n, &b->pv, B * nq * n, &b->pP, B * nq * n, &b->pG, 4 * B * nq * n * n, &b->pD));
   PetscCall(PetscCalloc7(m, &b->R, m * m, &b->J, m * m, &b->LU, m, &b->dy, n, &b->dq, n, &b->dp, m, &b->piv));
   PetscCall(PetscCalloc5(s, &b->predx, s * (s + 1), &b->predphi, s + 1, &b->farphi, s + 1, &b->dphi, 4 * nq, &b->ptr));
@@ -134,6 +136,7 @@ PetscErrorCode SimpVIEnsembleBatchDestroy_Private(SimpVIEnsemble ens)
   PetscCall(PetscFree3(b->havepoly, b->live, b->reason));
   PetscCall(PetscFree7(b->param, b->q, b->p, b->cq, b->cp, b->Qprev, b->Z));
   PetscCall(PetscFree2(b->slot, b->pmember));
+  PetscCall(PetscFree3(b->packed, b->packedt, b->packedh));
   PetscCall(PetscFree2(b->pstep, b->pstop));
   PetscCall(PetscFree7(b->pt, b->pparam, b->px, b->pv, b->pP, b->pG, b->pD));
   PetscCall(PetscFree7(b->R, b->J, b->LU, b->dy, b->dq, b->dp, b->piv));

@@ -42,6 +42,8 @@ PetscErrorCode SimpVIEnsembleBatchStart_Private(SimpVIEnsemble ens, PetscInt b, 
   const PetscInt               n   = ens->n;
 
   PetscFunctionBegin;
+  for (PetscInt j = 0; j < B->B; j++) /* its parameters are new (a member may come back in another solve) */
+    if (B->packed[j] == id) B->packed[j] = -1;
   B->member[b]   = id;
   B->steps[b]    = 0;
   B->its[b]      = 0;
@@ -120,12 +122,19 @@ static PetscErrorCode Evaluate(SimpVIEnsemble ens)
     const PetscInt b = B->slot[j];
 
     PetscCall(SimpVIKernelSetStepSize(ens->kernel, B->h[b]));
-    PetscCall(SimpVIKernelTimes(ens->kernel, B->t[b], B->pt + j * nq));
+    if (B->packed[j] != B->member[b] || B->packedt[j] != B->t[b] || B->packedh[j] != B->h[b]) { /* a member or a step new at j: not every iteration */
+      PetscCall(SimpVIKernelTimes(ens->kernel, B->t[b], B->pt + j * nq));
+      for (PetscInt k = 0; k < nq; k++) {
+        B->pmember[j * nq + k] = B->member[b];
+        for (PetscInt i = 0; i < np; i++) B->pparam[(j * nq + k) * np + i] = B->param[b * np1 + i];
+      }
+      B->packed[j]  = B->member[b];
+      B->packedt[j] = B->t[b];
+      B->packedh[j] = B->h[b];
+    }
     for (PetscInt k = 0; k < nq; k++) {
-      xp[k]                  = B->px + (j * nq + k) * n;
-      vp[k]                  = B->pv + (j * nq + k) * n;
-      B->pmember[j * nq + k] = B->member[b];
-      for (PetscInt i = 0; i < np; i++) B->pparam[(j * nq + k) * np + i] = B->param[b * np1 + i];
+      xp[k] = B->px + (j * nq + k) * n;
+      vp[k] = B->pv + (j * nq + k) * n;
     }
     PetscCall(SimpVIKernelPoints(ens->kernel, n, B->q + b * n, B->Z + b * ens->m, xp, vp));
   }
@@ -338,6 +347,7 @@ static PetscErrorCode BatchStop(SimpVIEnsemble ens)
   PetscInt             k = 0;
 
   PetscFunctionBegin;
+  for (PetscInt j = 0; j < B->B; j++) B->packed[j] = -1; /* the points' arrays are this function's now */
   for (PetscInt b = 0; b < B->nb; b++) {
     if (B->reason[b] == SIMPVI_ENSEMBLE_DIVERGED_NONLINEAR_SOLVE) continue;
     B->slot[k]    = b;

@@ -49,8 +49,10 @@ typedef struct {
   /* packed points of the live slots (slot of packed j: slot[j]) */
   PetscInt   nlive, *slot, *pmember;
   PetscReal *pt, *pparam, *px, *pv, *pP, *pG, *pD; /* B nq, B nq nparam, B nq n (x4), 4 B nq n n */
-  PetscInt  *pstep;                                /* B: the steps of the members the batch stop function gets */
-  PetscBool *pstop;                                /* B: its verdicts */
+  PetscInt  *packed;                               /* B: the member whose parameters and point times (at packedt, packedh) are packed at j; -1: none */
+  PetscReal *packedt, *packedh;
+  PetscInt  *pstep; /* B: the steps of the members the batch stop function gets */
+  PetscBool *pstop; /* B: its verdicts */
   /* one member's Newton step at a time */
   PetscReal    *R, *J, *LU, *dy, *dq, *dp; /* m, m m (row-major), m m (column-major), m, n, n */
   PetscBLASInt *piv;
