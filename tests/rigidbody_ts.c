@@ -90,8 +90,8 @@ static PetscErrorCode Difference(Vec U, Vec W, PetscReal *d)
   PetscFunctionReturn(0);
 }
 
-/* The object's own loop: n steps of h from the top's start, into W (W made here) */
-static PetscErrorCode OwnLoop(PetscInt n, PetscReal h, Vec *W)
+/* The object's own loop: n steps of h from the top's start, then one of hlast if positive, into W (W made here) */
+static PetscErrorCode OwnLoop(PetscInt n, PetscReal h, PetscReal hlast, Vec *W)
 {
   const PetscReal   J[9] = {I1, 0, 0, 0, I1, 0, 0, 0, I3};
   TS                ts;
@@ -105,6 +105,7 @@ static PetscErrorCode OwnLoop(PetscInt n, PetscReal h, Vec *W)
   PetscCall(SimpVIRigidBodiesCreateState(rb, W));
   PetscCall(TopState(*W));
   for (PetscInt i = 0; i < n; i++) PetscCall(SimpVIRigidBodiesStep(rb, h, *W));
+  if (hlast > 0) PetscCall(SimpVIRigidBodiesStep(rb, hlast, *W));
   PetscCall(SimpVIRigidBodiesDestroy(&rb));
   PetscCall(TSDestroy(&ts));
   PetscFunctionReturn(0);
@@ -119,7 +120,7 @@ static PetscErrorCode RunLoop(PetscInt n, PetscReal T)
   SimpVIRigidBodies rb;
 
   PetscFunctionBeginUser;
-  PetscCall(OwnLoop(n, T / n, &W));
+  PetscCall(OwnLoop(n, T / n, 0, &W));
   PetscCall(TopTS(T / n, &U, &ts));
   PetscCall(TSSetMaxSteps(ts, n));
   PetscCall(TSSolve(ts, NULL));
@@ -146,6 +147,33 @@ static PetscErrorCode RunLoop(PetscInt n, PetscReal T)
   PetscCall(TSDestroy(&ts));
   PetscCall(VecDestroy(&U));
   PetscCall(VecDestroy(&W));
+
+  /* -ts_exact_final_time interpolate: the n-th step of T/(n - 1/2) passes T, and U(T) is TSInterpolate()'s, the step of
+     T - t_{n-1} from the state at t_{n-1} (the object's loop of n - 1 steps, then that step) */
+  {
+    const PetscReal dt = T / (n - 0.5);
+    PetscReal       o;
+
+    PetscCall(OwnLoop(n - 1, dt, T - (n - 1) * dt, &W));
+    PetscCall(TopTS(dt, &U, &ts));
+    PetscCall(TSSetMaxTime(ts, T));
+    PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_INTERPOLATE));
+    PetscCall(TSSolve(ts, U));
+    PetscCall(TSGetStepNumber(ts, &steps));
+    PetscCall(Difference(U, W, &d));
+    {
+      const PetscScalar *u;
+
+      PetscCall(VecGetArrayRead(U, &u));
+      o = Orthogonality(u);
+      PetscCall(VecRestoreArrayRead(U, &u));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "-ts_exact_final_time interpolate: %" PetscInt_FMT " steps, U(T) the object's loop and a last step to T to 1e-14: %s, on the group: %s\n", steps, d <= 1e-14 ? "yes" : "no", o <= 1e-13 ? "yes" : "no"));
+    if (d > 1e-14) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  difference %g\n", (double)d));
+    PetscCall(TSDestroy(&ts));
+    PetscCall(VecDestroy(&U));
+    PetscCall(VecDestroy(&W));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -202,8 +230,8 @@ static PetscErrorCode CountCrossings(TS ts, PetscInt step, PetscReal t, Vec U, v
   s = u[8] - e->c;
   PetscCall(VecRestoreArrayRead(U, &u));
   if (step > 0 && s * e->worst < 0) e->count++;
-  e->lo = step ? PetscMin(e->lo, s + e->c) : s + e->c;
-  e->hi = step ? PetscMax(e->hi, s + e->c) : s + e->c;
+  e->lo    = step ? PetscMin(e->lo, s + e->c) : s + e->c;
+  e->hi    = step ? PetscMax(e->hi, s + e->c) : s + e->c;
   e->worst = s; /* the last sign */
   PetscFunctionReturn(0);
 }
@@ -235,7 +263,8 @@ static PetscErrorCode RunEvent(PetscInt n, PetscReal T)
   PetscCall(TSGetStepNumber(ts, &steps));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "tilt crossings located: %" PetscInt_FMT ", as many as the run without events crosses: %s\n", ev.count, ev.count == cross.count && ev.count > 0 ? "yes" : "no"));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "each within the event tolerance of the tilt: %s, on the group (||R'R - I|| <= 1e-13): %s\n", ev.worst <= 10 * tol ? "yes" : "no", ev.orth <= 1e-13 ? "yes" : "no"));
-  if (ev.count != cross.count || !ev.count || ev.worst > 10 * tol) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %" PetscInt_FMT " crossings without events, |R33 - c| %g, R33 in [%g, %g]\n", cross.count, (double)ev.worst, (double)cross.lo, (double)cross.hi));
+  if (ev.count != cross.count || !ev.count || ev.worst > 10 * tol)
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %" PetscInt_FMT " crossings without events, |R33 - c| %g, R33 in [%g, %g]\n", cross.count, (double)ev.worst, (double)cross.lo, (double)cross.hi));
   PetscCall(TSDestroy(&ts));
   PetscCall(VecDestroy(&U));
   PetscFunctionReturn(0);
@@ -307,7 +336,8 @@ static PetscErrorCode RunInterpolate(PetscInt n, PetscInt nref, PetscReal T)
   order = PetscLog2Real(e1 / e2);
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "TSInterpolate() in mid-step: on the group (||R'R - I|| <= 1e-13): %s, the two momenta kept to 1e-13: %s\n", PetscMax(o1, o2) <= 1e-13 ? "yes" : "no", PetscMax(m1, m2) <= 1e-13 ? "yes" : "no"));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "its error at the scheme's order (observed order >= %g): %s\n", (double)order_min, order >= order_min ? "yes" : "no"));
-  if (order < order_min || PetscMax(o1, o2) > 1e-13 || PetscMax(m1, m2) > 1e-13) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  errors %g %g (order %g), orthogonality %g, momenta %g\n", (double)e1, (double)e2, (double)order, (double)PetscMax(o1, o2), (double)PetscMax(m1, m2)));
+  if (order < order_min || PetscMax(o1, o2) > 1e-13 || PetscMax(m1, m2) > 1e-13)
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  errors %g %g (order %g), orthogonality %g, momenta %g\n", (double)e1, (double)e2, (double)order, (double)PetscMax(o1, o2), (double)PetscMax(m1, m2)));
   PetscFunctionReturn(0);
 }
 
@@ -351,7 +381,7 @@ static PetscErrorCode DummyLagrangian(TS ts, PetscReal t, Vec x, Vec v, PetscRea
 /* each unsupported use is an error of the expected class, with the objects destroyed afterwards */
 static PetscErrorCode RunErrors(void)
 {
-  const char *names[] = {"a Lagrangian as well", "TSSetSaveTrajectory()", "a state of the wrong size", "TSSimpVIGetPhaseSpaceIS()"};
+  const char *names[]  = {"a Lagrangian as well", "TSSetSaveTrajectory()", "a state of the wrong size", "TSSimpVIGetPhaseSpaceIS()"};
   const int   expect[] = {PETSC_ERR_USER, PETSC_ERR_SUP, PETSC_ERR_ARG_SIZ, PETSC_ERR_ARG_WRONGSTATE};
 
   PetscFunctionBeginUser;

@@ -648,7 +648,7 @@ PetscErrorCode SimpVIRigidBodiesFinish_Private(SimpVIRigidBodies rb, Vec U1, Pet
   PetscCall(VecGetArrayRead(rb->Z, &Z));
   PetscCall(VecGetArray(U1, &u));
   for (PetscInt b = 0; b < nb; b++) {
-    PetscReal D[9], F[9], dD[9], mu[3], y[3], *R1 = u + 9 * b, *p1 = u + 9 * nb + 3 * b, Rcnew[9], pcnew[3];
+    PetscReal  D[9], F[9], dD[9], mu[3], y[3], *R1 = u + 9 * b, *p1 = u + 9 * nb + 3 * b, Rcnew[9], pcnew[3];
     PetscReal *Rc = rb->Rc + 9 * b, *pc = rb->pic + 3 * b;
 
     /* D = exp(xi_s) - I to round-off of its own size; its rounded coefficients leave I + D orthogonal only to about

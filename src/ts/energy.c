@@ -16,6 +16,9 @@
   Output Parameter:
 . H - the energy
 
+  Note:
+  For rigid bodies (`TSSimpVISetRigidBodies()`) U = (R, pi) and H = sum_b 1/2 pi_b' J_b^-1 pi_b + V(R).
+
   Level: intermediate
 
 .seealso: `TSSIMPVI`, `TSSimpVIMonitorEnergy()`

@@ -52,7 +52,7 @@ PetscErrorCode SimpVIRigidSetUp_Private(TS ts)
 */
 PetscErrorCode SimpVIRigidStep_Private(TS ts)
 {
-  TS_SimpVI          *vi = (TS_SimpVI *)ts->data;
+  TS_SimpVI          *vi  = (TS_SimpVI *)ts->data;
   PetscInt            its = 0, lits = 0, rejections = 0;
   PetscReal           next_time_step, h = ts->time_step;
   PetscBool           accept = PETSC_TRUE, stageok = PETSC_FALSE;
@@ -103,8 +103,7 @@ PetscErrorCode SimpVIRigidStep_Private(TS ts)
     if (!ts->reason) PetscCall(PetscInfo(ts, "Rigid-body step %" PetscInt_FMT " at t = %g failed (%s): retried with h = %g\n", ts->steps, (double)ts->ptime, reason, (double)ts->time_step));
   }
   if (!stageok) { /* U and t are still those of the last good step */
-    PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "TSSIMPVI rigid-body step %" PetscInt_FMT " from t = %g with h = %g failed: %s after %" PetscInt_FMT " iterations%s", ts->steps, (double)ts->ptime, (double)h, reason, its,
-               ts->reason == TS_DIVERGED_STEP_REJECTED ? " (retried as often as TSSetMaxStepRejections() allows)" : "");
+    PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "TSSIMPVI rigid-body step %" PetscInt_FMT " from t = %g with h = %g failed: %s after %" PetscInt_FMT " iterations%s", ts->steps, (double)ts->ptime, (double)h, reason, its, ts->reason == TS_DIVERGED_STEP_REJECTED ? " (retried as often as TSSetMaxStepRejections() allows)" : "");
     PetscCall(PetscInfo(ts, "Rigid-body step %" PetscInt_FMT " at t = %g failed: %s; the state of the last good step is kept\n", ts->steps, (double)ts->ptime, reason));
   }
   PetscFunctionReturn(0);

@@ -757,6 +757,11 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
   carry the phase-space point U = (q, p), split with `TSRHSSplitSetIS()` "position" and "momentum"; on one process
   the default is the first and second half of U, on more the split must be named.
 
+  Rigid bodies on SO(3) come through `TSSimpVISetRigidBodies()` (inertia tensors and a potential V(R)): the state U
+  holds their rotation matrices and body momenta, and each step is the scheme's Galerkin step on the group,
+  R0 exp(xi(tau)) (docs/mathematics.md, section 8), solved by the `TS`'s `SNES`; `TSSolve()`, events, `TSInterpolate()`
+  and the failure path below work as for the other problems.
+
   Each step solves, with the `TS`'s `SNES` and the analytic Jacobian, for the nodes Q_1..Q_s of the step polynomial:
 .vb
      p_j + dLd/dQ_0 = 0,  dLd/dQ_i = 0 (0 < i < s),  then p_{j+1} = dLd/dQ_s,
@@ -819,7 +824,7 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
 
   Level: beginner
 
-.seealso: `TSCreate()`, `TS`, `TSSetType()`, `TSSimpVISetType()`, `TSSimpVISetLagrangian()`, `TSSimpVISetMass()`, `TSSimpVISetNonlinearSolverType()`,
+.seealso: `TSCreate()`, `TS`, `TSSetType()`, `TSSimpVISetType()`, `TSSimpVISetLagrangian()`, `TSSimpVISetMass()`, `TSSimpVISetRigidBodies()`, `TSSimpVISetNonlinearSolverType()`,
           `TSSimpVISetUpPhaseSpace()`, `TSSimpVISetParameterJacobian()`, `TSAdjointSolve()`, `TSALPHA2`, `TSBASICSYMPLECTIC`
 M*/
 
