@@ -305,7 +305,7 @@ static PetscErrorCode FreePotential(PetscInt nb, const PetscReal R[], PetscReal 
   with the exact Jacobian on a dense matrix. The program calls it step by step; `TSSimpVISetRigidBodies()` makes the
   same step the `TS`'s own, for `TSSolve()`.
 
-.seealso: `SimpVIRigidBodyPotentialFn`, `SimpVIRigidBodiesStep()`, `SimpVIRigidBodiesComputeEnergy()`, `SimpVISO3Exp()`
+.seealso: `SimpVIRigidBodyPotentialFn`, `SimpVIRigidBodiesStep()`, `SimpVIRigidBodiesComputeEnergy()`, `SimpVISO3Exp()`, `TSSimpVISetRigidBodies()`
 @*/
 PetscErrorCode TSSimpVICreateRigidBodies(TS ts, PetscInt nbodies, const PetscReal J[], SimpVIRigidBodyPotentialFn V, void *ctx, SimpVIRigidBodies *rb)
 {
@@ -417,7 +417,8 @@ PetscErrorCode SimpVIRigidBodiesCreate_Private(TS ts, PetscInt nbodies, const Pe
   The state `Vec` (`TSSetSolution()`, sequential, on one process) holds U = (R_1, .., R_k, pi_1, .., pi_k): k rotation
   matrices (body to space) of 9 entries, row-major, then k body angular momenta pi_b = J_b Omega_b of 3 entries.
   Each step is `SimpVIRigidBodiesStep()`'s, its system solved by the `TS`'s `SNES` (`TSGetSNES()`; Newton with the exact
-  Jacobian on a dense matrix and LU, stopped on the size of its update: -snes_stol 1e-8, -snes_rtol 0), so the time
+  Jacobian on a dense matrix and LU, stopped on the size of its update: -snes_stol 1e-8, -snes_rtol 0, set in
+  `TSSetUp()` below the -snes_ options, so that other choices go through options or after `TSSetUp()`), so the time
   controls (-ts_dt, -ts_max_time, -ts_max_steps, -ts_exact_final_time), monitors, `TSSetPreStage()`,
   `TSSetPostStage()`, `TSAdaptSetCheckStage()`, `TSSetEventHandler()`, `TSInterpolate()` and the failure path of
   other problems (a step whose Newton fails ends the run with `TS_DIVERGED_NONLINEAR_SOLVE`, or is retried with a
