@@ -719,14 +719,6 @@ PetscErrorCode SimpVIRigidBodiesPartialStep_Private(SimpVIRigidBodies rb, PetscR
   PetscFunctionReturn(0);
 }
 
-/* The number of bodies */
-PetscErrorCode SimpVIRigidBodiesGetSize_Private(SimpVIRigidBodies rb, PetscInt *nb)
-{
-  PetscFunctionBegin;
-  *nb = rb->nb;
-  PetscFunctionReturn(0);
-}
-
 /*@C
   SimpVIRigidBodiesGetSNES - The `SNES` that solves the rigid bodies' steps
 

@@ -212,6 +212,5 @@ PETSC_INTERN PetscErrorCode SimpVIRigidBodiesCreate_Private(TS, PetscInt, const 
 PETSC_INTERN PetscErrorCode SimpVIRigidBodiesSolve_Private(SimpVIRigidBodies, PetscReal, Vec, SNESConvergedReason *);
 PETSC_INTERN PetscErrorCode SimpVIRigidBodiesFinish_Private(SimpVIRigidBodies, Vec, PetscBool);
 PETSC_INTERN PetscErrorCode SimpVIRigidBodiesPartialStep_Private(SimpVIRigidBodies, PetscReal, Vec, Vec);
-PETSC_INTERN PetscErrorCode SimpVIRigidBodiesGetSize_Private(SimpVIRigidBodies, PetscInt *);
 
 #endif
