@@ -399,6 +399,8 @@ typedef PetscErrorCode (*SimpVIRigidBodyPotentialFn)(PetscInt nbodies, const Pet
 typedef struct _p_SimpVIRigidBodies *SimpVIRigidBodies;
 PETSC_EXTERN PetscErrorCode          TSSimpVICreateRigidBodies(TS ts, PetscInt nbodies, const PetscReal J[], SimpVIRigidBodyPotentialFn V, void *ctx, SimpVIRigidBodies *rb);
 PETSC_EXTERN PetscErrorCode          SimpVIRigidBodiesDestroy(SimpVIRigidBodies *rb);
+PETSC_EXTERN PetscErrorCode          TSSimpVISetRigidBodies(TS ts, PetscInt nbodies, const PetscReal J[], SimpVIRigidBodyPotentialFn V, void *ctx);
+PETSC_EXTERN PetscErrorCode          TSSimpVIGetRigidBodies(TS ts, SimpVIRigidBodies *rb);
 PETSC_EXTERN PetscErrorCode          SimpVIRigidBodiesCreateState(SimpVIRigidBodies rb, Vec *U);
 PETSC_EXTERN PetscErrorCode          SimpVIRigidBodiesSetStep(SimpVIRigidBodies rb, PetscReal h, Vec U);
 PETSC_EXTERN PetscErrorCode          SimpVIRigidBodiesStep(SimpVIRigidBodies rb, PetscReal h, Vec U);

@@ -36,7 +36,7 @@ from petsc4py import PETSc
 from . import _callbacks as _cb
 from . import _library as _C
 from ._ensemble import Ensemble, EnsembleReason, MemberInfo
-from ._rigidbody import RigidBodies, so3Dexp, so3DexpDerivative, so3Exp, so3Log
+from ._rigidbody import RigidBodies, getRigidBodies, setRigidBodies, so3Dexp, so3DexpDerivative, so3Exp, so3Log
 
 __all__ = ['TSSIMPVI', 'SNESKINSOL', 'Type', 'Quadrature', 'NonlinearSolverType', 'KINSOLStrategy', 'Tableau',
            'initialize', 'register', 'registerScheme', 'setType', 'getType', 'setDegree', 'getDegree', 'getOrder', 'getTableau',
@@ -44,7 +44,7 @@ __all__ = ['TSSIMPVI', 'SNESKINSOL', 'Type', 'Quadrature', 'NonlinearSolverType'
            'setPointwiseLagrangian', 'setConstraints', 'getConstraintMultipliers', 'setMass', 'setPotential', 'setForce', 'setParameterJacobian', 'setPhaseSpaceIS',
            'getPhaseSpaceIS', 'setUpPhaseSpace', 'computeEnergy', 'monitorEnergy', 'kinsolSetStrategy', 'kinsolSetMAA',
            'kinsolSetTolerances', 'kinsolGetTolerances', 'kinsolSetScaleFunction', 'kinsolGetReturnFlag', 'counterparts',
-           'library', 'Ensemble', 'EnsembleReason', 'MemberInfo', 'RigidBodies', 'so3Exp', 'so3Log', 'so3Dexp',
+           'library', 'Ensemble', 'EnsembleReason', 'MemberInfo', 'RigidBodies', 'setRigidBodies', 'getRigidBodies', 'so3Exp', 'so3Log', 'so3Dexp',
            'so3DexpDerivative']
 
 TSSIMPVI = 'simpvi'
@@ -162,6 +162,8 @@ counterparts = {
   # rigid bodies on SO(3) (docs/mathematics.md, section 8): methods of simpvi.RigidBodies, and the maps of so(3)
   'TSSimpVICreateRigidBodies': 'RigidBodies.create',
   'SimpVIRigidBodiesDestroy': 'RigidBodies.destroy',
+  'TSSimpVISetRigidBodies': 'setRigidBodies',
+  'TSSimpVIGetRigidBodies': 'getRigidBodies',
   'SimpVIRigidBodiesCreateState': 'RigidBodies.createState',
   'SimpVIRigidBodiesSetStep': 'RigidBodies.setStep',
   'SimpVIRigidBodiesStep': 'RigidBodies.step',

@@ -32,6 +32,7 @@ class RigidBodies:
 
   def __init__(self):
     self.handle = _C.handle()
+    self.borrowed = False  # a TS's own (getRigidBodies()): the TS destroys it
     self.nbodies = 0
     self._fn = None
     self._cfn = _C.RigidBodyPotentialFn()  # NULL: free bodies
@@ -56,7 +57,7 @@ class RigidBodies:
 
   def destroy(self):
     """SimpVIRigidBodiesDestroy()."""
-    if self.handle:
+    if self.handle and not self.borrowed:
       _call(_C.SimpVIRigidBodiesDestroy, ctypes.byref(self.handle))
     return self
 
@@ -107,6 +108,29 @@ class RigidBodies:
     """SimpVIRigidBodiesView(): the group, the map, the state's layout and the scheme."""
     viewer = viewer if viewer is not None else PETSc.Viewer.STDOUT(PETSc.COMM_SELF)
     _call(_C.SimpVIRigidBodiesView, self.handle, viewer.handle)
+
+
+def setRigidBodies(ts, J, potential=None):
+  """TSSimpVISetRigidBodies(): len(J) rigid bodies with inertia tensors J (k, 3, 3) and a potential (as in the module's
+  note; None: free bodies) as the TS's problem: a TS of type simpvi then steps them with ts.solve(), its state
+  (ts.setSolution()) U = (R_1, .., R_k, p_1, .., p_k) of 12 k entries on one process. Returns the RigidBodies whose
+  getState()/setState()/createState() read and write that layout (computeEnergy() after getRigidBodies())."""
+  J = np.ascontiguousarray(J, dtype=_real).reshape(-1, 3, 3)
+  rb = RigidBodies()
+  rb.borrowed, rb.nbodies, rb._fn = True, J.shape[0], potential
+  rb._cfn = _C.RigidBodyPotentialFn(rb._potential) if potential is not None else _C.RigidBodyPotentialFn()
+  ts.setAttr('__simpvi_rigidbodies__', rb)  # the C function lives as long as the TS
+  _call(_C.TSSimpVISetRigidBodies, ts.handle, rb.nbodies, J.ctypes.data, rb._cfn, None)
+  return rb
+
+
+def getRigidBodies(ts):
+  """TSSimpVIGetRigidBodies(): the RigidBodies given by setRigidBodies(), their step set up (the TS's, owned by it)."""
+  rb = ts.getAttr('__simpvi_rigidbodies__')
+  if rb is None:
+    raise PETSc.Error(73)  # PETSC_ERR_ARG_WRONGSTATE: no setRigidBodies() on this TS
+  _call(_C.TSSimpVIGetRigidBodies, ts.handle, ctypes.byref(rb.handle))
+  return rb
 
 
 def _vec3(x):

@@ -2,7 +2,7 @@
 """simpvi.RigidBodies: the heavy top of the Lagrange-top seed's Table 3 on SO(3), its potential a Python function.
 Checks: the step's Jacobian (with the Python Hessian) against central differences of its residual through the SNES;
 over 2000 Simpson steps the vertical spatial and the axial body momenta kept to 1e-13 relative and R'R = I to 1e-13,
-the energy error small; so3Exp/so3Log/so3Dexp/so3DexpDerivative against their identities; an exception raised in the
+the energy error small; the same top by ts.solve() after setRigidBodies() against the object's loop; so3Exp/so3Log/so3Dexp/so3DexpDerivative against their identities; an exception raised in the
 potential as a PETSc error caused by it.
 """
 import sys
@@ -107,6 +107,29 @@ def check_error(ts):
   rb.destroy()
 
 
+def check_ts(ts, steps=50, T=0.0125):
+  """setRigidBodies(): ts.solve() to -ts_max_steps equal (bit for bit) to the object's own loop of the same steps."""
+  rb = simpvi.RigidBodies().create(ts, np.diag([I1, I1, I3]), top)
+  W = initial(rb)
+  for _ in range(steps):
+    rb.step(T / steps, W)
+  rb.destroy()
+  tsr = PETSc.TS().create(comm=PETSc.COMM_SELF)
+  tsr.setType(simpvi.TSSIMPVI)
+  bodies = simpvi.setRigidBodies(tsr, np.diag([I1, I1, I3]), top)
+  U = initial(bodies)
+  tsr.setSolution(U)
+  tsr.setTimeStep(T / steps)
+  tsr.setMaxSteps(steps)
+  tsr.setMaxTime(1e6)
+  tsr.setFromOptions()
+  tsr.solve(U)
+  same = np.array_equal(U.getArray(), W.getArray())
+  out('ts.solve() of setRigidBodies(), %d steps: the object\'s own loop bit for bit: %s' % (tsr.getStepNumber(), verdict(same)))
+  out('simpvi.computeEnergy() = getRigidBodies().computeEnergy(): %s' % verdict(simpvi.computeEnergy(tsr, T, U) == simpvi.getRigidBodies(tsr).computeEnergy(U)))
+  tsr.destroy()
+
+
 def main():
   ts = PETSc.TS().create(comm=PETSc.COMM_SELF)
   ts.setType(simpvi.TSSIMPVI)
@@ -115,6 +138,7 @@ def main():
   check_run(ts)
   check_so3()
   check_error(ts)
+  check_ts(ts)
   ts.destroy()
 
 

@@ -25,6 +25,7 @@ static PetscErrorCode ProblemDestroy(SimpVICtxDestroyArg arg)
   PetscCall(MatDestroy(&prob->user.Fv));
   PetscCall(MatDestroy(&prob->user.Pth));
   PetscCall(MatDestroy(&prob->user.Gth));
+  PetscCall(PetscFree(prob->user.rbJ));
   PetscCall(PetscFree(prob));
   PetscFunctionReturn(0);
 }

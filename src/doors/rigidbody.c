@@ -5,11 +5,14 @@
    the kernel's Z_l). In the chart xi the Lagrangian is l(xi, u) = 1/2 (T(xi) u)' J T(xi) u - V(R0 exp(xi)), T = dexp_{-xi},
    and the kernel's sums (src/core/kernel.c) give the stationarity of the discrete action in the interior nodes; the
    first block row is the discrete Legendre transform at R0 instead, and the end momentum is pi1 = exp(-xi_s) (pi0 -
-   h sum_k w_k exp(xi_k) g_k). The step is solved by a SNES with the exact Jacobian; it is an object of its own, not
-   yet the TS's step.
+   h sum_k w_k exp(xi_k) g_k). The step is solved by a SNES with the exact Jacobian; it is an object of its own
+   (TSSimpVICreateRigidBodies()) and, given by TSSimpVISetRigidBodies(), a TSSIMPVI's step (src/ts/steprigid.c).
 */
 #include <simpvi/private/liegroup.h> /*I "simpvi.h" I*/
 #include <simpvi/private/door.h>
+#include <petscdmshell.h>
+#include <petsc/private/snesimpl.h> /* DMSNES, DMKSP: made before SNESSetDM() */
+#include <petsc/private/kspimpl.h>
 #include <math.h>
 
 struct _p_SimpVIRigidBodies {
@@ -21,6 +24,7 @@ struct _p_SimpVIRigidBodies {
   SimpVIRigidBodyPotentialFn V;
   void                      *ctx;
   SNES                       snes;
+  DM                         dm; /* the step vector's DMShell when the SNES is a TS's (SimpVIRigidBodiesCreate_Private()) */
   Vec                        Z, F;
   Mat                        A;
   PetscReal                  h, *R0, *pi0; /* the step: its size and start */
@@ -298,11 +302,22 @@ static PetscErrorCode FreePotential(PetscInt nb, const PetscReal R[], PetscReal 
   is a product of rotations, orthogonal to round-off with no projection, and the spatial angular momentum R pi of free
   bodies is kept to round-off whatever the solver's tolerance. The step's system (3 s k unknowns, the node values of xi)
   is solved by a `SNES` (`SimpVIRigidBodiesGetSNES()`, the options of the `TS`'s prefix, e.g. -snes_test_jacobian)
-  with the exact Jacobian on a dense matrix. This step is not yet the `TS`'s own: the program calls it step by step.
+  with the exact Jacobian on a dense matrix. The program calls it step by step; `TSSimpVISetRigidBodies()` makes the
+  same step the `TS`'s own, for `TSSolve()`.
 
-.seealso: `SimpVIRigidBodyPotentialFn`, `SimpVIRigidBodiesStep()`, `SimpVIRigidBodiesComputeEnergy()`, `SimpVISO3Exp()`
+.seealso: `SimpVIRigidBodyPotentialFn`, `SimpVIRigidBodiesStep()`, `SimpVIRigidBodiesComputeEnergy()`, `SimpVISO3Exp()`, `TSSimpVISetRigidBodies()`
 @*/
 PetscErrorCode TSSimpVICreateRigidBodies(TS ts, PetscInt nbodies, const PetscReal J[], SimpVIRigidBodyPotentialFn V, void *ctx, SimpVIRigidBodies *rb)
+{
+  PetscFunctionBegin;
+  SimpVIAssertPointer(rb, 6);
+  PetscCall(SimpVIRigidBodiesCreate_Private(ts, nbodies, J, V, ctx, NULL, rb));
+  PetscFunctionReturn(0);
+}
+
+/* The rigid bodies' step solved by snes (a TSSIMPVI's own, on a DMShell of the step vector) or, with NULL, by a SNES
+   of their own with the TS's options prefix */
+PetscErrorCode SimpVIRigidBodiesCreate_Private(TS ts, PetscInt nbodies, const PetscReal J[], SimpVIRigidBodyPotentialFn V, void *ctx, SNES snes, SimpVIRigidBodies *rb)
 {
   SimpVIRigidBodies R;
   TSSimpVIType      type;
@@ -312,7 +327,6 @@ PetscErrorCode TSSimpVICreateRigidBodies(TS ts, PetscInt nbodies, const PetscRea
   PetscInt          n, s, nq, m;
 
   PetscFunctionBegin;
-  SimpVIAssertPointer(rb, 6);
   PetscCheck(nbodies > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "Number of bodies %" PetscInt_FMT " must be positive", nbodies);
   SimpVIAssertPointer(J, 3);
   PetscCall(PetscNew(&R));
@@ -350,9 +364,22 @@ PetscErrorCode TSSimpVICreateRigidBodies(TS ts, PetscInt nbodies, const PetscRea
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, m, &R->Z));
   PetscCall(VecDuplicate(R->Z, &R->F));
   PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, m, m, NULL, &R->A));
-  PetscCall(SNESCreate(PETSC_COMM_SELF, &R->snes));
-  PetscCall(TSGetOptionsPrefix(ts, &prefix));
-  PetscCall(SNESSetOptionsPrefix(R->snes, prefix));
+  if (snes) { /* the TS's SNES on the step vector's DMShell, as src/ts/stepsolver.c puts the vector-space step's */
+    DMSNES sdm;
+    DMKSP  kdm;
+
+    PetscCall(PetscObjectReference((PetscObject)snes));
+    R->snes = snes;
+    PetscCall(DMShellCreate(PETSC_COMM_SELF, &R->dm));
+    PetscCall(DMGetDMSNES(R->dm, &sdm)); /* made now: SNESSetDM() would otherwise share the old DM's */
+    PetscCall(DMGetDMKSP(R->dm, &kdm));
+    PetscCall(DMShellSetGlobalVector(R->dm, R->Z));
+    PetscCall(SNESSetDM(R->snes, R->dm));
+  } else {
+    PetscCall(SNESCreate(PETSC_COMM_SELF, &R->snes));
+    PetscCall(TSGetOptionsPrefix(ts, &prefix));
+    PetscCall(SNESSetOptionsPrefix(R->snes, prefix));
+  }
   PetscCall(SNESSetSolution(R->snes, R->Z)); /* the predictor's place, SNESGetSolution() before a solve */
   PetscCall(SNESSetFunction(R->snes, R->F, Residual, R));
   PetscCall(SNESSetJacobian(R->snes, R->A, R->A, Jacobian, R));
@@ -368,6 +395,61 @@ PetscErrorCode TSSimpVICreateRigidBodies(TS ts, PetscInt nbodies, const PetscRea
   PetscCall(PCSetType(pc, PCLU));
   PetscCall(SNESSetFromOptions(R->snes));
   *rb = R;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSSimpVISetRigidBodies - Gives a `TS` k rigid bodies on SO(3) moved by a potential V(R): a `TSSIMPVI` then integrates
+  them with `TSSolve()` by the Lie-group Galerkin step of `TSSimpVICreateRigidBodies()`
+
+  Logically Collective
+
+  Input Parameters:
++ ts      - the `TS` (its type may be set before or after)
+. nbodies - the number of bodies k
+. J       - the inertia tensors in the body frames, 9 entries per body (row-major, symmetric positive definite); copied
+. V       - the potential with its left-trivialised gradient and Hessian (`NULL`: free bodies)
+- ctx     - its context (may be `NULL`)
+
+  Level: intermediate
+
+  Notes:
+  The state `Vec` (`TSSetSolution()`, sequential, on one process) holds U = (R_1, .., R_k, pi_1, .., pi_k): k rotation
+  matrices (body to space) of 9 entries, row-major, then k body angular momenta pi_b = J_b Omega_b of 3 entries.
+  Each step is `SimpVIRigidBodiesStep()`'s, its system solved by the `TS`'s `SNES` (`TSGetSNES()`; Newton with the exact
+  Jacobian on a dense matrix and LU, stopped on the size of its update: -snes_stol 1e-8, -snes_rtol 0, set in
+  `TSSetUp()` below the -snes_ options, so that other choices go through options or after `TSSetUp()`), so the time
+  controls (-ts_dt, -ts_max_time, -ts_max_steps, -ts_exact_final_time), monitors, `TSSetPreStage()`,
+  `TSSetPostStage()`, `TSAdaptSetCheckStage()`, `TSSetEventHandler()`, `TSInterpolate()` and the failure path of
+  other problems (a step whose Newton fails ends the run with `TS_DIVERGED_NONLINEAR_SOLVE`, or is retried with a
+  halved step under -ts_max_snes_failures) work as they do there. `TSSimpVIComputeEnergy()` gives
+  sum_b 1/2 pi_b' J_b^-1 pi_b + V(R) and `TSSimpVIGetRigidBodies()` the step object after `TSSetUp()`.
+
+  Dense output (`TSInterpolate()`) at t inside the last step [t_j, t_j + h] is the step of length t - t_j from its start:
+  R(t) = R_j exp(xi) is on the group to round-off and keeps the scheme's order, like the dense output of `TSSIMPVI`'s
+  other problems.
+
+  Not supported with rigid bodies (each an error at set-up or at the first step): other mechanics on the same `TS`
+  (a Lagrangian, a mass, forces, constraints, an I2 or split problem), more than one process, the adjoint and
+  forward sensitivities (`TSSetSaveTrajectory()`), checkpoints (-ts_simpvi_checkpoint, -ts_simpvi_restart).
+
+.seealso: `TSSIMPVI`, `TSSimpVICreateRigidBodies()`, `SimpVIRigidBodyPotentialFn`, `TSSimpVIGetRigidBodies()`, `TSSimpVIComputeEnergy()`
+@*/
+PetscErrorCode TSSimpVISetRigidBodies(TS ts, PetscInt nbodies, const PetscReal J[], SimpVIRigidBodyPotentialFn V, void *ctx)
+{
+  SimpVIProblem *prob;
+
+  PetscFunctionBegin;
+  SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscCheck(nbodies > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "Number of bodies %" PetscInt_FMT " must be positive", nbodies);
+  SimpVIAssertPointer(J, 3);
+  PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
+  PetscCall(PetscFree(prob->user.rbJ));
+  PetscCall(PetscMalloc1(9 * nbodies, &prob->user.rbJ));
+  PetscCall(PetscArraycpy(prob->user.rbJ, J, 9 * nbodies));
+  prob->user.rbn   = nbodies;
+  prob->user.rbV   = V;
+  prob->user.rbctx = ctx;
   PetscFunctionReturn(0);
 }
 
@@ -402,6 +484,7 @@ PetscErrorCode SimpVIRigidBodiesDestroy(SimpVIRigidBodies *rb)
   PetscCall(VecDestroy(&R->F));
   PetscCall(MatDestroy(&R->A));
   PetscCall(SNESDestroy(&R->snes));
+  PetscCall(DMDestroy(&R->dm));
   PetscCall(PetscFree(*rb));
   PetscFunctionReturn(0);
 }
@@ -514,29 +597,60 @@ static PetscReal Dot2(PetscInt m, const PetscReal x[], const PetscReal w[])
 @*/
 PetscErrorCode SimpVIRigidBodiesStep(SimpVIRigidBodies rb, PetscReal h, Vec U)
 {
-  const PetscInt      n = rb->n, nb = rb->nb, s = rb->s;
   SNESConvergedReason reason;
-  const PetscScalar  *Z;
-  PetscScalar        *u;
-  PetscObjectId       id;
-  PetscObjectState    state;
+
+  PetscFunctionBegin;
+  PetscCall(SimpVIRigidBodiesSolve_Private(rb, h, U, &reason));
+  PetscCheck(reason > 0, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "The rigid-body step did not converge: %s", SNESConvergedReasons[reason]);
+  PetscCall(SimpVIRigidBodiesFinish_Private(rb, U, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/* The step's system from U solved (U unchanged), its convergence in reason; converged, the quadrature points are
+   evaluated at the solution for SimpVIRigidBodiesFinish_Private(). The compensations restart at zero unless U is the
+   state the last committed step wrote */
+PetscErrorCode SimpVIRigidBodiesSolve_Private(SimpVIRigidBodies rb, PetscReal h, Vec U, SNESConvergedReason *reason)
+{
+  const PetscScalar *Z;
+  PetscObjectId      id;
+  PetscObjectState   state;
 
   PetscFunctionBegin;
   PetscCall(SimpVIRigidBodiesSetStep(rb, h, U));
   PetscCall(SNESSolve(rb->snes, NULL, rb->Z));
-  PetscCall(SNESGetConvergedReason(rb->snes, &reason));
-  PetscCheck(reason > 0, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "The rigid-body step did not converge: %s", SNESConvergedReasons[reason]);
+  PetscCall(SNESGetConvergedReason(rb->snes, reason));
   PetscCall(PetscObjectGetId((PetscObject)U, &id));
   PetscCall(PetscObjectStateGet((PetscObject)U, &state));
   if (id != rb->Uid || state != rb->Ustate) { /* not the state the last step wrote: no compensation to carry */
-    PetscCall(PetscArrayzero(rb->Rc, 9 * nb));
-    PetscCall(PetscArrayzero(rb->pic, n));
+    PetscCall(PetscArrayzero(rb->Rc, 9 * rb->nb));
+    PetscCall(PetscArrayzero(rb->pic, rb->n));
   }
+  if (*reason <= 0) PetscFunctionReturn(0);
   PetscCall(VecGetArrayRead(rb->Z, &Z));
   PetscCall(Evaluate(rb, Z, PETSC_FALSE));
-  PetscCall(VecGetArray(U, &u));
+  PetscCall(VecRestoreArrayRead(rb->Z, &Z));
+  PetscFunctionReturn(0);
+}
+
+/* The end (R1, pi1) of the step SimpVIRigidBodiesSolve_Private() solved, into U1 (the start's Vec or another); commit:
+   the rounding errors it leaves are carried into the next step from U1, else the compensations stay as they were
+   (a stage that may yet be rejected, a partial step) */
+PetscErrorCode SimpVIRigidBodiesFinish_Private(SimpVIRigidBodies rb, Vec U1, PetscBool commit)
+{
+  const PetscInt     n = rb->n, nb = rb->nb, s = rb->s;
+  const PetscReal    h = rb->h;
+  const PetscScalar *Z;
+  PetscScalar       *u;
+  PetscInt           nu;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(U1, &nu));
+  PetscCheck(nu == 12 * nb, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "State of size %" PetscInt_FMT ", not 12 x %" PetscInt_FMT " bodies", nu, nb);
+  PetscCall(VecGetArrayRead(rb->Z, &Z));
+  PetscCall(VecGetArray(U1, &u));
   for (PetscInt b = 0; b < nb; b++) {
-    PetscReal D[9], F[9], dD[9], mu[3], y[3], *R1 = u + 9 * b, *p1 = u + 9 * nb + 3 * b, *Rc = rb->Rc + 9 * b, *pc = rb->pic + 3 * b;
+    PetscReal  D[9], F[9], dD[9], mu[3], y[3], *R1 = u + 9 * b, *p1 = u + 9 * nb + 3 * b, Rcnew[9], pcnew[3];
+    PetscReal *Rc = rb->Rc + 9 * b, *pc = rb->pic + 3 * b;
 
     /* D = exp(xi_s) - I to round-off of its own size; its rounded coefficients leave I + D orthogonal only to about
        eps |xi|^2, with the same sign step after step (a drift linear in the steps): F = (I + D)'(I + D) - I, summed in
@@ -557,7 +671,7 @@ PetscErrorCode SimpVIRigidBodiesStep(SimpVIRigidBodies rb, PetscReal h, Vec U)
         const PetscReal *r = rb->R0 + 9 * b + 3 * i;
         const PetscReal  d = r[0] * D[j] + r[1] * D[3 + j] + r[2] * D[6 + j] + (r[0] * dD[j] + r[1] * dD[3 + j] + r[2] * dD[6 + j] + Rc[3 * i + j]);
 
-        SimpVITwoSum(r[j], d, &R1[3 * i + j], &Rc[3 * i + j]);
+        SimpVITwoSum(r[j], d, &R1[3 * i + j], &Rcnew[3 * i + j]);
       }
     /* pi1 = (I + D + dD)' mu, mu = pi0 + pc - h sum_k w_k E_k g_k: pi1 = pi0 + [y + (D + dD)' (pi0 + y)], y = pc - h sum..., compensated */
     for (PetscInt j = 0; j < 3; j++) {
@@ -568,13 +682,40 @@ PetscErrorCode SimpVIRigidBodiesStep(SimpVIRigidBodies rb, PetscReal h, Vec U)
     for (PetscInt j = 0; j < 3; j++) {
       const PetscReal d = y[j] + D[j] * mu[0] + D[3 + j] * mu[1] + D[6 + j] * mu[2] + (dD[j] * mu[0] + dD[3 + j] * mu[1] + dD[6 + j] * mu[2]);
 
-      SimpVITwoSum(rb->pi0[3 * b + j], d, &p1[j], &pc[j]);
+      SimpVITwoSum(rb->pi0[3 * b + j], d, &p1[j], &pcnew[j]);
+    }
+    if (commit) {
+      PetscCall(PetscArraycpy(Rc, Rcnew, 9));
+      PetscCall(PetscArraycpy(pc, pcnew, 3));
     }
   }
-  PetscCall(VecRestoreArray(U, &u));
+  PetscCall(VecRestoreArray(U1, &u));
   PetscCall(VecRestoreArrayRead(rb->Z, &Z));
-  PetscCall(PetscObjectStateGet((PetscObject)U, &rb->Ustate));
-  rb->Uid = id;
+  if (commit) {
+    PetscCall(PetscObjectGetId((PetscObject)U1, &rb->Uid));
+    PetscCall(PetscObjectStateGet((PetscObject)U1, &rb->Ustate));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* A step of size h from U0 into U (dense output), which leaves the compensations of the run's own steps as they were */
+PetscErrorCode SimpVIRigidBodiesPartialStep_Private(SimpVIRigidBodies rb, PetscReal h, Vec U0, Vec U)
+{
+  SNESConvergedReason reason;
+  PetscReal          *Rc, *pic;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(9 * rb->nb, &Rc, rb->n, &pic));
+  PetscCall(PetscArraycpy(Rc, rb->Rc, 9 * rb->nb));
+  PetscCall(PetscArraycpy(pic, rb->pic, rb->n));
+  PetscCall(PetscArrayzero(rb->Rc, 9 * rb->nb));
+  PetscCall(PetscArrayzero(rb->pic, rb->n));
+  PetscCall(SimpVIRigidBodiesSolve_Private(rb, h, U0, &reason));
+  if (reason > 0) PetscCall(SimpVIRigidBodiesFinish_Private(rb, U, PETSC_FALSE));
+  PetscCall(PetscArraycpy(rb->Rc, Rc, 9 * rb->nb));
+  PetscCall(PetscArraycpy(rb->pic, pic, rb->n));
+  PetscCall(PetscFree2(Rc, pic));
+  PetscCheck(reason > 0, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "The rigid-body step of the interpolation (h = %g) did not converge: %s", (double)h, SNESConvergedReasons[reason]);
   PetscFunctionReturn(0);
 }
 

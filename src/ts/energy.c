@@ -16,6 +16,9 @@
   Output Parameter:
 . H - the energy
 
+  Note:
+  For rigid bodies (`TSSimpVISetRigidBodies()`) U = (R, pi) and H = sum_b 1/2 pi_b' J_b^-1 pi_b + V(R).
+
   Level: intermediate
 
 .seealso: `TSSIMPVI`, `TSSimpVIMonitorEnergy()`
@@ -38,6 +41,11 @@ PetscErrorCode TSSimpVIComputeEnergy(TS ts, PetscReal t, Vec U, PetscReal *H)
     TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
     PetscCall(TSSetUp(ts));
+    if (vi->rb) { /* rigid bodies: sum_b 1/2 pi_b' J_b^-1 pi_b + V(R) */
+      PetscCall(SimpVICheckVecSize_Private(ts, U, 12 * vi->prob->user.rbn, 12 * vi->prob->user.rbn, "The state U given to TSSimpVIComputeEnergy()"));
+      PetscCall(SimpVIRigidBodiesComputeEnergy(vi->rb, U, H));
+      PetscFunctionReturn(0);
+    }
     prob = vi->prob;
     PetscCheck(vi->layout->split, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "The energy needs a Lagrangian or a potential; the %s door has none", vi->prob->door->name); /* and U = (q, p) */
     isq = vi->isq;

@@ -125,7 +125,7 @@ static PetscErrorCode FinishStep(TS ts)
 
 /* t += h, compensated as q and p are. PETSc's TSAdaptChoose() clips the last step of a matchstep run to end where its
    uncompensated sum reaches the final time: that step lands on it exactly, or the run would take one more step */
-static void AdvanceTime(TS ts)
+void SimpVIAdvanceTime_Private(TS ts)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
@@ -180,6 +180,10 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
 
   PetscFunctionBegin;
   PetscCall(PetscCitationsRegister(citation, &cited));
+  if (vi->rb) { /* rigid bodies: their own step (src/ts/steprigid.c) */
+    PetscCall(SimpVIRigidStep_Private(ts));
+    PetscFunctionReturn(0);
+  }
   PetscCall(SimpVIStepGetStart_Private(vi->step, &q0, &p0, NULL));
   PetscCall(SimpVICheckpointBeginStep_Private(ts));
   PetscCall(SimpVIStateIsStored_Private(ts, &stored)); /* once: a retry starts from the same state */
@@ -227,7 +231,7 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
     PetscCall(SimpVIStepAccept_Private(vi->step));
     if (ts->trajectory) PetscCall(SimpVIStagesPack_Private(ts));   /* the step as TSTrajectory keeps it, for the adjoint */
     if (vi->layout->accepted) PetscCall(vi->layout->accepted(ts)); /* what TSRollBack() needs beyond the polynomial */
-    AdvanceTime(ts);
+    SimpVIAdvanceTime_Private(ts);
     PetscCall(StoreState(ts, ts->ptime));
     ts->time_step = next_time_step;
     break;
@@ -283,6 +287,10 @@ static PetscErrorCode TSInterpolate_SimpVI(TS ts, PetscReal t, Vec U)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
+  if (vi->rb) {
+    PetscCall(SimpVIRigidInterpolate_Private(ts, t, U));
+    PetscFunctionReturn(0);
+  }
   PetscCall(SimpVIInterpolate_Private(ts, t, vi->eq, vi->ep));
   PetscCall(vi->layout->join(ts, vi->eq, vi->ep, U));
   PetscFunctionReturn(0);
@@ -295,6 +303,10 @@ static PetscErrorCode TSRollBack_SimpVI(TS ts)
   PetscBool  has;
 
   PetscFunctionBegin;
+  if (vi->rb) {
+    PetscCall(SimpVIRigidRollBack_Private(ts));
+    PetscFunctionReturn(0);
+  }
   PetscCall(SimpVIStepGetPrevious_Private(vi->step, &has, NULL, NULL, NULL, NULL));
   PetscCheck(has && vi->stored && ts->ptime == vi->tstored, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI can roll back only the step it has just taken");
   PetscCall(vi->layout->rollback(ts));
@@ -329,6 +341,7 @@ static PetscErrorCode TakeUserJacobian(TS ts)
   PetscInt       m, n, M, N;
 
   PetscFunctionBegin;
+  if (vi->rb) PetscFunctionReturn(0); /* the SNES's matrix is the rigid bodies' step's */
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SNESGetJacobian(snes, &A, &P, NULL, NULL));
   if (OwnSNESMatrix(vi, P)) PetscFunctionReturn(0);
@@ -421,6 +434,10 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   PetscCall(PetscObjectTypeCompare((PetscObject)adapt, TSADAPTNONE, &isnone));
   PetscCall(TSAdaptGetType(adapt, &adapttype));
   PetscCheck(isnone, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI takes fixed steps to stay symplectic: use -ts_adapt_type none, not %s", adapttype);
+  if (vi->prob->user.rbn) { /* rigid bodies (TSSimpVISetRigidBodies()): their step, src/ts/steprigid.c */
+    PetscCall(SimpVIRigidSetUp_Private(ts));
+    PetscFunctionReturn(0);
+  }
   PetscCall(SimpVIProblemChooseDoor_Private(ts, vi->prob, &door)); /* src/doors/problem.c */
   if (door->userjacobian) PetscCall(TakeUserJacobian(ts));         /* the Jacobian the program gave the SNES is the door's */
   vi->layout = StateLayouts[door->state];
@@ -482,6 +499,9 @@ static PetscErrorCode TSReset_SimpVI(TS ts)
   PetscCall(VecDestroy(&vi->cp));
   PetscCall(VecDestroy(&vi->dq));
   PetscCall(VecDestroy(&vi->dp));
+  PetscCall(SimpVIRigidBodiesDestroy(&vi->rb));
+  PetscCall(VecDestroy(&vi->rbU0));
+  vi->rbhas  = PETSC_FALSE;
   vi->stored = PETSC_FALSE;
   vi->layout = NULL;
   PetscCall(SimpVISchemeDestroy_Private(&vi->scheme));
@@ -584,6 +604,17 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
   PetscCall(SimpVISchemeTable_Private(vi->family, vi->degree, &vi->scheme)); /* the family's nq and order (before set-up too) */
   PetscCall(SimpVISchemeFamilyTitle_Private(vi->family, &family));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Variational integrator %s: degree %" PetscInt_FMT ", %" PetscInt_FMT "-point %s quadrature, order %" PetscInt_FMT "\n", vi->type, vi->degree, vi->scheme->nq, family, vi->scheme->order));
+  {
+    SimpVIProblem *prob;
+
+    PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
+    if (prob && prob->user.rbn) { /* rigid bodies: the group, the map and the state; the SNES follows (TSView()) */
+      PetscCall(SimpVIRigidView_Private(ts, prob, viewer));
+      if (vi->retries || ts->max_snes_failures != 1)
+        PetscCall(PetscViewerASCIIPrintf(viewer, "  Steps retried from the last good state with a smaller step (failed solves, rejected stages): %" PetscInt_FMT " (solve failures allowed: %" PetscInt_FMT ", -ts_max_snes_failures)\n", vi->retries, ts->max_snes_failures));
+      PetscFunctionReturn(0);
+    }
+  }
   PetscCall(SimpVIStepGetSizes_Private(vi->step, NULL, &npos));
   if (vi->prob && vi->prob->door) PetscCall(PetscViewerASCIIPrintf(viewer, "  Problem given through the %s door; step system of %" PetscInt_FMT " x %" PetscInt_FMT " positions\n", vi->prob->door->name, vi->degree, npos));
   if (vi->prob && vi->prob->door && vi->prob->door->view) PetscCall(vi->prob->door->view(vi->prob, viewer));
@@ -661,6 +692,7 @@ static PetscErrorCode TSSimpVIGetPhaseSpaceIS_SimpVI(TS ts, IS *isq, IS *isp)
 
   PetscFunctionBegin;
   PetscCall(TSSetUp(ts));
+  PetscCheck(!vi->rb, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "Rigid bodies' state U = (R, pi) has no position and momentum index sets");
   PetscCheck(vi->layout->split, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "An I2 problem carries positions only");
   if (isq) *isq = vi->isq;
   if (isp) *isp = vi->isp;
@@ -740,6 +772,11 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
   carry the phase-space point U = (q, p), split with `TSRHSSplitSetIS()` "position" and "momentum"; on one process
   the default is the first and second half of U, on more the split must be named.
 
+  Rigid bodies on SO(3) come through `TSSimpVISetRigidBodies()` (inertia tensors and a potential V(R)): the state U
+  holds their rotation matrices and body momenta, and each step is the scheme's Galerkin step on the group,
+  R0 exp(xi(tau)) (docs/mathematics.md, section 8), solved by the `TS`'s `SNES`; `TSSolve()`, events, `TSInterpolate()`
+  and the failure path below work as for the other problems.
+
   Each step solves, with the `TS`'s `SNES` and the analytic Jacobian, for the nodes Q_1..Q_s of the step polynomial:
 .vb
      p_j + dLd/dQ_0 = 0,  dLd/dQ_i = 0 (0 < i < s),  then p_{j+1} = dLd/dQ_s,
@@ -802,7 +839,7 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
 
   Level: beginner
 
-.seealso: `TSCreate()`, `TS`, `TSSetType()`, `TSSimpVISetType()`, `TSSimpVISetLagrangian()`, `TSSimpVISetMass()`, `TSSimpVISetNonlinearSolverType()`,
+.seealso: `TSCreate()`, `TS`, `TSSetType()`, `TSSimpVISetType()`, `TSSimpVISetLagrangian()`, `TSSimpVISetMass()`, `TSSimpVISetRigidBodies()`, `TSSimpVISetNonlinearSolverType()`,
           `TSSimpVISetUpPhaseSpace()`, `TSSimpVISetParameterJacobian()`, `TSAdjointSolve()`, `TSALPHA2`, `TSBASICSYMPLECTIC`
 M*/
 

@@ -64,6 +64,10 @@ typedef struct {
   TSSimpVIConstraintFn        confn; /* TSSimpVISetConstraints(): m holonomic constraints */
   void                       *conctx;
   PetscInt                    ncon;
+  PetscInt                    rbn; /* TSSimpVISetRigidBodies(): rbn bodies on SO(3), their inertia tensors (9 each) and potential */
+  PetscReal                  *rbJ;
+  SimpVIRigidBodyPotentialFn  rbV;
+  void                       *rbctx;
 } SimpVIUser;
 
 /* D = (J - K)/s in a matrix of simpvi's own, never handed to the user's code; while J and K keep the pattern they
@@ -211,5 +215,12 @@ PETSC_INTERN PetscErrorCode   SimpVIProblemChooseDoor_Private(TS, SimpVIProblem 
 PETSC_INTERN PetscErrorCode   SimpVIProblemStepConstraints_Private(TS, SimpVIProblem *, const SimpVIDoor *, Vec, SimpVIStepDoor *);
 PETSC_INTERN PetscErrorCode   SimpVIProblemViewConstraints_Private(SimpVIProblem *, PetscInt, PetscViewer);
 PETSC_INTERN PetscErrorCode   SimpVIDirectLimitOption_Private(TS, SimpVIOptionItems, SimpVIProblem *);
+
+/* rigid bodies on SO(3) (src/doors/rigidbody.c): their step solved apart (SimpVIRigidBodiesSolve_Private()) from its
+   end written (SimpVIRigidBodiesFinish_Private()), for a TS step that checks the stage before it stores it */
+PETSC_INTERN PetscErrorCode SimpVIRigidBodiesCreate_Private(TS, PetscInt, const PetscReal[], SimpVIRigidBodyPotentialFn, void *, SNES, SimpVIRigidBodies *);
+PETSC_INTERN PetscErrorCode SimpVIRigidBodiesSolve_Private(SimpVIRigidBodies, PetscReal, Vec, SNESConvergedReason *);
+PETSC_INTERN PetscErrorCode SimpVIRigidBodiesFinish_Private(SimpVIRigidBodies, Vec, PetscBool);
+PETSC_INTERN PetscErrorCode SimpVIRigidBodiesPartialStep_Private(SimpVIRigidBodies, PetscReal, Vec, Vec);
 
 #endif

@@ -114,6 +114,13 @@ typedef struct {
   /* failed step solves retried from the last good state with a halved step (-ts_max_snes_failures) */
   PetscInt retries;
 
+  /* rigid bodies on SO(3) (TSSimpVISetRigidBodies(), src/ts/steprigid.c): their step instead of vi->step, the last
+     step's start and its time (for TSRollBack() and TSInterpolate()), whether a step was taken */
+  SimpVIRigidBodies rb;
+  Vec               rbU0;
+  PetscReal         rbt0;
+  PetscBool         rbhas;
+
   /* checkpoint and restart (src/ts/checkpoint.c) */
   char     *cpfile, *restartfile;
   PetscInt  cpevery, cpstep, cpcount; /* every how many steps, the step last written, how many written */
@@ -133,6 +140,14 @@ PETSC_INTERN PetscErrorCode SimpVIStepSolve_Private(TS, PetscInt *, PetscInt *, 
 PETSC_INTERN PetscErrorCode SimpVIStepSolverView_Private(TS, PetscViewer);
 PETSC_INTERN PetscErrorCode SimpVIInterpolate_Private(TS, PetscReal, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStateIsStored_Private(TS, PetscBool *);
+PETSC_INTERN void           SimpVIAdvanceTime_Private(TS);
+
+/* rigid bodies as the TS's problem (src/ts/steprigid.c) */
+PETSC_INTERN PetscErrorCode SimpVIRigidSetUp_Private(TS);
+PETSC_INTERN PetscErrorCode SimpVIRigidStep_Private(TS);
+PETSC_INTERN PetscErrorCode SimpVIRigidInterpolate_Private(TS, PetscReal, Vec);
+PETSC_INTERN PetscErrorCode SimpVIRigidRollBack_Private(TS);
+PETSC_INTERN PetscErrorCode SimpVIRigidView_Private(TS, SimpVIProblem *, PetscViewer);
 
 /* checkpoint and restart (src/ts/checkpoint.c); the file's length, checksum and path (src/ts/checkpointfile.c) */
 #define SIMPVI_CHECKPOINT_MAGIC   1397312848 /* "SIMP" */

@@ -1,0 +1,178 @@
+/*
+   Rigid bodies on SO(3) as a TSSIMPVI's problem (TSSimpVISetRigidBodies()): the TS's set-up, step, dense output,
+   roll-back and view for them. The step is the rigid-body object's (src/doors/rigidbody.c), solved by the TS's SNES;
+   the loop around it is TSStep_SimpVI()'s (src/ts/tssimpvi.c): stage hooks, TSAdaptCheckStage() and its failure path.
+*/
+#include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
+
+/* The rigid-body step object of the TS, made from TSSimpVISetRigidBodies()'s bodies and the scheme in force */
+PetscErrorCode SimpVIRigidSetUp_Private(TS ts)
+{
+  TS_SimpVI        *vi = (TS_SimpVI *)ts->data;
+  const SimpVIUser *u  = &vi->prob->user;
+  MPI_Comm          comm;
+  const SimpVIDoor *door;
+  DM                dm;
+  TSIFunction       ifunction;
+  TSI2Function      i2function;
+  PetscBool         split;
+  PetscMPIInt       size;
+  PetscInt          N;
+  SNES              snes;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetComm((PetscObject)ts, &comm));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCheck(size == 1, comm, PETSC_ERR_SUP, "TSSimpVISetRigidBodies() is for one process, not %d: give the TS PETSC_COMM_SELF", (int)size);
+  PetscCall(SimpVIProblemNativeDoor_Private(ts, vi->prob, &door));
+  PetscCall(TSGetDM(ts, &dm));
+  PetscCall(DMTSGetIFunction(dm, &ifunction, NULL));
+  PetscCall(DMTSGetI2Function(dm, &i2function, NULL));
+  PetscCall(SimpVISplitDetect_Private(ts, &split));
+  PetscCheck(!door && !ifunction && !i2function && !split, comm, PETSC_ERR_USER, "TSSimpVISetRigidBodies() and %s both give the mechanics: call one of them", door ? door->name : (split ? "TSRHSSplitSetRHSFunction()" : "TSSetI2Function()/TSSetIFunction()"));
+  PetscCheck(!u->confn && !u->forcefn && !u->paramfn, comm, PETSC_ERR_SUP, "TSSimpVISetRigidBodies() takes no %s yet", u->confn ? "constraints (TSSimpVISetConstraints())" : (u->forcefn ? "forces (TSSimpVISetForce())" : "parameter Jacobian (TSSimpVISetParameterJacobian())"));
+  PetscCheck(!vi->cpfile && !vi->restartfile, comm, PETSC_ERR_SUP, "TSSIMPVI has no checkpoints (-ts_simpvi_checkpoint, -ts_simpvi_restart) for rigid bodies yet");
+  PetscCall(VecGetSize(ts->vec_sol, &N));
+  PetscCheck(N == 12 * u->rbn, comm, PETSC_ERR_ARG_SIZ, "The state of %" PetscInt_FMT " rigid bodies has 12 x %" PetscInt_FMT " entries (R_b row-major, then pi_b), not %" PetscInt_FMT, u->rbn, u->rbn, N);
+  PetscCall(SimpVISchemeTable_Private(vi->family, vi->degree, &vi->scheme));
+  PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SimpVIRigidBodiesCreate_Private(ts, u->rbn, u->rbJ, u->rbV, u->rbctx, snes, &vi->rb));
+  PetscCall(VecDuplicate(ts->vec_sol, &vi->rbU0));
+  PetscCall(VecDuplicate(ts->vec_sol, &vi->Ustage));
+  vi->rbhas  = PETSC_FALSE;
+  vi->stored = PETSC_FALSE;
+  vi->ct     = 0;
+  PetscFunctionReturn(0);
+}
+
+/*
+  One step of the rigid bodies, tried as TSStep_SimpVI() tries its steps: the stage (the step's end in vi->Ustage) goes
+  to TSPostStage() and TSAdaptCheckStage(), which also counts a failed Newton (the TS's SNES) and cuts the step for a
+  retry or ends the run (TS_DIVERGED_NONLINEAR_SOLVE); only an accepted step writes U
+*/
+PetscErrorCode SimpVIRigidStep_Private(TS ts)
+{
+  TS_SimpVI          *vi  = (TS_SimpVI *)ts->data;
+  PetscInt            its = 0, lits = 0, rejections = 0;
+  PetscReal           next_time_step, h = ts->time_step;
+  PetscBool           accept = PETSC_TRUE, stageok = PETSC_FALSE;
+  SNESConvergedReason snesreason = SNES_CONVERGED_ITERATING;
+  const char         *reason     = NULL;
+
+  PetscFunctionBegin;
+  PetscCheck(!ts->trajectory && !ts->forward_solve, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no adjoint or forward sensitivities for rigid bodies (TSSimpVISetRigidBodies()) yet: %s is not supported", ts->trajectory ? "TSSetSaveTrajectory()" : "TSForwardSetSensitivities()");
+  if (ts->ptime != vi->tstored) vi->ct = 0;  /* t is not the last step's: its compensation restarts */
+  PetscCall(VecCopy(ts->vec_sol, vi->rbU0)); /* the step's start, for TSRollBack() and TSInterpolate() */
+  vi->rbt0 = ts->ptime;
+  PetscCall(TSGetAdapt(ts, &ts->adapt));
+  while (!ts->reason) {
+    PetscCheck(ts->time_step > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI needs a positive time step, not %g (TSSetTimeStep() or -ts_dt)", (double)ts->time_step);
+    h = ts->time_step;
+    PetscCall(TSPreStage(ts, ts->ptime));
+    PetscCall(SimpVIRigidBodiesSolve_Private(vi->rb, h, ts->vec_sol, &snesreason));
+    PetscCall(SNESGetIterationNumber(ts->snes, &its));
+    PetscCall(SNESGetLinearSolveIterations(ts->snes, &lits));
+    ts->snes_its += its;
+    ts->ksp_its += lits;
+    if (snesreason > 0) {
+      PetscCall(SimpVIRigidBodiesFinish_Private(vi->rb, vi->Ustage, PETSC_FALSE));
+      PetscCall(TSPostStage(ts, ts->ptime + h, 0, &vi->Ustage));
+    } else PetscCall(VecCopy(ts->vec_sol, vi->Ustage)); /* no end to show: the hooks see the start */
+    PetscCall(TSAdaptCheckStage(ts->adapt, ts, ts->ptime + h, vi->Ustage, &stageok));
+    if (!stageok) {
+      reason = snesreason > 0 ? "the state at the step's end rejected by TSSetFunctionDomainError() or TSAdaptSetCheckStage()" : SNESConvergedReasons[snesreason];
+      goto reject_step;
+    }
+    PetscCall(TSAdaptChoose(ts->adapt, ts, h, NULL, &next_time_step, &accept));
+    if (!accept) { /* never under TSADAPTNONE, the only adaptor TSSIMPVI takes */
+      stageok       = PETSC_FALSE;
+      reason        = "the step rejected by TSAdaptChoose()";
+      ts->time_step = next_time_step;
+      goto reject_step;
+    }
+    PetscCall(SimpVIRigidBodiesFinish_Private(vi->rb, ts->vec_sol, PETSC_TRUE));
+    vi->rbhas = PETSC_TRUE;
+    SimpVIAdvanceTime_Private(ts);
+    ts->time_step = next_time_step;
+    break;
+
+  reject_step:
+    ts->reject++;
+    vi->retries++;
+    if (!ts->reason && ++rejections > ts->max_reject && ts->max_reject >= 0) ts->reason = TS_DIVERGED_STEP_REJECTED;
+    if (!ts->reason) PetscCall(PetscInfo(ts, "Rigid-body step %" PetscInt_FMT " at t = %g failed (%s): retried with h = %g\n", ts->steps, (double)ts->ptime, reason, (double)ts->time_step));
+  }
+  if (!stageok) { /* U and t are still those of the last good step */
+    PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "TSSIMPVI rigid-body step %" PetscInt_FMT " from t = %g with h = %g failed: %s after %" PetscInt_FMT " iterations%s", ts->steps, (double)ts->ptime, (double)h, reason, its, ts->reason == TS_DIVERGED_STEP_REJECTED ? " (retried as often as TSSetMaxStepRejections() allows)" : "");
+    PetscCall(PetscInfo(ts, "Rigid-body step %" PetscInt_FMT " at t = %g failed: %s; the state of the last good step is kept\n", ts->steps, (double)ts->ptime, reason));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Dense output: the step of length t - t_j from the last step's start (R_j exp(xi), on the group), as the other problems' */
+PetscErrorCode SimpVIRigidInterpolate_Private(TS ts, PetscReal t, Vec U)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCheck(vi->rbhas, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSInterpolate() needs a step taken");
+  if (t >= ts->ptime) PetscCall(VecCopy(ts->vec_sol, U));
+  else if (t <= vi->rbt0) PetscCall(VecCopy(vi->rbU0, U));
+  else PetscCall(SimpVIRigidBodiesPartialStep_Private(vi->rb, t - vi->rbt0, vi->rbU0, U));
+  PetscFunctionReturn(0);
+}
+
+/* Back to the start of the last step (events retake it shorter) */
+PetscErrorCode SimpVIRigidRollBack_Private(TS ts)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCheck(vi->rbhas && ts->ptime == vi->tstored, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI can roll back only the step it has just taken");
+  PetscCall(VecCopy(vi->rbU0, ts->vec_sol)); /* a new state: the step from it restarts its compensations */
+  PetscFunctionReturn(0);
+}
+
+/* The lines of TSView(): the group, the map, the state */
+PetscErrorCode SimpVIRigidView_Private(TS ts, SimpVIProblem *prob, PetscViewer viewer)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  if (vi->rb) PetscCall(SimpVIRigidBodiesView(vi->rb, viewer));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "Rigid bodies: %" PetscInt_FMT ", configuration space SO(3)^%" PetscInt_FMT " (not yet set up)\n", prob->user.rbn, prob->user.rbn));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSSimpVIGetRigidBodies - The rigid-body step of a `TSSIMPVI` given rigid bodies by `TSSimpVISetRigidBodies()`: for
+  `SimpVIRigidBodiesComputeEnergy()`, `SimpVIRigidBodiesView()` and the like
+
+  Not Collective
+
+  Input Parameter:
+. ts - the `TS`, set up (`TSSetUp()`, which this calls)
+
+  Output Parameter:
+. rb - the rigid bodies, owned by the `TS` (do not destroy them); their `SNES` is the `TS`'s
+
+  Level: intermediate
+
+.seealso: `TSSimpVISetRigidBodies()`, `TSSimpVICreateRigidBodies()`
+@*/
+PetscErrorCode TSSimpVIGetRigidBodies(TS ts, SimpVIRigidBodies *rb)
+{
+  PetscBool is;
+
+  PetscFunctionBegin;
+  SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
+  SimpVIAssertPointer(rb, 2);
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &is));
+  PetscCheck(is, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONG, "TSSimpVIGetRigidBodies() needs a TS of type %s", TSSIMPVI);
+  PetscCall(TSSetUp(ts));
+  *rb = ((TS_SimpVI *)ts->data)->rb;
+  PetscCheck(*rb, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "This TS has no rigid bodies: call TSSimpVISetRigidBodies()");
+  PetscFunctionReturn(0);
+}
