@@ -97,10 +97,7 @@ PetscErrorCode SimpVIRigidStep_Private(TS ts)
     break;
 
   reject_step:
-    ts->reject++;
-    vi->retries++;
-    if (!ts->reason && ++rejections > ts->max_reject && ts->max_reject >= 0) ts->reason = TS_DIVERGED_STEP_REJECTED;
-    if (!ts->reason) PetscCall(PetscInfo(ts, "Rigid-body step %" PetscInt_FMT " at t = %g failed (%s): retried with h = %g\n", ts->steps, (double)ts->ptime, reason, (double)ts->time_step));
+    PetscCall(SimpVIStepRejected_Private(ts, reason, &rejections));
   }
   if (!stageok) { /* U and t are still those of the last good step */
     PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "TSSIMPVI rigid-body step %" PetscInt_FMT " from t = %g with h = %g failed: %s after %" PetscInt_FMT " iterations%s", ts->steps, (double)ts->ptime, (double)h, reason, its, ts->reason == TS_DIVERGED_STEP_REJECTED ? " (retried as often as TSSetMaxStepRejections() allows)" : "");

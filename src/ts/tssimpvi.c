@@ -141,6 +141,20 @@ void SimpVIAdvanceTime_Private(TS ts)
   vi->tstored = ts->ptime;
 }
 
+/* A try of a step failed (reason): counted, and the run ends with TS_DIVERGED_STEP_REJECTED once it has been retried
+   more often than TSSetMaxStepRejections() allows (the retry's step size is set already) */
+PetscErrorCode SimpVIStepRejected_Private(TS ts, const char reason[], PetscInt *rejections)
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  ts->reject++;
+  vi->retries++;
+  if (!ts->reason && ++*rejections > ts->max_reject && ts->max_reject >= 0) ts->reason = TS_DIVERGED_STEP_REJECTED;
+  if (!ts->reason) PetscCall(PetscInfo(ts, "Step %" PetscInt_FMT " at t = %g failed (%s): retried with h = %g\n", ts->steps, (double)ts->ptime, reason, (double)ts->time_step));
+  PetscFunctionReturn(0);
+}
+
 /* The step's end as the one stage that PETSc's hooks see (TSPostStage(), TSAdaptCheckStage()), shaped like U, made at
    every try of a step, in eq, ep: the state the step stores if accepted (FinishStep()). A compensated run adds the
    step's increments dq, dp to q0, p0 and keeps the low bits it loses in cqnext, cpnext, which only an accepted step
@@ -237,10 +251,7 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
     break;
 
   reject_step:
-    ts->reject++;
-    vi->retries++;
-    if (!ts->reason && ++rejections > ts->max_reject && ts->max_reject >= 0) ts->reason = TS_DIVERGED_STEP_REJECTED;
-    if (!ts->reason) PetscCall(PetscInfo(ts, "Step %" PetscInt_FMT " at t = %g failed (%s): retried with h = %g\n", ts->steps, (double)ts->ptime, reason, (double)ts->time_step));
+    PetscCall(SimpVIStepRejected_Private(ts, reason, &rejections));
   }
   if (!stageok) { /* U, U' and t are still those of the last good step */
     char      bound[512];
