@@ -216,6 +216,23 @@ PetscErrorCode SimpVIKernelTimes(SimpVIKernel kernel, PetscReal t, PetscReal tk[
   PetscFunctionReturn(0);
 }
 
+/* The sums of SimpVIKernelPoints() in the vector space, x_k = q0 + xi_k (VectorRetract()'s sum), inlined with n and s
+   constants for the smallest systems (the same operations in the same order) */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+PointsSums(SimpVIKernel kernel, const PetscInt n, const PetscInt s, const PetscScalar q0[], const PetscScalar *const z[], PetscScalar *const X[], PetscScalar *const V[])
+{
+  for (PetscInt k = 0; k < kernel->nq; k++) {
+    PetscScalar *x = X[k];
+
+    SimpVIMAXPYFrom(PETSC_TRUE, n, x, s, &kernel->xc[k * s], z);
+    for (PetscInt j = 0; j < n; j++) x[j] = q0[j] + x[j];
+    SimpVIMAXPYFrom(PETSC_TRUE, n, V[k], s, &kernel->vc[k * s], z);
+  }
+}
+
 /*@C
   SimpVIKernelPoints - The positions and velocities at the quadrature points of a step, x_k = q0 + sum_l B_kl Z_l and
   v_k = (1/h) sum_l D_kl Z_l, from the increments Z_l = Q_l - q0 of its nodes
@@ -247,12 +264,58 @@ PetscErrorCode SimpVIKernelPoints(SimpVIKernel kernel, PetscInt n, const PetscSc
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < s; i++) z[i] = Z + i * n;
+  if (kernel->space == &SimpVIConfigurationVectorSpace) {
+#define SIMPVI_POINTS_SUMS(N, S) \
+  case (N)*8 + (S): \
+    PointsSums(kernel, N, S, q0, z, X, V); \
+    break
+    switch (n <= 3 && s <= 3 ? n * 8 + s : 0) {
+      SIMPVI_POINTS_SUMS(1, 1);
+      SIMPVI_POINTS_SUMS(1, 2);
+      SIMPVI_POINTS_SUMS(1, 3);
+      SIMPVI_POINTS_SUMS(2, 1);
+      SIMPVI_POINTS_SUMS(2, 2);
+      SIMPVI_POINTS_SUMS(2, 3);
+      SIMPVI_POINTS_SUMS(3, 1);
+      SIMPVI_POINTS_SUMS(3, 2);
+      SIMPVI_POINTS_SUMS(3, 3);
+    default:
+      PointsSums(kernel, n, s, q0, z, X, V);
+    }
+#undef SIMPVI_POINTS_SUMS
+    PetscFunctionReturn(0);
+  }
   for (PetscInt k = 0; k < kernel->nq; k++) { /* x_k = q0 (+) xi_k, xi_k = sum_l B_kl Z_l made in X[k] */
     SimpVIMAXPYFrom(PETSC_TRUE, n, X[k], s, &kernel->xc[k * s], z);
     PetscCall(kernel->space->retract(n, q0, X[k], X[k]));
     SimpVIMAXPYFrom(PETSC_TRUE, n, V[k], s, &kernel->vc[k * s], z);
   }
   PetscFunctionReturn(0);
+}
+
+/* The sums of SimpVIKernelResidual(), inlined with n a constant for the smallest systems (the same operations in the
+   same order) */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+ResidualSums(SimpVIKernel kernel, const PetscInt n, const PetscScalar p0[], const PetscScalar *const P[], const PetscScalar *const G[], PetscScalar R[])
+{
+  const PetscInt      s = kernel->s, nq = kernel->nq;
+  const PetscScalar **terms = kernel->ptr, **pg = kernel->ptr + 2 * nq;
+
+  for (PetscInt k = 0; k < nq; k++) {
+    pg[k]      = P[k];
+    pg[nq + k] = G[k];
+  }
+  for (PetscInt i = 0; i < s; i++) {
+    const PetscInt nt = kernel->rcount[i], *src = &kernel->rsrc[i * 2 * nq];
+
+    for (PetscInt t = 0; t < nt; t++) terms[t] = pg[src[t]];
+    SimpVIMAXPYFrom(PETSC_TRUE, n, R + i * n, nt, &kernel->rc[i * 2 * nq], terms);
+  }
+  if (p0)
+    for (PetscInt j = 0; j < n; j++) R[j] += p0[j];
 }
 
 /*@C
@@ -277,23 +340,19 @@ PetscErrorCode SimpVIKernelPoints(SimpVIKernel kernel, PetscInt n, const PetscSc
 @*/
 PetscErrorCode SimpVIKernelResidual(SimpVIKernel kernel, PetscInt n, const PetscScalar p0[], const PetscScalar *const P[], const PetscScalar *const G[], PetscScalar R[])
 {
-  const PetscInt      s = kernel->s, nq = kernel->nq;
-  const PetscScalar **terms = kernel->ptr, **pg = kernel->ptr + 2 * nq;
-
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < nq; k++) {
-    pg[k]      = P[k];
-    pg[nq + k] = G[k];
+#define SIMPVI_RESIDUAL_SUMS(N) \
+  case N: \
+    ResidualSums(kernel, N, p0, P, G, R); \
+    break
+  switch (n <= 3 ? n : 0) {
+    SIMPVI_RESIDUAL_SUMS(1);
+    SIMPVI_RESIDUAL_SUMS(2);
+    SIMPVI_RESIDUAL_SUMS(3);
+  default:
+    ResidualSums(kernel, n, p0, P, G, R);
   }
-  for (PetscInt i = 0; i < s; i++) {
-    const PetscInt nt = kernel->rcount[i], *src = &kernel->rsrc[i * 2 * nq];
-
-    for (PetscInt t = 0; t < nt; t++) terms[t] = pg[src[t]];
-    for (PetscInt j = 0; j < n; j++) R[i * n + j] = 0;
-    SimpVIMAXPY(n, R + i * n, nt, &kernel->rc[i * 2 * nq], terms);
-  }
-  if (p0)
-    for (PetscInt j = 0; j < n; j++) R[j] += p0[j];
+#undef SIMPVI_RESIDUAL_SUMS
   PetscFunctionReturn(0);
 }
 

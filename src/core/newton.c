@@ -34,10 +34,7 @@ PetscErrorCode SimpVIStepNewtonBegin_Private(SimpVIStep st, PetscBool allowed, P
   st->thetaprev  = st->theta; /* a solve's first iteration is judged by the last one's rate only (its Jacobian ages) */
   st->theta      = 1;
   if (fresh) st->refresh = PETSC_TRUE;
-  if (st->simplified) {
-    PetscCall(VecNorm(st->q0, NORM_2, &st->q0norm));
-    st->q0norm *= PetscSqrtReal((PetscReal)st->scheme->degree); /* the step vector holds s blocks of positions */
-  }
+  st->q0norm = -1; /* made when the stagnation test needs it (a slow contraction): most solves never do */
   PetscFunctionReturn(0);
 }
 
@@ -142,6 +139,10 @@ PetscErrorCode SimpVIStepNewtonConverged_Private(SNES snes, PetscInt it, PetscRe
   /* an update at the round-off of the positions x_k = q0 + ... that no longer contracts: the iteration has stagnated
      there (increments small against q0, as in a stiff chain near rest), and the rate it shows is the round-off's; a new
      Jacobian would not take it further */
+  if (measured && theta > SIMPVI_NEWTON_THETA_MAX && st->q0norm < 0) { /* (every process takes this branch together) */
+    PetscCall(VecNorm(st->q0, NORM_2, &st->q0norm));
+    st->q0norm *= PetscSqrtReal((PetscReal)st->scheme->degree); /* the step vector holds s blocks of positions */
+  }
   stagnated = (PetscBool)(measured && theta > SIMPVI_NEWTON_THETA_MAX && ynorm <= SIMPVI_NEWTON_ROUNDOFF * (xnorm + st->q0norm));
   if ((theta < 1 && theta / (1 - theta) * ynorm <= st->newtonrtol * xnorm) || ynorm <= SIMPVI_NEWTON_ROUNDOFF * xnorm) {
     PetscCall(PetscInfo(snes, "Converged: simplified Newton's error estimate %g (contraction %g) <= %g * ||Y|| = %g\n", (double)(theta < 1 ? theta / (1 - theta) * ynorm : ynorm), (double)theta, (double)st->newtonrtol, (double)(st->newtonrtol * xnorm)));

@@ -116,12 +116,13 @@ PetscErrorCode SimpVIDenseMult_Private(SimpVIDenseAccess *acc, Mat A, Vec x, Vec
 
       PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
       PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cannot read the rows of a matrix of the problem");
-      acc->ai = ai; /* (the restore below frees nothing here, and forgets the pointers it is given) */
-      acc->aj = aj;
+      acc->ai    = ai; /* (the restore below frees nothing here, and forgets the pointers it is given) */
+      acc->aj    = aj;
+      acc->nrows = m;
       PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
       acc->nzstate = nzstate;
     }
-    PetscCall(MatGetLocalSize(A, &m, NULL));
+    m = acc->nrows;
     PetscCall(MatSeqAIJGetArrayRead(A, &a));
     PetscCall(VecGetArrayRead(x, &xx));
     PetscCall(VecGetArrayWrite(y, &yy));

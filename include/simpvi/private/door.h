@@ -13,14 +13,17 @@
 
 /* Calls a user callback and makes its failure collective: an error (or a bare error code) on some processes stops
    every process of the TS at this call, instead of leaving the others waiting in their next collective operation.
-   One MPI_Allreduce per call in parallel. */
+   One MPI_Allreduce per call in parallel; on one process nothing after a success (the check would cost more than the
+   user's function of a small system). */
 #define SimpVICallBack(ts, name, ...) \
   do { \
     PetscErrorCode ierr_simpvi_cb_; \
+    PetscMPIInt    size_simpvi_cb_; \
     PetscStackPushExternal(name); \
     ierr_simpvi_cb_ = __VA_ARGS__; \
     PetscStackPop; \
-    PetscCall(SimpVICallBackCheck_Private(ts, name, ierr_simpvi_cb_)); \
+    PetscCallMPI(MPI_Comm_size(((PetscObject)(ts))->comm, &size_simpvi_cb_)); \
+    if (PetscUnlikely(ierr_simpvi_cb_) || size_simpvi_cb_ > 1) PetscCall(SimpVICallBackCheck_Private(ts, name, ierr_simpvi_cb_)); \
   } while (0)
 PETSC_INTERN PetscErrorCode SimpVICallBackCheck_Private(TS, const char[], PetscErrorCode);
 /* SimpVICallBack() for a door of one process (the pointwise door): no collective check after a callback that

@@ -173,6 +173,7 @@ typedef struct {
   PetscBool         dense; /* A is a MATSEQDENSE with the functions below; else they are not set */
   PetscBool         aij;   /* A is a MATSEQAIJ, read on its CSR arrays: the row starts and columns of its nonzero state */
   PetscObjectState  nzstate;
+  PetscInt          nrows;
   const PetscInt   *ai, *aj;
   PetscErrorCode (*getarray)(Mat, const PetscScalar **);
   PetscErrorCode (*restorearray)(Mat, const PetscScalar **);

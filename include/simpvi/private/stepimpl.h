@@ -57,7 +57,7 @@ struct _SimpVIStep {
   PetscReal dyprev;      /* ||dY|| of the previous iteration of this solve (0: none yet) */
   PetscReal theta;       /* the last contraction rate observed in this solve (1: none) */
   PetscReal thetaprev;   /* the last solve's, for this solve's first iteration */
-  PetscReal q0norm;      /* sqrt(s) ||q0|| at the solve's start: the size of the positions whose round-off bounds how small an update can be */
+  PetscReal q0norm;      /* sqrt(s) ||q0|| of the solve (-1: not made yet): the size of the positions whose round-off bounds how small an update can be */
   /* the point of the Jacobian held (t, h, q0 and Y of its making), to make it again, bit for bit, where the solver has
      lost it (jremake): after a partial step of dense output, or in a run restarted from a checkpoint */
   Vec       JY, Jq0;
