@@ -80,12 +80,12 @@ static PetscErrorCode Monitor(TS ts, PetscInt step, PetscReal t, Vec U, void *ct
 
 int main(int argc, char **argv)
 {
-  Top         top   = {2.33e-3, 1.25e-4, 0.1 * 9.81 * 0.15}; /* the seed's Table 3: m = 0.1 kg, l = 0.15 m */
-  PetscReal   rates[3] = {9.2, 0, 252}, theta0 = PETSC_PI / 3, T = 1;
-  PetscInt    nrates   = 3, steps;
-  TS          ts;
-  Vec         U;
-  Watch       w = {0};
+  Top          top      = {2.33e-3, 1.25e-4, 0.1 * 9.81 * 0.15}; /* the seed's Table 3: m = 0.1 kg, l = 0.15 m */
+  PetscReal    rates[3] = {9.2, 0, 252}, theta0 = PETSC_PI / 3, T = 1;
+  PetscInt     nrates = 3, steps;
+  TS           ts;
+  Vec          U;
+  Watch        w = {0};
   PetscScalar *u;
 
   PetscFunctionBeginUser;
