@@ -211,8 +211,8 @@ static PetscErrorCode Run(const char m[], PetscInt stages, PetscReal T, PetscInt
       PetscCall(TSSetIFunction(ts, NULL, IFunction, NULL));
       PetscCall(TSSetIJacobian(ts, A, A, IJacobian, NULL));
       PetscCall(TSSetType(ts, TSIRK));
+      PetscCall(TSIRKSetNumStages(ts, stages)); /* before the type: set after it, the Gauss tableau keeps its old size */
       PetscCall(TSIRKSetType(ts, TSIRKGAUSS));
-      PetscCall(TSIRKSetNumStages(ts, stages));
       /* Newton to round-off (as TSSIMPVI's); the stage system is a MATKAIJ, which LU does not take */
       PetscCall(TSGetSNES(ts, &snes));
       PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, 1e-12, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
