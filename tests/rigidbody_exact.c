@@ -1,0 +1,219 @@
+static char help[] = "The heavy (Lagrange) top of the seed's Table 3 on SO(3) (TSSimpVICreateRigidBodies()) against its exact solution:\n"
+                     "the nutation u = cos theta in Jacobi elliptic functions (examples/models/lagrangetop.h), the precession phi and\n"
+                     "spin psi by GSL's adaptive quadrature of their rates (rational in u), R = Rz(phi) Rx(theta) Rz(psi).\n"
+                     "The exact R(T) and body angular velocity against -nfine steps of lobatto (agree to -agree_tol), then the observed\n"
+                     "orders of R(T) and Omega(T) from -n0, 2 n0, 4 n0 steps of -ts_simpvi_type, verdict against -order_min.\n"
+                     "Options: -T final time, -show_errors the numbers\n\n";
+
+#include <simpvi.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_errno.h>
+#include "../examples/models/lagrangetop.h" /* the top in Euler angles and its exact nutation */
+
+static const PetscReal I1 = 2.33e-3, I3 = 1.25e-4, MGL = 0.1 * 9.81 * 0.15;
+
+/* V = m g l e3' R e3 (as tests/rigidbody.c) */
+static PetscErrorCode TopPotential(PetscInt nb, const PetscReal R[], PetscReal *V, PetscReal g[], PetscReal H[], void *ctx)
+{
+  const PetscReal c = MGL, z[3] = {R[6], R[7], R[8]};
+
+  PetscFunctionBeginUser;
+  (void)nb, (void)ctx;
+  *V = c * z[2];
+  if (g) g[0] = -c * z[1], g[1] = c * z[0], g[2] = 0;
+  if (H)
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) H[i * 3 + j] = c * ((z[i] * (j == 2) + (i == 2) * z[j]) / 2 - z[2] * (i == j));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* The exact solution. With u = cos theta, b = p_phi / I, a = p_psi / I (both conserved):
+     phi' = (b - a u) / (1 - u^2),   psi' = p_psi / I3 - u phi',
+   b - a u = (b - a u0) + a (u0 - u), b - a u0 = phi0' sin^2 theta0, written through 1 - u (no cancellation). */
+
+static void Rates(const Top *top, PetscReal t, PetscReal *th, PetscReal *dphi, PetscReal *dth, PetscReal *dpsi)
+{
+  const PetscReal s0 = PetscSinReal(top->q0[1]), omu0 = 1 - PetscCosReal(top->q0[1]), a = top->p0[2] / top->I1;
+  PetscReal       omu, u, s;
+  double          sn, cn, dn;
+
+  *th = ExactTheta(top, t);
+  omu = 2 * PetscSqr(PetscSinReal(*th / 2)); /* 1 - u */
+  u   = 1 - omu;
+  s   = PetscSinReal(*th);
+  gsl_sf_elljac_e(top->lambda * t + top->tau0, top->k * top->k, &sn, &cn, &dn);
+  *dphi = (top->v0[0] * s0 * s0 + a * (omu - omu0)) / (omu * (2 - omu));
+  *dpsi = top->p0[2] / top->I3 - u * *dphi;
+  /* u = u1 + (u2 - u1) sn^2: u' = 2 lambda (u2 - u1) sn cn dn, theta' = -u' / sin theta */
+  *dth = s > 0 ? -2 * top->lambda * (top->w2 - top->w1) * sn * cn * dn / s : 0;
+}
+
+static double PhiRate(double t, void *ctx)
+{
+  PetscReal th, dphi, dth, dpsi;
+
+  Rates((const Top *)ctx, t, &th, &dphi, &dth, &dpsi);
+  return dphi;
+}
+
+/* psi' - p_psi / I3 = -u phi': integrated apart from the large constant rate */
+static double PsiRateRest(double t, void *ctx)
+{
+  PetscReal th, dphi, dth, dpsi;
+
+  Rates((const Top *)ctx, t, &th, &dphi, &dth, &dpsi);
+  return -PetscCosReal(th) * dphi;
+}
+
+/* R = Rz(phi) Rx(theta) Rz(psi) (row-major) and Omega = (theta' cos psi + phi' s sin psi, -theta' sin psi + phi' s cos psi,
+   phi' cos theta + psi'), the body angular velocity of R' = R hat(Omega) */
+static PetscErrorCode ExactSolution(const Top *top, PetscReal T, PetscReal R[9], PetscReal Om[3])
+{
+  gsl_integration_workspace *w = gsl_integration_workspace_alloc(1000);
+  double                     phi, psi, err;
+  PetscReal                  th, dphi, dth, dpsi;
+  gsl_function               f = {PhiRate, (void *)top};
+
+  PetscFunctionBeginUser;
+  PetscCheck(w, PETSC_COMM_SELF, PETSC_ERR_MEM, "GSL workspace");
+  gsl_set_error_handler_off(); /* a failed quadrature is a PETSc error below, not an abort */
+  PetscCheck(!gsl_integration_qag(&f, 0, T, 0, 1e-13, 1000, GSL_INTEG_GAUSS61, w, &phi, &err), PETSC_COMM_SELF, PETSC_ERR_LIB, "GSL quadrature of phi' failed");
+  f.function = PsiRateRest;
+  PetscCheck(!gsl_integration_qag(&f, 0, T, 0, 1e-13, 1000, GSL_INTEG_GAUSS61, w, &psi, &err), PETSC_COMM_SELF, PETSC_ERR_LIB, "GSL quadrature of psi' failed");
+  gsl_integration_workspace_free(w);
+  psi += top->p0[2] / top->I3 * T;
+  Rates(top, T, &th, &dphi, &dth, &dpsi);
+  {
+    const PetscReal cf = PetscCosReal(phi), sf = PetscSinReal(phi), ct = PetscCosReal(th), st = PetscSinReal(th), cp = PetscCosReal(psi), sp = PetscSinReal(psi);
+    const PetscReal A[9] = {cf, -sf * ct, sf * st, sf, cf * ct, -cf * st, 0, st, ct}; /* Rz(phi) Rx(theta) */
+
+    for (PetscInt i = 0; i < 3; i++) R[i * 3] = A[i * 3] * cp + A[i * 3 + 1] * sp, R[i * 3 + 1] = -A[i * 3] * sp + A[i * 3 + 1] * cp, R[i * 3 + 2] = A[i * 3 + 2];
+    Om[0] = dth * cp + dphi * st * sp;
+    Om[1] = -dth * sp + dphi * st * cp;
+    Om[2] = dphi * ct + dpsi;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+
+/* N steps of T/N of the scheme from the start (0, theta0, 0) with rates v0; U = (R, pi) at T */
+static PetscErrorCode Run(TS ts, const Top *top, PetscInt N, PetscReal T, Vec U)
+{
+  const PetscReal   J[9] = {I1, 0, 0, 0, I1, 0, 0, 0, I3}, th = top->q0[1], xi[3] = {th, 0, 0};
+  SimpVIRigidBodies rb;
+  PetscScalar      *u;
+
+  PetscFunctionBeginUser;
+  PetscCall(TSSimpVICreateRigidBodies(ts, 1, J, TopPotential, NULL, &rb));
+  PetscCall(VecGetArray(U, &u));
+  PetscCall(SimpVISO3Exp(xi, u));
+  u[9] = I1 * top->v0[1], u[10] = I1 * top->v0[0] * PetscSinReal(th), u[11] = I3 * (top->v0[0] * PetscCosReal(th) + top->v0[2]);
+  PetscCall(VecRestoreArray(U, &u));
+  for (PetscInt i = 0; i < N; i++) PetscCall(SimpVIRigidBodiesStep(rb, T / N, U));
+  PetscCall(SimpVIRigidBodiesDestroy(&rb));
+  PetscFunctionReturn(0);
+}
+
+/* ||R - Rex||_max and |Omega - Omex|_max / |Omex|_max, Omega = J^-1 pi */
+static PetscErrorCode Errors(Vec U, const PetscReal Rex[9], const PetscReal Omex[3], PetscReal *eR, PetscReal *eO)
+{
+  const PetscScalar *u;
+  const PetscReal    Jd[3] = {I1, I1, I3};
+  PetscReal          om = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(U, &u));
+  *eR = *eO = 0;
+  for (PetscInt j = 0; j < 9; j++) *eR = PetscMax(*eR, PetscAbsReal(PetscRealPart(u[j]) - Rex[j]));
+  for (PetscInt j = 0; j < 3; j++) *eO = PetscMax(*eO, PetscAbsReal(PetscRealPart(u[9 + j]) / Jd[j] - Omex[j])), om = PetscMax(om, PetscAbsReal(Omex[j]));
+  *eO /= om;
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode RunExact(TS ts)
+{
+  Top          top = {.mass = 0.1, .g = 9.81, .l = 0.15, .I1 = I1, .I3 = I3, .q0 = {0, PETSC_PI / 3, 0}, .v0 = {9.2, 0, 252}};
+  PetscInt     n0 = 200, nfine = 3200;
+  PetscReal    T = 0.25, omin = 3.9, tol = 1e-12, Rex[9], Omex[3], eR[3], eO[3], fR, fO, oR, oO;
+  PetscBool    show = PETSC_FALSE;
+  TSSimpVIType type;
+  Vec          U;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n0", &n0, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-nfine", &nfine, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-T", &T, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-order_min", &omin, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-agree_tol", &tol, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-show_errors", &show, NULL));
+  PetscCheck(PetscAbsReal(MGL - top.mass * top.g * top.l) <= 1e-15, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The two tops differ");
+  PetscCall(TopSetUp(&top));
+  PetscCall(ExactSolution(&top, T, Rex, Omex));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 12, &U));
+
+  /* the exact solution against a fine run of lobatto (order 6): the convention and the formulas checked */
+  PetscCall(TSSimpVIGetType(ts, &type));
+  PetscCall(PetscStrallocpy(type, (char **)&type));
+  PetscCall(TSSimpVISetType(ts, TSSIMPVILOBATTO));
+  PetscCall(Run(ts, &top, nfine, T, U));
+  PetscCall(Errors(U, Rex, Omex, &fR, &fO));
+  PetscCall(TSSimpVISetType(ts, type));
+  PetscCall(PetscFree(type));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "heavy top (Table 3) at T = %g s: exact solution (Jacobi sn, quadrature of phi', psi')\n", (double)T));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  agrees with %" PetscInt_FMT " steps of lobatto to %g: %s\n", nfine, (double)tol, PetscMax(fR, fO) <= tol ? "yes" : "no"));
+
+  for (PetscInt i = 0; i < 3; i++) {
+    PetscCall(Run(ts, &top, n0 << i, T, U));
+    PetscCall(Errors(U, Rex, Omex, &eR[i], &eO[i]));
+  }
+  oR = PetscLog2Real(eR[1] / eR[2]);
+  oO = PetscLog2Real(eO[1] / eO[2]);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  observed orders from %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT " steps against the exact solution:\n", n0, 2 * n0, 4 * n0));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  R(T): errors decrease: %s, order >= %g: %s\n", eR[0] > eR[1] && eR[1] > eR[2] ? "yes" : "no", (double)omin, oR >= omin ? "yes" : "no"));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  body angular velocity: errors decrease: %s, order >= %g: %s\n", eO[0] > eO[1] && eO[1] > eO[2] ? "yes" : "no", (double)omin, oO >= omin ? "yes" : "no"));
+  if (show || PetscMax(fR, fO) > tol || oR < omin || oO < omin) {
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  fine run: R %g Omega %g\n", (double)fR, (double)fO));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  R errors %g %g %g (order %.3f), Omega errors %g %g %g (order %.3f)\n", (double)eR[0], (double)eR[1], (double)eR[2], (double)oR, (double)eO[0], (double)eO[1], (double)eO[2], (double)oO));
+  }
+  PetscCall(VecDestroy(&U));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  TS ts;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SimpVIInitializePackage());
+  PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
+  PetscCall(TSSetType(ts, TSSIMPVI));
+  PetscCall(TSSetFromOptions(ts));
+  PetscCall(RunExact(ts));
+  PetscCall(TSDestroy(&ts));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+  build:
+    requires: gsl
+
+  test:
+    suffix: simpson
+    args: -ts_simpvi_type simpson -order_min 3.9
+
+  test:
+    suffix: lobatto
+    args: -ts_simpvi_type lobatto -order_min 5.8 -n0 100
+
+  # past a full nutation period (1.85 s): theta through its lowest and highest point, the quadratures over both
+  test:
+    suffix: lobatto_period
+    args: -ts_simpvi_type lobatto -order_min 5.8 -T 2 -n0 800 -nfine 4800 -agree_tol 1e-9
+
+TEST*/
