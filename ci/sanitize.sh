@@ -38,11 +38,11 @@ rm -rf "$canary"
 #   tests-sneskinsol* and the KINSOL tutorials run KINSOL's.
 # - tests-rigidbody_top_long*: 5000 steps each of the rigid-body step that tests-rigidbody_* run sanitized (the verdict
 #   is the round-off's drift, which the sanitizers do not change).
-# - bench-fourbar-*: mostly PETSc's DAE route (TSBDF, TSARKIMEX); simpvi's constraint code runs sanitized in
-#   tests-constraints_* and tutorials-ex7_*.
+# - bench-fourbar-*, bench-rigidtop-*: mostly PETSc's TS types (TSBDF, TSARKIMEX; rk 4, irk); simpvi's code runs sanitized in
+#   tests-constraints_*, tutorials-ex7_* and tests-rigidbody*.
 # - tests-adjoint_pairing_double: the adjoint's pairing on the double pendulum; tests-adjoint_pairing runs the same code
 #   sanitized on the pendulum.
 # - docs (Python on the source tree) and conformance-outside-pristine (a file comparison): they run no compiled code,
 #   so the unsanitized run's verdict is theirs.
 bash ci/test.sh --test-dir build-asan -LE 'valgrind|install|python|docs' \
-  -E 'bench-soak-quick|bench-workprecision-quick|bench-fourbar-|tests-brouwer_|conformance-outside-pristine|examples-sweep_flip_(kinsol|static|ts|ranks_per_run)$|tests-rigidbody_top_long|tests-adjoint_pairing_double$' "$@"
+  -E 'bench-soak-quick|bench-workprecision-quick|bench-fourbar-|bench-rigidtop-|tests-brouwer_|conformance-outside-pristine|examples-sweep_flip_(kinsol|static|ts|ranks_per_run)$|tests-rigidbody_top_long|tests-adjoint_pairing_double$' "$@"
