@@ -8,7 +8,10 @@
      g_Z block l = d_ls lq + sum_k [h w_k B_kl G_x' + w_k D_kl G_v'](k) lp,
      lq0 = lq + h sum_k w_k G_x' lp - R_q0' m,   lp0 = lp - m_0.
    The door's terms at the quadrature points (the same matrices the step Jacobian is assembled from) give every
-   product; nothing here is approximated, so the adjoint is the exact transpose of the tangent map. Knows nothing of TS.
+   product; nothing here is approximated, so the adjoint is the exact transpose of the tangent map. With holonomic
+   constraints the step vector carries the multipliers too and J is the whole saddle-point matrix; the constraints'
+   terms in q0, the multipliers' forces in p1 and the end projection (its linearisation and transpose) come from
+   src/core/constraints.c. Knows nothing of TS.
 */
 #include <petsc/private/petscimpl.h>
 #include <simpvi/private/stepimpl.h>
