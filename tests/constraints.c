@@ -7,9 +7,13 @@ static char help[] = "Holonomic constraints (TSSimpVISetConstraints()): the plan
                      "G(q) v over 10^4 steps; jacobian: the step's Jacobian against finite differences; toomany, door: the\n"
                      "errors for as many constraints as positions and for a door without constraints; paths: the dense path\n"
                      "(SNESSIMPVIDENSE, the default) against newtonls's; -seeds: the seeds' double pendulum (Tables 1-2); interpolate: TSInterpolate() inside a step;\n"
-                     "multipliers: TSSimpVIGetConstraintMultipliers() against the rod's tension; adjoint, view.\n\n";
+                     "multipliers: TSSimpVIGetConstraintMultipliers() against the rod's tension; view; adjoint: dC/dU0 of\n"
+                     "C = sum_j a_j sin(q_j) + 1/2 b_j p_j^2 at T by TSAdjointSolve() and by the tangent-linear run\n"
+                     "(TSForwardSetSensitivities() from the identity) against central differences, simpson and lobatto\n"
+                     "(-adjoint_mu: the gradient in a parameter, not there yet with constraints: an error).\n\n";
 
 #include <simpvi.h>
+#include "fdgradient.h"
 
 typedef struct {
   PetscInt  links;
@@ -309,6 +313,150 @@ static PetscErrorCode SetUpRejected(PetscBool lagrangian, PetscInt m)
   PetscFunctionReturn(0);
 }
 
+/* -check adjoint: the cost C = sum_j a_j sin(q_j) + 1/2 b_j p_j^2 of U = (q, p) at the end (a_j = 0.3 + 0.1 j,
+   b_j = 0.5 + 0.2 j) and its gradient */
+static PetscReal Terminal(PetscInt n, const PetscScalar u[], PetscScalar grad[])
+{
+  PetscReal C = 0;
+
+  for (PetscInt j = 0; j < n; j++) {
+    const PetscReal a = 0.3 + 0.1 * j, b = 0.5 + 0.2 * j;
+
+    C += a * PetscSinReal(PetscRealPart(u[j])) + 0.5 * b * PetscRealPart(u[n + j] * u[n + j]);
+    if (grad) {
+      grad[j]     = a * PetscCosReal(PetscRealPart(u[j]));
+      grad[n + j] = b * u[n + j];
+    }
+  }
+  return C;
+}
+
+typedef struct {
+  Chain       ch;
+  const char *scheme;
+  PetscReal   h;
+  PetscInt    steps;
+} AdjointRun;
+
+/* Parameter Jacobian for -adjoint_mu (never called: the adjoint's set-up stops first) */
+static PetscErrorCode NoParameterJacobian(TS ts, PetscReal t, Vec x, Vec v, Mat Pth, Mat Gth, void *ctx)
+{
+  PetscFunctionBeginUser;
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "Not to be called");
+}
+
+/* A TS of the Cartesian chain from U0 for run's scheme, steps and h */
+static PetscErrorCode AdjointTS(AdjointRun *run, Vec U, PetscBool save, TS *ts)
+{
+  PetscFunctionBeginUser;
+  PetscCall(TSCreate(PETSC_COMM_SELF, ts));
+  PetscCall(TSSetType(*ts, TSSIMPVI));
+  PetscCall(TSSimpVISetType(*ts, run->scheme));
+  PetscCall(TSSimpVISetPointwiseLagrangian(*ts, Cartesian, &run->ch));
+  PetscCall(TSSimpVISetConstraints(*ts, run->ch.links, Lengths, NULL));
+  PetscCall(TSSetSolution(*ts, U));
+  PetscCall(TSSetTimeStep(*ts, run->h));
+  PetscCall(TSSetMaxSteps(*ts, run->steps));
+  PetscCall(TSSetMaxTime(*ts, 1e10));
+  PetscCall(TSSetExactFinalTime(*ts, TS_EXACTFINALTIME_MATCHSTEP));
+  if (save) PetscCall(TSSetSaveTrajectory(*ts)); /* before the options, which choose its type */
+  PetscCall(TSSetFromOptions(*ts));
+  PetscFunctionReturn(0);
+}
+
+/* C(U0) of a forward run, for FDGradientError() */
+static PetscErrorCode AdjointCost(Vec U0, PetscReal *C, void *ctx)
+{
+  AdjointRun        *run = (AdjointRun *)ctx;
+  TS                 ts;
+  Vec                U;
+  const PetscScalar *u;
+  PetscInt           N;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(U0, &U));
+  PetscCall(VecCopy(U0, U));
+  PetscCall(AdjointTS(run, U, PETSC_FALSE, &ts));
+  PetscCall(TSSolve(ts, U));
+  PetscCall(VecGetSize(U, &N));
+  PetscCall(VecGetArrayRead(U, &u));
+  *C = Terminal(N / 2, u, NULL);
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscCall(TSDestroy(&ts));
+  PetscCall(VecDestroy(&U));
+  PetscFunctionReturn(0);
+}
+
+/* dC/dU0 by TSAdjointSolve() and by the tangent-linear run (S = dU/dU0 from S_0 = I, then S' dC/dU) in one run,
+   both against central differences, and against each other */
+static PetscErrorCode AdjointCheck(PetscInt links, const char scheme[], PetscBool withmu)
+{
+  AdjointRun run = {
+    {links, gravity, 0},
+    scheme, 0.05, 10
+  };
+  TS           ts;
+  Vec          U0, U, lambda, tangent, mu = NULL;
+  Mat          S, Gth = NULL;
+  PetscScalar *u;
+  PetscReal    v[4], worst[2], ln, dn;
+  PetscInt     n       = 2 * links, ndir;
+  PetscBool    verbose = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-quartic", &run.ch.a, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-verbose", &verbose, NULL));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2 * n, &U0));
+  PetscCall(VecGetArrayWrite(U0, &u));
+  ToCartesian(links, th0, om0, u, v);
+  for (PetscInt j = 0; j < n; j++) u[n + j] = v[j];
+  PetscCall(VecRestoreArrayWrite(U0, &u));
+  PetscCall(VecDuplicate(U0, &U));
+  PetscCall(VecDuplicate(U0, &lambda));
+  PetscCall(VecDuplicate(U0, &tangent));
+  PetscCall(VecCopy(U0, U));
+  PetscCall(AdjointTS(&run, U, PETSC_TRUE, &ts));
+  if (withmu) {
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, 1, NULL, &Gth));
+    PetscCall(TSSimpVISetParameterJacobian(ts, NULL, Gth, NoParameterJacobian, NULL));
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 1, &mu));
+  }
+  PetscCall(TSSetCostGradients(ts, 1, &lambda, withmu ? &mu : NULL));
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2 * n, 2 * n, NULL, &S));
+  PetscCall(MatZeroEntries(S));
+  PetscCall(MatShift(S, 1));
+  if (!withmu) PetscCall(TSForwardSetSensitivities(ts, 2 * n, S));
+  PetscCall(TSSolve(ts, U));
+  PetscCall(VecGetArray(lambda, &u));
+  {
+    const PetscScalar *uT;
+
+    PetscCall(VecGetArrayRead(U, &uT));
+    (void)Terminal(n, uT, u);
+    PetscCall(VecRestoreArrayRead(U, &uT));
+  }
+  PetscCall(VecRestoreArray(lambda, &u));
+  PetscCall(MatMultTranspose(S, lambda, tangent)); /* dC/dU0 = S' dC/dU */
+  PetscCall(TSAdjointSolve(ts));
+  PetscCall(FDGradientError(U0, lambda, PETSC_FALSE, 1e-5, AdjointCost, &run, verbose, "adjoint", "central difference", &ndir, &worst[0]));
+  PetscCall(FDGradientError(U0, tangent, PETSC_FALSE, 1e-5, AdjointCost, &run, verbose, "tangent", "central difference", &ndir, &worst[1]));
+  PetscCall(VecNorm(lambda, NORM_2, &ln));
+  PetscCall(VecAXPY(tangent, -1, lambda));
+  PetscCall(VecNorm(tangent, NORM_2, &dn));
+  PetscCall(PetscInfo(NULL, "%s: worst relative errors: adjoint %g, tangent %g; adjoint and tangent differ by %g (relative)\n", scheme, (double)worst[0], (double)worst[1], (double)(dn / ln)));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s, %" PetscInt_FMT " link(s): dC/dU0 by TSAdjointSolve() against central differences in %" PetscInt_FMT " directions, relative error < 1e-7: %s\n", scheme, links, ndir, worst[0] < 1e-7 ? "yes" : "no"));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s, %" PetscInt_FMT " link(s): dC/dU0 by the tangent-linear run against central differences, relative error < 1e-7: %s; equal to the adjoint's to 1e-12: %s\n", scheme, links, worst[1] < 1e-7 ? "yes" : "no", dn <= 1e-12 * ln ? "yes" : "no"));
+  PetscCall(MatDestroy(&S));
+  PetscCall(MatDestroy(&Gth));
+  PetscCall(VecDestroy(&mu));
+  PetscCall(VecDestroy(&tangent));
+  PetscCall(VecDestroy(&lambda));
+  PetscCall(VecDestroy(&U));
+  PetscCall(VecDestroy(&U0));
+  PetscCall(TSDestroy(&ts));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   char      check[32] = "compare";
@@ -388,11 +536,17 @@ int main(int argc, char **argv)
   } else if (!strcmp(check, "jacobian")) {
     PetscCall(Run(links, PETSC_TRUE, "simpson", 0.05, 3, q, NULL, PETSC_TRUE));
     PetscCall(Run(links, PETSC_TRUE, "lobatto", 0.05, 3, q, NULL, PETSC_TRUE));
-  } else if (!strcmp(check, "interpolate") || !strcmp(check, "adjoint") || !strcmp(check, "multipliers")) {
+  } else if (!strcmp(check, "adjoint")) {
+    PetscBool withmu = PETSC_FALSE;
+
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-adjoint_mu", &withmu, NULL));
+    PetscCall(AdjointCheck(links, "simpson", withmu));
+    PetscCall(AdjointCheck(links, "lobatto", withmu));
+  } else if (!strcmp(check, "interpolate") || !strcmp(check, "multipliers")) {
     /* dense output: TSInterpolate() at a time inside a step solves a partial constrained step (its end on g = 0 and
-       on the hidden constraint); the adjoint: not there yet, an error */
+       on the hidden constraint) */
     TS           ts;
-    Vec          U, lambda[1];
+    Vec          U;
     PetscScalar *u;
     Chain        ch = {links, gravity, 0};
     PetscReal    v[4];
@@ -416,7 +570,6 @@ int main(int argc, char **argv)
       PetscCall(TSSetTimeStep(ts, 0.01));
       PetscCall(TSSimpVISetType(ts, "lobatto"));
     }
-    if (!strcmp(check, "adjoint")) PetscCall(TSSetSaveTrajectory(ts));
     PetscCall(TSSetFromOptions(ts));
     PetscCall(TSSolve(ts, U));
     if (!strcmp(check, "multipliers")) { /* one link: the end node's multiplier is the rod's tension |v|^2 - g y */
@@ -432,12 +585,6 @@ int main(int argc, char **argv)
       for (PetscInt i = 0; i < nnodes; i++) PetscCall(PetscInfo(NULL, "lambda at node %" PetscInt_FMT ": %g\n", i, (double)lam[i * m]));
       PetscCall(PetscInfo(NULL, "tension at the end %g, relative difference %g\n", (double)tension, (double)(PetscAbsReal(lam[(nnodes - 1) * m] - tension) / tension)));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "TSSimpVIGetConstraintMultipliers(): %" PetscInt_FMT " nodes of 1 multiplier; the end node's is the rod's tension to 1e-4: %s\n", nnodes, m == 1 && PetscAbsReal(lam[(nnodes - 1) * m] - tension) <= 1e-4 * tension ? "yes" : "no"));
-    } else if (!strcmp(check, "adjoint")) {
-      PetscCall(VecDuplicate(U, &lambda[0]));
-      PetscCall(VecSet(lambda[0], 1));
-      PetscCall(TSSetCostGradients(ts, 1, lambda, NULL));
-      PetscCall(TSAdjointSolve(ts));
-      PetscCall(VecDestroy(&lambda[0]));
     } else {
       PetscReal t;
 
@@ -525,8 +672,24 @@ int main(int argc, char **argv)
 
   test:
     suffix: adjoint
-    args: -check adjoint -ts_trajectory_type memory -petsc_ci_portable_error_output -error_output_stdout
-    filter: Error: grep -o "The tangent and adjoint maps of a step with holonomic constraints.*"
+    args: -check adjoint -ts_trajectory_type memory
+
+  test:
+    suffix: adjoint_double
+    args: -check adjoint -links 2 -quartic 1 -ts_trajectory_type memory
+
+  test:
+    suffix: adjoint_newtonls
+    args: -check adjoint -links 2 -ts_trajectory_type memory -ts_simpvi_small_limit 0
+
+  test:
+    suffix: adjoint_recompute
+    args: -check adjoint -links 2 -ts_trajectory_type memory -ts_trajectory_solution_only
+
+  test:
+    suffix: adjoint_mu
+    args: -check adjoint -adjoint_mu -ts_trajectory_type memory -petsc_ci_portable_error_output -error_output_stdout
+    filter: Error: grep -o "TSSIMPVI has no gradients in the parameters.*"
 
   test:
     suffix: toomany

@@ -3,7 +3,8 @@
 mass on a rod of length 1, g(q) = (|q|^2 - 1)/2) through setPointwiseLagrangian(), as tests/constraints.c runs it
 in C. Checks: the positions on the constraint and the momentum on the hidden constraint q.p = 0 at round-off after 200
 steps; the multipliers' shape (s + 1 nodes, one constraint) and the end node's equal to the rod's tension |v|^2 - g y;
-the angle form's end position to 1e-10.
+the angle form's end position to 1e-10; ts.adjointSolve() with the constraints: dC/dU0 of
+C = sum_j a_j sin(q_j) + 1/2 b_j p_j^2 at the end against central differences (relative 1e-7).
 
 One process: the pointwise door is for small systems.
 """
@@ -60,7 +61,13 @@ def angle(ts, t, x, v, L, P, G, Px, Pv, Gx, Gv):
     Gx[:, 0, 0] = -GRAVITY * np.cos(x[:, 0])
 
 
-def run(constrained, u0, steps=200, h=0.01):
+def cost(u):
+  """C(U) and dC/dU"""
+  a, b = np.array([0.3, 0.4]), np.array([0.5, 0.7])
+  return (a * np.sin(u[:2])).sum() + 0.5 * (b * u[2:] ** 2).sum(), np.concatenate([a * np.cos(u[:2]), b * u[2:]])
+
+
+def run(constrained, u0, steps=200, h=0.01, adjoint=False):
   ts = PETSc.TS().create(comm=PETSc.COMM_SELF)
   ts.setType(simpvi.TSSIMPVI)
   simpvi.setType(ts, simpvi.Type.LOBATTO)
@@ -74,10 +81,19 @@ def run(constrained, u0, steps=200, h=0.01):
   ts.setMaxSteps(steps)
   ts.setMaxTime(1e10)
   ts.setExactFinalTime(PETSc.TS.ExactFinalTime.MATCHSTEP)
+  if adjoint:
+    ts.setSaveTrajectory()
+    grad = U.duplicate()
+    ts.setCostGradients([grad])
   ts.setFromOptions()
   ts.solve(U)
   lam = simpvi.getConstraintMultipliers(ts) if constrained else None
   u = U.getArray().copy()
+  if adjoint:  # lam: dC/dU0 in place of the multipliers
+    grad.setArray(cost(u)[1])
+    ts.adjointSolve()
+    lam = grad.getArray().copy()
+    grad.destroy()
   ts.destroy()
   U.destroy()
   return u, lam
@@ -93,6 +109,14 @@ tension = p @ p - GRAVITY * q[1]
 out('multipliers: shape %s, the end node\'s the rod\'s tension to 1e-4: %s' % (lam.shape, verdict(abs(lam[-1, 0] - tension) <= 1e-4 * tension)))
 ua, _ = run(False, np.array([th, om]))
 out('the angle form\'s end position to 1e-10: %s' % verdict(np.abs(q - np.array([np.sin(ua[0]), -np.cos(ua[0])])).max() <= 1e-10))
+u0 = np.concatenate([q0, v0])
+_, grad = run(True, u0, steps=10, h=0.05, adjoint=True)
+eps, worst = 1e-5, 0.0
+for j in range(4):
+  d = np.eye(4)[j]
+  fd = (cost(run(True, u0 + eps * d, steps=10, h=0.05)[0])[0] - cost(run(True, u0 - eps * d, steps=10, h=0.05)[0])[0]) / (2 * eps)
+  worst = max(worst, abs(grad @ d - fd) / np.linalg.norm(grad))
+out('ts.adjointSolve() with the constraint: dC/dU0 against central differences in 4 directions, relative error < 1e-7: %s' % verdict(worst < 1e-7))
 
 """
 /*TEST

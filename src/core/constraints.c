@@ -23,19 +23,23 @@ PetscErrorCode SimpVIStepConstraintsSetUp_Private(SimpVIStep st)
   PetscCall(SimpVIStepConstraintsReset_Private(st));
   /* scratch: a node Q (n), g (m), G (m n), H (n n); the projection's P, G, Px, Pv, Gx, Gv at one point (2 n + 4 n n),
      its system (n1 n1), right side (n1), pivots (n1, as reals), v (n) */
-  PetscCall(PetscMalloc3(s + 1, &st->cbeta, (s + 1) * m, &st->clambda, n + m + m * n + n * n + 2 * n + 4 * n * n + n1 * n1 + 2 * n1 + n, &st->cwork));
+  PetscCall(PetscMalloc4(s + 1, &st->cbeta, (s + 1) * m, &st->clambda, n + m + m * n + n * n + 2 * n + 4 * n * n + n1 * n1 + 2 * n1 + n, &st->cwork, n, &st->cv));
   for (PetscInt i = 0; i <= s; i++) {
     st->cbeta[i] = 0;
     for (PetscInt k = 0; k < nq; k++) st->cbeta[i] += st->scheme->w[k] * st->scheme->B[k * (s + 1) + i];
   }
   PetscCall(PetscArrayzero(st->clambda, (s + 1) * m));
+  PetscCall(PetscArrayzero(st->cv, n));
+  PetscCall(VecDuplicate(st->q0, &st->cp1));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode SimpVIStepConstraintsReset_Private(SimpVIStep st)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree3(st->cbeta, st->clambda, st->cwork));
+  PetscCall(PetscFree4(st->cbeta, st->clambda, st->cwork, st->cv));
+  PetscCall(PetscFree2(st->clin, st->cpiv));
+  PetscCall(VecDestroy(&st->cp1));
   PetscFunctionReturn(0);
 }
 
@@ -113,9 +117,10 @@ static PetscErrorCode AddToDense(void *ctx, PetscInt nr, const PetscInt rows[], 
 /*
   Blocks - the constraints' blocks of the step Jacobian at Y, given to add() (one process: local indices are global):
   -h beta_i H(Q_i, lambda_i) in (node i, Z_i), -h beta_i G(Q_i)' in (node i, lambda_i) for i < s, G(Q_i) in (g(Q_i), Z_i)
-  for i >= 1; an explicit zero on the multipliers' diagonal, so that it is in a matrix's pattern
+  for i >= 1; an explicit zero on the multipliers' diagonal, so that it is in a matrix's pattern. start: their
+  derivatives in the step's start q0 instead (every node Q_i = q0 + Z_i moves with it, Q_0 too), in columns 0..n-1
 */
-static PetscErrorCode Blocks(SimpVIStep st, Vec Y, AddBlockFn add, void *ctx)
+static PetscErrorCode Blocks(SimpVIStep st, Vec Y, PetscBool start, AddBlockFn add, void *ctx)
 {
   const PetscInt     s = st->scheme->degree, n = st->qmap->n, m = st->layout.nmultiplier;
   const PetscScalar *y, *q0;
@@ -129,28 +134,31 @@ static PetscErrorCode Blocks(SimpVIStep st, Vec Y, AddBlockFn add, void *ctx)
   for (PetscInt i = 0; i <= s; i++) {
     const PetscScalar *lambda = y + s * n + i * m;
     const PetscReal    a      = -st->h * st->cbeta[i];
+    const PetscBool    curve  = (PetscBool)(i < s && (i || start)); /* node i's rows move with Q_i */
 
     Node(st, q0, y, i, Q);
-    PetscCall(Constraint(st, Q, i && i < s ? lambda : NULL, NULL, G, i && i < s ? H : NULL));
-    if (i < s) { /* node i's rows: lambda_i's columns and, at an unknown node, Z_i's */
+    PetscCall(Constraint(st, Q, curve ? lambda : NULL, NULL, G, curve ? H : NULL));
+    if (i < s) { /* node i's rows: lambda_i's columns and, where Q_i moves, Z_i's (or q0's) */
       for (PetscInt j = 0; j < n; j++) rows[j] = i * n + j;
-      for (PetscInt c = 0; c < m; c++) cols[c] = s * n + i * m + c;
-      for (PetscInt j = 0; j < n; j++)
-        for (PetscInt c = 0; c < m; c++) GT[j * m + c] = a * G[c * n + j];
-      PetscCall(add(ctx, n, rows, m, cols, GT));
-      if (i) {
-        for (PetscInt j = 0; j < n; j++) cols[j] = (i - 1) * n + j;
+      if (!start) {
+        for (PetscInt c = 0; c < m; c++) cols[c] = s * n + i * m + c;
+        for (PetscInt j = 0; j < n; j++)
+          for (PetscInt c = 0; c < m; c++) GT[j * m + c] = a * G[c * n + j];
+        PetscCall(add(ctx, n, rows, m, cols, GT));
+      }
+      if (curve) {
+        for (PetscInt j = 0; j < n; j++) cols[j] = start ? j : (i - 1) * n + j;
         for (PetscInt j = 0; j < n * n; j++) H[j] *= a;
         PetscCall(add(ctx, n, rows, n, cols, H));
       }
     }
     if (i) { /* g(Q_i)'s rows */
       for (PetscInt c = 0; c < m; c++) rows[c] = s * n + (i - 1) * m + c;
-      for (PetscInt j = 0; j < n; j++) cols[j] = (i - 1) * n + j;
+      for (PetscInt j = 0; j < n; j++) cols[j] = start ? j : (i - 1) * n + j;
       PetscCall(add(ctx, m, rows, n, cols, G));
     }
   }
-  for (PetscInt r = s * n; r < s * (n + m); r++) {
+  for (PetscInt r = s * n; r < s * (n + m) && !start; r++) {
     const PetscScalar zero = 0;
 
     PetscCall(add(ctx, 1, &r, 1, &r, &zero));
@@ -165,7 +173,7 @@ static PetscErrorCode Blocks(SimpVIStep st, Vec Y, AddBlockFn add, void *ctx)
 PetscErrorCode SimpVIStepConstraintJacobian_Private(SimpVIStep st, Vec Y, Mat J)
 {
   PetscFunctionBegin;
-  PetscCall(Blocks(st, Y, AddToMat, J));
+  PetscCall(Blocks(st, Y, PETSC_FALSE, AddToMat, J));
   PetscFunctionReturn(0);
 }
 
@@ -182,7 +190,7 @@ PetscErrorCode SimpVIStepConstraintDenseJacobian_Private(SimpVIStep st, Vec Y, P
   PetscFunctionBegin;
   for (PetscInt r = 0; r < ld; r++)
     for (PetscInt c = r < sn ? sn : 0; c < ld; c++) J[r * ld + c] = 0;
-  PetscCall(Blocks(st, Y, AddToDense, &d));
+  PetscCall(Blocks(st, Y, PETSC_FALSE, AddToDense, &d));
   PetscFunctionReturn(0);
 }
 
@@ -256,11 +264,259 @@ PetscErrorCode SimpVIStepConstraintMomentum_Private(SimpVIStep st, const PetscSc
     for (PetscInt j = 0; j < n; j++) d[j] -= G[c * n + j] * mu[c];
     st->clambda[s * m + c] = mu[c] / (st->h * st->cbeta[s]);
   }
+  PetscCall(PetscArraycpy(st->cv, v, n)); /* the end velocity, for the linearisation */
   if (pt != p) PetscCall(PetscFree(pt));
   PetscCall(VecRestoreArrayRead(st->p0, &p0));
   PetscCall(VecRestoreArrayRead(st->q0, &q0));
   PetscCall(VecRestoreArrayRead(st->Y, &y));
   PetscCall(PetscFree2(piv, mu));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The linearisation of the constraints' part of a step (src/core/steptangent.c, docs/mathematics.md section 9): with
+  F(Y; q0, p0) the step system (node rows, then g rows) and pt the end momentum before lambda_s,
+    dF/dq0  (constraints' part) = Dq       (N x n, N = s (n + m): Blocks() in q0),
+    d(pt)   (constraints' part) = Pm dY + Pq dq0    (the node rows' constraint forces summed: pt = p0 + h sum_k w_k G_k
+                                                     + the sum of those forces),
+  and the end projection P(t1, q1, v1) + G1' mu = pt, G1 v1 = 0 (G1 = G(q1), mu = h beta_s lambda_s) linearised:
+    K [dv; dmu] = [dpt - (Px + A) dq1; -M dq1],   dp1 = dpt - A dq1 - G1' dmu,
+  K = [Pv G1'; G1 0], A = sum_r mu_r d2 g_r/dq2 at q1, M row r = (d2 g_r/dq2 v1)'. The arrays of clin, in this order
+  (row-major unless said): Dq, Pm, Pq, K and K' (LU factors, column-major), Px + A, A, M, G1, then scratch: DY (N x N),
+  two vectors (N and n + m).
+*/
+typedef struct {
+  PetscScalar *Dq, *Pm, *Pq, *K, *Kt, *PA, *A, *M, *G1, *DY, *wN, *w;
+} Linear;
+
+static PetscErrorCode LinearArrays(SimpVIStep st, Linear *L)
+{
+  const PetscInt n = st->qmap->n, m = st->layout.nmultiplier, n1 = n + m, N = st->scheme->degree * n1;
+  const PetscInt size = N * n + n * N + n * n + 2 * n1 * n1 + 2 * n * n + 2 * m * n + N * N + N + n1;
+
+  PetscFunctionBegin;
+  if (!st->clin) PetscCall(PetscMalloc2(size, &st->clin, 2 * n1 + m, &st->cpiv));
+  L->Dq = st->clin;
+  L->Pm = L->Dq + N * n;
+  L->Pq = L->Pm + n * N;
+  L->K  = L->Pq + n * n;
+  L->Kt = L->K + n1 * n1;
+  L->PA = L->Kt + n1 * n1;
+  L->A  = L->PA + n * n;
+  L->M  = L->A + n * n;
+  L->G1 = L->M + m * n;
+  L->DY = L->G1 + m * n;
+  L->wN = L->DY + N * N;
+  L->w  = L->wN + N;
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStepConstraintMultipliers_Private - the multipliers lambda_0..lambda_{s-1} of the step vector st->Y from its
+  increments alone (a step rebuilt from the stages a TSTrajectory keeps, which hold the increments only): the node rows
+  R_i - h beta_i G(Q_i)' lambda_i = 0 are linear in lambda_i, solved in the normal equations
+  G(Q_i) G(Q_i)' lambda_i = G(Q_i) R_i / (h beta_i), R_i the kernel's residual (the step's residual at lambda = 0)
+*/
+PetscErrorCode SimpVIStepConstraintMultipliers_Private(SimpVIStep st)
+{
+  const PetscInt     s = st->scheme->degree, n = st->qmap->n, m = st->layout.nmultiplier;
+  const PetscScalar *r, *q0;
+  PetscScalar       *y, *Q = st->cwork, *G = Q + n + m, *GG, *b;
+  Linear             L;
+
+  PetscFunctionBegin;
+  PetscCall(LinearArrays(st, &L));
+  GG = L.DY; /* scratch: m x m and m */
+  b  = GG + m * m;
+  PetscCall(VecGetArray(st->Y, &y));
+  PetscCall(PetscArrayzero(y + s * n, s * m));
+  PetscCall(VecRestoreArray(st->Y, &y));
+  PetscCall(SimpVIStepResidual_Private(st, st->Y, st->R));
+  PetscCall(VecGetArrayRead(st->R, &r));
+  PetscCall(VecGetArrayRead(st->q0, &q0));
+  PetscCall(VecGetArray(st->Y, &y));
+  for (PetscInt i = 0; i < s; i++) {
+    const PetscReal a = st->h * st->cbeta[i];
+
+    PetscCheck(a != 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "The multipliers of a step with a zero node weight (beta_%" PetscInt_FMT " = 0) cannot be rebuilt", i);
+    Node(st, q0, y, i, Q);
+    PetscCall(Constraint(st, Q, NULL, NULL, G, NULL));
+    for (PetscInt c = 0; c < m; c++) {
+      b[c] = 0;
+      for (PetscInt j = 0; j < n; j++) b[c] += G[c * n + j] * r[i * n + j] / a;
+      for (PetscInt e = 0; e < m; e++) {
+        GG[e * m + c] = 0;
+        for (PetscInt j = 0; j < n; j++) GG[e * m + c] += G[c * n + j] * G[e * n + j];
+      }
+    }
+    PetscCheck(!SimpVIDenseLUFactor((PetscBLASInt)m, GG, st->cpiv), PETSC_COMM_SELF, PETSC_ERR_CONV_FAILED, "G(Q_%" PetscInt_FMT ") G(Q_%" PetscInt_FMT ")' is singular at t = %g: G rank deficient", i, i, (double)st->t);
+    SimpVIDenseLUSolve((PetscBLASInt)m, GG, st->cpiv, b);
+    PetscCall(PetscArraycpy(y + s * n + i * m, b, m));
+  }
+  PetscCall(VecRestoreArray(st->Y, &y));
+  PetscCall(VecRestoreArrayRead(st->q0, &q0));
+  PetscCall(VecRestoreArrayRead(st->R, &r));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStepConstraintLinearize_Private - the constraints' part of the linearisation at the step vector st->Y (its
+  multipliers in place): Dq, Pm, Pq and the end projection's linearisation (the end momentum made again, which finds
+  v1 and lambda_s as the step did)
+*/
+PetscErrorCode SimpVIStepConstraintLinearize_Private(SimpVIStep st)
+{
+  const PetscInt     s = st->scheme->degree, n = st->qmap->n, m = st->layout.nmultiplier, n1 = n + m, N = s * n1;
+  const PetscReal    t1 = st->t + st->h;
+  const PetscScalar *y, *q0;
+  PetscScalar       *Q = st->cwork, *e = Q + n, *G = e + m, *P = G + m * n, *Gp = P + n, *Px = Gp + n, *Pv = Px + n * n, *Gx = Pv + n * n, *Gv = Gx + n * n;
+  PetscScalar        mu[64], *pmu = mu;
+  Linear             L;
+  DenseTarget        dq, dy;
+
+  PetscFunctionBegin;
+  PetscCall(LinearArrays(st, &L));
+  PetscCall(SimpVIStepMomentum_Private(st, st->cp1)); /* v1 and lambda_s */
+  /* Dq, and Pm, Pq: the node rows of the constraints' blocks summed */
+  PetscCall(PetscArrayzero(L.Dq, N * n));
+  PetscCall(PetscArrayzero(L.DY, N * N));
+  dq.J  = L.Dq;
+  dq.ld = n;
+  dy.J  = L.DY;
+  dy.ld = N;
+  PetscCall(Blocks(st, st->Y, PETSC_TRUE, AddToDense, &dq));
+  PetscCall(Blocks(st, st->Y, PETSC_FALSE, AddToDense, &dy));
+  PetscCall(PetscArrayzero(L.Pm, n * N));
+  PetscCall(PetscArrayzero(L.Pq, n * n));
+  for (PetscInt i = 0; i < s; i++)
+    for (PetscInt j = 0; j < n; j++) {
+      for (PetscInt c = 0; c < N; c++) L.Pm[j * N + c] += L.DY[(i * n + j) * N + c];
+      for (PetscInt c = 0; c < n; c++) L.Pq[j * n + c] += L.Dq[(i * n + j) * n + c];
+    }
+  /* the projection at (t1, q1, v1) */
+  if (m > 64) PetscCall(PetscMalloc1(m, &pmu));
+  for (PetscInt c = 0; c < m; c++) pmu[c] = st->h * st->cbeta[s] * st->clambda[s * m + c];
+  PetscCall(VecGetArrayRead(st->Y, &y));
+  PetscCall(VecGetArrayRead(st->q0, &q0));
+  Node(st, q0, y, s, Q);
+  PetscCall(VecRestoreArrayRead(st->q0, &q0));
+  PetscCall(VecRestoreArrayRead(st->Y, &y));
+  PetscCall(st->door.points(st->door.ctx, 1, n, &t1, Q, st->cv, P, Gp, Px, Pv, Gx, Gv));
+  PetscCall(Constraint(st, Q, pmu, NULL, L.G1, L.A));
+  if (pmu != mu) PetscCall(PetscFree(pmu));
+  for (PetscInt j = 0; j < n * n; j++) L.PA[j] = Px[j] + L.A[j];
+  for (PetscInt r = 0; r < m; r++) { /* M row r = (d2 g_r/dq2 v1)': the contraction with the unit vector e_r */
+    for (PetscInt c = 0; c < m; c++) e[c] = c == r ? 1 : 0;
+    PetscCall(Constraint(st, Q, e, NULL, NULL, Gx));
+    for (PetscInt k = 0; k < n; k++) {
+      L.M[r * n + k] = 0;
+      for (PetscInt j = 0; j < n; j++) L.M[r * n + k] += Gx[k * n + j] * st->cv[j];
+    }
+  }
+  for (PetscInt r = 0; r < n1; r++)
+    for (PetscInt c = 0; c < n1; c++) {
+      L.K[c * n1 + r]  = r < n ? (c < n ? Pv[r * n + c] : L.G1[(c - n) * n + r]) : (c < n ? L.G1[(r - n) * n + c] : 0);
+      L.Kt[r * n1 + c] = L.K[c * n1 + r];
+    }
+  PetscCheck(!SimpVIDenseLUFactor((PetscBLASInt)n1, L.K, st->cpiv), PETSC_COMM_SELF, PETSC_ERR_CONV_FAILED, "The end momentum's projection is singular at t = %g", (double)t1);
+  PetscCheck(!SimpVIDenseLUFactor((PetscBLASInt)n1, L.Kt, st->cpiv + n1), PETSC_COMM_SELF, PETSC_ERR_CONV_FAILED, "The end momentum's projection is singular at t = %g", (double)t1);
+  PetscFunctionReturn(0);
+}
+
+/* SimpVIStepConstraintTangentStart_Private - rhs -= Dq dq0: the constraints' part of the tangent's right side */
+PetscErrorCode SimpVIStepConstraintTangentStart_Private(SimpVIStep st, const PetscScalar dq0[], PetscScalar rhs[])
+{
+  const PetscInt n = st->qmap->n, N = st->scheme->degree * (n + st->layout.nmultiplier);
+  Linear         L;
+
+  PetscFunctionBegin;
+  PetscCall(LinearArrays(st, &L));
+  for (PetscInt r = 0; r < N; r++)
+    for (PetscInt j = 0; j < n; j++) rhs[r] -= L.Dq[r * n + j] * dq0[j];
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStepConstraintTangentEnd_Private - dp, the kernel's dp0 + h sum_k w_k (G_x dx_k + G_v dv_k), becomes dp1: the
+  multipliers' forces (dY the whole step vector's tangent) and the end projection
+*/
+PetscErrorCode SimpVIStepConstraintTangentEnd_Private(SimpVIStep st, const PetscScalar dq0[], const PetscScalar dY[], PetscScalar dp[])
+{
+  const PetscInt     s = st->scheme->degree, n = st->qmap->n, m = st->layout.nmultiplier, n1 = n + m, N = s * n1;
+  const PetscScalar *dZs = dY + (s - 1) * n;
+  Linear             L;
+
+  PetscFunctionBegin;
+  PetscCall(LinearArrays(st, &L));
+  for (PetscInt j = 0; j < n; j++) {
+    for (PetscInt c = 0; c < N; c++) dp[j] += L.Pm[j * N + c] * dY[c];
+    for (PetscInt c = 0; c < n; c++) dp[j] += L.Pq[j * n + c] * dq0[c];
+  }
+  for (PetscInt j = 0; j < n; j++) L.wN[j] = dq0[j] + dZs[j]; /* dq1 */
+  for (PetscInt r = 0; r < n1; r++) {
+    L.w[r] = r < n ? dp[r] : 0;
+    for (PetscInt c = 0; c < n; c++) L.w[r] -= (r < n ? L.PA[r * n + c] : L.M[(r - n) * n + c]) * L.wN[c];
+  }
+  SimpVIDenseLUSolve((PetscBLASInt)n1, L.K, st->cpiv, L.w);
+  for (PetscInt j = 0; j < n; j++) {
+    for (PetscInt c = 0; c < n; c++) dp[j] -= L.A[j * n + c] * L.wN[c];
+    for (PetscInt c = 0; c < m; c++) dp[j] -= L.G1[c * n + j] * L.w[n + c];
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStepConstraintAdjointEnd_Private - the end projection's transpose: (lq, lp), the gradients in (q1, p1), become
+  those in (q1, pt) (pt the end momentum before lambda_s), in place
+*/
+PetscErrorCode SimpVIStepConstraintAdjointEnd_Private(SimpVIStep st, PetscScalar lq[], PetscScalar lp[])
+{
+  const PetscInt n = st->qmap->n, m = st->layout.nmultiplier, n1 = n + m;
+  Linear         L;
+
+  PetscFunctionBegin;
+  PetscCall(LinearArrays(st, &L));
+  for (PetscInt r = 0; r < n1; r++) { /* [a; b] = K^-T [0; G1 lp] */
+    L.w[r] = 0;
+    for (PetscInt j = 0; j < n && r >= n; j++) L.w[r] += L.G1[(r - n) * n + j] * lp[j];
+  }
+  SimpVIDenseLUSolve((PetscBLASInt)n1, L.Kt, st->cpiv + n1, L.w);
+  for (PetscInt k = 0; k < n; k++) { /* lq += -A' lp + (Px + A)' a + M' b */
+    for (PetscInt j = 0; j < n; j++) lq[k] += -L.A[j * n + k] * lp[j] + L.PA[j * n + k] * L.w[j];
+    for (PetscInt c = 0; c < m; c++) lq[k] += L.M[c * n + k] * L.w[n + c];
+  }
+  for (PetscInt j = 0; j < n; j++) lp[j] -= L.w[j];
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStepConstraintAdjointMomentum_Private - the multipliers' forces in pt, transposed: gY += Pm' lpt (the right side
+  of the transposed step system) and gq += Pq' lpt (the direct part of the gradient in q0)
+*/
+PetscErrorCode SimpVIStepConstraintAdjointMomentum_Private(SimpVIStep st, const PetscScalar lpt[], PetscScalar gY[], PetscScalar gq[])
+{
+  const PetscInt n = st->qmap->n, N = st->scheme->degree * (n + st->layout.nmultiplier);
+  Linear         L;
+
+  PetscFunctionBegin;
+  PetscCall(LinearArrays(st, &L));
+  for (PetscInt j = 0; j < n; j++) {
+    for (PetscInt c = 0; c < N; c++) gY[c] += L.Pm[j * N + c] * lpt[j];
+    for (PetscInt c = 0; c < n; c++) gq[c] += L.Pq[j * n + c] * lpt[j];
+  }
+  PetscFunctionReturn(0);
+}
+
+/* SimpVIStepConstraintAdjointStart_Private - gq -= Dq' m: the constraints' part of -dF/dq0' m */
+PetscErrorCode SimpVIStepConstraintAdjointStart_Private(SimpVIStep st, const PetscScalar mY[], PetscScalar gq[])
+{
+  const PetscInt n = st->qmap->n, N = st->scheme->degree * (n + st->layout.nmultiplier);
+  Linear         L;
+
+  PetscFunctionBegin;
+  PetscCall(LinearArrays(st, &L));
+  for (PetscInt r = 0; r < N; r++)
+    for (PetscInt j = 0; j < n; j++) gq[j] -= L.Dq[r * n + j] * mY[r];
   PetscFunctionReturn(0);
 }
 

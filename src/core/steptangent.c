@@ -8,7 +8,10 @@
      g_Z block l = d_ls lq + sum_k [h w_k B_kl G_x' + w_k D_kl G_v'](k) lp,
      lq0 = lq + h sum_k w_k G_x' lp - R_q0' m,   lp0 = lp - m_0.
    The door's terms at the quadrature points (the same matrices the step Jacobian is assembled from) give every
-   product; nothing here is approximated, so the adjoint is the exact transpose of the tangent map. Knows nothing of TS.
+   product; nothing here is approximated, so the adjoint is the exact transpose of the tangent map. With holonomic
+   constraints the step vector carries the multipliers too and J is the whole saddle-point matrix; the constraints'
+   terms in q0, the multipliers' forces in p1 and the end projection (its linearisation and transpose) come from
+   src/core/constraints.c. Knows nothing of TS.
 */
 #include <petsc/private/petscimpl.h>
 #include <simpvi/private/stepimpl.h>
@@ -116,9 +119,10 @@ PetscErrorCode SimpVIStepAdjointDestroy_Private(SimpVIStepAdjoint *adjoint)
 PetscErrorCode SimpVIStepLinearize_Private(SimpVIStep st)
 {
   PetscFunctionBegin;
-  PetscCheck(!st->layout.nmultiplier, PETSC_COMM_SELF, PETSC_ERR_SUP, "The tangent and adjoint maps of a step with holonomic constraints (TSSimpVISetConstraints()) are not there yet");
+  if (st->layout.nmultiplier) PetscCall(SimpVIStepConstraintMultipliers_Private(st)); /* the stages hold no multipliers */
   PetscCall(SimpVIStepJacobian_Private(st, st->Y, st->J));
   PetscCall(SimpVIStepResidual_Private(st, st->Y, st->R)); /* after: a linear step's Jacobian probes elsewhere */
+  if (st->layout.nmultiplier) PetscCall(SimpVIStepConstraintLinearize_Private(st));
   PetscFunctionReturn(0);
 }
 
@@ -166,6 +170,7 @@ PetscErrorCode SimpVIStepTangent_Private(SimpVIStep st, SimpVIStepAdjoint adj, K
   PetscScalar        *r, *z;
 
   PetscFunctionBegin;
+  PetscCheck(!dtheta || !st->layout.nmultiplier, PETSC_COMM_SELF, PETSC_ERR_SUP, "The tangent map in parameters of a step with holonomic constraints is not there yet");
   PetscCall(SimpVIKernelSetStepSize(K, st->h));
   /* rhs = -(R_q0 dq0 + R_theta dtheta) - E_0 dp0 */
   PetscCall(VecSet(rhs, 0));
@@ -190,6 +195,15 @@ PetscErrorCode SimpVIStepTangent_Private(SimpVIStep st, SimpVIStepAdjoint adj, K
   }
   PetscCall(VecAXPY(rv[0], -1, dp0));
   PetscCall(BlocksReset(adj, rhs, rv, &r));
+  if (st->layout.nmultiplier) { /* the constraints' rows and forces in q0 */
+    const PetscScalar *d;
+
+    PetscCall(VecGetArrayRead(dq0, &d));
+    PetscCall(VecGetArray(rhs, &r));
+    PetscCall(SimpVIStepConstraintTangentStart_Private(st, d, r));
+    PetscCall(VecRestoreArray(rhs, &r));
+    PetscCall(VecRestoreArrayRead(dq0, &d));
+  }
   PetscCall(KSPSetOperators(ksp, st->J, st->J));
   PetscCall(KSPSolve(ksp, rhs, dZ));
 
@@ -216,6 +230,18 @@ PetscErrorCode SimpVIStepTangent_Private(SimpVIStep st, SimpVIStepAdjoint adj, K
     }
   }
   PetscCall(BlocksReset(adj, dZ, zv, &z));
+  if (st->layout.nmultiplier) { /* the multipliers' forces and the end projection */
+    const PetscScalar *d, *y;
+    PetscScalar       *p;
+
+    PetscCall(VecGetArrayRead(dq0, &d));
+    PetscCall(VecGetArrayRead(dZ, &y));
+    PetscCall(VecGetArray(dp1, &p));
+    PetscCall(SimpVIStepConstraintTangentEnd_Private(st, d, y, p));
+    PetscCall(VecRestoreArray(dp1, &p));
+    PetscCall(VecRestoreArrayRead(dZ, &y));
+    PetscCall(VecRestoreArrayRead(dq0, &d));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -248,9 +274,19 @@ PetscErrorCode SimpVIStepAdjoint_Private(SimpVIStep st, SimpVIStepAdjoint adj, K
 
   PetscFunctionBegin;
   PetscCheck(ncost <= adj->ncost, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Adjoint work space for %" PetscInt_FMT " costs, not %" PetscInt_FMT, adj->ncost, ncost);
+  PetscCheck(!mu || !st->layout.nmultiplier, PETSC_COMM_SELF, PETSC_ERR_SUP, "The adjoint in parameters of a step with holonomic constraints is not there yet");
   if (mu) PetscCall(ParameterWork(adj, mu[0]));
   PetscCall(SimpVIKernelSetStepSize(K, h));
   for (PetscInt n = 0; n < ncost; n++) {
+    if (st->layout.nmultiplier) { /* through the end projection: lq, lp of (q1, pt) from here on */
+      PetscScalar *a, *b;
+
+      PetscCall(VecGetArray(lq[n], &a));
+      PetscCall(VecGetArray(lp[n], &b));
+      PetscCall(SimpVIStepConstraintAdjointEnd_Private(st, a, b));
+      PetscCall(VecRestoreArray(lp[n], &b));
+      PetscCall(VecRestoreArray(lq[n], &a));
+    }
     PetscCall(VecSet(adj->gZ[n], 0));
     PetscCall(VecCopy(lq[n], adj->gq[n]));
   }
@@ -288,6 +324,18 @@ PetscErrorCode SimpVIStepAdjoint_Private(SimpVIStep st, SimpVIStepAdjoint adj, K
     PetscCall(BlocksPlace(adj, adj->gZ[n], gv, &g));
     PetscCall(VecAXPY(gv[s - 1], 1, lq[n])); /* q1 = q0 + Z_s */
     PetscCall(BlocksReset(adj, adj->gZ[n], gv, &g));
+    if (st->layout.nmultiplier) { /* the multipliers' forces in pt */
+      const PetscScalar *l;
+      PetscScalar       *q;
+
+      PetscCall(VecGetArrayRead(lp[n], &l));
+      PetscCall(VecGetArray(adj->gZ[n], &g));
+      PetscCall(VecGetArray(adj->gq[n], &q));
+      PetscCall(SimpVIStepConstraintAdjointMomentum_Private(st, l, g, q));
+      PetscCall(VecRestoreArray(adj->gq[n], &q));
+      PetscCall(VecRestoreArray(adj->gZ[n], &g));
+      PetscCall(VecRestoreArrayRead(lp[n], &l));
+    }
   }
 
   /* J' m = g_Z */
@@ -324,6 +372,16 @@ PetscErrorCode SimpVIStepAdjoint_Private(SimpVIStep st, SimpVIStepAdjoint adj, K
     }
   }
   for (PetscInt n = 0; n < ncost; n++) {
+    if (st->layout.nmultiplier) { /* the constraints' part of -dF/dq0' m */
+      const PetscScalar *mm;
+      PetscScalar       *q;
+
+      PetscCall(VecGetArrayRead(adj->m[n], &mm));
+      PetscCall(VecGetArray(adj->gq[n], &q));
+      PetscCall(SimpVIStepConstraintAdjointStart_Private(st, mm, q));
+      PetscCall(VecRestoreArray(adj->gq[n], &q));
+      PetscCall(VecRestoreArrayRead(adj->m[n], &mm));
+    }
     PetscCall(VecCopy(adj->gq[n], lq[n]));
     PetscCall(BlocksPlace(adj, adj->m[n], mv, &m));
     PetscCall(VecAXPY(lp[n], -1, mv[0]));

@@ -27,8 +27,10 @@
   For now the constraints need the pointwise door (`TSSimpVISetPointwiseLagrangian()`) on one process, without
   `TSSimpVISetForce()`, and m smaller than the number of positions. The step is solved as any other: `SNESSIMPVIDENSE`
   for small systems by default, else newtonls with an LU in the natural order (the multipliers' zero diagonal block
-  last); `TSInterpolate()` solves a partial constrained step. `TSAdjointSolve()` and the phase-space form of other `TS`
-  types do not take constraints yet (an error says so).
+  last); `TSInterpolate()` solves a partial constrained step. `TSAdjointSolve()` and `TSForwardSetSensitivities()` give
+  the exact gradients in the initial state (the step's tangent map with the multipliers and the end projection);
+  parameter gradients with constraints and the phase-space form of other `TS` types do not take them yet (an error
+  says so).
 
   Example (a mass on a rod of length 1 in the plane, q = (x, y)):
 .vb

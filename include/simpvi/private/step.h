@@ -157,6 +157,15 @@ PETSC_INTERN PetscErrorCode SimpVIStepConstraintJacobian_Private(SimpVIStep, Vec
 PETSC_INTERN PetscErrorCode SimpVIStepConstraintDenseJacobian_Private(SimpVIStep, Vec, PetscInt, PetscScalar[]);
 PETSC_INTERN PetscErrorCode SimpVIStepConstraintMomentum_Private(SimpVIStep, const PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode SimpVIStepGetMultipliers_Private(SimpVIStep, PetscInt *, PetscInt *, const PetscReal *[]);
+/* and in the step's tangent and adjoint maps (src/core/steptangent.c): the multipliers rebuilt from the increments, the
+   constraints' blocks in the start and the end projection linearised, their products */
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintMultipliers_Private(SimpVIStep);
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintLinearize_Private(SimpVIStep);
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintTangentStart_Private(SimpVIStep, const PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintTangentEnd_Private(SimpVIStep, const PetscScalar[], const PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintAdjointEnd_Private(SimpVIStep, PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintAdjointMomentum_Private(SimpVIStep, const PetscScalar[], PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintAdjointStart_Private(SimpVIStep, const PetscScalar[], PetscScalar[]);
 
 PETSC_INTERN PetscLogEvent SIMPVI_Residual, SIMPVI_Jacobian;
 

@@ -98,6 +98,11 @@ struct _SimpVIStep {
      (the quadrature of the basis), the multipliers of the last finished step at its s + 1 nodes, scratch */
   PetscReal *cbeta, *clambda, *cwork;
   Vec        cY; /* the step vector of the Jacobian being assembled (not referenced) */
+  /* the end velocity v1 of the last projection of the end momentum (n), and the constraints' part of the step's
+     linearisation (SimpVIStepConstraintLinearize_Private(): dense blocks, made on first use) with a momentum for it */
+  PetscReal    *cv, *clin;
+  PetscBLASInt *cpiv;
+  Vec           cp1;
 };
 
 #endif
