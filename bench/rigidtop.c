@@ -22,9 +22,12 @@ typedef struct {
   PetscReal eR;           /* ||R(T) - Rref(T)||_max against the reference run */
 } Ctx;
 
-static PetscReal Rref[9];           /* R(T) of -Nref steps of lobatto */
-static PetscBool targetstate;       /* -target state: the search on eR instead of the energy error */
-static PetscReal Measure(const Ctx *c) { return targetstate ? c->eR : c->eE; }
+static PetscReal Rref[9];     /* R(T) of -Nref steps of lobatto */
+static PetscBool targetstate; /* -target state: the search on eR instead of the energy error */
+static PetscReal Measure(const Ctx *c)
+{
+  return targetstate ? c->eR : c->eE;
+}
 
 /* V = m g l e3' R e3 and its left-trivialised gradient g = m g l e3 x z, z = R' e3 (for simpvi) */
 static PetscErrorCode TopPotential(PetscInt nb, const PetscReal R[], PetscReal *V, PetscReal g[], PetscReal H[], void *ctx)

@@ -121,7 +121,7 @@ static PetscErrorCode Errors(Vec U, const PetscReal Rex[9], const PetscReal Omex
 {
   const PetscScalar *u;
   const PetscReal    Jd[3] = {I1, I1, I3};
-  PetscReal          om = 0;
+  PetscReal          om    = 0;
 
   PetscFunctionBeginUser;
   PetscCall(VecGetArrayRead(U, &u));
@@ -135,7 +135,10 @@ static PetscErrorCode Errors(Vec U, const PetscReal Rex[9], const PetscReal Omex
 
 static PetscErrorCode RunExact(TS ts)
 {
-  Top          top = {.mass = 0.1, .g = 9.81, .l = 0.15, .I1 = I1, .I3 = I3, .q0 = {0, PETSC_PI / 3, 0}, .v0 = {9.2, 0, 252}};
+  Top top = {
+    .mass = 0.1, .g = 9.81, .l = 0.15, .I1 = I1, .I3 = I3, .q0 = {0,   PETSC_PI / 3, 0  },
+                     .v0 = {9.2, 0,            252}
+  };
   PetscInt     n0 = 200, nfine = 3200;
   PetscReal    T = 0.25, omin = 3.9, tol = 1e-12, Rex[9], Omex[3], eR[3], eO[3], fR, fO, oR, oO;
   PetscBool    show = PETSC_FALSE;
