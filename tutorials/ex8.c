@@ -2,7 +2,7 @@ static char help[] = "A heavy top on SO(3) by TSSIMPVI (TSSimpVISetRigidBodies()
                      "so a top may pass through the upright position, where Euler angles are singular. Prints the energy\n"
                      "error, the two conserved momenta, how far R stays from a rotation, and the smallest tilt reached.\n"
                      "Options: -theta0 <pi/3> (start tilt) -rates <9.2,0,252> (ZXZ Euler-angle rates: precession, nutation, spin)\n"
-                     "         -T <1> (s) and the TS's options (-ts_dt, -ts_simpvi_type, -ts_monitor, -ts_view)\n\n";
+                     "         -T <1> (s) -dt <1e-3> (s) and the TS's options (-ts_simpvi_type, -ts_monitor, -ts_view, ...)\n\n";
 
 /*
    The top: a rigid body of mass m with its centre of mass at distance l from the fixed point, on the body's symmetry
@@ -81,7 +81,7 @@ static PetscErrorCode Monitor(TS ts, PetscInt step, PetscReal t, Vec U, void *ct
 int main(int argc, char **argv)
 {
   Top          top      = {2.33e-3, 1.25e-4, 0.1 * 9.81 * 0.15}; /* the seed's Table 3: m = 0.1 kg, l = 0.15 m */
-  PetscReal    rates[3] = {9.2, 0, 252}, theta0 = PETSC_PI / 3, T = 1;
+  PetscReal    rates[3] = {9.2, 0, 252}, theta0 = PETSC_PI / 3, T = 1, dt = 1e-3;
   PetscInt     nrates = 3, steps;
   TS           ts;
   Vec          U;
@@ -94,6 +94,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-theta0", &theta0, NULL));
   PetscCall(PetscOptionsGetRealArray(NULL, NULL, "-rates", rates, &nrates, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-T", &T, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-dt", &dt, NULL));
 
   /* the start: R = Rx(theta0) (precession and spin angles 0), Pi = J Omega from the Euler-angle rates */
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 12, &U));
@@ -116,7 +117,7 @@ int main(int argc, char **argv)
     PetscCall(TSSimpVISetRigidBodies(ts, 1, J, Potential, &top));
   }
   PetscCall(TSSetSolution(ts, U));
-  PetscCall(TSSetTimeStep(ts, 1e-3));
+  PetscCall(TSSetTimeStep(ts, dt));
   PetscCall(TSSetMaxTime(ts, T));
   PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
   PetscCall(TSMonitorSet(ts, Monitor, &w, NULL));
@@ -145,12 +146,12 @@ int main(int argc, char **argv)
 
   test:
     suffix: lobatto
-    args: -ts_simpvi_type lobatto -ts_dt 2e-3
+    args: -ts_simpvi_type lobatto -dt 2e-3
 
   # started upright with a tilting rate: the top leaves and comes back through the upright position
   test:
     suffix: upright
-    args: -ts_simpvi_type lobatto -theta0 0 -rates 0,3,252 -ts_dt 2e-3
+    args: -ts_simpvi_type lobatto -theta0 0 -rates 0,3,252 -dt 2e-3
 
   test:
     suffix: view
