@@ -284,6 +284,10 @@ load() { cat "$OUT/$1.load" 2> /dev/null || echo unknown; }
     echo "round-off differs; the rows that differ are chaotic pixels, where it grows until the flip moves."
     echo
   fi
+  echo "**Against the old map** (examples/ensemble.h's, before the library's ensemble): [sweeps-oldmap.md](sweeps-oldmap.md),"
+  echo "written by \`bash examples/sweep_oldmap.sh\`, compares the two maps pixel by pixel and each with itself after a change"
+  echo "of g by one unit in the last place: the pixels where they differ are those that round-off moves."
+  echo
   echo "**One TS per task against the ensemble**, side by side on the $TSGRID × $TSGRID map with the same options on $NP ranks:"
   echo "one \`TSSIMPVI\` per task (mass door, default options: simplified Newton) through the work queue (\`-flip_ensemble 0\`)"
   echo "took $t_tsq s (CPU $cpu_tsq s over all ranks, load average $(load flip-$TSGRID-np$NP-ts) at its start), the ensemble"
