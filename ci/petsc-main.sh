@@ -28,6 +28,6 @@ cmake --build build-main -j2
 # docs-* and conformance-outside-pristine read the source tree only (no PETSc): the 3.18 run's verdict is theirs
 # Long numerical runs whose code paths shorter tests exercise here too run on 3.18 only (PETSc main is a debug build):
 # the work-precision bench, Brouwer's 1e6-step drift, the split door's Lobatto orders, the flip study's variants, the
-# four-bar's DAE route and the rigid top's rk 4 and irk rows (PETSc's own TS types).
-long='bench-workprecision-quick|bench-fourbar-|bench-rigidtop-|tests-brouwer_|tests-splitdoor_order_lobatto$|examples-sweep_flip_(static|ts|ranks_per_run)$'
+# four-bar's DAE route and the rigid top's rk 4 and irk rows (PETSc's own TS types), the rigid top's 1e5-step orthogonality.
+long='bench-workprecision-quick|bench-fourbar-|bench-rigidtop-|tests-rigidbody_top_orthogonality$|tests-brouwer_|tests-splitdoor_order_lobatto$|examples-sweep_flip_(static|ts|ranks_per_run)$'
 bash ci/test.sh --test-dir build-main -LE docs -E "conformance-outside-pristine|$long" "$@"

@@ -36,7 +36,7 @@ rm -rf "$canary"
 # - examples-sweep_flip_{kinsol,static,ts,ranks_per_run}: the flip study's variants (KINSOL, static shares, one TS per
 #   task, groups of ranks); examples-sweep_flip and tests-ensemble_object_* run the ensemble's code sanitized, and
 #   tests-sneskinsol* and the KINSOL tutorials run KINSOL's.
-# - tests-rigidbody_top_long*: 5000 steps each of the rigid-body step that tests-rigidbody_* run sanitized (the verdict
+# - tests-rigidbody_top_long*, _top_orthogonality: 5000 and 1e5 steps of the rigid-body step that tests-rigidbody_* run sanitized (the verdict
 #   is the round-off's drift, which the sanitizers do not change).
 # - bench-fourbar-*, bench-rigidtop-*: mostly PETSc's TS types (TSBDF, TSARKIMEX; rk 4, irk); simpvi's code runs sanitized in
 #   tests-constraints_*, tutorials-ex7_* and tests-rigidbody*.
@@ -45,4 +45,4 @@ rm -rf "$canary"
 # - docs (Python on the source tree) and conformance-outside-pristine (a file comparison): they run no compiled code,
 #   so the unsanitized run's verdict is theirs.
 bash ci/test.sh --test-dir build-asan -LE 'valgrind|install|python|docs' \
-  -E 'bench-soak-quick|bench-workprecision-quick|bench-fourbar-|bench-rigidtop-|tests-brouwer_|conformance-outside-pristine|examples-sweep_flip_(kinsol|static|ts|ranks_per_run)$|tests-rigidbody_top_long|tests-adjoint_pairing_double$' "$@"
+  -E 'bench-soak-quick|bench-workprecision-quick|bench-fourbar-|bench-rigidtop-|tests-brouwer_|conformance-outside-pristine|examples-sweep_flip_(kinsol|static|ts|ranks_per_run)$|tests-rigidbody_top_long|tests-rigidbody_top_orthogonality$|tests-adjoint_pairing_double$' "$@"

@@ -213,7 +213,7 @@ static PetscReal TopError(Vec U, Vec Uref)
 static PetscErrorCode RunTop(TS ts)
 {
   PetscInt  n0 = 200, nref = 6400;
-  PetscReal T = 0.25, omin = 3.9, err[3], dmom, dmax = 0, order, tiltmin, tilt, drift[4];
+  PetscReal T = 0.25, omin = 3.9, err[3], dmom, dmax = 0, order, tiltmin, tilt, drift[4], orthtol = 1e-13;
   PetscBool upright = PETSC_FALSE, longrun = PETSC_FALSE, show = PETSC_FALSE;
   Vec       U, Uref;
 
@@ -224,6 +224,7 @@ static PetscErrorCode RunTop(TS ts)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-order_min", &omin, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-upright", &upright, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-long", &longrun, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-orth_tol", &orthtol, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-show_errors", &show, NULL));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 12, &U));
   PetscCall(VecDuplicate(U, &Uref));
@@ -232,12 +233,12 @@ static PetscErrorCode RunTop(TS ts)
   if (longrun) { /* the reference run alone: its invariants over many steps */
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "heavy top (Table 3), %" PetscInt_FMT " steps of %g s:\n", nref, (double)(T / nref)));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  vertical spatial and axial body momenta kept (to 1e-13 relative): %s\n", dmax <= 1e-13 ? "yes" : "no"));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  ||R'R - I|| <= 1e-13: %s\n", drift[0] <= 1e-13 ? "yes" : "no"));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  ||R'R - I|| <= %g: %s\n", (double)orthtol, drift[0] <= orthtol ? "yes" : "no"));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  energy error bounded (second half within 1.5 x the first): %s\n", drift[2] <= 1.5 * drift[1] ? "yes" : "no"));
     /* round-off's random walk: 5e-17 sqrt(N) relative (5e-14 after 1e6 steps); a bias of the step's solve drifts linearly
        (1.7e-18 per step, 3.3e-14 after 2e4 steps, when Newton stopped on the residual's reduction) */
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  axial body momentum at round-off, no drift (within 5e-17 sqrt(steps)): %s\n", drift[3] <= 5e-17 * PetscSqrtReal((PetscReal)nref) ? "yes" : "no"));
-    if (show || dmax > 1e-13 || drift[0] > 1e-13 || drift[2] > 1.5 * drift[1] || drift[3] > 5e-17 * PetscSqrtReal((PetscReal)nref))
+    if (show || dmax > 1e-13 || drift[0] > orthtol || drift[2] > 1.5 * drift[1] || drift[3] > 5e-17 * PetscSqrtReal((PetscReal)nref))
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "  momenta %g (axial %g) orthogonality %g energy %g then %g\n", (double)dmax, (double)drift[3], (double)drift[0], (double)drift[1], (double)drift[2]));
     PetscCall(VecDestroy(&U));
     PetscCall(VecDestroy(&Uref));
@@ -557,6 +558,11 @@ int main(int argc, char **argv)
   test:
     suffix: top_long_lobatto
     args: -case top -long -nref 5000 -T 5 -ts_simpvi_type lobatto
+  # 1e5 steps (15 s): R'R kept to 1e-14 (6.0e-15; 2.1e-14 when R0 (D + dD) was summed in the working precision, a drift
+  # linear in the steps: 1.8e-13 after 1e6, 3.0e-14 now, docs/mathematics.md)
+  test:
+    suffix: top_orthogonality
+    args: -case top -long -nref 100000 -T 100 -orth_tol 1e-14
   # the top through the upright position, where the Euler-angle mass matrix is singular
   test:
     suffix: upright_simpson
