@@ -457,6 +457,38 @@ static PetscErrorCode AdjointCheck(PetscInt links, const char scheme[], PetscBoo
   PetscFunctionReturn(0);
 }
 
+/* the chain from (th0, om0), lobatto, h = 0.01, to step maxsteps; prefix: the TS's options (a checkpoint, a restart) */
+static PetscErrorCode CheckpointRun(PetscInt links, PetscReal gravity, const PetscReal th0[], const PetscReal om0[], const char prefix[], PetscInt maxsteps, Vec *U)
+{
+  TS           ts;
+  PetscScalar *u;
+  Chain        ch = {links, gravity, 0};
+  PetscReal    v[4];
+  PetscInt     n = 2 * links;
+
+  PetscFunctionBeginUser;
+  PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
+  PetscCall(TSSetOptionsPrefix(ts, prefix));
+  PetscCall(TSSetType(ts, TSSIMPVI));
+  PetscCall(TSSimpVISetType(ts, "lobatto"));
+  PetscCall(TSSimpVISetPointwiseLagrangian(ts, Cartesian, &ch));
+  PetscCall(TSSimpVISetConstraints(ts, links, Lengths, NULL));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2 * n, U));
+  PetscCall(VecGetArrayWrite(*U, &u));
+  ToCartesian(links, th0, om0, u, v);
+  for (PetscInt j = 0; j < n; j++) u[n + j] = v[j];
+  PetscCall(VecRestoreArrayWrite(*U, &u));
+  PetscCall(TSSetSolution(ts, *U));
+  PetscCall(TSSetTimeStep(ts, 0.01));
+  PetscCall(TSSetMaxSteps(ts, maxsteps));
+  PetscCall(TSSetMaxTime(ts, 1e6));
+  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+  PetscCall(TSSetFromOptions(ts));
+  PetscCall(TSSolve(ts, *U));
+  PetscCall(TSDestroy(&ts));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   char      check[32] = "compare";
@@ -595,6 +627,26 @@ int main(int argc, char **argv)
     }
     PetscCall(VecDestroy(&U));
     PetscCall(TSDestroy(&ts));
+  } else if (!strcmp(check, "checkpoint")) {
+    /* a run restarted from a checkpoint goes on bit for bit as the run that wrote it: the multipliers the next solve
+       starts from and those of simplified Newton's held Jacobian are in the file */
+    const PetscInt N                        = 200;
+    char           file[PETSC_MAX_PATH_LEN] = "constraints_checkpoint.bin";
+    Vec            Ua, Ub, Uc;
+    PetscBool      same;
+
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-checkpoint_file", file, sizeof(file), NULL));
+    PetscCall(CheckpointRun(links, gravity, th0, om0, "a_", 2 * N, &Ua));
+    PetscCall(PetscOptionsSetValue(NULL, "-b_ts_simpvi_checkpoint", file));
+    PetscCall(PetscOptionsSetValue(NULL, "-b_ts_simpvi_checkpoint_every", "100"));
+    PetscCall(CheckpointRun(links, gravity, th0, om0, "b_", N, &Ub));
+    PetscCall(PetscOptionsSetValue(NULL, "-c_ts_simpvi_restart", file));
+    PetscCall(CheckpointRun(links, gravity, th0, om0, "c_", 2 * N, &Uc));
+    PetscCall(VecEqual(Ua, Uc, &same));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " link(s): restarted from the checkpoint of step %" PetscInt_FMT ", the state at step %" PetscInt_FMT " the same bit for bit: %s\n", links, N, 2 * N, same ? "yes" : "no"));
+    PetscCall(VecDestroy(&Ua));
+    PetscCall(VecDestroy(&Ub));
+    PetscCall(VecDestroy(&Uc));
   } else if (!strcmp(check, "toomany")) PetscCall(SetUpRejected(PETSC_FALSE, 2)); /* two constraints on the two positions of one mass */
   else if (!strcmp(check, "door")) PetscCall(SetUpRejected(PETSC_TRUE, 1));       /* the Lagrangian door has no constraints yet */
   else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown -check %s", check);
@@ -669,6 +721,11 @@ int main(int argc, char **argv)
   test:
     suffix: multipliers
     args: -check multipliers
+
+  # checkpoint and restart with constraints (issue 24: every feature); the file in the test's own directory
+  test:
+    suffix: checkpoint
+    args: -check checkpoint -links 2
 
   test:
     suffix: adjoint

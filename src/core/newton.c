@@ -203,10 +203,43 @@ PetscErrorCode SimpVIStepNewtonSetState_Private(SimpVIStep st, PetscBool recorde
   PetscFunctionReturn(0);
 }
 
+/* the multiplier blocks of a step vector (after its s stage blocks; constraints are one process): written or read */
+static PetscErrorCode MultipliersIO(SimpVIStep st, Vec Yv, PetscViewer viewer, PetscBool write)
+{
+  const PetscInt s = st->scheme->degree, n = st->qmap->n, m = st->layout.nmultiplier;
+  Vec            w;
+  PetscScalar   *y, *a;
+
+  PetscFunctionBegin;
+  if (!m) PetscFunctionReturn(0);
+  PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)Yv), s * m, PETSC_DETERMINE, &w));
+  if (!write) PetscCall(VecLoad(w, viewer));
+  PetscCall(VecGetArray(Yv, &y));
+  PetscCall(VecGetArray(w, &a));
+  if (write) PetscCall(PetscArraycpy(a, y + s * n, s * m));
+  else PetscCall(PetscArraycpy(y + s * n, a, s * m));
+  PetscCall(VecRestoreArray(w, &a));
+  PetscCall(VecRestoreArray(Yv, &y));
+  if (write) PetscCall(VecView(w, viewer));
+  PetscCall(VecDestroy(&w));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIStepMultipliersIO_Private - writes (or reads) the multipliers of the last solve, which the next one starts from
+  (the predictor makes the increments only): a restarted run then solves as the original did
+*/
+PetscErrorCode SimpVIStepMultipliersIO_Private(SimpVIStep st, PetscViewer viewer, PetscBool write)
+{
+  PetscFunctionBegin;
+  PetscCall(MultipliersIO(st, st->Y, viewer, write));
+  PetscFunctionReturn(0);
+}
+
 /*
   SimpVIStepNewtonRecordIO_Private - writes (or reads) the recorded point's q0 and the s stage blocks of its step vector,
   each as a vector of the positions (their global ordering does not depend on the number of processes, as the step
-  vector's does)
+  vector's does), then its multipliers (the Jacobian's constraint terms depend on them)
 */
 PetscErrorCode SimpVIStepNewtonRecordIO_Private(SimpVIStep st, PetscViewer viewer, PetscBool write)
 {
@@ -232,5 +265,6 @@ PetscErrorCode SimpVIStepNewtonRecordIO_Private(SimpVIStep st, PetscViewer viewe
     if (write) PetscCall(VecView(w, viewer));
   }
   PetscCall(VecDestroy(&w));
+  PetscCall(MultipliersIO(st, st->JY, viewer, write));
   PetscFunctionReturn(0);
 }

@@ -37,6 +37,7 @@ enum {
   CP_STORED,         /* U is the end of the last step (its p1 and compensations carry on) */
   CP_NEWTONRECORDED, /* simplified Newton: the point of the Jacobian held is in the file (src/core/newton.c) */
   CP_NEWTONREFRESH,  /* the next solve takes a new Jacobian */
+  CP_NMULTIPLIER,    /* holonomic constraints: multipliers per node (0: none) */
   CP_NINT
 };
 
@@ -102,6 +103,7 @@ static PetscErrorCode Vectors(TS ts, PetscViewer viewer, PetscBool write, PetscB
   PetscCall(io(vi->cq, viewer));
   PetscCall(io(vi->cp, viewer));
   if (newtonrecorded) PetscCall(SimpVIStepNewtonRecordIO_Private(vi->step, viewer, write));
+  PetscCall(SimpVIStepMultipliersIO_Private(vi->step, viewer, write));
   PetscFunctionReturn(0);
 }
 
@@ -205,21 +207,22 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   PetscCall(SimpVIStepNewtonGetState_Private(vi->step, &newtonrecorded, &newtonrefresh, newton));
   ints[CP_NEWTONRECORDED] = newtonrecorded;
   ints[CP_NEWTONREFRESH]  = newtonrefresh;
-  reals[CP_NEWTONT]       = newton[0];
-  reals[CP_NEWTONH]       = newton[1];
-  reals[CP_NEWTONTHETA]   = newton[2];
-  reals[CP_PTIME]         = ts->ptime;
-  reals[CP_TIMESTEP]      = ts->time_step;
-  reals[CP_PTIMEPREV]     = ts->ptime_prev;
-  reals[CP_TPREV]         = tprev;
-  reals[CP_HPREV]         = hprev;
-  reals[CP_CT]            = vi->ct;
-  reals[CP_OMEGA]         = vi->omega;
-  reals[CP_BOUND]         = vi->bound;
-  reals[CP_OMEGATIME]     = vi->omegatime;
-  reals[CP_GROWTH]        = vi->growth;
-  reals[CP_H0]            = vi->prob->H0;
-  reals[CP_I2SHIFT]       = vi->prob->I2shift; /* 0 but for the I2 door */
+  PetscCall(SimpVIStepGetMultipliers_Private(vi->step, NULL, &ints[CP_NMULTIPLIER], NULL));
+  reals[CP_NEWTONT]     = newton[0];
+  reals[CP_NEWTONH]     = newton[1];
+  reals[CP_NEWTONTHETA] = newton[2];
+  reals[CP_PTIME]       = ts->ptime;
+  reals[CP_TIMESTEP]    = ts->time_step;
+  reals[CP_PTIMEPREV]   = ts->ptime_prev;
+  reals[CP_TPREV]       = tprev;
+  reals[CP_HPREV]       = hprev;
+  reals[CP_CT]          = vi->ct;
+  reals[CP_OMEGA]       = vi->omega;
+  reals[CP_BOUND]       = vi->bound;
+  reals[CP_OMEGATIME]   = vi->omegatime;
+  reals[CP_GROWTH]      = vi->growth;
+  reals[CP_H0]          = vi->prob->H0;
+  reals[CP_I2SHIFT]     = vi->prob->I2shift; /* 0 but for the I2 door */
   PetscCall(PetscMemzero(name, sizeof(name)));
   PetscCall(PetscStrncpy(name, vi->type, sizeof(name)));
   PetscCall(PetscMemzero(door, sizeof(door)));
@@ -306,7 +309,7 @@ static PetscErrorCode Restart(TS ts)
   TS_SimpVI  *vi = (TS_SimpVI *)ts->data;
   MPI_Comm    comm;
   PetscViewer viewer;
-  PetscInt    npos;
+  PetscInt    npos, nmult;
   PetscInt    ints[CP_NINT], familyid;
   PetscReal   reals[CP_NREAL];
   char        name[CP_NAMELEN], door[CP_NAMELEN];
@@ -329,11 +332,13 @@ static PetscErrorCode Restart(TS ts)
   PetscCall(SimpVISchemeFamilyId_Private(vi->family, &familyid));
   name[CP_NAMELEN - 1] = 0;
   door[CP_NAMELEN - 1] = 0;
-  sameproblem          = (PetscBool)(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == familyid && ints[CP_LAYOUT] == vi->layout->checkpointid && ints[CP_NPOS] == npos);
+  PetscCall(SimpVIStepGetMultipliers_Private(vi->step, NULL, &nmult, NULL));
+  sameproblem = (PetscBool)(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == familyid && ints[CP_LAYOUT] == vi->layout->checkpointid && ints[CP_NPOS] == npos && ints[CP_NMULTIPLIER] == nmult);
   if (!sameproblem) PetscCall(PetscViewerDestroy(&viewer)); /* before the error */
   PetscCheck(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == familyid, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of scheme %s with degree %" PetscInt_FMT ", but this TS has scheme %s with degree %" PetscInt_FMT, vi->restartfile, name, ints[CP_DEGREE], vi->type, vi->degree);
   PetscCheck(ints[CP_LAYOUT] == vi->layout->checkpointid && ints[CP_NPOS] == npos, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of a problem with %" PetscInt_FMT " positions through the %s door, but this TS has %" PetscInt_FMT " positions through the %s door", vi->restartfile, ints[CP_NPOS], door, npos,
              vi->prob->door->name);
+  PetscCheck(ints[CP_NMULTIPLIER] == nmult, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of a problem with %" PetscInt_FMT " constraints, but this TS has %" PetscInt_FMT " (TSSimpVISetConstraints())", vi->restartfile, ints[CP_NMULTIPLIER], nmult);
   PetscCall(Vectors(ts, viewer, PETSC_FALSE, (PetscBool)ints[CP_HAVEPOLY], (PetscBool)ints[CP_NEWTONRECORDED]));
   PetscCall(PetscViewerDestroy(&viewer));
   for (PetscInt i = 0; i < CP_NFINITE; i++) PetscCheck(!PetscIsInfOrNanReal(reals[i]), comm, PETSC_ERR_FILE_UNEXPECTED, "The checkpoint %s is bad: its time, time step or energy is NaN or Inf", vi->restartfile);

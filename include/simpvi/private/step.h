@@ -72,6 +72,7 @@ PETSC_INTERN PetscErrorCode SimpVIStepNewtonForget_Private(SimpVIStep);
 PETSC_INTERN PetscErrorCode SimpVIStepNewtonGetState_Private(SimpVIStep, PetscBool *, PetscBool *, PetscReal[3]);
 PETSC_INTERN PetscErrorCode SimpVIStepNewtonSetState_Private(SimpVIStep, PetscBool, PetscBool, const PetscReal[3]);
 PETSC_INTERN PetscErrorCode SimpVIStepNewtonRecordIO_Private(SimpVIStep, PetscViewer, PetscBool);
+PETSC_INTERN PetscErrorCode SimpVIStepMultipliersIO_Private(SimpVIStep, PetscViewer, PetscBool);
 PETSC_INTERN PetscErrorCode SimpVIStepNewtonConverged_Private(SNES, PetscInt, PetscReal, PetscReal, PetscReal, SNESConvergedReason *, void *);
 /* the step as its owner sees it (src/core/step.c) */
 PETSC_INTERN PetscErrorCode SimpVIStepSetTime_Private(SimpVIStep, PetscReal, PetscReal);

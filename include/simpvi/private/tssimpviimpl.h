@@ -152,7 +152,7 @@ PETSC_INTERN PetscErrorCode SimpVIRigidView_Private(TS, SimpVIProblem *, PetscVi
 
 /* checkpoint and restart (src/ts/checkpoint.c); the file's length, checksum and path (src/ts/checkpointfile.c) */
 #define SIMPVI_CHECKPOINT_MAGIC   1397312848 /* "SIMP" */
-#define SIMPVI_CHECKPOINT_VERSION 3          /* 2: the length, the sizes of the numbers, the door, the CRC-32 trailer; 3: simplified Newton's held Jacobian */
+#define SIMPVI_CHECKPOINT_VERSION 4          /* 2: the length, the sizes of the numbers, the door, the CRC-32 trailer; 3: simplified Newton's held Jacobian; 4: the constraints' multipliers */
 enum {                                       /* the first integers of a checkpoint, where checkpointfile.c reads them */
   SIMPVI_CP_MAGIC,
   SIMPVI_CP_VERSION,
