@@ -13,9 +13,7 @@ static char help[] = "Work-precision row of the heavy top of the seed's Table 3 
 
 #include <simpvi.h>
 #include <petsctime.h>
-
-/* Table 3: m = 0.1 kg, l = 0.15 m, I = 2.33e-3, I3 = 1.25e-4 kg m^2; ZXZ Euler angles (0, pi/3, 0), rates (9.2, 0, 252) */
-static const PetscReal Jd[3] = {2.33e-3, 2.33e-3, 1.25e-4}, MGL = 0.1 * 9.81 * 0.15;
+#include "../examples/models/so3top.h" /* the top of Table 3 (SO3TopTable3): its potential on the group, its start */
 
 typedef struct {
   PetscReal E0, eE, orth; /* energy at 0, sup of the relative energy error, sup ||R'R - I||_max */
@@ -29,24 +27,11 @@ static PetscReal Measure(const Ctx *c)
   return targetstate ? c->eR : c->eE;
 }
 
-/* V = m g l e3' R e3 and its left-trivialised gradient g = m g l e3 x z, z = R' e3 (for simpvi) */
-static PetscErrorCode TopPotential(PetscInt nb, const PetscReal R[], PetscReal *V, PetscReal g[], PetscReal H[], void *ctx)
-{
-  const PetscReal c = MGL, z[3] = {R[6], R[7], R[8]};
-
-  PetscFunctionBeginUser;
-  (void)nb, (void)ctx;
-  *V = c * z[2];
-  if (g) g[0] = -c * z[1], g[1] = c * z[0], g[2] = 0;
-  if (H)
-    for (PetscInt i = 0; i < 3; i++)
-      for (PetscInt j = 0; j < 3; j++) H[i * 3 + j] = c * ((z[i] * (j == 2) + (i == 2) * z[j]) / 2 - z[2] * (i == j));
-  PetscFunctionReturn(0);
-}
-
-/* the rotation-matrix ODE: U = (R row-major, Pi) */
+/* the rotation-matrix ODE: U = (R row-major, Pi); ctx is the SO3Top */
 static PetscErrorCode RHS(TS ts, PetscReal t, Vec U, Vec F, void *ctx)
 {
+  const SO3Top      *top   = (const SO3Top *)ctx;
+  const PetscReal    Jd[3] = {top->I1, top->I1, top->I3}, MGL = top->mgl;
   const PetscScalar *u;
   PetscScalar       *f;
 
@@ -72,6 +57,8 @@ static PetscErrorCode RHS(TS ts, PetscReal t, Vec U, Vec F, void *ctx)
    dPi'_0/dR_7 = m g l, dPi'_1/dR_6 = -m g l */
 static PetscErrorCode RHSJacobian(TS ts, PetscReal t, Vec U, Mat A, Mat B, void *ctx)
 {
+  const SO3Top      *top   = (const SO3Top *)ctx;
+  const PetscReal    Jd[3] = {top->I1, top->I1, top->I3}, MGL = top->mgl;
   const PetscScalar *u;
   PetscScalar        a[12][12] = {{0}};
   PetscInt           idx[12];
@@ -133,25 +120,12 @@ static PetscErrorCode IJacobian(TS ts, PetscReal t, Vec U, Vec Udot, PetscReal s
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode TopState(Vec U)
-{
-  const PetscReal th = PETSC_PI / 3, rates[3] = {9.2, 0, 252}, xi[3] = {th, 0, 0};
-  PetscScalar    *u;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArray(U, &u));
-  PetscCall(SimpVISO3Exp(xi, u));
-  u[9] = Jd[0] * rates[1], u[10] = Jd[0] * rates[0] * PetscSinReal(th), u[11] = Jd[2] * (rates[0] * PetscCosReal(th) + rates[2]);
-  PetscCall(VecRestoreArray(U, &u));
-  PetscFunctionReturn(0);
-}
-
 /* E = 1/2 Pi' J^-1 Pi + m g l R_33 and ||R'R - I||_max, from the state alone (the same for every method) */
-static void EnergyAndOrthogonality(const PetscScalar *u, PetscReal *E, PetscReal *orth)
+static void EnergyAndOrthogonality(const SO3Top *top, const PetscScalar *u, PetscReal *E, PetscReal *orth)
 {
   const PetscReal *R = u;
 
-  *E    = 0.5 * (u[9] * u[9] / Jd[0] + u[10] * u[10] / Jd[1] + u[11] * u[11] / Jd[2]) + MGL * R[8];
+  *E    = 0.5 * (u[9] * u[9] / top->I1 + u[10] * u[10] / top->I1 + u[11] * u[11] / top->I3) + top->mgl * R[8];
   *orth = 0;
   for (PetscInt i = 0; i < 3; i++)
     for (PetscInt j = 0; j < 3; j++) *orth = PetscMax(*orth, PetscAbsReal(R[i] * R[j] + R[3 + i] * R[3 + j] + R[6 + i] * R[6 + j] - (i == j)));
@@ -165,7 +139,7 @@ static PetscErrorCode Monitor(TS ts, PetscInt step, PetscReal t, Vec U, void *ct
 
   PetscFunctionBeginUser;
   PetscCall(VecGetArrayRead(U, &u));
-  EnergyAndOrthogonality(u, &E, &orth);
+  EnergyAndOrthogonality(&SO3TopTable3, u, &E, &orth);
   PetscCall(VecRestoreArrayRead(U, &u));
   c->eE   = PetscMax(c->eE, PetscAbsReal(E - c->E0) / PetscAbsReal(c->E0));
   c->orth = PetscMax(c->orth, orth);
@@ -176,6 +150,7 @@ static PetscErrorCode Monitor(TS ts, PetscInt step, PetscReal t, Vec U, void *ct
    error of R(T); with Rend, R(T) */
 static PetscErrorCode Run(const char m[], PetscInt stages, PetscReal T, PetscInt N, Ctx *ctx, PetscReal *seconds, PetscReal Rend[])
 {
+  const SO3Top     *top = &SO3TopTable3;
   TS                ts;
   Vec               U;
   Mat               A = NULL;
@@ -192,16 +167,17 @@ static PetscErrorCode Run(const char m[], PetscInt stages, PetscReal T, PetscInt
   PetscCall(PetscStrcmp(m, "irk", &irk));
   PetscCheck(simpson || lobatto || rk4 || irk, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown method %s: simpson, lobatto, rk4 or irk", m);
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 12, &U));
-  PetscCall(TopState(U));
+  PetscCall(SO3TopSetState(top, U));
   PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
   if (simpson || lobatto) {
-    const PetscReal J[9] = {Jd[0], 0, 0, 0, Jd[1], 0, 0, 0, Jd[2]};
+    PetscReal J[9];
 
+    SO3TopInertia(top, J);
     PetscCall(TSSetType(ts, TSSIMPVI));
     PetscCall(TSSimpVISetType(ts, simpson ? TSSIMPVISIMPSON : TSSIMPVILOBATTO)); /* lobatto: order 6 */
-    PetscCall(TSSimpVISetRigidBodies(ts, 1, J, TopPotential, NULL));
+    PetscCall(TSSimpVISetRigidBodies(ts, 1, J, SO3TopPotential, (void *)top));
   } else if (rk4) {
-    PetscCall(TSSetRHSFunction(ts, NULL, RHS, NULL));
+    PetscCall(TSSetRHSFunction(ts, NULL, RHS, (void *)top));
     PetscCall(TSSetType(ts, TSRK));
     PetscCall(TSRKSetType(ts, TSRK4));
   } else {
@@ -211,8 +187,8 @@ static PetscErrorCode Run(const char m[], PetscInt stages, PetscReal T, PetscInt
       PC   pc;
 
       PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 12, 12, 12, NULL, &A));
-      PetscCall(TSSetIFunction(ts, NULL, IFunction, NULL));
-      PetscCall(TSSetIJacobian(ts, A, A, IJacobian, NULL));
+      PetscCall(TSSetIFunction(ts, NULL, IFunction, (void *)top));
+      PetscCall(TSSetIJacobian(ts, A, A, IJacobian, (void *)top));
       PetscCall(TSSetType(ts, TSIRK));
       PetscCall(TSIRKSetNumStages(ts, stages)); /* before the type: set after it, the Gauss tableau keeps its old size */
       PetscCall(TSIRKSetType(ts, TSIRKGAUSS));
@@ -241,7 +217,7 @@ static PetscErrorCode Run(const char m[], PetscInt stages, PetscReal T, PetscInt
     const PetscScalar *u;
 
     PetscCall(VecGetArrayRead(U, &u));
-    EnergyAndOrthogonality(u, &ctx->E0, &ctx->orth);
+    EnergyAndOrthogonality(top, u, &ctx->E0, &ctx->orth);
     PetscCall(VecRestoreArrayRead(U, &u));
     ctx->eE = 0;
     PetscCall(TSMonitorSet(ts, Monitor, ctx, NULL));

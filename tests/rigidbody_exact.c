@@ -9,23 +9,7 @@ static char help[] = "The heavy (Lagrange) top of the seed's Table 3 on SO(3) (T
 #include <gsl/gsl_integration.h>
 #include <gsl/gsl_errno.h>
 #include "../examples/models/lagrangetop.h" /* the top in Euler angles and its exact nutation */
-
-static const PetscReal I1 = 2.33e-3, I3 = 1.25e-4, MGL = 0.1 * 9.81 * 0.15;
-
-/* V = m g l e3' R e3 (as tests/rigidbody.c) */
-static PetscErrorCode TopPotential(PetscInt nb, const PetscReal R[], PetscReal *V, PetscReal g[], PetscReal H[], void *ctx)
-{
-  const PetscReal c = MGL, z[3] = {R[6], R[7], R[8]};
-
-  PetscFunctionBeginUser;
-  (void)nb, (void)ctx;
-  *V = c * z[2];
-  if (g) g[0] = -c * z[1], g[1] = c * z[0], g[2] = 0;
-  if (H)
-    for (PetscInt i = 0; i < 3; i++)
-      for (PetscInt j = 0; j < 3; j++) H[i * 3 + j] = c * ((z[i] * (j == 2) + (i == 2) * z[j]) / 2 - z[2] * (i == j));
-  PetscFunctionReturn(0);
-}
+#include "../examples/models/so3top.h"      /* the same top on SO(3): SO3TopTable3, its potential and start */
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* The exact solution. With u = cos theta, b = p_phi / I, a = p_psi / I (both conserved):
@@ -98,29 +82,26 @@ static PetscErrorCode ExactSolution(const Top *top, PetscReal T, PetscReal R[9],
 
 /* ------------------------------------------------------------------------------------------------------------ */
 
-/* N steps of T/N of the scheme from the start (0, theta0, 0) with rates v0; U = (R, pi) at T */
-static PetscErrorCode Run(TS ts, const Top *top, PetscInt N, PetscReal T, Vec U)
+/* N steps of T/N of the scheme from the top's start; U = (R, pi) at T */
+static PetscErrorCode Run(TS ts, const SO3Top *top, PetscInt N, PetscReal T, Vec U)
 {
-  const PetscReal   J[9] = {I1, 0, 0, 0, I1, 0, 0, 0, I3}, th = top->q0[1], xi[3] = {th, 0, 0};
+  PetscReal         J[9];
   SimpVIRigidBodies rb;
-  PetscScalar      *u;
 
   PetscFunctionBeginUser;
-  PetscCall(TSSimpVICreateRigidBodies(ts, 1, J, TopPotential, NULL, &rb));
-  PetscCall(VecGetArray(U, &u));
-  PetscCall(SimpVISO3Exp(xi, u));
-  u[9] = I1 * top->v0[1], u[10] = I1 * top->v0[0] * PetscSinReal(th), u[11] = I3 * (top->v0[0] * PetscCosReal(th) + top->v0[2]);
-  PetscCall(VecRestoreArray(U, &u));
+  SO3TopInertia(top, J);
+  PetscCall(TSSimpVICreateRigidBodies(ts, 1, J, SO3TopPotential, (void *)top, &rb));
+  PetscCall(SO3TopSetState(top, U));
   for (PetscInt i = 0; i < N; i++) PetscCall(SimpVIRigidBodiesStep(rb, T / N, U));
   PetscCall(SimpVIRigidBodiesDestroy(&rb));
   PetscFunctionReturn(0);
 }
 
 /* ||R - Rex||_max and |Omega - Omex|_max / |Omex|_max, Omega = J^-1 pi */
-static PetscErrorCode Errors(Vec U, const PetscReal Rex[9], const PetscReal Omex[3], PetscReal *eR, PetscReal *eO)
+static PetscErrorCode Errors(const SO3Top *top, Vec U, const PetscReal Rex[9], const PetscReal Omex[3], PetscReal *eR, PetscReal *eO)
 {
   const PetscScalar *u;
-  const PetscReal    Jd[3] = {I1, I1, I3};
+  const PetscReal    Jd[3] = {top->I1, top->I1, top->I3};
   PetscReal          om    = 0;
 
   PetscFunctionBeginUser;
@@ -135,15 +116,13 @@ static PetscErrorCode Errors(Vec U, const PetscReal Rex[9], const PetscReal Omex
 
 static PetscErrorCode RunExact(TS ts)
 {
-  Top top = {
-    .mass = 0.1, .g = 9.81, .l = 0.15, .I1 = I1, .I3 = I3, .q0 = {0,   PETSC_PI / 3, 0  },
-                     .v0 = {9.2, 0,            252}
-  };
-  PetscInt     n0 = 200, nfine = 3200;
-  PetscReal    T = 0.25, omin = 3.9, tol = 1e-12, Rex[9], Omex[3], eR[3], eO[3], fR, fO, oR, oO;
-  PetscBool    show = PETSC_FALSE;
-  TSSimpVIType type;
-  Vec          U;
+  const SO3Top *so3 = &SO3TopTable3;                                                     /* the top on the group */
+  Top           top = {.mass = 0.1, .g = 9.81, .l = 0.15, .I1 = so3->I1, .I3 = so3->I3}; /* in Euler angles, for the exact solution */
+  PetscInt      n0 = 200, nfine = 3200;
+  PetscReal     T = 0.25, omin = 3.9, tol = 1e-12, Rex[9], Omex[3], eR[3], eO[3], fR, fO, oR, oO;
+  PetscBool     show = PETSC_FALSE;
+  TSSimpVIType  type;
+  Vec           U;
 
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n0", &n0, NULL));
@@ -152,7 +131,9 @@ static PetscErrorCode RunExact(TS ts)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-order_min", &omin, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-agree_tol", &tol, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-show_errors", &show, NULL));
-  PetscCheck(PetscAbsReal(MGL - top.mass * top.g * top.l) <= 1e-15, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The two tops differ");
+  top.q0[1] = so3->theta0; /* the same start */
+  for (PetscInt i = 0; i < 3; i++) top.v0[i] = so3->rates[i];
+  PetscCheck(PetscAbsReal(so3->mgl - top.mass * top.g * top.l) <= 1e-15, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The two tops differ");
   PetscCall(TopSetUp(&top));
   PetscCall(ExactSolution(&top, T, Rex, Omex));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 12, &U));
@@ -161,16 +142,16 @@ static PetscErrorCode RunExact(TS ts)
   PetscCall(TSSimpVIGetType(ts, &type));
   PetscCall(PetscStrallocpy(type, (char **)&type));
   PetscCall(TSSimpVISetType(ts, TSSIMPVILOBATTO));
-  PetscCall(Run(ts, &top, nfine, T, U));
-  PetscCall(Errors(U, Rex, Omex, &fR, &fO));
+  PetscCall(Run(ts, so3, nfine, T, U));
+  PetscCall(Errors(so3, U, Rex, Omex, &fR, &fO));
   PetscCall(TSSimpVISetType(ts, type));
   PetscCall(PetscFree(type));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "heavy top (Table 3) at T = %g s: exact solution (Jacobi sn, quadrature of phi', psi')\n", (double)T));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  agrees with %" PetscInt_FMT " steps of lobatto to %g: %s\n", nfine, (double)tol, PetscMax(fR, fO) <= tol ? "yes" : "no"));
 
   for (PetscInt i = 0; i < 3; i++) {
-    PetscCall(Run(ts, &top, n0 << i, T, U));
-    PetscCall(Errors(U, Rex, Omex, &eR[i], &eO[i]));
+    PetscCall(Run(ts, so3, n0 << i, T, U));
+    PetscCall(Errors(so3, U, Rex, Omex, &eR[i], &eO[i]));
   }
   oR = PetscLog2Real(eR[1] / eR[2]);
   oO = PetscLog2Real(eO[1] / eO[2]);

@@ -11,50 +11,20 @@ static char help[] = "Rigid bodies through TSSolve() (TSSimpVISetRigidBodies()):
                      "  -case errors:      the clear errors of what rigid bodies do not support\n\n";
 
 #include <simpvi.h>
-
-/* the heavy top of Table 3: m = 0.1 kg, I = 2.33e-3, I3 = 1.25e-4 kg m^2, l = 0.15 m; ZXZ Euler angles (0, pi/3, 0),
-   rates (9.2, 0, 252) rad/s; V = m g l e3' R e3 */
-static const PetscReal I1 = 2.33e-3, I3 = 1.25e-4, MGL = 0.1 * 9.81 * 0.15;
-
-static PetscErrorCode TopPotential(PetscInt nb, const PetscReal R[], PetscReal *V, PetscReal g[], PetscReal H[], void *ctx)
-{
-  const PetscReal c = MGL, z[3] = {R[6], R[7], R[8]};
-
-  PetscFunctionBeginUser;
-  (void)nb;
-  (void)ctx;
-  *V = c * z[2];
-  if (g) g[0] = -c * z[1], g[1] = c * z[0], g[2] = 0;
-  if (H)
-    for (PetscInt i = 0; i < 3; i++)
-      for (PetscInt j = 0; j < 3; j++) H[i * 3 + j] = c * ((z[i] * (j == 2) + (i == 2) * z[j]) / 2 - z[2] * (i == j));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TopState(Vec U)
-{
-  const PetscReal th = PETSC_PI / 3, rates[3] = {9.2, 0, 252}, xi[3] = {th, 0, 0};
-  PetscScalar    *u;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArray(U, &u));
-  PetscCall(SimpVISO3Exp(xi, u));
-  u[9] = I1 * rates[1], u[10] = I1 * rates[0] * PetscSinReal(th), u[11] = I3 * (rates[0] * PetscCosReal(th) + rates[2]);
-  PetscCall(VecRestoreArray(U, &u));
-  PetscFunctionReturn(0);
-}
+#include "../examples/models/so3top.h" /* the heavy top of the seed's Table 3: SO3TopTable3, its potential and start */
 
 /* A TSSIMPVI with the top, its state U set */
 static PetscErrorCode TopTS(PetscReal dt, Vec *U, TS *ts)
 {
-  const PetscReal J[9] = {I1, 0, 0, 0, I1, 0, 0, 0, I3};
+  PetscReal J[9];
 
   PetscFunctionBeginUser;
+  SO3TopInertia(&SO3TopTable3, J);
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 12, U));
-  PetscCall(TopState(*U));
+  PetscCall(SO3TopSetState(&SO3TopTable3, *U));
   PetscCall(TSCreate(PETSC_COMM_SELF, ts));
   PetscCall(TSSetType(*ts, TSSIMPVI));
-  PetscCall(TSSimpVISetRigidBodies(*ts, 1, J, TopPotential, NULL));
+  PetscCall(TSSimpVISetRigidBodies(*ts, 1, J, SO3TopPotential, (void *)&SO3TopTable3));
   PetscCall(TSSetSolution(*ts, *U));
   PetscCall(TSSetTimeStep(*ts, dt));
   PetscCall(TSSetMaxTime(*ts, 1e6));
@@ -93,17 +63,18 @@ static PetscErrorCode Difference(Vec U, Vec W, PetscReal *d)
 /* The object's own loop: n steps of h from the top's start, then one of hlast if positive, into W (W made here) */
 static PetscErrorCode OwnLoop(PetscInt n, PetscReal h, PetscReal hlast, Vec *W)
 {
-  const PetscReal   J[9] = {I1, 0, 0, 0, I1, 0, 0, 0, I3};
+  PetscReal         J[9];
   TS                ts;
   SimpVIRigidBodies rb;
 
   PetscFunctionBeginUser;
+  SO3TopInertia(&SO3TopTable3, J);
   PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
   PetscCall(TSSetType(ts, TSSIMPVI));
   PetscCall(TSSetFromOptions(ts));
-  PetscCall(TSSimpVICreateRigidBodies(ts, 1, J, TopPotential, NULL, &rb));
+  PetscCall(TSSimpVICreateRigidBodies(ts, 1, J, SO3TopPotential, (void *)&SO3TopTable3, &rb));
   PetscCall(SimpVIRigidBodiesCreateState(rb, W));
-  PetscCall(TopState(*W));
+  PetscCall(SO3TopSetState(&SO3TopTable3, *W));
   for (PetscInt i = 0; i < n; i++) PetscCall(SimpVIRigidBodiesStep(rb, h, *W));
   if (hlast > 0) PetscCall(SimpVIRigidBodiesStep(rb, hlast, *W));
   PetscCall(SimpVIRigidBodiesDestroy(&rb));
@@ -309,13 +280,14 @@ static PetscErrorCode RunEvent(PetscInt n, PetscReal T)
    nref steps (fine) at those times, ||R'R - I|| and the two momenta's changes */
 static PetscErrorCode InterpolateRun(PetscInt n, PetscInt nref, PetscReal T, PetscReal *err, PetscReal *orth, PetscReal *dmom)
 {
-  const PetscReal   J[9] = {I1, 0, 0, 0, I1, 0, 0, 0, I3};
+  PetscReal         J[9];
   TS                ts, tr;
   Vec               U, Ui, W;
   SimpVIRigidBodies rb;
   PetscReal         h = T / n, mu0 = 0, a0 = 0;
 
   PetscFunctionBeginUser;
+  SO3TopInertia(&SO3TopTable3, J);
   PetscCheck(nref % (2 * n) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-nref must be a multiple of 2 n");
   PetscCall(TopTS(h, &U, &ts));
   PetscCall(TSSetMaxTime(ts, T));
@@ -324,9 +296,9 @@ static PetscErrorCode InterpolateRun(PetscInt n, PetscInt nref, PetscReal T, Pet
   PetscCall(TSCreate(PETSC_COMM_SELF, &tr)); /* the reference: the object's loop of nref steps */
   PetscCall(TSSetType(tr, TSSIMPVI));
   PetscCall(TSSetFromOptions(tr));
-  PetscCall(TSSimpVICreateRigidBodies(tr, 1, J, TopPotential, NULL, &rb));
+  PetscCall(TSSimpVICreateRigidBodies(tr, 1, J, SO3TopPotential, (void *)&SO3TopTable3, &rb));
   PetscCall(SimpVIRigidBodiesCreateState(rb, &W));
-  PetscCall(TopState(W));
+  PetscCall(SO3TopSetState(&SO3TopTable3, W));
   {
     const PetscScalar *u;
 
@@ -396,7 +368,7 @@ static PetscErrorCode RunFail(PetscInt n, PetscReal T)
   if (rejects && reason > 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, "retried with halved steps and reached the final time: %s\n", reason == TS_CONVERGED_TIME ? "yes" : "no"));
   if (reason < 0) {
     PetscCall(VecDuplicate(U, &U0));
-    PetscCall(TopState(U0));
+    PetscCall(SO3TopSetState(&SO3TopTable3, U0));
     PetscCall(Difference(U, U0, &d));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "the state of the last good step (the start) kept: %s\n", d == 0 && steps == 0 ? "yes" : "no"));
     PetscCall(VecDestroy(&U0));

@@ -423,8 +423,9 @@ PetscErrorCode SimpVIStepConstraintLinearize_Private(SimpVIStep st)
   PetscFunctionReturn(0);
 }
 
-/* SimpVIStepConstraintTangentStart_Private - rhs -= Dq dq0: the constraints' part of the tangent's right side */
-PetscErrorCode SimpVIStepConstraintTangentStart_Private(SimpVIStep st, const PetscScalar dq0[], PetscScalar rhs[])
+/* y -= Dq x (x of n entries, y of N), or with transpose y -= Dq' x (x of N, y of n): the step system's dependence on q0
+   for the tangent and the adjoint, both sums in the same order */
+static PetscErrorCode SubtractDq(SimpVIStep st, PetscBool transpose, const PetscScalar x[], PetscScalar y[])
 {
   const PetscInt n = st->qmap->n, N = st->scheme->degree * (n + st->layout.nmultiplier);
   Linear         L;
@@ -432,7 +433,18 @@ PetscErrorCode SimpVIStepConstraintTangentStart_Private(SimpVIStep st, const Pet
   PetscFunctionBegin;
   PetscCall(LinearArrays(st, &L));
   for (PetscInt r = 0; r < N; r++)
-    for (PetscInt j = 0; j < n; j++) rhs[r] -= L.Dq[r * n + j] * dq0[j];
+    for (PetscInt j = 0; j < n; j++) {
+      if (transpose) y[j] -= L.Dq[r * n + j] * x[r];
+      else y[r] -= L.Dq[r * n + j] * x[j];
+    }
+  PetscFunctionReturn(0);
+}
+
+/* SimpVIStepConstraintTangentStart_Private - rhs -= Dq dq0: the constraints' part of the tangent's right side */
+PetscErrorCode SimpVIStepConstraintTangentStart_Private(SimpVIStep st, const PetscScalar dq0[], PetscScalar rhs[])
+{
+  PetscFunctionBegin;
+  PetscCall(SubtractDq(st, PETSC_FALSE, dq0, rhs));
   PetscFunctionReturn(0);
 }
 
@@ -510,13 +522,8 @@ PetscErrorCode SimpVIStepConstraintAdjointMomentum_Private(SimpVIStep st, const 
 /* SimpVIStepConstraintAdjointStart_Private - gq -= Dq' m: the constraints' part of -dF/dq0' m */
 PetscErrorCode SimpVIStepConstraintAdjointStart_Private(SimpVIStep st, const PetscScalar mY[], PetscScalar gq[])
 {
-  const PetscInt n = st->qmap->n, N = st->scheme->degree * (n + st->layout.nmultiplier);
-  Linear         L;
-
   PetscFunctionBegin;
-  PetscCall(LinearArrays(st, &L));
-  for (PetscInt r = 0; r < N; r++)
-    for (PetscInt j = 0; j < n; j++) gq[j] -= L.Dq[r * n + j] * mY[r];
+  PetscCall(SubtractDq(st, PETSC_TRUE, mY, gq));
   PetscFunctionReturn(0);
 }
 

@@ -26,8 +26,9 @@
     if (PetscUnlikely(ierr_simpvi_cb_) || size_simpvi_cb_ > 1) PetscCall(SimpVICallBackCheck_Private(ts, name, ierr_simpvi_cb_)); \
   } while (0)
 PETSC_INTERN PetscErrorCode SimpVICallBackCheck_Private(TS, const char[], PetscErrorCode);
-/* SimpVICallBack() for a door of one process (the pointwise door): no collective check after a callback that
-   succeeded, which costs more than the user's function on a system of one or two degrees of freedom */
+/* SimpVICallBack() for a door of one process only (the pointwise door; SimpVIProblemNativeDoor_Private() refuses more):
+   the same effect there, without the MPI_Comm_size() of every call (150 to 300 instructions a step of the 1-DOF
+   pendulum, 1 to 2%, by bench/stepinstr.sh). On more processes a failure on some would leave the others waiting. */
 #define SimpVICallBackOneProcess(ts, name, ...) \
   do { \
     PetscErrorCode ierr_simpvi_cb_; \
