@@ -1,5 +1,6 @@
 /*
-   The closed four-bar linkage of tutorials/ex7.c (its comment has the derivation), shared with bench/fourbar.c: the
+   The closed four-bar linkage of tutorials/ex7.c (its comment has the derivation) for bench/fourbar.c; the tutorial
+   keeps its own copy, to be read in one file. The
    crank AB (length 1), the coupler BC (2.5) and the rocker CD (2) between the ground pivots A = (0,0) and D = (2,0),
    three uniform bars under gravity, in the joints' coordinates q = (B_x, B_y, C_x, C_y):
 
@@ -8,7 +9,7 @@
      g_1 = (|B - A|^2 - 1)/2,   g_2 = (|C - B|^2 - 2.5^2)/2,   g_3 = (|C - D|^2 - 2^2)/2.
 
    Mechanics() is its pointwise door (TSSimpVISetPointwiseLagrangian()), Lengths() its constraints
-   (TSSimpVISetConstraints()), InitialState() the start both programs run.
+   (TSSimpVISetConstraints()), InitialState() the start.
 */
 #ifndef FOURBAR_H
 #define FOURBAR_H
