@@ -116,18 +116,41 @@ PetscErrorCode SimpVIStepNewtonAtRecord_Private(SimpVIStep st, Vec Y)
   after an iteration with a kept Jacobian its step-length test is replaced by the estimate of the error left,
   theta/(1 - theta) ||dY|| <= newtonrtol ||Y||, or ||dY|| at round-off. An iteration that has not converged and
   contracted slower than SIMPVI_NEWTON_THETA_MAX asks for a new Jacobian at the next request, unless its update is at the
-  round-off of the positions: it has stagnated there and converged.
+  round-off of the positions or its residual at that of p0: it has stagnated there and converged. Newton's iterations
+  (a new Jacobian each) are judged by SNESConvergedDefault() and, where their residual stops falling, by the latter.
 */
+/* the sizes of the solve's q0 and p0, made when a stagnation test first needs them (every process together) */
+static PetscErrorCode StartSizes(SimpVIStep st)
+{
+  PetscFunctionBegin;
+  if (st->q0norm >= 0) PetscFunctionReturn(0);
+  PetscCall(VecNorm(st->q0, NORM_2, &st->q0norm));
+  st->q0norm *= PetscSqrtReal((PetscReal)st->scheme->degree); /* the step vector holds s blocks of positions */
+  PetscCall(VecNorm(st->p0, NORM_2, &st->p0norm));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimpVIStepNewtonConverged_Private(SNES snes, PetscInt it, PetscReal xnorm, PetscReal ynorm, PetscReal fnorm, SNESConvergedReason *reason, void *ctx)
 {
   SimpVIStep st = (SimpVIStep)ctx;
-  PetscReal  theta;
+  PetscReal  theta, fprev = st->fprev;
   PetscBool  measured, stagnated;
 
   PetscFunctionBegin;
+  st->fprev = fnorm;
   if (!it || !st->simplified || !st->kept) {
     PetscCall(SNESConvergedDefault(snes, it, xnorm, ynorm, fnorm, reason, NULL));
     if (it) st->dyprev = ynorm;
+    /* Newton's residual no longer falling, at the round-off of p0 (a term of the residual's first block): stagnated
+       there. Unknowns whose round-off is coarser than the tests' scales get there (the multipliers of a very short
+       constrained step: about eps |p| / h), where a line search then fails */
+    if (it && !*reason && fnorm > fprev / 2) {
+      PetscCall(StartSizes(st));
+      if (fnorm <= SIMPVI_NEWTON_ROUNDOFF * st->p0norm) {
+        PetscCall(PetscInfo(snes, "Converged: Newton's residual %g stagnates (was %g) at the round-off of ||p0|| = %g\n", (double)fnorm, (double)fprev, (double)st->p0norm));
+        *reason = SNES_CONVERGED_SNORM_RELATIVE;
+      }
+    }
     PetscFunctionReturn(0);
   }
   PetscCall(SNESConvergedDefault(snes, it, xnorm, PETSC_MAX_REAL, fnorm, reason, NULL)); /* all but the step-length test */
@@ -138,17 +161,15 @@ PetscErrorCode SimpVIStepNewtonConverged_Private(SNES snes, PetscInt it, PetscRe
   if (*reason) PetscFunctionReturn(0);
   /* an update at the round-off of the positions x_k = q0 + ... that no longer contracts: the iteration has stagnated
      there (increments small against q0, as in a stiff chain near rest), and the rate it shows is the round-off's; a new
-     Jacobian would not take it further */
-  if (measured && theta > SIMPVI_NEWTON_THETA_MAX && st->q0norm < 0) { /* (every process takes this branch together) */
-    PetscCall(VecNorm(st->q0, NORM_2, &st->q0norm));
-    st->q0norm *= PetscSqrtReal((PetscReal)st->scheme->degree); /* the step vector holds s blocks of positions */
-  }
-  stagnated = (PetscBool)(measured && theta > SIMPVI_NEWTON_THETA_MAX && ynorm <= SIMPVI_NEWTON_ROUNDOFF * (xnorm + st->q0norm));
+     Jacobian would not take it further. Or a residual at the round-off of p0, as above */
+  if (measured && theta > SIMPVI_NEWTON_THETA_MAX) PetscCall(StartSizes(st));
+  stagnated = (PetscBool)(measured && theta > SIMPVI_NEWTON_THETA_MAX && (ynorm <= SIMPVI_NEWTON_ROUNDOFF * (xnorm + st->q0norm) || fnorm <= SIMPVI_NEWTON_ROUNDOFF * st->p0norm));
   if ((theta < 1 && theta / (1 - theta) * ynorm <= st->newtonrtol * xnorm) || ynorm <= SIMPVI_NEWTON_ROUNDOFF * xnorm) {
     PetscCall(PetscInfo(snes, "Converged: simplified Newton's error estimate %g (contraction %g) <= %g * ||Y|| = %g\n", (double)(theta < 1 ? theta / (1 - theta) * ynorm : ynorm), (double)theta, (double)st->newtonrtol, (double)(st->newtonrtol * xnorm)));
     *reason = SNES_CONVERGED_SNORM_RELATIVE;
   } else if (stagnated) {
-    PetscCall(PetscInfo(snes, "Converged: simplified Newton stagnates (contraction %g) with its update %g at the round-off of the positions (||Y|| + sqrt(s) ||q0|| = %g)\n", (double)theta, (double)ynorm, (double)(xnorm + st->q0norm)));
+    PetscCall(PetscInfo(snes, "Converged: simplified Newton stagnates (contraction %g) with its update %g at the round-off of the positions (||Y|| + sqrt(s) ||q0|| = %g) or its residual %g at that of ||p0|| = %g\n", (double)theta, (double)ynorm, (double)(xnorm + st->q0norm), (double)fnorm,
+                        (double)st->p0norm));
     *reason = SNES_CONVERGED_SNORM_RELATIVE;
   } else if (measured && theta > SIMPVI_NEWTON_THETA_MAX) { /* (not at convergence, whose rate may be round-off's) */
     PetscCall(PetscInfo(snes, "Simplified Newton contracts by %g only: a new Jacobian next\n", (double)theta));

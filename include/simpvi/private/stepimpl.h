@@ -58,6 +58,8 @@ struct _SimpVIStep {
   PetscReal theta;       /* the last contraction rate observed in this solve (1: none) */
   PetscReal thetaprev;   /* the last solve's, for this solve's first iteration */
   PetscReal q0norm;      /* sqrt(s) ||q0|| of the solve (-1: not made yet): the size of the positions whose round-off bounds how small an update can be */
+  PetscReal p0norm;      /* ||p0||, made with q0norm: the size of a residual's first block, whose round-off bounds how small a residual can be */
+  PetscReal fprev;       /* the residual norm at the solve's last iteration */
   /* the point of the Jacobian held (t, h, q0 and Y of its making), to make it again, bit for bit, where the solver has
      lost it (jremake): after a partial step of dense output, or in a run restarted from a checkpoint */
   Vec       JY, Jq0;
