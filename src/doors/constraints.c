@@ -88,6 +88,11 @@ PetscErrorCode SimpVIProblemStepConstraints_Private(TS ts, SimpVIProblem *prob, 
   PetscFunctionBegin;
   stepdoor->nmultiplier = 0;
   stepdoor->constraint  = NULL;
+  stepdoor->vconstraint = NULL;
+  if (prob->user.ceqfn) { /* the Vec/Mat form (src/doors/constraintsvec.c) */
+    PetscCall(SimpVIProblemStepConstraintsVec_Private(ts, prob, door, q, stepdoor));
+    PetscFunctionReturn(0);
+  }
   if (!prob->user.confn) PetscFunctionReturn(0);
   PetscCheck(door->points, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSimpVISetConstraints() needs the pointwise door (TSSimpVISetPointwiseLagrangian()) for now, not the %s door", door->name);
   PetscCheck(!prob->user.forcefn, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSimpVISetConstraints() does not take TSSimpVISetForce() yet: put the force in the pointwise Lagrangian's G");
@@ -102,6 +107,12 @@ PetscErrorCode SimpVIProblemStepConstraints_Private(TS ts, SimpVIProblem *prob, 
 PetscErrorCode SimpVIProblemViewConstraints_Private(SimpVIProblem *prob, PetscInt s, PetscViewer viewer)
 {
   PetscFunctionBegin;
+  if (prob->user.ceqfn) {
+    PetscInt M;
+
+    PetscCall(VecGetSize(prob->user.ceq, &M));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  Holonomic constraints on Vecs (TSSimpVISetEqualityConstraintsRoutine()): %" PetscInt_FMT ", enforced at the %" PetscInt_FMT " nodes of a step with multipliers there (Lobatto IIIA-IIIB/SPARK); %" PetscInt_FMT " x %" PetscInt_FMT " multipliers in the step system, the end momentum on the hidden constraint\n", M, s + 1, s, M));
+  }
   if (!prob->user.confn) PetscFunctionReturn(0);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Holonomic constraints: %" PetscInt_FMT ", enforced at the %" PetscInt_FMT " nodes of a step with multipliers there (Lobatto IIIA-IIIB/SPARK); %" PetscInt_FMT " x %" PetscInt_FMT " multipliers in the step system, the end momentum on the hidden constraint\n",
                                    prob->user.ncon, s + 1, s, prob->user.ncon));
