@@ -24,8 +24,9 @@
   initial q should satisfy g(q) = 0 and p the hidden constraint. `TSSimpVIGetConstraintMultipliers()` gives the last
   step's multipliers. See docs/mathematics.md, "Holonomic constraints".
 
-  For now the constraints need the pointwise door (`TSSimpVISetPointwiseLagrangian()`) on one process, without
-  `TSSimpVISetForce()`, and m smaller than the number of positions. The step is solved as any other: `SNESSIMPVIDENSE`
+  This array form needs the pointwise door (`TSSimpVISetPointwiseLagrangian()`) on one process, without
+  `TSSimpVISetForce()`, and m smaller than the number of positions; the other doors, and more than one process, take
+  the same constraints on `Vec`s and `Mat`s (`TSSimpVISetEqualityConstraintsRoutine()`). The step is solved as any other: `SNESSIMPVIDENSE`
   for small systems by default, else newtonls with an LU in the natural order (the multipliers' zero diagonal block
   last); `TSInterpolate()` solves a partial constrained step. `TSAdjointSolve()` and `TSForwardSetSensitivities()` give
   the exact gradients in the initial state (the step's tangent map with the multipliers and the end projection);
@@ -48,7 +49,7 @@
 
   Level: intermediate
 
-.seealso: `TSSIMPVI`, `TSSimpVIConstraintFn`, `TSSimpVIGetConstraintMultipliers()`, `TSSimpVISetPointwiseLagrangian()`
+.seealso: `TSSIMPVI`, `TSSimpVIConstraintFn`, `TSSimpVIGetConstraintMultipliers()`, `TSSimpVISetPointwiseLagrangian()`, `TSSimpVISetEqualityConstraintsRoutine()`
 @*/
 PetscErrorCode TSSimpVISetConstraints(TS ts, PetscInt m, TSSimpVIConstraintFn f, void *ctx)
 {
