@@ -1,12 +1,13 @@
 static char help[] = "Holonomic constraints on Vecs and Mats (TSSimpVISetEqualityConstraintsRoutine() and its Jacobian and\n"
                      "Hessian routines): a chain of N point masses (-links N, masses 1, 1.25, 1.5, 1, ...) joined by rigid\n"
                      "links of length 1, the first link hung from a fixed pivot at the origin, under gravity, in 2-D or 3-D\n"
-                     "(-dim), through the mechanical door on a plain parallel Vec (each process its share of the masses and\n"
-                     "of the links that end at them). -check ranks: the run on every process of the communicator against the\n"
-                     "same run on one process (rank 0), final states agreeing to 1e-10, |g(q)| <= 1e-12 and the hidden\n"
-                     "constraint G(q) M^-1 p <= 1e-11 at the end; pointwise (one process): the same run through the pointwise\n"
-                     "door with the array constraints (TSSimpVISetConstraints()), the two doors agreeing to 1e-10; errors: the\n"
-                     "set-up errors (no Jacobian routine, no Hessian routine, both forms, a G of the wrong size).\n\n";
+                     "(-dim), through the mechanical door (-lagrangian: the Lagrangian door) on a plain parallel Vec (each\n"
+                     "process its share of the masses and of the links that end at them). -check ranks: the run on every\n"
+                     "process of the communicator against the same run on one process (rank 0), final states agreeing to\n"
+                     "1e-10, |g(q)| <= 1e-12 and the hidden constraint G(q) M^-1 p <= 1e-11 at the end; pointwise (one\n"
+                     "process): the same run through the pointwise door with the array constraints (TSSimpVISetConstraints()),\n"
+                     "the two doors agreeing to 1e-10; errors: the set-up errors (no Jacobian routine, no Hessian routine,\n"
+                     "both forms, a G of the wrong size).\n\n";
 
 #include <simpvi.h>
 
@@ -77,6 +78,38 @@ static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec gra
 static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
 {
   PetscFunctionBeginUser; /* gravity: H = 0, as assembled */
+  PetscFunctionReturn(0);
+}
+
+/* The same mechanics through the Lagrangian door: L = 1/2 sum m v^2 - V, Lx = -grad V, Lv = m v */
+static PetscErrorCode Lagrangian(TS ts, PetscReal t, Vec x, Vec v, PetscReal *L, Vec Lx, Vec Lv, void *ctx)
+{
+  const Chain       *ch = (const Chain *)ctx;
+  const PetscScalar *w;
+  PetscScalar       *lv;
+  PetscReal          V, T = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(Potential(ts, t, x, &V, Lx, ctx));
+  PetscCall(VecScale(Lx, -1));
+  PetscCall(VecGetArrayRead(v, &w));
+  PetscCall(VecGetArrayWrite(Lv, &lv));
+  for (PetscInt j = 0; j < ch->d * ch->nloc; j++) {
+    const PetscReal m = Mass(ch->first + j / ch->d);
+
+    lv[j] = m * w[j];
+    T += 0.5 * m * w[j] * w[j];
+  }
+  PetscCall(VecRestoreArrayWrite(Lv, &lv));
+  PetscCall(VecRestoreArrayRead(v, &w));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &T, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)x)));
+  *L = T - V;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode LagrangianHessian(TS ts, PetscReal t, Vec x, Vec v, Mat Lxx, Mat Lvx, Mat Lvv, void *ctx)
+{
+  PetscFunctionBeginUser; /* Lxx = 0 and Lvv = M, as assembled */
   PetscFunctionReturn(0);
 }
 
@@ -263,7 +296,7 @@ typedef enum {
   pointwise door and the array constraints (one process). The final (q, p) of every mass on rank 0 of comm in U (2 d N:
   q then p), and the constraints' measures there
 */
-static PetscErrorCode Run(MPI_Comm comm, PetscInt N, PetscInt d, const char scheme[], PetscReal h, PetscInt steps, PetscBool pointwise, Flaw flaw, PetscReal U[], Measure *meas, PetscBool *failed)
+static PetscErrorCode Run(MPI_Comm comm, PetscInt N, PetscInt d, const char scheme[], PetscReal h, PetscInt steps, PetscBool pointwise, PetscBool lagrangian, Flaw flaw, PetscReal U[], Measure *meas, PetscBool *failed)
 {
   Chain              ch = {0};
   TS                 ts;
@@ -322,8 +355,13 @@ static PetscErrorCode Run(MPI_Comm comm, PetscInt N, PetscInt d, const char sche
     PetscCall(TSSimpVISetPointwiseLagrangian(ts, Pointwise, &ch));
     PetscCall(TSSimpVISetConstraints(ts, N, Lengths, &ch));
   } else {
-    PetscCall(TSSimpVISetMass(ts, M, NULL, NULL, NULL, NULL));
-    PetscCall(TSSimpVISetPotential(ts, K, Potential, PotentialHessian, &ch));
+    if (lagrangian) {
+      PetscCall(TSSimpVISetLagrangian(ts, Lagrangian, &ch));
+      PetscCall(TSSimpVISetLagrangianHessian(ts, K, NULL, M, LagrangianHessian, &ch));
+    } else {
+      PetscCall(TSSimpVISetMass(ts, M, NULL, NULL, NULL, NULL));
+      PetscCall(TSSimpVISetPotential(ts, K, Potential, PotentialHessian, &ch));
+    }
     PetscCall(TSSimpVISetEqualityConstraintsRoutine(ts, g, Equality, &ch));
     if (flaw != OMIT_JACOBIAN) PetscCall(TSSimpVISetJacobianEqualityRoutine(ts, G, JacobianEquality, &ch));
     if (flaw != OMIT_HESSIAN) PetscCall(TSSimpVISetHessianEqualityRoutine(ts, H, HessianEquality, &ch));
@@ -444,7 +482,7 @@ int main(int argc, char **argv)
   char        scheme[64] = "simpson", check[64] = "ranks";
   PetscMPIInt size, rank;
   Measure     m1, m2;
-  PetscBool   verbose = PETSC_FALSE;
+  PetscBool   verbose = PETSC_FALSE, lagrangian = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -458,25 +496,26 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-h", "Step size", NULL, h, &h, NULL));
   PetscCall(PetscOptionsString("-scheme", "simpson or lobatto", NULL, scheme, scheme, sizeof(scheme), NULL));
   PetscCall(PetscOptionsString("-check", "ranks, pointwise or errors", NULL, check, check, sizeof(check), NULL));
+  PetscCall(PetscOptionsBool("-lagrangian", "Through the Lagrangian door (TSSimpVISetLagrangian()), not the mechanical one", NULL, lagrangian, &lagrangian, NULL));
   PetscCall(PetscOptionsBool("-verbose", "Print the measured numbers", NULL, verbose, &verbose, NULL));
   PetscOptionsEnd();
   PetscCheck(d == 2 || d == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dim 2 or 3");
   PetscCall(PetscMalloc2(2 * d * N, &U1, 2 * d * N, &U2));
 
   if (!strcmp(check, "ranks")) {
-    PetscCall(Run(PETSC_COMM_WORLD, N, d, scheme, h, steps, PETSC_FALSE, OMIT_NONE, U2, &m2, NULL));
-    if (rank == 0) PetscCall(Run(PETSC_COMM_SELF, N, d, scheme, h, steps, PETSC_FALSE, OMIT_NONE, U1, &m1, NULL));
+    PetscCall(Run(PETSC_COMM_WORLD, N, d, scheme, h, steps, PETSC_FALSE, lagrangian, OMIT_NONE, U2, &m2, NULL));
+    if (rank == 0) PetscCall(Run(PETSC_COMM_SELF, N, d, scheme, h, steps, PETSC_FALSE, lagrangian, OMIT_NONE, U1, &m1, NULL));
     diff = rank == 0 ? MaxDiff(2 * d * N, U1, U2) : 0;
     if (verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "max |U(%d ranks) - U(1 rank)| = %g, |g| = %g, |G M^-1 p| = %g\n", size, (double)diff, (double)m2.gmax, (double)m2.hidden));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, %" PetscInt_FMT " links in %" PetscInt_FMT "-D, %" PetscInt_FMT " steps: final states on %d ranks and on 1 agree to 1e-10: %s\n", scheme, N, d, steps, size, diff <= 1e-10 ? "yes" : "no"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s door, %s, %" PetscInt_FMT " links in %" PetscInt_FMT "-D, %" PetscInt_FMT " steps: final states on %d ranks and on 1 agree to 1e-10: %s\n", lagrangian ? "Lagrangian" : "mechanical", scheme, N, d, steps, size, diff <= 1e-10 ? "yes" : "no"));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "|g(q)| <= 1e-12: %s; hidden constraint |G(q) M^-1 p| <= 1e-11: %s\n", m2.gmax <= 1e-12 ? "yes" : "no", m2.hidden <= 1e-11 ? "yes" : "no"));
   } else if (!strcmp(check, "pointwise")) {
     PetscCheck(size == 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-check pointwise runs on one process");
-    PetscCall(Run(PETSC_COMM_SELF, N, d, scheme, h, steps, PETSC_FALSE, OMIT_NONE, U2, &m2, NULL));
-    PetscCall(Run(PETSC_COMM_SELF, N, d, scheme, h, steps, PETSC_TRUE, OMIT_NONE, U1, &m1, NULL));
+    PetscCall(Run(PETSC_COMM_SELF, N, d, scheme, h, steps, PETSC_FALSE, lagrangian, OMIT_NONE, U2, &m2, NULL));
+    PetscCall(Run(PETSC_COMM_SELF, N, d, scheme, h, steps, PETSC_TRUE, PETSC_FALSE, OMIT_NONE, U1, &m1, NULL));
     diff = MaxDiff(2 * d * N, U1, U2);
     if (verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "max |U(Vec door) - U(pointwise door)| = %g, |g| = %g / %g, hidden = %g / %g\n", (double)diff, (double)m2.gmax, (double)m1.gmax, (double)m2.hidden, (double)m1.hidden));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, %" PetscInt_FMT " links in %" PetscInt_FMT "-D, %" PetscInt_FMT " steps: the mechanical door with Vec/Mat constraints and the pointwise door with array constraints agree to 1e-10: %s\n", scheme, N, d, steps, diff <= 1e-10 ? "yes" : "no"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, %" PetscInt_FMT " links in %" PetscInt_FMT "-D, %" PetscInt_FMT " steps: the %s door with Vec/Mat constraints and the pointwise door with array constraints agree to 1e-10: %s\n", scheme, N, d, steps, lagrangian ? "Lagrangian" : "mechanical", diff <= 1e-10 ? "yes" : "no"));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "|g(q)| <= 1e-12: %s; hidden constraint |G(q) M^-1 p| <= 1e-11: %s\n", m2.gmax <= 1e-12 && m1.gmax <= 1e-12 ? "yes" : "no", m2.hidden <= 1e-11 && m1.hidden <= 1e-11 ? "yes" : "no"));
   } else if (!strcmp(check, "errors")) {
     const char *names[] = {"no Jacobian routine", "no Hessian routine", "both forms", "G of the wrong size"};
@@ -485,7 +524,7 @@ int main(int argc, char **argv)
     for (PetscInt f = 0; f < 4; f++) {
       PetscBool failed;
 
-      PetscCall(Run(PETSC_COMM_WORLD, N, d, scheme, h, 1, PETSC_FALSE, flaws[f], U2, &m2, &failed));
+      PetscCall(Run(PETSC_COMM_WORLD, N, d, scheme, h, 1, PETSC_FALSE, PETSC_FALSE, flaws[f], U2, &m2, &failed));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: an error: %s\n", names[f], failed ? "yes" : "no"));
     }
   } else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "Unknown -check %s", check);
@@ -513,6 +552,15 @@ int main(int argc, char **argv)
     suffix: ranks_lobatto_2d
     nsize: 2
     args: -check ranks -scheme lobatto -dim 2 -links 9
+
+  test:
+    suffix: ranks_lagrangian
+    nsize: 2
+    args: -check ranks -lagrangian -links 6
+
+  test:
+    suffix: pointwise_lagrangian
+    args: -check pointwise -lagrangian -links 3 -dim 2
 
   test:
     suffix: view
