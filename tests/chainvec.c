@@ -2,18 +2,19 @@ static char help[] = "Holonomic constraints on Vecs and Mats (TSSimpVISetEqualit
                      "Hessian routines): a chain of N point masses (-links N, masses 1, 1.25, 1.5, 1, ...) joined by rigid\n"
                      "links of length 1, the first link hung from a fixed pivot at the origin, under gravity, in 2-D or 3-D\n"
                      "(-dim), through the mechanical door (-lagrangian: the Lagrangian door) on a plain parallel Vec (each\n"
-                     "process its share of the masses and of the links that end at them). -check ranks: the run on every\n"
-                     "process of the communicator against the same run on one process (rank 0), final states agreeing to\n"
-                     "1e-10, |g(q)| <= 1e-12 and the hidden constraint G(q) M^-1 p <= 1e-11 at the end; pointwise (one\n"
-                     "process): the same run through the pointwise door with the array constraints (TSSimpVISetConstraints()),\n"
-                     "the two doors agreeing to 1e-10; errors: the set-up errors (no Jacobian routine, no Hessian routine,\n"
-                     "both forms, a G of the wrong size).\n\n";
+                     "process its share of the masses and of the links that end at them; -drag c: a force -c v on each mass).\n"
+                     "-check ranks: the run on every process of the communicator against the same run on one process (rank\n"
+                     "0), final states agreeing to 1e-10, |g(q)| <= 1e-12 and the hidden constraint G(q) M^-1 p <= 1e-11 at\n"
+                     "the end; pointwise (one process): the same run through the pointwise door with the array constraints\n"
+                     "(TSSimpVISetConstraints()), the two doors agreeing to 1e-10; errors: the set-up errors (no Jacobian\n"
+                     "routine, no Hessian routine, both forms, a G of the wrong size).\n\n";
 
 #include <simpvi.h>
 
 typedef struct {
   PetscInt   N, d;        /* masses (= links), dimension */
   PetscReal  grav;        /* gravity, along the last coordinate */
+  PetscReal  drag;        /* a linear drag -drag v on every mass (0: none) */
   PetscInt   first, nloc; /* this process's masses */
   PetscInt   prev;        /* 1 when xl starts with the mass before the first (the other end of the first link) */
   Vec        xl;          /* the positions of the masses of this process's links */
@@ -110,6 +111,22 @@ static PetscErrorCode Lagrangian(TS ts, PetscReal t, Vec x, Vec v, PetscReal *L,
 static PetscErrorCode LagrangianHessian(TS ts, PetscReal t, Vec x, Vec v, Mat Lxx, Mat Lvx, Mat Lvv, void *ctx)
 {
   PetscFunctionBeginUser; /* Lxx = 0 and Lvv = M, as assembled */
+  PetscFunctionReturn(0);
+}
+
+/* A linear drag on every mass, f = -c v (-drag c): a force, which enters G and leaves the end projection alone */
+static PetscErrorCode Drag(TS ts, PetscReal t, Vec x, Vec v, Vec f, void *ctx)
+{
+  const Chain *ch = (const Chain *)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecAXPBY(f, -ch->drag, 0, v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode DragJacobian(TS ts, PetscReal t, Vec x, Vec v, Mat Fx, Mat Fv, void *ctx)
+{
+  PetscFunctionBeginUser; /* Fv = -c I, as assembled */
   PetscFunctionReturn(0);
 }
 
@@ -296,12 +313,12 @@ typedef enum {
   pointwise door and the array constraints (one process). The final (q, p) of every mass on rank 0 of comm in U (2 d N:
   q then p), and the constraints' measures there
 */
-static PetscErrorCode Run(MPI_Comm comm, PetscInt N, PetscInt d, const char scheme[], PetscReal h, PetscInt steps, PetscBool pointwise, PetscBool lagrangian, Flaw flaw, PetscReal U[], Measure *meas, PetscBool *failed)
+static PetscErrorCode Run(MPI_Comm comm, PetscInt N, PetscInt d, const char scheme[], PetscReal h, PetscInt steps, PetscBool pointwise, PetscBool lagrangian, PetscReal drag, Flaw flaw, PetscReal U[], Measure *meas, PetscBool *failed)
 {
   Chain              ch = {0};
   TS                 ts;
   Vec                u, q, g, v, Gv, qa, pa;
-  Mat                M, K, G, H;
+  Mat                M, K, G, H, Fv = NULL;
   IS                 isq, isp, is;
   PetscInt           n, lo, hi;
   PetscReal         *x0, *v0;
@@ -315,6 +332,7 @@ static PetscErrorCode Run(MPI_Comm comm, PetscInt N, PetscInt d, const char sche
   ch.N    = N;
   ch.d    = d;
   ch.grav = 9.81;
+  ch.drag = drag;
   /* this process's masses, their positions, the multipliers of their links */
   PetscCall(VecCreate(comm, &g));
   PetscCall(VecSetSizes(g, PETSC_DECIDE, N));
@@ -366,6 +384,12 @@ static PetscErrorCode Run(MPI_Comm comm, PetscInt N, PetscInt d, const char sche
     if (flaw != OMIT_JACOBIAN) PetscCall(TSSimpVISetJacobianEqualityRoutine(ts, G, JacobianEquality, &ch));
     if (flaw != OMIT_HESSIAN) PetscCall(TSSimpVISetHessianEqualityRoutine(ts, H, HessianEquality, &ch));
     if (flaw == BOTH_FORMS) PetscCall(TSSimpVISetConstraints(ts, N, Lengths, &ch));
+    if (drag != 0) {
+      PetscCall(MatDuplicate(M, MAT_DO_NOT_COPY_VALUES, &Fv));
+      PetscCall(MatShift(Fv, -drag));
+      PetscCall(TSSimpVISetForce(ts, NULL, Fv, Drag, DragJacobian, &ch));
+      PetscCall(MatDestroy(&Fv));
+    }
   }
   PetscCall(VecCreateMPI(comm, 2 * n, 2 * d * N, &u));
   PetscCall(TSSetSolution(ts, u));
@@ -478,7 +502,7 @@ static PetscReal MaxDiff(PetscInt n, const PetscReal a[], const PetscReal b[])
 int main(int argc, char **argv)
 {
   PetscInt    N = 8, d = 3, steps = 40;
-  PetscReal   h          = 0.01, *U1, *U2, diff;
+  PetscReal   h = 0.01, *U1, *U2, diff, drag = 0;
   char        scheme[64] = "simpson", check[64] = "ranks";
   PetscMPIInt size, rank;
   Measure     m1, m2;
@@ -496,6 +520,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-h", "Step size", NULL, h, &h, NULL));
   PetscCall(PetscOptionsString("-scheme", "simpson or lobatto", NULL, scheme, scheme, sizeof(scheme), NULL));
   PetscCall(PetscOptionsString("-check", "ranks, pointwise or errors", NULL, check, check, sizeof(check), NULL));
+  PetscCall(PetscOptionsReal("-drag", "A linear drag -c v on every mass (TSSimpVISetForce())", NULL, drag, &drag, NULL));
   PetscCall(PetscOptionsBool("-lagrangian", "Through the Lagrangian door (TSSimpVISetLagrangian()), not the mechanical one", NULL, lagrangian, &lagrangian, NULL));
   PetscCall(PetscOptionsBool("-verbose", "Print the measured numbers", NULL, verbose, &verbose, NULL));
   PetscOptionsEnd();
@@ -503,16 +528,17 @@ int main(int argc, char **argv)
   PetscCall(PetscMalloc2(2 * d * N, &U1, 2 * d * N, &U2));
 
   if (!strcmp(check, "ranks")) {
-    PetscCall(Run(PETSC_COMM_WORLD, N, d, scheme, h, steps, PETSC_FALSE, lagrangian, OMIT_NONE, U2, &m2, NULL));
-    if (rank == 0) PetscCall(Run(PETSC_COMM_SELF, N, d, scheme, h, steps, PETSC_FALSE, lagrangian, OMIT_NONE, U1, &m1, NULL));
+    PetscCall(Run(PETSC_COMM_WORLD, N, d, scheme, h, steps, PETSC_FALSE, lagrangian, drag, OMIT_NONE, U2, &m2, NULL));
+    if (rank == 0) PetscCall(Run(PETSC_COMM_SELF, N, d, scheme, h, steps, PETSC_FALSE, lagrangian, drag, OMIT_NONE, U1, &m1, NULL));
     diff = rank == 0 ? MaxDiff(2 * d * N, U1, U2) : 0;
     if (verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "max |U(%d ranks) - U(1 rank)| = %g, |g| = %g, |G M^-1 p| = %g\n", size, (double)diff, (double)m2.gmax, (double)m2.hidden));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s door, %s, %" PetscInt_FMT " links in %" PetscInt_FMT "-D, %" PetscInt_FMT " steps: final states on %d ranks and on 1 agree to 1e-10: %s\n", lagrangian ? "Lagrangian" : "mechanical", scheme, N, d, steps, size, diff <= 1e-10 ? "yes" : "no"));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "|g(q)| <= 1e-12: %s; hidden constraint |G(q) M^-1 p| <= 1e-11: %s\n", m2.gmax <= 1e-12 ? "yes" : "no", m2.hidden <= 1e-11 ? "yes" : "no"));
   } else if (!strcmp(check, "pointwise")) {
     PetscCheck(size == 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-check pointwise runs on one process");
-    PetscCall(Run(PETSC_COMM_SELF, N, d, scheme, h, steps, PETSC_FALSE, lagrangian, OMIT_NONE, U2, &m2, NULL));
-    PetscCall(Run(PETSC_COMM_SELF, N, d, scheme, h, steps, PETSC_TRUE, PETSC_FALSE, OMIT_NONE, U1, &m1, NULL));
+    PetscCheck(drag == 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-check pointwise runs without -drag (the array constraints take no forces)");
+    PetscCall(Run(PETSC_COMM_SELF, N, d, scheme, h, steps, PETSC_FALSE, lagrangian, drag, OMIT_NONE, U2, &m2, NULL));
+    PetscCall(Run(PETSC_COMM_SELF, N, d, scheme, h, steps, PETSC_TRUE, PETSC_FALSE, 0, OMIT_NONE, U1, &m1, NULL));
     diff = MaxDiff(2 * d * N, U1, U2);
     if (verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "max |U(Vec door) - U(pointwise door)| = %g, |g| = %g / %g, hidden = %g / %g\n", (double)diff, (double)m2.gmax, (double)m1.gmax, (double)m2.hidden, (double)m1.hidden));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, %" PetscInt_FMT " links in %" PetscInt_FMT "-D, %" PetscInt_FMT " steps: the %s door with Vec/Mat constraints and the pointwise door with array constraints agree to 1e-10: %s\n", scheme, N, d, steps, lagrangian ? "Lagrangian" : "mechanical", diff <= 1e-10 ? "yes" : "no"));
@@ -524,7 +550,7 @@ int main(int argc, char **argv)
     for (PetscInt f = 0; f < 4; f++) {
       PetscBool failed;
 
-      PetscCall(Run(PETSC_COMM_WORLD, N, d, scheme, h, 1, PETSC_FALSE, PETSC_FALSE, flaws[f], U2, &m2, &failed));
+      PetscCall(Run(PETSC_COMM_WORLD, N, d, scheme, h, 1, PETSC_FALSE, PETSC_FALSE, 0, flaws[f], U2, &m2, &failed));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: an error: %s\n", names[f], failed ? "yes" : "no"));
     }
   } else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "Unknown -check %s", check);
@@ -561,6 +587,11 @@ int main(int argc, char **argv)
   test:
     suffix: pointwise_lagrangian
     args: -check pointwise -lagrangian -links 3 -dim 2
+
+  test:
+    suffix: ranks_drag_interpolate
+    nsize: 2
+    args: -check ranks -links 5 -drag 0.3 -steps 1000 -ts_max_time 0.355 -ts_exact_final_time interpolate
 
   test:
     suffix: view
