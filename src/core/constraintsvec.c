@@ -19,11 +19,12 @@ PetscErrorCode SimpVIStepConstraintsVecSetUp_Private(SimpVIStep st)
   char           prefix[256];
   const char    *jprefix;
   PetscInt       M;
+  PetscLayout    map;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectGetComm((PetscObject)st->q0, &comm));
-  PetscCall(VecGetLayout(st->door.cg, &st->cmap));
-  PetscCall(PetscLayoutReference(st->cmap, &st->cmap));
+  PetscCall(VecGetLayout(st->door.cg, &map));
+  PetscCall(PetscLayoutReference(map, &st->cmap));
   PetscCall(VecGetSize(st->door.cg, &M));
   PetscCall(VecDuplicate(st->q0, &st->cQ));
   PetscCall(VecDuplicate(st->q0, &st->cf));
