@@ -345,6 +345,55 @@ typedef PetscErrorCode (*TSSimpVIPointwiseFn)(TS ts, PetscInt npoints, PetscInt 
 S*/
 typedef PetscErrorCode (*TSSimpVIConstraintFn)(TS ts, PetscInt n, PetscInt m, const PetscReal q[], const PetscReal lambda[], PetscReal g[], PetscReal G[], PetscReal H[], void *ctx);
 
+/*S
+   TSSimpVIEqualityConstraintsFn - The holonomic constraints g(q) = 0 of a `TSSIMPVI` problem on `Vec`s, as
+   `TaoSetEqualityConstraintsRoutine()` takes equality constraints
+
+   Calling Sequence:
++  ts  - the `TS` context
+.  q   - the positions
+.  g   - on output, g(q), in the vector given to `TSSimpVISetEqualityConstraintsRoutine()` (its layout is the multipliers')
+-  ctx - the user context
+
+   Level: intermediate
+
+.seealso: `TSSIMPVI`, `TSSimpVISetEqualityConstraintsRoutine()`, `TSSimpVIJacobianEqualityFn`, `TSSimpVIHessianEqualityFn`
+S*/
+typedef PetscErrorCode (*TSSimpVIEqualityConstraintsFn)(TS ts, Vec q, Vec g, void *ctx);
+
+/*S
+   TSSimpVIJacobianEqualityFn - The Jacobian G = dg/dq (m x n) of a `TSSIMPVI` problem's equality constraints, as
+   `TaoSetJacobianEqualityRoutine()` takes it
+
+   Calling Sequence:
++  ts  - the `TS` context
+.  q   - the positions
+.  G   - on output, dg/dq, in the matrix given to `TSSimpVISetJacobianEqualityRoutine()`
+-  ctx - the user context
+
+   Level: intermediate
+
+.seealso: `TSSIMPVI`, `TSSimpVISetJacobianEqualityRoutine()`, `TSSimpVIEqualityConstraintsFn`
+S*/
+typedef PetscErrorCode (*TSSimpVIJacobianEqualityFn)(TS ts, Vec q, Mat G, void *ctx);
+
+/*S
+   TSSimpVIHessianEqualityFn - The contraction sum_r lambda_r d2 g_r/dq2 (n x n, symmetric) of the second derivatives
+   of a `TSSIMPVI` problem's equality constraints with multipliers lambda
+
+   Calling Sequence:
++  ts     - the `TS` context
+.  q      - the positions
+.  lambda - the multipliers (the layout of g)
+.  H      - on output, sum_r lambda_r d2 g_r/dq2, in the matrix given to `TSSimpVISetHessianEqualityRoutine()`
+-  ctx    - the user context
+
+   Level: intermediate
+
+.seealso: `TSSIMPVI`, `TSSimpVISetHessianEqualityRoutine()`, `TSSimpVIEqualityConstraintsFn`
+S*/
+typedef PetscErrorCode (*TSSimpVIHessianEqualityFn)(TS ts, Vec q, Vec lambda, Mat H, void *ctx);
+
 PETSC_EXTERN PetscErrorCode SimpVIInitializePackage(void);
 PETSC_EXTERN PetscErrorCode SimpVIFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_simpvi(void);
@@ -421,6 +470,9 @@ PETSC_EXTERN PetscErrorCode TSSimpVISetParameterJacobian(TS ts, Mat Ptheta, Mat 
 PETSC_EXTERN PetscErrorCode TSSimpVISetPointwiseLagrangian(TS ts, TSSimpVIPointwiseFn f, void *ctx);
 PETSC_EXTERN PetscErrorCode TSSimpVISetConstraints(TS ts, PetscInt m, TSSimpVIConstraintFn f, void *ctx);
 PETSC_EXTERN PetscErrorCode TSSimpVIGetConstraintMultipliers(TS ts, PetscInt *nnodes, PetscInt *m, const PetscReal *lambda[]);
+PETSC_EXTERN PetscErrorCode TSSimpVISetEqualityConstraintsRoutine(TS ts, Vec g, TSSimpVIEqualityConstraintsFn f, void *ctx);
+PETSC_EXTERN PetscErrorCode TSSimpVISetJacobianEqualityRoutine(TS ts, Mat G, TSSimpVIJacobianEqualityFn f, void *ctx);
+PETSC_EXTERN PetscErrorCode TSSimpVISetHessianEqualityRoutine(TS ts, Mat H, TSSimpVIHessianEqualityFn f, void *ctx);
 
 PETSC_EXTERN PetscErrorCode TSSimpVIGetPhaseSpaceIS(TS ts, IS *isq, IS *isp);
 PETSC_EXTERN PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts);

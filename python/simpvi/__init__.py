@@ -41,7 +41,8 @@ from ._rigidbody import RigidBodies, getRigidBodies, setRigidBodies, so3Dexp, so
 __all__ = ['TSSIMPVI', 'SNESKINSOL', 'Type', 'Quadrature', 'NonlinearSolverType', 'KINSOLStrategy', 'Tableau',
            'initialize', 'register', 'registerScheme', 'setType', 'getType', 'setDegree', 'getDegree', 'getOrder', 'getTableau',
            'setNonlinearSolverType', 'getNonlinearSolverType', 'setLagrangian', 'setLagrangianHessian',
-           'setPointwiseLagrangian', 'setConstraints', 'getConstraintMultipliers', 'setMass', 'setPotential', 'setForce', 'setParameterJacobian', 'setPhaseSpaceIS',
+           'setPointwiseLagrangian', 'setConstraints', 'getConstraintMultipliers', 'setEqualityConstraintsRoutine',
+           'setJacobianEqualityRoutine', 'setHessianEqualityRoutine', 'setMass', 'setPotential', 'setForce', 'setParameterJacobian', 'setPhaseSpaceIS',
            'getPhaseSpaceIS', 'setUpPhaseSpace', 'computeEnergy', 'monitorEnergy', 'kinsolSetStrategy', 'kinsolSetMAA',
            'kinsolSetTolerances', 'kinsolGetTolerances', 'kinsolSetScaleFunction', 'kinsolGetReturnFlag', 'counterparts',
            'library', 'Ensemble', 'EnsembleReason', 'MemberInfo', 'RigidBodies', 'setRigidBodies', 'getRigidBodies', 'so3Exp', 'so3Log', 'so3Dexp',
@@ -128,6 +129,9 @@ counterparts = {
   'TSSimpVISetPointwiseLagrangian': 'setPointwiseLagrangian',
   'TSSimpVISetConstraints': 'setConstraints',
   'TSSimpVIGetConstraintMultipliers': 'getConstraintMultipliers',
+  'TSSimpVISetEqualityConstraintsRoutine': 'setEqualityConstraintsRoutine',
+  'TSSimpVISetJacobianEqualityRoutine': 'setJacobianEqualityRoutine',
+  'TSSimpVISetHessianEqualityRoutine': 'setHessianEqualityRoutine',
   'TSSimpVIGetPhaseSpaceIS': 'getPhaseSpaceIS',
   'TSSimpVISetUpPhaseSpace': 'setUpPhaseSpace',
   'TSSimpVIComputeEnergy': 'computeEnergy',
@@ -316,6 +320,31 @@ def getConstraintMultipliers(ts):
   if not nnodes.value * m.value:
     return np.zeros((nnodes.value, m.value))
   return np.ctypeslib.as_array(lam, (nnodes.value * m.value,)).copy().reshape(nnodes.value, m.value)
+
+
+def setEqualityConstraintsRoutine(ts, g, fn, args=None, kargs=None):
+  """TSSimpVISetEqualityConstraintsRoutine(): holonomic constraints g(q) = 0 on Vecs, for the doors on Vecs (mechanical,
+  Lagrangian, ...) and any number of processes, as TAO's setEqualityConstraints() takes them; with
+  setJacobianEqualityRoutine() and setHessianEqualityRoutine().
+
+  g is a Vec of the multipliers' layout (its size the number of constraints); ``fn(ts, q, g, *args, **kargs)`` fills it
+  at q. g and fn None remove the constraints."""
+  f = _cb.store(ts, _cb.equality, '__simpvi_equality__', fn, args, kargs)
+  _call(_C.TSSimpVISetEqualityConstraintsRoutine, ts.handle, _h(g), f, None)
+
+
+def setJacobianEqualityRoutine(ts, G, fn, args=None, kargs=None):
+  """TSSimpVISetJacobianEqualityRoutine(): ``fn(ts, q, G, *args, **kargs)`` fills and assembles G = dg/dq (m x n, rows
+  laid out as g, columns as the positions)."""
+  f = _cb.store(ts, _cb.jacobian_equality, '__simpvi_jacobian_equality__', fn, args, kargs)
+  _call(_C.TSSimpVISetJacobianEqualityRoutine, ts.handle, _h(G), f, None)
+
+
+def setHessianEqualityRoutine(ts, H, fn, args=None, kargs=None):
+  """TSSimpVISetHessianEqualityRoutine(): ``fn(ts, q, lam, H, *args, **kargs)`` fills and assembles
+  H = sum_r lam[r] d2 g_r/dq2 (n x n), lam a Vec laid out as g."""
+  f = _cb.store(ts, _cb.hessian_equality, '__simpvi_hessian_equality__', fn, args, kargs)
+  _call(_C.TSSimpVISetHessianEqualityRoutine, ts.handle, _h(H), f, None)
 
 
 def setPotential(ts, H, potential, hessian, args=None, kargs=None):

@@ -95,6 +95,9 @@ mass = _trampoline(C.MassFn, '__simpvi_mass__', 'mass', ('Vec', 'Vec', 'Mat', 'M
 force = _trampoline(C.ForceFn, '__simpvi_force__', 'force', ('real', 'Vec', 'Vec', 'Vec'))
 force_jacobian = _trampoline(C.ForceJacobianFn, '__simpvi_force_jacobian__', 'force Jacobian', ('real', 'Vec', 'Vec', 'Mat', 'Mat'))
 parameter_jacobian = _trampoline(C.ParameterJacobianFn, '__simpvi_parameter_jacobian__', 'parameter Jacobian', ('real', 'Vec', 'Vec', 'Mat', 'Mat'))
+equality = _trampoline(C.EqualityConstraintsFn, '__simpvi_equality__', 'equality constraints', ('Vec', 'Vec'))
+jacobian_equality = _trampoline(C.JacobianEqualityFn, '__simpvi_jacobian_equality__', "equality constraints' Jacobian", ('Vec', 'Mat'))
+hessian_equality = _trampoline(C.HessianEqualityFn, '__simpvi_hessian_equality__', "equality constraints' Hessian", ('Vec', 'Vec', 'Mat'))
 
 
 def _kinsol_scale(snes, x, F, fs, us, ctx):

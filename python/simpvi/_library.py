@@ -57,6 +57,9 @@ MassFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, handle, handle, handle, handle
 ForceFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscReal, handle, handle, handle, ctypes.c_void_p)
 ForceJacobianFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscReal, handle, handle, handle, handle, ctypes.c_void_p)
 ParameterJacobianFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscReal, handle, handle, handle, handle, ctypes.c_void_p)
+EqualityConstraintsFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, handle, handle, ctypes.c_void_p)
+JacobianEqualityFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, handle, handle, ctypes.c_void_p)
+HessianEqualityFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, handle, handle, handle, ctypes.c_void_p)
 RealArray = ctypes.POINTER(PetscReal)
 # const PetscReal t[] and the like, received as plain addresses (an int, None for NULL): cheaper for ctypes than
 # pointer objects, and the key under which the callback keeps its numpy views
@@ -98,6 +101,9 @@ TSSimpVISetForce = declare('TSSimpVISetForce', E, handle, handle, handle, ForceF
 TSSimpVISetParameterJacobian = declare('TSSimpVISetParameterJacobian', E, handle, handle, handle, ParameterJacobianFn, ctypes.c_void_p)
 TSSimpVIGetTableau = declare('TSSimpVIGetTableau', E, handle, ctypes.POINTER(PetscInt), ctypes.POINTER(PetscInt), *[ctypes.POINTER(RealArray)] * 5)
 TSSimpVISetPointwiseLagrangian = declare('TSSimpVISetPointwiseLagrangian', E, handle, PointwiseFn, ctypes.c_void_p)
+TSSimpVISetEqualityConstraintsRoutine = declare('TSSimpVISetEqualityConstraintsRoutine', E, handle, handle, EqualityConstraintsFn, ctypes.c_void_p)
+TSSimpVISetJacobianEqualityRoutine = declare('TSSimpVISetJacobianEqualityRoutine', E, handle, handle, JacobianEqualityFn, ctypes.c_void_p)
+TSSimpVISetHessianEqualityRoutine = declare('TSSimpVISetHessianEqualityRoutine', E, handle, handle, HessianEqualityFn, ctypes.c_void_p)
 TSSimpVISetConstraints = declare('TSSimpVISetConstraints', E, handle, PetscInt, ConstraintFn, ctypes.c_void_p)
 TSSimpVIGetConstraintMultipliers = declare('TSSimpVIGetConstraintMultipliers', E, handle, ctypes.POINTER(PetscInt), ctypes.POINTER(PetscInt), ctypes.POINTER(RealArray))
 TSSimpVIGetPhaseSpaceIS = declare('TSSimpVIGetPhaseSpaceIS', E, handle, ctypes.POINTER(handle), ctypes.POINTER(handle))

@@ -12,10 +12,11 @@
 */
 #include <simpvi/private/step.h>
 
-/* Global index of (block b, position g) when g is owned by process `owner` of the layout range[] */
-static inline PetscInt BlockIndex(const PetscInt range[], PetscInt nb, PetscInt owner, PetscInt b, PetscInt g)
+/* Global index of (block b, position g) when g is owned by process `owner` of the layout range[], whose rows of J start
+   at jrange[owner] (nb range[owner], or more where J has the multipliers of constraints after each process's blocks) */
+static inline PetscInt BlockIndex(const PetscInt jrange[], const PetscInt range[], PetscInt owner, PetscInt b, PetscInt g)
 {
-  return nb * range[owner] + b * (range[owner + 1] - range[owner]) + (g - range[owner]);
+  return jrange[owner] + b * (range[owner + 1] - range[owner]) + (g - range[owner]);
 }
 
 /* The diagonal block of an assembled AIJ matrix and its off-diagonal block (NULL on one process); Ad = NULL when the
@@ -40,7 +41,7 @@ static PetscErrorCode GetAIJBlocks(Mat A, Mat *Ad, Mat *Ao, const PetscInt **gar
 /* The generic path, for any matrix types; A = NULL is the identity */
 static PetscErrorCode AddBlocksByRow(Mat J, PetscLayout map, Mat A, PetscBool transpose, PetscInt nb, const PetscScalar coef[])
 {
-  const PetscInt *range;
+  const PetscInt *range, *jrange;
   PetscInt        rstart, rend, nbuf = 0, *owner = NULL, *ibuf = NULL;
   PetscScalar    *vbuf = NULL;
   PetscMPIInt     rank;
@@ -48,6 +49,7 @@ static PetscErrorCode AddBlocksByRow(Mat J, PetscLayout map, Mat A, PetscBool tr
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)J), &rank));
   PetscCall(PetscLayoutGetRanges(map, &range));
+  PetscCall(MatGetOwnershipRanges(J, &jrange));
   PetscCall(PetscLayoutGetRange(map, &rstart, &rend));
   for (PetscInt r = rstart; r < rend; r++) {
     PetscInt           ncols = 1;
@@ -67,14 +69,14 @@ static PetscErrorCode AddBlocksByRow(Mat J, PetscLayout map, Mat A, PetscBool tr
     }
     for (PetscInt i = 0; i < nb; i++) {
       if (!transpose) { /* row (i, r): all column blocks l in one call */
-        PetscInt row = BlockIndex(range, nb, rank, i, r), n = 0;
+        PetscInt row = BlockIndex(jrange, range, rank, i, r), n = 0;
 
         for (PetscInt l = 0; l < nb; l++) {
           const PetscScalar c = coef[i * nb + l];
 
           if (c == 0) continue;
           for (PetscInt j = 0; j < ncols; j++, n++) {
-            ibuf[n] = BlockIndex(range, nb, owner[j], l, cols[j]);
+            ibuf[n] = BlockIndex(jrange, range, owner[j], l, cols[j]);
             vbuf[n] = c * vals[j];
           }
         }
@@ -82,11 +84,11 @@ static PetscErrorCode AddBlocksByRow(Mat J, PetscLayout map, Mat A, PetscBool tr
       } else { /* A' : entry A(r, c) goes to row (i, c), column (l, r), on the owner of c */
         for (PetscInt l = 0; l < nb; l++) {
           const PetscScalar c   = coef[i * nb + l];
-          PetscInt          col = BlockIndex(range, nb, rank, l, r);
+          PetscInt          col = BlockIndex(jrange, range, rank, l, r);
 
           if (c == 0) continue;
           for (PetscInt j = 0; j < ncols; j++) {
-            ibuf[j] = BlockIndex(range, nb, owner[j], i, cols[j]);
+            ibuf[j] = BlockIndex(jrange, range, owner[j], i, cols[j]);
             vbuf[j] = c * vals[j];
           }
           PetscCall(MatSetValues(J, ncols, ibuf, 1, &col, vbuf, ADD_VALUES));
@@ -125,7 +127,7 @@ static PetscErrorCode Defer(Entry **e, PetscInt *n, PetscInt *max, PetscInt row,
    blocks (NULL on one process) with the global columns jgarray, garray of their compressed columns */
 static PetscErrorCode AddBlocksAIJ(Mat J, Mat Jd, Mat Jo, const PetscInt jgarray[], PetscLayout map, Mat Ad, Mat Ao, const PetscInt garray[], PetscInt nb, const PetscScalar coef[])
 {
-  const PetscInt    *range, *ji, *jj, *ai = NULL, *aj = NULL;
+  const PetscInt    *range, *jrange, *ji, *jj, *ai = NULL, *aj = NULL;
   const PetscScalar *av = NULL, one = 1;
   PetscScalar       *jv;
   PetscInt           n, m, jstart, ndefer = 0, maxdefer = 0;
@@ -137,9 +139,10 @@ static PetscErrorCode AddBlocksAIJ(Mat J, Mat Jd, Mat Jo, const PetscInt jgarray
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)J), &rank));
   PetscCall(PetscLayoutGetRanges(map, &range));
   PetscCall(PetscLayoutGetLocalSize(map, &n));
-  jstart = nb * range[rank];
+  PetscCall(MatGetOwnershipRanges(J, &jrange));
+  jstart = jrange[rank];
   PetscCall(MatGetRowIJ(Jd, 0, PETSC_FALSE, PETSC_FALSE, &m, &ji, &jj, &done));
-  PetscCheck(done && m >= nb * n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cannot read the rows of the Jacobian"); /* more: a constrained step's multipliers (one process) */
+  PetscCheck(done && m >= nb * n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cannot read the rows of the Jacobian"); /* more: a constrained step's multipliers */
   if (Ad) {
     PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
     PetscCheck(done && m == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cannot read the rows of a matrix of the problem");
@@ -186,7 +189,7 @@ static PetscErrorCode AddBlocksAIJ(Mat J, Mat Jd, Mat Jo, const PetscInt jgarray
     PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &m, &oi, &oj, &done));
     PetscCheck(done && m == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cannot read the rows of a matrix of the problem");
     PetscCall(MatGetRowIJ(Jo, 0, PETSC_FALSE, PETSC_FALSE, &m, &bi, &bj, &done));
-    PetscCheck(done && m == nb * n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cannot read the rows of the Jacobian");
+    PetscCheck(done && m >= nb * n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cannot read the rows of the Jacobian"); /* more: multipliers */
     PetscCall(MatSeqAIJGetArrayRead(Ao, &ov));
     PetscCall(MatSeqAIJGetArray(Jo, &bv));
     for (PetscInt r = 0; r < n; r++) {
@@ -195,7 +198,7 @@ static PetscErrorCode AddBlocksAIJ(Mat J, Mat Jd, Mat Jo, const PetscInt jgarray
 
         PetscCall(PetscLayoutFindOwner(map, garray[oj[k]], &owner));
         for (PetscInt l = 0; l < nb; l++) {
-          const PetscInt col = BlockIndex(range, nb, owner, l, garray[oj[k]]);
+          const PetscInt col = BlockIndex(jrange, range, owner, l, garray[oj[k]]);
           PetscInt       cb;
 
           PetscCall(PetscFindInt(col, nbcols, jgarray, &cb));

@@ -17,20 +17,23 @@
 PetscErrorCode SimpVIStepConstraintsSetUp_Private(SimpVIStep st)
 {
   const PetscInt s = st->scheme->degree, nq = st->scheme->nq, n = st->qmap->n, m = st->layout.nmultiplier;
-  const PetscInt n1 = n + m;
+  const PetscInt n1    = n + m;
+  const PetscInt nwork = st->door.vconstraint ? 0 : n + m + m * n + n * n + 2 * n + 4 * n * n + n1 * n1 + 2 * n1 + n;
 
   PetscFunctionBegin;
   PetscCall(SimpVIStepConstraintsReset_Private(st));
-  /* scratch: a node Q (n), g (m), G (m n), H (n n); the projection's P, G, Px, Pv, Gx, Gv at one point (2 n + 4 n n),
-     its system (n1 n1), right side (n1), pivots (n1, as reals), v (n) */
-  PetscCall(PetscMalloc4(s + 1, &st->cbeta, (s + 1) * m, &st->clambda, n + m + m * n + n * n + 2 * n + 4 * n * n + n1 * n1 + 2 * n1 + n, &st->cwork, n, &st->cv));
+  /* the nodes' weights and multipliers, both forms; the array form's scratch: a node Q (n), g (m), G (m n), H (n n);
+     the projection's P, G, Px, Pv, Gx, Gv at one point (2 n + 4 n n), its system (n1 n1), right side (n1), pivots (n1,
+     as reals), v (n) */
+  PetscCall(PetscMalloc4(s + 1, &st->cbeta, (s + 1) * m, &st->clambda, nwork, &st->cwork, st->door.vconstraint ? 0 : n, &st->cv));
   for (PetscInt i = 0; i <= s; i++) {
     st->cbeta[i] = 0;
     for (PetscInt k = 0; k < nq; k++) st->cbeta[i] += st->scheme->w[k] * st->scheme->B[k * (s + 1) + i];
   }
   PetscCall(PetscArrayzero(st->clambda, (s + 1) * m));
-  PetscCall(PetscArrayzero(st->cv, n));
+  PetscCall(PetscArrayzero(st->cv, st->door.vconstraint ? 0 : n));
   PetscCall(VecDuplicate(st->q0, &st->cp1));
+  if (st->door.vconstraint) PetscCall(SimpVIStepConstraintsVecSetUp_Private(st)); /* src/core/constraintsvec.c */
   PetscFunctionReturn(0);
 }
 
@@ -40,6 +43,7 @@ PetscErrorCode SimpVIStepConstraintsReset_Private(SimpVIStep st)
   PetscCall(PetscFree4(st->cbeta, st->clambda, st->cwork, st->cv));
   PetscCall(PetscFree2(st->clin, st->cpiv));
   PetscCall(VecDestroy(&st->cp1));
+  PetscCall(SimpVIStepConstraintsVecReset_Private(st));
   PetscFunctionReturn(0);
 }
 
@@ -69,6 +73,10 @@ PetscErrorCode SimpVIStepConstraintResidual_Private(SimpVIStep st, Vec Y, Vec R)
   PetscScalar       *r, *Q = st->cwork, *g = Q + n, *G = g + m;
 
   PetscFunctionBegin;
+  if (st->door.vconstraint) { /* the same rows on Vecs (src/core/constraintsvec.c) */
+    PetscCall(SimpVIStepConstraintResidualVec_Private(st, Y, R));
+    PetscFunctionReturn(0);
+  }
   PetscCall(VecGetArrayRead(Y, &y));
   PetscCall(VecGetArrayRead(st->q0, &q0));
   PetscCall(VecGetArray(R, &r));
@@ -173,7 +181,8 @@ static PetscErrorCode Blocks(SimpVIStep st, Vec Y, PetscBool start, AddBlockFn a
 PetscErrorCode SimpVIStepConstraintJacobian_Private(SimpVIStep st, Vec Y, Mat J)
 {
   PetscFunctionBegin;
-  PetscCall(Blocks(st, Y, PETSC_FALSE, AddToMat, J));
+  if (st->door.vconstraint) PetscCall(SimpVIStepConstraintJacobianVec_Private(st, Y, J)); /* the same blocks from Mats */
+  else PetscCall(Blocks(st, Y, PETSC_FALSE, AddToMat, J));
   PetscFunctionReturn(0);
 }
 
@@ -211,6 +220,10 @@ PetscErrorCode SimpVIStepConstraintMomentum_Private(SimpVIStep st, const PetscSc
   PetscInt           it;
 
   PetscFunctionBegin;
+  if (st->door.vconstraint) { /* the same forces and projection on Vecs (src/core/constraintsvec.c) */
+    PetscCall(SimpVIStepConstraintMomentumVec_Private(st, base, d));
+    PetscFunctionReturn(0);
+  }
   PetscCheck(st->door.points, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Constraints need a door with points on arrays");
   PetscCall(PetscMalloc2(n1, &piv, n1, &mu));
   PetscCall(VecGetArrayRead(st->Y, &y));
@@ -325,6 +338,7 @@ PetscErrorCode SimpVIStepConstraintMultipliers_Private(SimpVIStep st)
   Linear             L;
 
   PetscFunctionBegin;
+  PetscCheck(!st->door.vconstraint, PetscObjectComm((PetscObject)st->Y), PETSC_ERR_SUP, "The tangent and adjoint maps of a step with the Vec/Mat constraints (TSSimpVISetEqualityConstraintsRoutine()) are not there yet: the array form (TSSimpVISetConstraints()) has them");
   PetscCall(LinearArrays(st, &L));
   GG = L.DY; /* scratch: m x m and m */
   b  = GG + m * m;
@@ -375,6 +389,7 @@ PetscErrorCode SimpVIStepConstraintLinearize_Private(SimpVIStep st)
   DenseTarget        dq, dy;
 
   PetscFunctionBegin;
+  PetscCheck(!st->door.vconstraint, PetscObjectComm((PetscObject)st->Y), PETSC_ERR_SUP, "The tangent and adjoint maps of a step with the Vec/Mat constraints (TSSimpVISetEqualityConstraintsRoutine()) are not there yet: the array form (TSSimpVISetConstraints()) has them");
   PetscCall(LinearArrays(st, &L));
   PetscCall(SimpVIStepMomentum_Private(st, st->cp1)); /* v1 and lambda_s */
   /* Dq, and Pm, Pq: the node rows of the constraints' blocks summed */

@@ -162,3 +162,74 @@ PetscErrorCode SimpVIDefaultSolverFromMatrix_Private(KSP ksp, Mat A, PetscBool *
   *banded = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
+
+/*
+  SimpVISaddlePointSolver_Private - the default solver of a saddle-point system whose rows are, on each process, its
+  positions and then its multipliers (a step with holonomic constraints, the end momentum's projection), set where the
+  user chose no type: on one process an LU in the natural order (the multipliers' zero diagonal block last, pivoting on
+  its Schur complement after the positions' updates); in parallel GMRES with block Jacobi, each process's block a
+  saddle point of its own, factored by an LU in the natural order (SimpVISaddlePointSubSolver_Private()), with no
+  external package (PETSc's own LU). *ours (optional): whether it chose the PC; *sub: whether the block solvers are
+  still to be set, once the PC is set up.
+*/
+PetscErrorCode SimpVISaddlePointSolver_Private(KSP ksp, PetscBool placeholder, PetscBool *ours, PetscBool *sub)
+{
+  PC          pc;
+  PetscMPIInt size;
+  PetscBool   kspfree, pcfree;
+
+  PetscFunctionBegin;
+  *sub = PETSC_FALSE;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ksp), &size));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(TypeUnchosen((PetscObject)ksp, "-ksp_type", placeholder ? KSPPREONLY : NULL, &kspfree));
+  PetscCall(TypeUnchosen((PetscObject)pc, "-pc_type", placeholder ? PCNONE : NULL, &pcfree));
+  if (ours) *ours = pcfree;
+  if (pcfree) {
+    PetscCall(PCSetType(pc, size > 1 ? PCBJACOBI : PCLU));
+    if (size == 1) PetscCall(PCFactorSetMatOrderingType(pc, MATORDERINGNATURAL));
+    *sub = (PetscBool)(size > 1);
+  }
+  if (kspfree) {
+    PetscBool direct;
+
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &direct, PCLU, PCCHOLESKY, PCQR, ""));
+    PetscCall(KSPSetType(ksp, direct ? KSPPREONLY : KSPGMRES));
+    /* Newton's test is on the update: the linear solves must be accurate well below it */
+    if (!direct) PetscCall(KSPSetTolerances(ksp, 1e-13, 1e-50, PETSC_DEFAULT, PETSC_DEFAULT));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVISaddlePointSubSolver_Private - the blocks of SimpVISaddlePointSolver_Private()'s block Jacobi, once its operator
+  A is known: each process's saddle-point block by an LU in the natural order (an incomplete one would drop the
+  multipliers' Schur complement), unless -sub_pc_type or -sub_pc_factor_mat_ordering_type says otherwise
+*/
+PetscErrorCode SimpVISaddlePointSubSolver_Private(KSP ksp, Mat A)
+{
+  PC        pc;
+  KSP      *sub;
+  PetscInt  nsub;
+  PetscBool bjacobi;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCBJACOBI, &bjacobi));
+  if (!bjacobi) PetscFunctionReturn(0);
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(PCBJacobiGetSubKSP(pc, &nsub, NULL, &sub));
+  for (PetscInt b = 0; b < nsub; b++) {
+    PC        subpc;
+    PetscBool pcfree, ordergiven;
+
+    PetscCall(KSPGetPC(sub[b], &subpc));
+    PetscCall(PetscOptionsHasName(((PetscObject)subpc)->options, ((PetscObject)subpc)->prefix, "-pc_type", &pcfree));
+    pcfree = (PetscBool)!pcfree;
+    PetscCall(PetscOptionsHasName(((PetscObject)subpc)->options, ((PetscObject)subpc)->prefix, "-pc_factor_mat_ordering_type", &ordergiven));
+    if (pcfree) PetscCall(PCSetType(subpc, PCLU));
+    if (pcfree && !ordergiven) PetscCall(PCFactorSetMatOrderingType(subpc, MATORDERINGNATURAL));
+  }
+  PetscFunctionReturn(0);
+}

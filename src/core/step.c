@@ -127,7 +127,7 @@ static PetscErrorCode MomentumSum(SimpVIStep st, Vec base, Vec dp)
   if (base) PetscCall(VecGetArrayRead(base, &b));
   PetscCall(VecGetArrayWrite(dp, &d));
   PetscCall(SimpVIKernelMomentum(st->kernel, n, b, G, d));
-  if (st->layout.nmultiplier) PetscCall(SimpVIStepConstraintMomentum_Private(st, b, d)); /* the constraint forces */
+  if (st->constrained) PetscCall(SimpVIStepConstraintMomentum_Private(st, b, d)); /* the constraint forces */
   PetscCall(VecRestoreArrayWrite(dp, &d));
   if (base) PetscCall(VecRestoreArrayRead(base, &b));
   if (!arrays)
@@ -170,7 +170,7 @@ PetscErrorCode SimpVIStepResidual_Private(SimpVIStep st, Vec Y, Vec R)
   PetscCall(PetscLogEventBegin(SIMPVI_Residual, 0, Y, R, 0));
   PetscCall(SimpVIStepEvaluate_Private(st, Y));
   PetscCall(ActionGradients(st, R));
-  if (st->layout.nmultiplier) PetscCall(SimpVIStepConstraintResidual_Private(st, Y, R));
+  if (st->constrained) PetscCall(SimpVIStepConstraintResidual_Private(st, Y, R));
   PetscCall(ResidualRecord(st, Y, R));
   PetscCall(PetscLogEventEnd(SIMPVI_Residual, 0, Y, R, 0));
   PetscFunctionReturn(0);
@@ -247,7 +247,7 @@ PetscErrorCode SimpVIStepResidualAndTerms_Private(SimpVIStep st, Vec Y, Vec R, P
   PetscCall(QuadraturePoints(st, Y));
   PetscCall(AssembleTerms(st, PETSC_TRUE, add, ctx));
   PetscCall(ActionGradients(st, R));
-  if (st->layout.nmultiplier) PetscCall(SimpVIStepConstraintResidual_Private(st, Y, R));
+  if (st->constrained) PetscCall(SimpVIStepConstraintResidual_Private(st, Y, R));
   PetscCall(SimpVIStepStamp_Private(st, Y, &st->eval));
   PetscCall(ResidualRecord(st, Y, R));
   PetscCall(PetscLogEventEnd(SIMPVI_Residual, 0, Y, R, 0));
@@ -267,7 +267,7 @@ static PetscErrorCode AssembleInto(void *ctx, Mat Jac)
 
   PetscFunctionBegin;
   PetscCall(SimpVIStepAssembleTerms_Private(st, AddToMat, Jac));
-  if (st->layout.nmultiplier) PetscCall(SimpVIStepConstraintJacobian_Private(st, st->cY, Jac));
+  if (st->constrained) PetscCall(SimpVIStepConstraintJacobian_Private(st, st->cY, Jac));
   PetscFunctionReturn(0);
 }
 
@@ -565,15 +565,17 @@ PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep st, const SimpVIScheme *scheme
   const PetscInt s = scheme->degree, nq = scheme->nq, m = door->nmultiplier;
   MPI_Comm       comm;
   PetscMPIInt    size;
-  PetscInt       nloc, N;
+  PetscInt       nloc, N, M = m;
   VecType        vtype;
   PetscLayout    layout;
 
   PetscFunctionBegin;
   PetscCall(SimpVIStepReset_Private(st));
-  st->scheme = scheme;
-  st->door   = *door;
-  st->linear = (PetscBool)(linear && !m); /* g(q) = 0 makes the step nonlinear */
+  st->scheme      = scheme;
+  st->door        = *door;
+  st->constrained = (PetscBool)(door->constraint || door->vconstraint);
+  st->linear      = (PetscBool)(linear && !st->constrained);  /* g(q) = 0 makes the step nonlinear */
+  if (door->vconstraint) PetscCall(VecGetSize(door->cg, &M)); /* the multipliers of every process */
   PetscCall(PetscObjectGetComm((PetscObject)q, &comm));
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(VecGetLocalSize(q, &nloc));
@@ -594,7 +596,7 @@ PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep st, const SimpVIScheme *scheme
      its constant ones, each with s x s coefficients */
   st->layout.nstored     = nloc; /* positions in a vector space: as many numbers as tangent directions */
   st->layout.ntangent    = nloc;
-  st->layout.nmultiplier = m; /* each node's multipliers: their s blocks follow the positions' in Y (one process) */
+  st->layout.nmultiplier = m; /* each node's multipliers on this process: their s blocks follow its positions' in Y */
   st->layout.space       = &SimpVIConfigurationVectorSpace;
   PetscCall(SimpVIKernelCreate_Private(scheme, &st->kernel));
   st->kernel->space = st->layout.space;
@@ -604,17 +606,17 @@ PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep st, const SimpVIScheme *scheme
   for (PetscInt a = 0; a < s; a++) st->predx[a] = PETSC_MAX_REAL;
 
   PetscCall(VecCreate(comm, &st->Y));
-  PetscCall(VecSetSizes(st->Y, s * (nloc + m), s * (N + m)));
+  PetscCall(VecSetSizes(st->Y, s * (nloc + m), s * (N + M)));
   PetscCall(VecSetType(st->Y, vtype));
   PetscCall(VecDuplicate(st->Y, &st->R));
   PetscCall(MatCreate(comm, &st->J));
-  PetscCall(MatSetSizes(st->J, s * (nloc + m), s * (nloc + m), s * (N + m), s * (N + m)));
+  PetscCall(MatSetSizes(st->J, s * (nloc + m), s * (nloc + m), s * (N + M), s * (N + M)));
   PetscCall(MatSetType(st->J, MATAIJ));
   PetscCall(MatSetOptionsPrefix(st->J, prefix));
   PetscCall(MatSetFromOptions(st->J));
   st->Jpreallocated = PETSC_FALSE;
   st->Jvalid        = PETSC_FALSE;
-  if (m) PetscCall(SimpVIStepConstraintsSetUp_Private(st));
+  if (st->constrained) PetscCall(SimpVIStepConstraintsSetUp_Private(st));
   PetscFunctionReturn(0);
 }
 
@@ -652,11 +654,12 @@ PetscErrorCode SimpVIStepReset_Private(SimpVIStep st)
   PetscCall(VecDestroy(&st->Jy));
   PetscCall(VecDestroy(&st->Jry));
   PetscCall(PetscLayoutDestroy(&st->qmap));
-  st->scheme   = NULL;
-  st->havepoly = PETSC_FALSE;
-  st->vvalid   = PETSC_FALSE;
-  st->eval.id  = 0;
-  st->res.id   = 0;
+  st->scheme      = NULL;
+  st->constrained = PETSC_FALSE;
+  st->havepoly    = PETSC_FALSE;
+  st->vvalid      = PETSC_FALSE;
+  st->eval.id     = 0;
+  st->res.id      = 0;
   PetscFunctionReturn(0);
 }
 

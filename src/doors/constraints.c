@@ -24,8 +24,9 @@
   initial q should satisfy g(q) = 0 and p the hidden constraint. `TSSimpVIGetConstraintMultipliers()` gives the last
   step's multipliers. See docs/mathematics.md, "Holonomic constraints".
 
-  For now the constraints need the pointwise door (`TSSimpVISetPointwiseLagrangian()`) on one process, without
-  `TSSimpVISetForce()`, and m smaller than the number of positions. The step is solved as any other: `SNESSIMPVIDENSE`
+  This array form needs the pointwise door (`TSSimpVISetPointwiseLagrangian()`) on one process, without
+  `TSSimpVISetForce()`, and m smaller than the number of positions; the other doors, and more than one process, take
+  the same constraints on `Vec`s and `Mat`s (`TSSimpVISetEqualityConstraintsRoutine()`). The step is solved as any other: `SNESSIMPVIDENSE`
   for small systems by default, else newtonls with an LU in the natural order (the multipliers' zero diagonal block
   last); `TSInterpolate()` solves a partial constrained step. `TSAdjointSolve()` and `TSForwardSetSensitivities()` give
   the exact gradients in the initial state (the step's tangent map with the multipliers and the end projection);
@@ -48,7 +49,7 @@
 
   Level: intermediate
 
-.seealso: `TSSIMPVI`, `TSSimpVIConstraintFn`, `TSSimpVIGetConstraintMultipliers()`, `TSSimpVISetPointwiseLagrangian()`
+.seealso: `TSSIMPVI`, `TSSimpVIConstraintFn`, `TSSimpVIGetConstraintMultipliers()`, `TSSimpVISetPointwiseLagrangian()`, `TSSimpVISetEqualityConstraintsRoutine()`
 @*/
 PetscErrorCode TSSimpVISetConstraints(TS ts, PetscInt m, TSSimpVIConstraintFn f, void *ctx)
 {
@@ -88,6 +89,11 @@ PetscErrorCode SimpVIProblemStepConstraints_Private(TS ts, SimpVIProblem *prob, 
   PetscFunctionBegin;
   stepdoor->nmultiplier = 0;
   stepdoor->constraint  = NULL;
+  stepdoor->vconstraint = NULL;
+  if (prob->user.ceqfn) { /* the Vec/Mat form (src/doors/constraintsvec.c) */
+    PetscCall(SimpVIProblemStepConstraintsVec_Private(ts, prob, door, q, stepdoor));
+    PetscFunctionReturn(0);
+  }
   if (!prob->user.confn) PetscFunctionReturn(0);
   PetscCheck(door->points, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSimpVISetConstraints() needs the pointwise door (TSSimpVISetPointwiseLagrangian()) for now, not the %s door", door->name);
   PetscCheck(!prob->user.forcefn, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSimpVISetConstraints() does not take TSSimpVISetForce() yet: put the force in the pointwise Lagrangian's G");
@@ -102,6 +108,12 @@ PetscErrorCode SimpVIProblemStepConstraints_Private(TS ts, SimpVIProblem *prob, 
 PetscErrorCode SimpVIProblemViewConstraints_Private(SimpVIProblem *prob, PetscInt s, PetscViewer viewer)
 {
   PetscFunctionBegin;
+  if (prob->user.ceqfn) {
+    PetscInt M;
+
+    PetscCall(VecGetSize(prob->user.ceq, &M));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  Holonomic constraints on Vecs (TSSimpVISetEqualityConstraintsRoutine()): %" PetscInt_FMT ", enforced at the %" PetscInt_FMT " nodes of a step with multipliers there (Lobatto IIIA-IIIB/SPARK); %" PetscInt_FMT " x %" PetscInt_FMT " multipliers in the step system, the end momentum on the hidden constraint\n", M, s + 1, s, M));
+  }
   if (!prob->user.confn) PetscFunctionReturn(0);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Holonomic constraints: %" PetscInt_FMT ", enforced at the %" PetscInt_FMT " nodes of a step with multipliers there (Lobatto IIIA-IIIB/SPARK); %" PetscInt_FMT " x %" PetscInt_FMT " multipliers in the step system, the end momentum on the hidden constraint\n",
                                    prob->user.ncon, s + 1, s, prob->user.ncon));

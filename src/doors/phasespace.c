@@ -472,7 +472,7 @@ PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts)
   door = NULL;
   if (prob) PetscCall(SimpVIProblemNativeDoor_Private(ts, prob, &door));
   PetscCheck(door, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "No mechanics to put in phase space: call TSSimpVISetLagrangian(), TSSimpVISetPointwiseLagrangian() or TSSimpVISetMass()/TSSimpVISetPotential()");
-  PetscCheck(!prob->user.confn, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "The phase-space form has no holonomic constraints (TSSimpVISetConstraints()): they are TSSIMPVI's");
+  PetscCheck(!prob->user.confn && !prob->user.ceqfn, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "The phase-space form has no holonomic constraints (TSSimpVISetConstraints(), TSSimpVISetEqualityConstraintsRoutine()): they are TSSIMPVI's");
   PetscObjectOptionsBegin((PetscObject)ts); /* the one option of this form: the default solver of the velocity solves */
   PetscCall(SimpVIDirectLimitOption_Private(ts, PetscOptionsObject, prob));
   PetscOptionsEnd();

@@ -25,6 +25,9 @@ static PetscErrorCode ProblemDestroy(SimpVICtxDestroyArg arg)
   PetscCall(MatDestroy(&prob->user.Fv));
   PetscCall(MatDestroy(&prob->user.Pth));
   PetscCall(MatDestroy(&prob->user.Gth));
+  PetscCall(VecDestroy(&prob->user.ceq));
+  PetscCall(MatDestroy(&prob->user.ceqG));
+  PetscCall(MatDestroy(&prob->user.ceqH));
   PetscCall(PetscFree(prob->user.rbJ));
   PetscCall(PetscFree(prob));
   PetscFunctionReturn(0);

@@ -27,7 +27,7 @@ static PetscErrorCode ReadTS(SimpVIEnsemble ens)
     SimpVIProblem *prob;
 
     PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
-    PetscCheck(!prob || !prob->user.confn, PetscObjectComm((PetscObject)ens), PETSC_ERR_SUP, "SimpVIEnsemble does not take holonomic constraints (TSSimpVISetConstraints()) yet");
+    PetscCheck(!prob || (!prob->user.confn && !prob->user.ceqfn), PetscObjectComm((PetscObject)ens), PETSC_ERR_SUP, "SimpVIEnsemble does not take holonomic constraints (TSSimpVISetConstraints(), TSSimpVISetEqualityConstraintsRoutine()) yet");
   }
   ctl->compensated = ((TS_SimpVI *)ts->data)->compensated;
   PetscCall(TSSimpVIGetType(ts, &type));

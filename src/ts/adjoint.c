@@ -275,6 +275,7 @@ static PetscErrorCode TSAdjointSetUp_SimpVI(TS ts)
   PetscFunctionBegin;
   PetscCheck(!ts->vecs_sensi2, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no second-order adjoint (TSSetCostHessianProducts())");
   PetscCheck(vi->layout, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI sets up its adjoint after TSSetUp() (TSSolve() calls it)");
+  PetscCheck(!vi->prob->user.ceqfn, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no adjoint with the Vec/Mat constraints (TSSimpVISetEqualityConstraintsRoutine()) yet: the array form (TSSimpVISetConstraints()) has one");
   PetscCheck(!ts->vecs_sensip || !vi->prob->user.confn, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no gradients in the parameters (mu of TSSetCostGradients()) with holonomic constraints (TSSimpVISetConstraints()) yet: the gradients in the initial state only");
   PetscCheck(!ts->vecs_sensip || vi->prob->user.paramfn || I2ParameterJacobianP(ts), PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "%s", vi->prob->door->ijacobianp ? "TSSIMPVI gradients in the parameters (mu of TSSetCostGradients()) of an I2 problem need TSSetIJacobianP() with a function (dF/dtheta at (t, U, V), M independent of theta) or TSSimpVISetParameterJacobian()" : "TSSIMPVI gradients in the parameters (mu of TSSetCostGradients()) need TSSimpVISetParameterJacobian()");
   /* a layout whose U lacks the momenta (I2): a recomputed step would start from the checkpoint's U with whatever
@@ -343,6 +344,7 @@ static PetscErrorCode TSForwardStep_SimpVI(TS ts)
 
   PetscFunctionBegin;
   if (ts->reason < 0) PetscFunctionReturn(0);
+  PetscCheck(!u->ceqfn, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no forward sensitivities with the Vec/Mat constraints (TSSimpVISetEqualityConstraintsRoutine()) yet: the array form (TSSimpVISetConstraints()) has them");
   PetscCheck(!u->paramfn || !u->confn, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no forward sensitivities in parameters (TSSimpVISetParameterJacobian()) with holonomic constraints (TSSimpVISetConstraints()) yet: the sensitivities to the initial state only");
   PetscCheck(vi->layout->split, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no forward sensitivities (TSForwardSetSensitivities()) for an I2 problem: its velocities, which the tangent map needs, are outside the TS state (TSAdjointSolve() gives dC/dU0 at fixed V0)");
   PetscCall(AdjointWork(ts, 1));

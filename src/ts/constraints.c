@@ -9,11 +9,11 @@
   Not Collective
 
   Input Parameter:
-. ts - the `TS` context, of type `TSSIMPVI`, with constraints (`TSSimpVISetConstraints()`)
+. ts - the `TS` context, of type `TSSIMPVI`, with constraints (`TSSimpVISetConstraints()` or `TSSimpVISetEqualityConstraintsRoutine()`)
 
   Output Parameters:
 + nnodes - the nodes of a step, s + 1 (may be `NULL`)
-. m      - the constraints (may be `NULL`)
+. m      - the constraints (of this process with `TSSimpVISetEqualityConstraintsRoutine()`: its rows of g) (may be `NULL`)
 - lambda - the multipliers, node-major: lambda[i m + r] is constraint r's at node i (may be `NULL`); owned by the `TS`,
            valid until its next step
 
@@ -23,7 +23,7 @@
 
   Level: intermediate
 
-.seealso: `TSSIMPVI`, `TSSimpVISetConstraints()`
+.seealso: `TSSIMPVI`, `TSSimpVISetConstraints()`, `TSSimpVISetEqualityConstraintsRoutine()`
 @*/
 PetscErrorCode TSSimpVIGetConstraintMultipliers(TS ts, PetscInt *nnodes, PetscInt *m, const PetscReal *lambda[])
 {

@@ -30,7 +30,7 @@ PetscErrorCode SimpVIRigidSetUp_Private(TS ts)
   PetscCall(DMTSGetI2Function(dm, &i2function, NULL));
   PetscCall(SimpVISplitDetect_Private(ts, &split));
   PetscCheck(!door && !ifunction && !i2function && !split, comm, PETSC_ERR_USER, "TSSimpVISetRigidBodies() and %s both give the mechanics: call one of them", door ? door->name : (split ? "TSRHSSplitSetRHSFunction()" : "TSSetI2Function()/TSSetIFunction()"));
-  PetscCheck(!u->confn && !u->forcefn && !u->paramfn, comm, PETSC_ERR_SUP, "TSSimpVISetRigidBodies() takes no %s yet", u->confn ? "constraints (TSSimpVISetConstraints())" : (u->forcefn ? "forces (TSSimpVISetForce())" : "parameter Jacobian (TSSimpVISetParameterJacobian())"));
+  PetscCheck(!u->confn && !u->ceqfn && !u->forcefn && !u->paramfn, comm, PETSC_ERR_SUP, "TSSimpVISetRigidBodies() takes no %s yet", u->confn || u->ceqfn ? "constraints (TSSimpVISetConstraints(), TSSimpVISetEqualityConstraintsRoutine())" : (u->forcefn ? "forces (TSSimpVISetForce())" : "parameter Jacobian (TSSimpVISetParameterJacobian())"));
   PetscCheck(!vi->cpfile && !vi->restartfile, comm, PETSC_ERR_SUP, "TSSIMPVI has no checkpoints (-ts_simpvi_checkpoint, -ts_simpvi_restart) for rigid bodies yet");
   PetscCall(VecGetSize(ts->vec_sol, &N));
   PetscCheck(N == 12 * u->rbn, comm, PETSC_ERR_ARG_SIZ, "The state of %" PetscInt_FMT " rigid bodies has 12 x %" PetscInt_FMT " entries (R_b row-major, then pi_b), not %" PetscInt_FMT, u->rbn, u->rbn, N);

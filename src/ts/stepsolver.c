@@ -29,7 +29,7 @@ static PetscErrorCode SmallSystem(TS ts, PetscInt N, PetscBool *small)
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
   PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &lu, PCLU, PCCHOLESKY, ""));
-  *small = (PetscBool)(size == 1 && N <= vi->smalllimit && !matset && preonly && lu && !vi->prob->inexactjacobian);
+  *small = (PetscBool)(size == 1 && N <= vi->smalllimit && !matset && preonly && lu && !vi->prob->inexactjacobian && !vi->prob->user.ceqfn); /* the dense path takes the array constraints only */
   PetscFunctionReturn(0);
 }
 
@@ -113,8 +113,12 @@ PetscErrorCode SimpVIStepSolverSetUp_Private(TS ts)
     }
   }
   PetscCall(VecGetSize(Y, &N));
-  PetscCall(SimpVIDefaultLinearSolver_Private(ksp, N, vi->prob->directlimit, PETSC_FALSE, PETSC_TRUE, &vi->solverpending));
   vi->banded = PETSC_FALSE;
+  vi->saddle = vi->saddlepending = PETSC_FALSE;
+  if (vi->prob->user.ceqfn) { /* the Vec/Mat constraints: a saddle point on any number of processes (src/core/linearsolver.c) */
+    PetscCall(SimpVISaddlePointSolver_Private(ksp, PETSC_TRUE, &vi->saddle, &vi->saddlepending));
+    vi->solverpending = PETSC_FALSE;
+  } else PetscCall(SimpVIDefaultLinearSolver_Private(ksp, N, vi->prob->directlimit, PETSC_FALSE, PETSC_TRUE, &vi->solverpending));
   if (vi->prob->inexactjacobian) { /* the assembled step matrix only preconditions the true (matrix-free) Jacobian, as
                                       -snes_mf_operator does; a Krylov method applies it (preonly would be that matrix's Newton) */
     PetscBool preonly;

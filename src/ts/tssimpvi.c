@@ -285,6 +285,13 @@ static PetscErrorCode SNESTSFormJacobian_SimpVI(SNES snes, Vec Y, Mat A, Mat B, 
     PetscCall(SimpVIDefaultSolverFromMatrix_Private(ksp, B, &vi->banded));
     vi->solverpending = PETSC_FALSE;
   }
+  if (vi->saddlepending) { /* the saddle-point default's blocks, on the first step matrix */
+    KSP ksp;
+
+    PetscCall(SNESGetKSP(snes, &ksp));
+    PetscCall(SimpVISaddlePointSubSolver_Private(ksp, B));
+    vi->saddlepending = PETSC_FALSE;
+  }
   if (A != B) {
     PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
@@ -434,7 +441,7 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   TSAdapt           adapt;
   TSAdaptType       adapttype;
   const SimpVIDoor *door;
-  SimpVIStepDoor    stepdoor;
+  SimpVIStepDoor    stepdoor = {0};
   char              prefix[256];
 
   PetscFunctionBegin;
@@ -656,6 +663,9 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
     PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCBJACOBI, &bjacobi));
     if (size > 1 && bcgs && bjacobi)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  Step's linear solver: BiCGStab with block Jacobi/ILU(0), the default in parallel at every size (a parallel LU was measured slower at every size: bench/crossover.sh)\n"));
+    if (vi->saddle)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  Step's linear solver: the saddle-point default of the Vec/Mat constraints, %s\n", size > 1 ? "GMRES with block Jacobi, each process's block (its positions, then its multipliers) by an LU in the natural order" : "an LU in the natural order (the multipliers last)"));
+    PetscCall(SimpVIStepConstraintsView_Private(vi->step, viewer));
     if (vi->banded) PetscCall(PetscViewerASCIIPrintf(viewer, "  Step's linear solver: LU ordered by reverse Cuthill-McKee, the default for a step matrix nearly banded under it at any size (bench/crossover.sh)\n"));
   }
   PetscCall(SimpVIAdjointView_Private(ts, viewer));

@@ -44,34 +44,43 @@ typedef struct _SimpVISplit       SimpVISplit; /* the split door's work (src/doo
 
 /* The user's mechanics as given (src/doors/problem.c): callbacks, their contexts and matrices */
 typedef struct {
-  TSSimpVILagrangianFn        lagfn;
-  TSSimpVILagrangianHessianFn laghessfn;
-  void                       *lagctx, *laghessctx;
-  Mat                         Lxx, Lvx, Lvv;
-  TSSimpVIPotentialFn         potfn;
-  TSSimpVIPotentialHessianFn  pothessfn;
-  void                       *potctx;
-  Mat                         K;
-  TSSimpVIMassFn              massfn;
-  void                       *massctx;
-  Mat                         M, Mx, Mxx;
-  TSSimpVIForceFn             forcefn;
-  TSSimpVIForceJacobianFn     forcejacfn;
-  void                       *forcectx;
-  Mat                         Fx, Fv;
-  Mat                         I2P, I2A; /* the I2 (or I) Jacobian matrices given to TSSetI2Jacobian(), taken from the SNES */
-  TSSimpVIParameterJacobianFn paramfn;  /* TSSimpVISetParameterJacobian(): dP/dtheta, dG/dtheta */
-  void                       *paramctx;
-  Mat                         Pth, Gth;
-  TSSimpVIPointwiseFn         pwfn; /* TSSimpVISetPointwiseLagrangian() */
-  void                       *pwctx;
-  TSSimpVIConstraintFn        confn; /* TSSimpVISetConstraints(): m holonomic constraints */
-  void                       *conctx;
-  PetscInt                    ncon;
-  PetscInt                    rbn; /* TSSimpVISetRigidBodies(): rbn bodies on SO(3), their inertia tensors (9 each) and potential */
-  PetscReal                  *rbJ;
-  SimpVIRigidBodyPotentialFn  rbV;
-  void                       *rbctx;
+  TSSimpVILagrangianFn          lagfn;
+  TSSimpVILagrangianHessianFn   laghessfn;
+  void                         *lagctx, *laghessctx;
+  Mat                           Lxx, Lvx, Lvv;
+  TSSimpVIPotentialFn           potfn;
+  TSSimpVIPotentialHessianFn    pothessfn;
+  void                         *potctx;
+  Mat                           K;
+  TSSimpVIMassFn                massfn;
+  void                         *massctx;
+  Mat                           M, Mx, Mxx;
+  TSSimpVIForceFn               forcefn;
+  TSSimpVIForceJacobianFn       forcejacfn;
+  void                         *forcectx;
+  Mat                           Fx, Fv;
+  Mat                           I2P, I2A; /* the I2 (or I) Jacobian matrices given to TSSetI2Jacobian(), taken from the SNES */
+  TSSimpVIParameterJacobianFn   paramfn;  /* TSSimpVISetParameterJacobian(): dP/dtheta, dG/dtheta */
+  void                         *paramctx;
+  Mat                           Pth, Gth;
+  TSSimpVIPointwiseFn           pwfn; /* TSSimpVISetPointwiseLagrangian() */
+  void                         *pwctx;
+  TSSimpVIConstraintFn          confn; /* TSSimpVISetConstraints(): m holonomic constraints */
+  void                         *conctx;
+  PetscInt                      ncon;
+  Vec                           ceq; /* TSSimpVISetEqualityConstraintsRoutine() and its Jacobian and Hessian routines: the Vec/Mat form */
+  TSSimpVIEqualityConstraintsFn ceqfn;
+  void                         *ceqctx;
+  Mat                           ceqG;
+  TSSimpVIJacobianEqualityFn    ceqjacfn;
+  void                         *ceqjacctx;
+  Mat                           ceqH;
+  TSSimpVIHessianEqualityFn     ceqhessfn;
+  void                         *ceqhessctx;
+  PetscInt                      rbn; /* TSSimpVISetRigidBodies(): rbn bodies on SO(3), their inertia tensors (9 each) and potential */
+  PetscReal                    *rbJ;
+  SimpVIRigidBodyPotentialFn    rbV;
+  void                         *rbctx;
 } SimpVIUser;
 
 /* D = (J - K)/s in a matrix of simpvi's own, never handed to the user's code; while J and K keep the pattern they
@@ -217,6 +226,7 @@ PETSC_INTERN PetscErrorCode   SimpVISplitDetect_Private(TS, PetscBool *);
 PETSC_INTERN PetscErrorCode   SimpVIProblemNativeDoor_Private(TS, SimpVIProblem *, const SimpVIDoor **);
 PETSC_INTERN PetscErrorCode   SimpVIProblemChooseDoor_Private(TS, SimpVIProblem *, const SimpVIDoor **);
 PETSC_INTERN PetscErrorCode   SimpVIProblemStepConstraints_Private(TS, SimpVIProblem *, const SimpVIDoor *, Vec, SimpVIStepDoor *);
+PETSC_INTERN PetscErrorCode   SimpVIProblemStepConstraintsVec_Private(TS, SimpVIProblem *, const SimpVIDoor *, Vec, SimpVIStepDoor *);
 PETSC_INTERN PetscErrorCode   SimpVIProblemViewConstraints_Private(SimpVIProblem *, PetscInt, PetscViewer);
 PETSC_INTERN PetscErrorCode   SimpVIDirectLimitOption_Private(TS, SimpVIOptionItems, SimpVIProblem *);
 

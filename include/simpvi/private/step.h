@@ -34,6 +34,14 @@ typedef struct {
      without. They need points() (the end momentum's Legendre inversion onto the hidden constraint) and one process */
   PetscInt nmultiplier;
   PetscErrorCode (*constraint)(void *, PetscInt, PetscInt, const PetscReal[], const PetscReal[], PetscReal[], PetscReal[], PetscReal[]);
+  /* or the same constraints on Vecs and Mats, any number of processes (src/core/constraintsvec.c): g(q) into a Vec of
+     the multipliers' layout (nmultiplier local rows of it), G = dg/dq into the Mat cG (m x n), sum_r lambda_r d2 g_r
+     into cH (n x n); the end projection then needs pg and the PV terms only. NULL without */
+  Vec cg;
+  Mat cG, cH;
+  PetscErrorCode (*vconstraint)(void *, Vec, Vec);
+  PetscErrorCode (*vjacobian)(void *, Vec, Mat);
+  PetscErrorCode (*vhessian)(void *, Vec, Vec, Mat);
 } SimpVIStepDoor;
 
 /* Which step vector (id and state), start q0 (state), t and h an evaluation at the quadrature points belongs to */
@@ -158,6 +166,17 @@ PETSC_INTERN PetscErrorCode SimpVIStepConstraintJacobian_Private(SimpVIStep, Vec
 PETSC_INTERN PetscErrorCode SimpVIStepConstraintDenseJacobian_Private(SimpVIStep, Vec, PetscInt, PetscScalar[]);
 PETSC_INTERN PetscErrorCode SimpVIStepConstraintMomentum_Private(SimpVIStep, const PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode SimpVIStepGetMultipliers_Private(SimpVIStep, PetscInt *, PetscInt *, const PetscReal *[]);
+/* the same on Vecs and Mats (src/core/constraintsvec.c), called by the functions above for a door with vconstraint */
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintsVecSetUp_Private(SimpVIStep);
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintsVecReset_Private(SimpVIStep);
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintResidualVec_Private(SimpVIStep, Vec, Vec);
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintJacobianVec_Private(SimpVIStep, Vec, Mat);
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintMomentumVec_Private(SimpVIStep, const PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintsView_Private(SimpVIStep, PetscViewer);
+PETSC_INTERN PetscErrorCode SimpVIStepIsConstrained_Private(SimpVIStep, PetscBool *);
+/* the default solver of a saddle-point step system (the constraints' multipliers): src/core/linearsolver.c */
+PETSC_INTERN PetscErrorCode SimpVISaddlePointSolver_Private(KSP, PetscBool, PetscBool *, PetscBool *);
+PETSC_INTERN PetscErrorCode SimpVISaddlePointSubSolver_Private(KSP, Mat);
 /* and in the step's tangent and adjoint maps (src/core/steptangent.c): the multipliers rebuilt from the increments, the
    constraints' blocks in the start and the end projection linearised, their products */
 PETSC_INTERN PetscErrorCode SimpVIStepConstraintMultipliers_Private(SimpVIStep);

@@ -99,7 +99,18 @@ struct _SimpVIStep {
   /* holonomic constraints (src/core/constraints.c; m = layout.nmultiplier): the nodes' weights beta_i = sum_k w_k B_ki
      (the quadrature of the basis), the multipliers of the last finished step at its s + 1 nodes, scratch */
   PetscReal *cbeta, *clambda, *cwork;
-  Vec        cY; /* the step vector of the Jacobian being assembled (not referenced) */
+  Vec        cY;          /* the step vector of the Jacobian being assembled (not referenced) */
+  PetscBool  constrained; /* constraints on some process (layout.nmultiplier, this process's multipliers, may be 0) */
+  /* the Vec/Mat form of the constraints (src/core/constraintsvec.c): the multipliers' layout; a node Q, g(Q), a
+     position-shaped work vector; views of one block of a step vector (positions, multipliers); the end projection's
+     vectors (pt, v, P, G, mu), its saddle-point matrix K = [Pv G'; G 0] on [positions, multipliers] per process, its
+     vectors and solver, and the door's terms */
+  PetscLayout cmap;
+  Vec         cQ, cg, cf, cviewq, cviewl, cpt, cpv, cpP, cpG, cmu, cKx, cKb;
+  Mat         cK;
+  PetscBool   cKpre, cKsub;
+  KSP         cksp;
+  SimpVITerm *cterms;
   /* the end velocity v1 of the last projection of the end momentum (n), and the constraints' part of the step's
      linearisation (SimpVIStepConstraintLinearize_Private(): dense blocks, made on first use) with a momentum for it */
   PetscReal    *cv, *clin;

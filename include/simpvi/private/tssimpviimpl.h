@@ -80,6 +80,7 @@ typedef struct {
   /* the default step solver is still to be refined from the first step matrix (SimpVIDefaultSolverFromMatrix_Private());
      banded: it was, to an LU ordered by RCM */
   PetscBool solverpending, banded;
+  PetscBool saddle, saddlepending; /* Vec/Mat constraints: the saddle-point default chose the step's solver; its blocks still to be set */
 
   /* linear stability (src/ts/stability.c) */
   PetscBool checkstability, stabilitywarn, stabilitywarned, stabilityready;
