@@ -323,6 +323,7 @@ static PetscErrorCode Run(MPI_Comm comm, PetscInt N, PetscInt d, const char sche
   PetscInt           n, lo, hi;
   PetscReal         *x0, *v0;
   PetscMPIInt        rank;
+  PetscBool          restarted;
   VecScatter         toz;
   Vec                z;
   const PetscScalar *zz;
@@ -428,23 +429,26 @@ static PetscErrorCode Run(MPI_Comm comm, PetscInt N, PetscInt d, const char sche
     PetscFunctionReturn(0);
   }
   PetscCall(TSSetUp(ts));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-ts_simpvi_restart", &restarted)); /* -check restart: the state is the file's */
   /* the initial state, (q, p) of this process's masses */
-  PetscCall(PetscMalloc2(d * N, &x0, d * N, &v0));
-  Initial(&ch, x0, v0);
   PetscCall(TSSimpVIGetPhaseSpaceIS(ts, &isq, &isp));
-  PetscCall(VecGetSubVector(u, isq, &qa));
-  PetscCall(VecGetSubVector(u, isp, &pa));
-  for (PetscInt j = d * lo; j < d * hi; j++) {
-    PetscCall(VecSetValue(qa, j, x0[j], INSERT_VALUES));
-    PetscCall(VecSetValue(pa, j, Mass(j / d) * v0[j], INSERT_VALUES));
+  if (!restarted) {
+    PetscCall(PetscMalloc2(d * N, &x0, d * N, &v0));
+    Initial(&ch, x0, v0);
+    PetscCall(VecGetSubVector(u, isq, &qa));
+    PetscCall(VecGetSubVector(u, isp, &pa));
+    for (PetscInt j = d * lo; j < d * hi; j++) {
+      PetscCall(VecSetValue(qa, j, x0[j], INSERT_VALUES));
+      PetscCall(VecSetValue(pa, j, Mass(j / d) * v0[j], INSERT_VALUES));
+    }
+    PetscCall(VecAssemblyBegin(qa));
+    PetscCall(VecAssemblyEnd(qa));
+    PetscCall(VecAssemblyBegin(pa));
+    PetscCall(VecAssemblyEnd(pa));
+    PetscCall(VecRestoreSubVector(u, isq, &qa));
+    PetscCall(VecRestoreSubVector(u, isp, &pa));
+    PetscCall(PetscFree2(x0, v0));
   }
-  PetscCall(VecAssemblyBegin(qa));
-  PetscCall(VecAssemblyEnd(qa));
-  PetscCall(VecAssemblyBegin(pa));
-  PetscCall(VecAssemblyEnd(pa));
-  PetscCall(VecRestoreSubVector(u, isq, &qa));
-  PetscCall(VecRestoreSubVector(u, isp, &pa));
-  PetscCall(PetscFree2(x0, v0));
   PetscCall(TSSolve(ts, u));
 
   /* the end: q and p to rank 0, |g(q)| and |G(q) M^-1 p| */
@@ -543,6 +547,24 @@ int main(int argc, char **argv)
     if (verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "max |U(Vec door) - U(pointwise door)| = %g, |g| = %g / %g, hidden = %g / %g\n", (double)diff, (double)m2.gmax, (double)m1.gmax, (double)m2.hidden, (double)m1.hidden));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, %" PetscInt_FMT " links in %" PetscInt_FMT "-D, %" PetscInt_FMT " steps: the %s door with Vec/Mat constraints and the pointwise door with array constraints agree to 1e-10: %s\n", scheme, N, d, steps, lagrangian ? "Lagrangian" : "mechanical", diff <= 1e-10 ? "yes" : "no"));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "|g(q)| <= 1e-12: %s; hidden constraint |G(q) M^-1 p| <= 1e-11: %s\n", m2.gmax <= 1e-12 && m1.gmax <= 1e-12 ? "yes" : "no", m2.hidden <= 1e-11 && m1.hidden <= 1e-11 ? "yes" : "no"));
+  } else if (!strcmp(check, "restart")) {
+    /* a checkpoint at step `steps` of a run to 2 steps, and the run restarted from it, on every process: the same end,
+       bit for bit (the multipliers the next solve starts from are in the file, per constraint) */
+    char file[PETSC_MAX_PATH_LEN] = "chainvec_checkpoint.bin", every[32];
+
+    PetscCall(Run(PETSC_COMM_WORLD, N, d, scheme, h, 2 * steps, PETSC_FALSE, lagrangian, drag, OMIT_NONE, U1, &m1, NULL));
+    PetscCall(PetscSNPrintf(every, sizeof(every), "%" PetscInt_FMT, steps));
+    PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_checkpoint", file));
+    PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_checkpoint_every", every));
+    PetscCall(Run(PETSC_COMM_WORLD, N, d, scheme, h, steps, PETSC_FALSE, lagrangian, drag, OMIT_NONE, U2, &m2, NULL));
+    PetscCall(PetscOptionsClearValue(NULL, "-ts_simpvi_checkpoint"));
+    PetscCall(PetscOptionsClearValue(NULL, "-ts_simpvi_checkpoint_every"));
+    PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_restart", file));
+    PetscCall(Run(PETSC_COMM_WORLD, N, d, scheme, h, 2 * steps, PETSC_FALSE, lagrangian, drag, OMIT_NONE, U2, &m2, NULL));
+    PetscCall(PetscOptionsClearValue(NULL, "-ts_simpvi_restart"));
+    diff = rank == 0 ? MaxDiff(2 * d * N, U1, U2) : 0;
+    if (verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "max |U(restarted) - U(one run)| = %g\n", (double)diff));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%" PetscInt_FMT " links: restarted from the checkpoint of step %" PetscInt_FMT ", the state at step %" PetscInt_FMT " the same bit for bit: %s\n", N, steps, 2 * steps, diff == 0 ? "yes" : "no"));
   } else if (!strcmp(check, "errors")) {
     const char *names[] = {"no Jacobian routine", "no Hessian routine", "both forms", "G of the wrong size"};
     const Flaw  flaws[] = {OMIT_JACOBIAN, OMIT_HESSIAN, BOTH_FORMS, WRONG_G};
@@ -602,5 +624,12 @@ int main(int argc, char **argv)
   test:
     suffix: errors
     args: -check errors -links 3
+
+  # checkpoint and restart with the Vec/Mat constraints, 1 and 2 ranks
+  test:
+    suffix: restart
+    nsize: {{1 2}}
+    args: -check restart -links 6 -steps 30 -scheme {{simpson lobatto}}
+    output_file: output/chainvec_restart.out
 
 TEST*/

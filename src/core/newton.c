@@ -224,7 +224,8 @@ PetscErrorCode SimpVIStepNewtonSetState_Private(SimpVIStep st, PetscBool recorde
   PetscFunctionReturn(0);
 }
 
-/* the multiplier blocks of a step vector (after its s stage blocks; constraints are one process): written or read */
+/* the multiplier blocks of a step vector (each process's s blocks after its s stage blocks): written or read as s
+   vectors of the constraints' layout, whose global ordering does not depend on the number of processes */
 static PetscErrorCode MultipliersIO(SimpVIStep st, Vec Yv, PetscViewer viewer, PetscBool write)
 {
   const PetscInt s = st->scheme->degree, n = st->qmap->n, m = st->layout.nmultiplier;
@@ -232,16 +233,18 @@ static PetscErrorCode MultipliersIO(SimpVIStep st, Vec Yv, PetscViewer viewer, P
   PetscScalar   *y, *a;
 
   PetscFunctionBegin;
-  if (!m) PetscFunctionReturn(0);
-  PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)Yv), s * m, PETSC_DETERMINE, &w));
-  if (!write) PetscCall(VecLoad(w, viewer));
-  PetscCall(VecGetArray(Yv, &y));
-  PetscCall(VecGetArray(w, &a));
-  if (write) PetscCall(PetscArraycpy(a, y + s * n, s * m));
-  else PetscCall(PetscArraycpy(y + s * n, a, s * m));
-  PetscCall(VecRestoreArray(w, &a));
-  PetscCall(VecRestoreArray(Yv, &y));
-  if (write) PetscCall(VecView(w, viewer));
+  if (!st->constrained) PetscFunctionReturn(0); /* (the same on every process) */
+  PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)Yv), m, PETSC_DETERMINE, &w));
+  for (PetscInt b = 0; b < s; b++) {
+    if (!write) PetscCall(VecLoad(w, viewer));
+    PetscCall(VecGetArray(Yv, &y));
+    PetscCall(VecGetArray(w, &a));
+    if (write) PetscCall(PetscArraycpy(a, y + s * n + b * m, m));
+    else PetscCall(PetscArraycpy(y + s * n + b * m, a, m));
+    PetscCall(VecRestoreArray(w, &a));
+    PetscCall(VecRestoreArray(Yv, &y));
+    if (write) PetscCall(VecView(w, viewer));
+  }
   PetscCall(VecDestroy(&w));
   PetscFunctionReturn(0);
 }

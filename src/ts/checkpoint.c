@@ -166,7 +166,7 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   PetscBool      havepoly, newtonrecorded, newtonrefresh;
   PetscReal      newton[3];
   PetscReal      tprev, hprev;
-  PetscInt       npos;
+  PetscInt       npos, nmult;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
@@ -207,7 +207,8 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   PetscCall(SimpVIStepNewtonGetState_Private(vi->step, &newtonrecorded, &newtonrefresh, newton));
   ints[CP_NEWTONRECORDED] = newtonrecorded;
   ints[CP_NEWTONREFRESH]  = newtonrefresh;
-  PetscCall(SimpVIStepGetMultipliers_Private(vi->step, NULL, &ints[CP_NMULTIPLIER], NULL));
+  PetscCall(SimpVIStepGetMultipliers_Private(vi->step, NULL, &nmult, NULL)); /* this process's */
+  PetscCall(MPIU_Allreduce(&nmult, &ints[CP_NMULTIPLIER], 1, MPIU_INT, MPI_SUM, comm));
   reals[CP_NEWTONT]     = newton[0];
   reals[CP_NEWTONH]     = newton[1];
   reals[CP_NEWTONTHETA] = newton[2];
@@ -309,7 +310,7 @@ static PetscErrorCode Restart(TS ts)
   TS_SimpVI  *vi = (TS_SimpVI *)ts->data;
   MPI_Comm    comm;
   PetscViewer viewer;
-  PetscInt    npos, nmult;
+  PetscInt    npos, nmult, mloc;
   PetscInt    ints[CP_NINT], familyid;
   PetscReal   reals[CP_NREAL];
   char        name[CP_NAMELEN], door[CP_NAMELEN];
@@ -332,7 +333,8 @@ static PetscErrorCode Restart(TS ts)
   PetscCall(SimpVISchemeFamilyId_Private(vi->family, &familyid));
   name[CP_NAMELEN - 1] = 0;
   door[CP_NAMELEN - 1] = 0;
-  PetscCall(SimpVIStepGetMultipliers_Private(vi->step, NULL, &nmult, NULL));
+  PetscCall(SimpVIStepGetMultipliers_Private(vi->step, NULL, &mloc, NULL)); /* this process's */
+  PetscCall(MPIU_Allreduce(&mloc, &nmult, 1, MPIU_INT, MPI_SUM, comm));
   sameproblem = (PetscBool)(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == familyid && ints[CP_LAYOUT] == vi->layout->checkpointid && ints[CP_NPOS] == npos && ints[CP_NMULTIPLIER] == nmult);
   if (!sameproblem) PetscCall(PetscViewerDestroy(&viewer)); /* before the error */
   PetscCheck(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == familyid, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of scheme %s with degree %" PetscInt_FMT ", but this TS has scheme %s with degree %" PetscInt_FMT, vi->restartfile, name, ints[CP_DEGREE], vi->type, vi->degree);
