@@ -11,7 +11,6 @@ static char help[] = "SimpVIEnsemble against lone TSSIMPVI runs: a study of pend
                      "         (and the TS's: -ts_simpvi_type, -ts_max_time, -ts_max_steps, -ts_exact_final_time, -snes_*)\n\n";
 
 #include <simpvi.h>
-#include "collectiveerror.h" /* rank 0's error lines out before any rank aborts */
 
 typedef struct {
   PetscBool dbl;      /* the double pendulum (n = 2), else the pendulum (n = 1) */
@@ -215,7 +214,6 @@ int main(int argc, char **argv)
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  PetscCall(PetscPushErrorHandler(CollectiveErrorHandler, NULL));
   PetscCall(SimpVIInitializePackage());
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
@@ -333,7 +331,6 @@ int main(int argc, char **argv)
   }
   PetscCall(SimpVIEnsembleDestroy(&ens));
   PetscCall(TSDestroy(&ts));
-  PetscCall(PetscPopErrorHandler());
   PetscCall(PetscFinalize());
   return 0;
 }

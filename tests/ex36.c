@@ -10,7 +10,6 @@ static char help[] = "Errors that must be collective PETSc errors with a clear m
 
 #include <simpvi.h>
 #include "../examples/models/unitoscillator.h"
-#include "collectiveerror.h" /* rank 0's error lines out before any rank aborts */
 
 static const char *const Cases[] = {"none", "matlayout", "vecasmat", "energysize"};
 
@@ -41,7 +40,6 @@ int main(int argc, char **argv)
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  PetscCall(PetscPushErrorHandler(CollectiveErrorHandler, NULL));
   PetscCall(SimpVIInitializePackage());
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
@@ -91,7 +89,6 @@ int main(int argc, char **argv)
   PetscCall(MatDestroy(&H));
   PetscCall(ISDestroy(&isq));
   PetscCall(ISDestroy(&isp));
-  PetscCall(PetscPopErrorHandler());
   PetscCall(PetscFinalize());
   return 0;
 }
