@@ -444,12 +444,52 @@ PETSC_EXTERN PetscErrorCode     SimpVIKernelJacobian(SimpVIKernel kernel, PetscI
 S*/
 typedef PetscErrorCode (*SimpVIRigidBodyPotentialFn)(PetscInt nbodies, const PetscReal R[], PetscReal *V, PetscReal g[], PetscReal H[], void *ctx);
 
+/*S
+   TSSimpVIRigidBodyPotentialFn - The potential V(R) of rigid bodies on SO(3) in the `Vec`/`Mat` form
+   (`TSSimpVISetRigidBodyPotentialRoutine()`), with its left-trivialised gradient, as `TaoSetObjectiveAndGradient()`
+   takes an objective
+
+   Calling Sequence:
++  ts  - the `TS`
+.  R   - the attitudes of this process's bodies: 9 entries per body (a rotation matrix, body to space, row-major), in the
+         order of `TSSimpVISetRigidBodyInertias()`; read only, valid during the call
+.  V   - on output, V(R) of all bodies (the same on every process)
+.  g   - on output, the left-trivialised gradient, 3 entries per body of this process: g_b . eta = d/de V(.., R_b exp(e hat(eta)), ..) at e = 0
+-  ctx - the context given to `TSSimpVISetRigidBodyPotentialRoutine()`
+
+   Level: intermediate
+
+.seealso: `TSSimpVISetRigidBodyPotentialRoutine()`, `TSSimpVIRigidBodyHessianFn`, `SimpVIRigidBodyPotentialFn`
+S*/
+typedef PetscErrorCode (*TSSimpVIRigidBodyPotentialFn)(TS ts, Vec R, PetscReal *V, Vec g, void *ctx);
+
+/*S
+   TSSimpVIRigidBodyHessianFn - The left-trivialised Hessian of the potential of rigid bodies in the `Vec`/`Mat` form
+   (`TSSimpVISetRigidBodyHessianRoutine()`), as `TaoSetHessian()` takes a Hessian
+
+   Calling Sequence:
++  ts  - the `TS`
+.  R   - the attitudes of this process's bodies, 9 entries per body (as `TSSimpVIRigidBodyPotentialFn`'s)
+.  H   - on output, the 3N x 3N second derivative of V(R_1 exp(hat(e_1)), .., R_N exp(hat(e_N))) in (e_1, .., e_N) at 0
+         (symmetric; 3 x 3 blocks per pair of bodies, rows 3b..3b+2 of body b on the process that owns it), assembled, in
+         the matrix given to `TSSimpVISetRigidBodyHessianRoutine()`; its nonzero pattern must not grow after the first call
+-  ctx - the context given to `TSSimpVISetRigidBodyHessianRoutine()`
+
+   Level: intermediate
+
+.seealso: `TSSimpVISetRigidBodyHessianRoutine()`, `TSSimpVIRigidBodyPotentialFn`
+S*/
+typedef PetscErrorCode (*TSSimpVIRigidBodyHessianFn)(TS ts, Vec R, Mat H, void *ctx);
+
 /* Rigid bodies on SO(3): the step on the group (src/doors/rigidbody.c) and the maps of so(3) it uses (src/core/liegroup.c) */
 typedef struct _p_SimpVIRigidBodies *SimpVIRigidBodies;
 PETSC_EXTERN PetscErrorCode          TSSimpVICreateRigidBodies(TS ts, PetscInt nbodies, const PetscReal J[], SimpVIRigidBodyPotentialFn V, void *ctx, SimpVIRigidBodies *rb);
 PETSC_EXTERN PetscErrorCode          SimpVIRigidBodiesDestroy(SimpVIRigidBodies *rb);
 PETSC_EXTERN PetscErrorCode          TSSimpVISetRigidBodies(TS ts, PetscInt nbodies, const PetscReal J[], SimpVIRigidBodyPotentialFn V, void *ctx);
 PETSC_EXTERN PetscErrorCode          TSSimpVIGetRigidBodies(TS ts, SimpVIRigidBodies *rb);
+PETSC_EXTERN PetscErrorCode          TSSimpVISetRigidBodyInertias(TS ts, PetscInt nlocal, const PetscReal J[]);
+PETSC_EXTERN PetscErrorCode          TSSimpVISetRigidBodyPotentialRoutine(TS ts, Vec g, TSSimpVIRigidBodyPotentialFn f, void *ctx);
+PETSC_EXTERN PetscErrorCode          TSSimpVISetRigidBodyHessianRoutine(TS ts, Mat H, TSSimpVIRigidBodyHessianFn f, void *ctx);
 PETSC_EXTERN PetscErrorCode          SimpVIRigidBodiesCreateState(SimpVIRigidBodies rb, Vec *U);
 PETSC_EXTERN PetscErrorCode          SimpVIRigidBodiesSetStep(SimpVIRigidBodies rb, PetscReal h, Vec U);
 PETSC_EXTERN PetscErrorCode          SimpVIRigidBodiesStep(SimpVIRigidBodies rb, PetscReal h, Vec U);

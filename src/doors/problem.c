@@ -29,6 +29,9 @@ static PetscErrorCode ProblemDestroy(SimpVICtxDestroyArg arg)
   PetscCall(MatDestroy(&prob->user.ceqG));
   PetscCall(MatDestroy(&prob->user.ceqH));
   PetscCall(PetscFree(prob->user.rbJ));
+  PetscCall(PetscFree(prob->user.rbJl));
+  PetscCall(VecDestroy(&prob->user.rbg));
+  PetscCall(MatDestroy(&prob->user.rbH));
   PetscCall(PetscFree(prob));
   PetscFunctionReturn(0);
 }

@@ -8,54 +8,12 @@
    h sum_k w_k exp(xi_k) g_k). The step is solved by a SNES with the exact Jacobian; it is an object of its own
    (TSSimpVICreateRigidBodies()) and, given by TSSimpVISetRigidBodies(), a TSSIMPVI's step (src/ts/steprigid.c).
 */
-#include <simpvi/private/liegroup.h> /*I "simpvi.h" I*/
+#include <simpvi/private/rigidbody.h> /*I "simpvi.h" I*/
 #include <simpvi/private/door.h>
 #include <petscdmshell.h>
 #include <petsc/private/snesimpl.h> /* DMSNES, DMKSP: made before SNESSetDM() */
 #include <petsc/private/kspimpl.h>
 #include <math.h>
-
-struct _p_SimpVIRigidBodies {
-  PetscInt                   nb, n, s, nq, m; /* bodies, tangent entries 3k, unknown nodes, quadrature points, unknowns s n */
-  SimpVIKernel               K;
-  char                       type[64];
-  PetscInt                   order;
-  PetscReal                 *J, *Jinv; /* 9 per body */
-  SimpVIRigidBodyPotentialFn V;
-  void                      *ctx;
-  SNES                       snes;
-  DM                         dm; /* the step vector's DMShell when the SNES is a TS's (SimpVIRigidBodiesCreate_Private()) */
-  Vec                        Z, F;
-  Mat                        A;
-  PetscReal                  h, *R0, *pi0; /* the step: its size and start */
-  /* compensated ends: the rounding errors of the last step's R1 and pi1, carried into the next step while the state
-     Vec is the one that step wrote (its id and state), so that the attitude and momenta do not random-walk by one
-     rounding per entry and step */
-  PetscReal       *Rc, *pic;
-  PetscObjectId    Uid;
-  PetscObjectState Ustate;
-  /* per quadrature point: xi_k, u_k (chart velocity), the bodies' rotations exp(xi_k), T(xi_k), P, G, exp(xi_k) g_k,
-     and the derivatives Px, Pv, Gx, Gv (n x n) and d(exp(xi_k) g_k)/dxi_k */
-  PetscReal  *zero, *xi, *u, *E, *T, *P, *G, *Eg, *Px, *Pv, *Gx, *Gv, *dEg;
-  PetscReal  *Rk, *g, *H, *Jd, *dfs;
-  PetscReal **ptr; /* 6 nq pointers: xi, u, P, G, Px.. for the kernel */
-};
-
-/* y = A x, y = A' x (3 x 3 row-major) */
-static inline void MatVec3(const PetscReal A[9], const PetscReal x[3], PetscReal y[3])
-{
-  for (PetscInt i = 0; i < 3; i++) y[i] = A[i * 3] * x[0] + A[i * 3 + 1] * x[1] + A[i * 3 + 2] * x[2];
-}
-static inline void MatTVec3(const PetscReal A[9], const PetscReal x[3], PetscReal y[3])
-{
-  for (PetscInt i = 0; i < 3; i++) y[i] = A[i] * x[0] + A[3 + i] * x[1] + A[6 + i] * x[2];
-}
-/* C = A' B */
-static inline void MatTMat3(const PetscReal A[9], const PetscReal B[9], PetscReal C[9])
-{
-  for (PetscInt i = 0; i < 3; i++)
-    for (PetscInt j = 0; j < 3; j++) C[i * 3 + j] = A[i] * B[j] + A[3 + i] * B[3 + j] + A[6 + i] * B[6 + j];
-}
 
 /* M(xi, y) = d(T(xi) y)/dxi, rows a = grad of e_a' T y (transpose false); N(xi, m) = d(T(xi)' m)/dxi, rows c = grad
    of m' T e_c (transpose true) */
@@ -67,6 +25,75 @@ static PetscErrorCode DexpRows(const PetscReal xi[3], const PetscReal y[3], Pets
 
     PetscCall(SimpVISO3DexpDerivative(xi, transpose ? y : e, transpose ? e : y, NULL, M + 3 * a, NULL));
   }
+  PetscFunctionReturn(0);
+}
+
+/* One body at a quadrature point: P = dl/du = T' J Omega, G = dl/dxi = M' J Omega - T' g, and E g (Omega = T u, the body
+   angular velocity) */
+PetscErrorCode SimpVIRigidBodyPoint_Private(const PetscReal x[3], const PetscReal u[3], const PetscReal Tb[9], const PetscReal Eb[9], const PetscReal Jb[9], const PetscReal gb[3], PetscReal P[3], PetscReal G[3], PetscReal Eg[3])
+{
+  PetscReal Om[3], mom[3], Mtm[3], Tg[3];
+
+  PetscFunctionBegin;
+  MatVec3(Tb, u, Om); /* Omega = T u, the body angular velocity */
+  MatVec3(Jb, Om, mom);
+  MatTVec3(Tb, mom, P);                                           /* P = dl/du = T' J Omega */
+  PetscCall(SimpVISO3DexpDerivative(x, mom, u, NULL, Mtm, NULL)); /* d(m' T u)/dxi = M' m */
+  MatTVec3(Tb, gb, Tg);
+  for (PetscInt j = 0; j < 3; j++) G[j] = Mtm[j] - Tg[j]; /* G = dl/dxi = M' J Omega - T' g */
+  MatVec3(Eb, gb, Eg);
+  PetscFunctionReturn(0);
+}
+
+/* Its derivatives in 3 x 3 blocks, the potential's coupling apart (SimpVIRigidBodyCoupling_Private()) */
+PetscErrorCode SimpVIRigidBodyPointJacobian_Private(const PetscReal x[3], const PetscReal u[3], const PetscReal Tb[9], const PetscReal Jb[9], const PetscReal gb[3], PetscReal Px[9], PetscReal Pv[9], PetscReal Gx[9], PetscReal Gv[9])
+{
+  PetscReal Om[3], mom[3], M[9], N[9], Ng[9], Hphi[9], JT[9], JM[9], TJT[9], TJM[9], MJM[9];
+
+  PetscFunctionBegin;
+  MatVec3(Tb, u, Om);
+  MatVec3(Jb, Om, mom);
+  PetscCall(DexpRows(x, u, PETSC_FALSE, M));
+  PetscCall(DexpRows(x, mom, PETSC_TRUE, N));
+  PetscCall(DexpRows(x, gb, PETSC_TRUE, Ng));
+  PetscCall(SimpVISO3DexpDerivative(x, mom, u, NULL, NULL, Hphi));
+  SimpVISO3Multiply(Jb, Tb, JT);
+  SimpVISO3Multiply(Jb, M, JM);
+  MatTMat3(Tb, JT, TJT);
+  MatTMat3(Tb, JM, TJM);
+  MatTMat3(M, JM, MJM);
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt j = 0; j < 3; j++) {
+      Pv[i * 3 + j] = TJT[i * 3 + j];
+      Px[i * 3 + j] = N[i * 3 + j] + TJM[i * 3 + j];
+      Gv[j * 3 + i] = N[i * 3 + j] + TJM[i * 3 + j];
+      Gx[i * 3 + j] = MJM[i * 3 + j] + Hphi[i * 3 + j] - Ng[i * 3 + j];
+    }
+  PetscFunctionReturn(0);
+}
+
+/* the potential's part: d(T_b' g_b)/dxi_c = [T_b' Hg_bc T_c], Hg = H + 1/2 hat(g_b) on the diagonal (the
+   left-trivialised derivative of the gradient); d(E_b g_b)/dxi_c = E_b (Hg_bc - delta_bc hat(g_b)) T_c. gb: g_b if
+   c = b, else NULL */
+void SimpVIRigidBodyCoupling_Private(const PetscReal Tb[9], const PetscReal Eb[9], const PetscReal gb[3], const PetscReal H[9], const PetscReal Tc[9], PetscReal THgT[9], PetscReal EHT[9])
+{
+  PetscReal Hg[9], HgT[9];
+
+  for (PetscInt j = 0; j < 9; j++) Hg[j] = H[j];
+  if (gb) { Hg[1] -= gb[2] / 2, Hg[2] += gb[1] / 2, Hg[3] += gb[2] / 2, Hg[5] -= gb[0] / 2, Hg[6] -= gb[1] / 2, Hg[7] += gb[0] / 2; }
+  SimpVISO3Multiply(Hg, Tc, HgT);
+  MatTMat3(Tb, HgT, THgT);
+  if (gb) { /* Hg - hat(g) = H - 1/2 hat(g) */
+    Hg[1] += gb[2], Hg[2] -= gb[1], Hg[3] -= gb[2], Hg[5] += gb[0], Hg[6] += gb[1], Hg[7] -= gb[0];
+  }
+  SimpVISO3Multiply(Hg, Tc, HgT);
+  SimpVISO3Multiply(Eb, HgT, EHT);
+}
+
+PetscErrorCode SimpVIRigidBodyDexpRows_Private(const PetscReal xi[3], const PetscReal y[3], PetscBool transpose, PetscReal M[9])
+{
+  PetscFunctionBegin;
+  PetscCall(DexpRows(xi, y, transpose, M));
   PetscFunctionReturn(0);
 }
 
@@ -91,61 +118,31 @@ static PetscErrorCode Evaluate(SimpVIRigidBodies rb, const PetscReal Z[], PetscB
       SimpVISO3Multiply(rb->R0 + 9 * b, E + 9 * b, rb->Rk + 9 * b);
     }
     PetscCall(rb->V(nb, rb->Rk, &Vval, rb->g, jac ? rb->H : NULL, rb->ctx));
-    for (PetscInt b = 0; b < nb; b++) {
-      const PetscReal *x = xk[k] + 3 * b, *u = uk[k] + 3 * b, *Tb = T + 9 * b, *Jb = rb->J + 9 * b, *gb = rb->g + 3 * b;
-      PetscReal        Om[3], mom[3], Mtm[3], Tg[3];
-
-      MatVec3(Tb, u, Om); /* Omega = T u, the body angular velocity */
-      MatVec3(Jb, Om, mom);
-      MatTVec3(Tb, mom, P + 3 * b);                                   /* P = dl/du = T' J Omega */
-      PetscCall(SimpVISO3DexpDerivative(x, mom, u, NULL, Mtm, NULL)); /* d(m' T u)/dxi = M' m */
-      MatTVec3(Tb, gb, Tg);
-      for (PetscInt j = 0; j < 3; j++) G[3 * b + j] = Mtm[j] - Tg[j]; /* G = dl/dxi = M' J Omega - T' g */
-      MatVec3(E + 9 * b, gb, Eg + 3 * b);
-    }
+    for (PetscInt b = 0; b < nb; b++) PetscCall(SimpVIRigidBodyPoint_Private(xk[k] + 3 * b, uk[k] + 3 * b, T + 9 * b, E + 9 * b, rb->J + 9 * b, rb->g + 3 * b, P + 3 * b, G + 3 * b, Eg + 3 * b));
     if (!jac) continue;
     {
       PetscReal *Px = rb->Px + nn * k, *Pv = rb->Pv + nn * k, *Gx = rb->Gx + nn * k, *Gv = rb->Gv + nn * k, *dEg = rb->dEg + nn * k;
 
       for (PetscInt j = 0; j < nn; j++) Px[j] = Pv[j] = Gx[j] = Gv[j] = dEg[j] = 0;
       for (PetscInt b = 0; b < nb; b++) {
-        const PetscReal *x = xk[k] + 3 * b, *u = uk[k] + 3 * b, *Tb = T + 9 * b, *Jb = rb->J + 9 * b, *gb = rb->g + 3 * b, *Eb = E + 9 * b;
-        PetscReal        Om[3], mom[3], M[9], N[9], Ng[9], Hphi[9], JT[9], JM[9], TJT[9], TJM[9], MJM[9];
+        const PetscReal *Tb = T + 9 * b, *gb = rb->g + 3 * b, *Eb = E + 9 * b;
+        PetscReal        px[9], pv[9], gx[9], gv[9];
         const PetscInt   o = 3 * b;
 
-        MatVec3(Tb, u, Om);
-        MatVec3(Jb, Om, mom);
-        PetscCall(DexpRows(x, u, PETSC_FALSE, M));
-        PetscCall(DexpRows(x, mom, PETSC_TRUE, N));
-        PetscCall(DexpRows(x, gb, PETSC_TRUE, Ng));
-        PetscCall(SimpVISO3DexpDerivative(x, mom, u, NULL, NULL, Hphi));
-        SimpVISO3Multiply(Jb, Tb, JT);
-        SimpVISO3Multiply(Jb, M, JM);
-        MatTMat3(Tb, JT, TJT);
-        MatTMat3(Tb, JM, TJM);
-        MatTMat3(M, JM, MJM);
+        PetscCall(SimpVIRigidBodyPointJacobian_Private(xk[k] + 3 * b, uk[k] + 3 * b, Tb, rb->J + 9 * b, gb, px, pv, gx, gv));
         for (PetscInt i = 0; i < 3; i++)
           for (PetscInt j = 0; j < 3; j++) {
-            Pv[(o + i) * n + o + j] = TJT[i * 3 + j];
-            Px[(o + i) * n + o + j] = N[i * 3 + j] + TJM[i * 3 + j];
-            Gv[(o + j) * n + o + i] = N[i * 3 + j] + TJM[i * 3 + j];
-            Gx[(o + i) * n + o + j] = MJM[i * 3 + j] + Hphi[i * 3 + j] - Ng[i * 3 + j];
+            Pv[(o + i) * n + o + j] = pv[i * 3 + j];
+            Px[(o + i) * n + o + j] = px[i * 3 + j];
+            Gv[(o + i) * n + o + j] = gv[i * 3 + j];
+            Gx[(o + i) * n + o + j] = gx[i * 3 + j];
           }
-        /* the potential's part: d(T_b' g_b)/dxi_c = [T_b' Hg_bc T_c], Hg = H + 1/2 hat(g_b) on the diagonal (the
-           left-trivialised derivative of the gradient); d(E_b g_b)/dxi_c = E_b (Hg_bc - delta_bc hat(g_b)) T_c */
         for (PetscInt c = 0; c < nb; c++) {
-          PetscReal Hg[9], HgT[9], THgT[9], EHT[9];
+          PetscReal Hbc[9], THgT[9], EHT[9];
 
           for (PetscInt i = 0; i < 3; i++)
-            for (PetscInt j = 0; j < 3; j++) Hg[i * 3 + j] = rb->H[(o + i) * n + 3 * c + j];
-          if (c == b) { Hg[1] -= gb[2] / 2, Hg[2] += gb[1] / 2, Hg[3] += gb[2] / 2, Hg[5] -= gb[0] / 2, Hg[6] -= gb[1] / 2, Hg[7] += gb[0] / 2; }
-          SimpVISO3Multiply(Hg, T + 9 * c, HgT);
-          MatTMat3(Tb, HgT, THgT);
-          if (c == b) { /* Hg - hat(g) = H - 1/2 hat(g) */
-            Hg[1] += gb[2], Hg[2] -= gb[1], Hg[3] -= gb[2], Hg[5] += gb[0], Hg[6] += gb[1], Hg[7] -= gb[0];
-          }
-          SimpVISO3Multiply(Hg, T + 9 * c, HgT);
-          SimpVISO3Multiply(Eb, HgT, EHT);
+            for (PetscInt j = 0; j < 3; j++) Hbc[i * 3 + j] = rb->H[(o + i) * n + 3 * c + j];
+          SimpVIRigidBodyCoupling_Private(Tb, Eb, c == b ? gb : NULL, Hbc, T + 9 * c, THgT, EHT);
           for (PetscInt i = 0; i < 3; i++)
             for (PetscInt j = 0; j < 3; j++) {
               Gx[(o + i) * n + 3 * c + j] -= THgT[i * 3 + j];
@@ -159,7 +156,7 @@ static PetscErrorCode Evaluate(SimpVIRigidBodies rb, const PetscReal Z[], PetscB
 }
 
 /* f_s = dF/dxi_s = sum_k w_k [D_ks P_k + h B_ks G_k], the derivative of the discrete action in the end node */
-static void EndDerivative(SimpVIRigidBodies rb, PetscReal fs[])
+void SimpVIRigidBodiesEndDerivative_Private(SimpVIRigidBodies rb, PetscReal fs[])
 {
   const PetscInt s = rb->s, n = rb->n;
 
@@ -171,8 +168,9 @@ static void EndDerivative(SimpVIRigidBodies rb, PetscReal fs[])
   }
 }
 
-/* rows 1..s-1: the kernel's residual (stationarity in the interior nodes); row 0: pi0 - h sum_k w_k E_k g_k - T(xi_s)^-1 f_s */
-static PetscErrorCode Residual(SNES snes, Vec Zv, Vec Fv, void *ctx)
+/* rows 1..s-1: the kernel's residual (stationarity in the interior nodes); row 0: pi0 - h sum_k w_k E_k g_k - T(xi_s)^-1 f_s
+   (the Vec/Mat form's too, on each process's bodies) */
+PetscErrorCode SimpVIRigidBodiesResidual_Private(SNES snes, Vec Zv, Vec Fv, void *ctx)
 {
   SimpVIRigidBodies  rb = (SimpVIRigidBodies)ctx;
   const PetscInt     n = rb->n, nq = rb->nq, s = rb->s;
@@ -190,7 +188,7 @@ static PetscErrorCode Residual(SNES snes, Vec Zv, Vec Fv, void *ctx)
     G[k] = rb->G + k * n;
   }
   PetscCall(SimpVIKernelResidual(rb->K, n, NULL, (const PetscScalar *const *)P, (const PetscScalar *const *)G, F));
-  EndDerivative(rb, fs);
+  SimpVIRigidBodiesEndDerivative_Private(rb, fs);
   for (PetscInt b = 0; b < rb->nb; b++) {
     PetscReal Tinv[9], y[3];
 
@@ -221,7 +219,7 @@ static PetscErrorCode Jacobian(SNES snes, Vec Zv, Mat A, Mat B, void *ctx)
   (void)A;
   PetscCall(VecGetArrayRead(Zv, &Z));
   PetscCall(Evaluate(rb, Z, PETSC_TRUE));
-  EndDerivative(rb, fs);
+  SimpVIRigidBodiesEndDerivative_Private(rb, fs);
   for (PetscInt k = 0; k < nq; k++) {
     Px[k] = rb->Px + k * nn;
     Pv[k] = rb->Pv + k * nn;
@@ -315,6 +313,30 @@ PetscErrorCode TSSimpVICreateRigidBodies(TS ts, PetscInt nbodies, const PetscRea
   PetscFunctionReturn(0);
 }
 
+/* The inertia tensors J of nb bodies copied to Jc, with their inverses Jinv; *bad: the first that is not symmetric
+   positive definite, or -1 */
+PetscErrorCode SimpVIRigidBodyInertia_Private(PetscInt nb, const PetscReal J[], PetscReal Jc[], PetscReal Jinv[], PetscInt *bad)
+{
+  PetscFunctionBegin;
+  *bad = -1;
+  for (PetscInt b = 0; b < nb; b++) {
+    const PetscReal *A  = J + 9 * b;
+    PetscReal       *Ai = Jinv + 9 * b, det;
+
+    PetscCall(PetscArraycpy(Jc + 9 * b, A, 9));
+    Ai[0] = A[4] * A[8] - A[5] * A[7], Ai[1] = A[2] * A[7] - A[1] * A[8], Ai[2] = A[1] * A[5] - A[2] * A[4];
+    Ai[3] = A[5] * A[6] - A[3] * A[8], Ai[4] = A[0] * A[8] - A[2] * A[6], Ai[5] = A[2] * A[3] - A[0] * A[5];
+    Ai[6] = A[3] * A[7] - A[4] * A[6], Ai[7] = A[1] * A[6] - A[0] * A[7], Ai[8] = A[0] * A[4] - A[1] * A[3];
+    det = A[0] * Ai[0] + A[1] * Ai[3] + A[2] * Ai[6];
+    if (!(det > 0 && A[1] == A[3] && A[2] == A[6] && A[5] == A[7])) {
+      *bad = b;
+      break;
+    }
+    for (PetscInt j = 0; j < 9; j++) Ai[j] /= det;
+  }
+  PetscFunctionReturn(0);
+}
+
 /* The rigid bodies' step solved by snes (a TSSIMPVI's own, on a DMShell of the step vector) or, with NULL, by a SNES
    of their own with the TS's options prefix */
 PetscErrorCode SimpVIRigidBodiesCreate_Private(TS ts, PetscInt nbodies, const PetscReal J[], SimpVIRigidBodyPotentialFn V, void *ctx, SNES snes, SimpVIRigidBodies *rb)
@@ -324,7 +346,7 @@ PetscErrorCode SimpVIRigidBodiesCreate_Private(TS ts, PetscInt nbodies, const Pe
   const char       *prefix;
   KSP               ksp;
   PC                pc;
-  PetscInt          n, s, nq, m;
+  PetscInt          n, s, nq, m, bad;
 
   PetscFunctionBegin;
   PetscCheck(nbodies > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "Number of bodies %" PetscInt_FMT " must be positive", nbodies);
@@ -340,18 +362,8 @@ PetscErrorCode SimpVIRigidBodiesCreate_Private(TS ts, PetscInt nbodies, const Pe
   R->nb = nbodies, R->n = n, R->s = s, R->nq = nq, R->m = m;
   R->V = V ? V : FreePotential, R->ctx = ctx;
   PetscCall(PetscMalloc2(9 * nbodies, &R->J, 9 * nbodies, &R->Jinv));
-  for (PetscInt b = 0; b < nbodies; b++) {
-    const PetscReal *A  = J + 9 * b;
-    PetscReal       *Ai = R->Jinv + 9 * b, det;
-
-    PetscCall(PetscArraycpy(R->J + 9 * b, A, 9));
-    Ai[0] = A[4] * A[8] - A[5] * A[7], Ai[1] = A[2] * A[7] - A[1] * A[8], Ai[2] = A[1] * A[5] - A[2] * A[4];
-    Ai[3] = A[5] * A[6] - A[3] * A[8], Ai[4] = A[0] * A[8] - A[2] * A[6], Ai[5] = A[2] * A[3] - A[0] * A[5];
-    Ai[6] = A[3] * A[7] - A[4] * A[6], Ai[7] = A[1] * A[6] - A[0] * A[7], Ai[8] = A[0] * A[4] - A[1] * A[3];
-    det = A[0] * Ai[0] + A[1] * Ai[3] + A[2] * Ai[6];
-    PetscCheck(det > 0 && A[1] == A[3] && A[2] == A[6] && A[5] == A[7], PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONG, "Inertia tensor of body %" PetscInt_FMT " is not symmetric positive definite", b);
-    for (PetscInt j = 0; j < 9; j++) Ai[j] /= det;
-  }
+  PetscCall(SimpVIRigidBodyInertia_Private(nbodies, J, R->J, R->Jinv, &bad));
+  PetscCheck(bad < 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONG, "Inertia tensor of body %" PetscInt_FMT " is not symmetric positive definite", bad);
   PetscCall(PetscMalloc6(9 * nbodies, &R->R0, n, &R->pi0, n, &R->zero, nq * n, &R->xi, nq * n, &R->u, nq * 9 * nbodies, &R->E));
   PetscCall(PetscMalloc4(nq * 9 * nbodies, &R->T, nq * n, &R->P, nq * n, &R->G, nq * n, &R->Eg));
   PetscCall(PetscMalloc5(nq * n * n, &R->Px, nq * n * n, &R->Pv, nq * n * n, &R->Gx, nq * n * n, &R->Gv, nq * n * n, &R->dEg));
@@ -381,7 +393,7 @@ PetscErrorCode SimpVIRigidBodiesCreate_Private(TS ts, PetscInt nbodies, const Pe
     PetscCall(SNESSetOptionsPrefix(R->snes, prefix));
   }
   PetscCall(SNESSetSolution(R->snes, R->Z)); /* the predictor's place, SNESGetSolution() before a solve */
-  PetscCall(SNESSetFunction(R->snes, R->F, Residual, R));
+  PetscCall(SNESSetFunction(R->snes, R->F, SimpVIRigidBodiesResidual_Private, R));
   PetscCall(SNESSetJacobian(R->snes, R->A, R->A, Jacobian, R));
   /* Newton to round-off: the body momenta of symmetric bodies are kept to the solver's tolerance. It stops on the size
      of its update (stol 1e-8 ~ sqrt(eps): the iterate after it is at round-off, Newton converging quadratically), not
@@ -485,6 +497,7 @@ PetscErrorCode SimpVIRigidBodiesDestroy(SimpVIRigidBodies *rb)
   PetscCall(MatDestroy(&R->A));
   PetscCall(SNESDestroy(&R->snes));
   PetscCall(DMDestroy(&R->dm));
+  PetscCall(SimpVIRigidBodiesVecDestroy_Private(&R->vec));
   PetscCall(PetscFree(*rb));
   PetscFunctionReturn(0);
 }
@@ -780,6 +793,7 @@ PetscErrorCode SimpVIRigidBodiesComputeEnergy(SimpVIRigidBodies rb, Vec U, Petsc
     MatVec3(rb->Jinv + 9 * b, pi, Om);
     T += (pi[0] * Om[0] + pi[1] * Om[1] + pi[2] * Om[2]) / 2;
   }
+  if (rb->vec) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &T, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)rb->Z))); /* the Vec/Mat form: collective */
   PetscCall(rb->V(rb->nb, u, &V, NULL, NULL, rb->ctx));
   PetscCall(VecRestoreArrayRead(U, &u));
   *E = T + V;
@@ -807,6 +821,10 @@ PetscErrorCode SimpVIRigidBodiesView(SimpVIRigidBodies rb, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
+  if (rb->vec) {
+    PetscCall(SimpVIRigidBodiesVecView_Private(rb, viewer));
+    PetscFunctionReturn(0);
+  }
   PetscCall(PetscViewerASCIIPrintf(viewer, "Rigid bodies: %" PetscInt_FMT ", configuration space SO(3)^%" PetscInt_FMT " (%s)\n", rb->nb, rb->nb, SimpVIConfigurationSO3.name));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  curve of a step: R0 exp(xi(tau)), xi a polynomial in so(3) through the Gauss-Lobatto nodes (the exponential map)\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  state: %" PetscInt_FMT " rotation matrix(es) (9 entries each, row-major), then the body angular momenta (3 entries each)\n", rb->nb));

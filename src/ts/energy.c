@@ -42,7 +42,9 @@ PetscErrorCode TSSimpVIComputeEnergy(TS ts, PetscReal t, Vec U, PetscReal *H)
 
     PetscCall(TSSetUp(ts));
     if (vi->rb) { /* rigid bodies: sum_b 1/2 pi_b' J_b^-1 pi_b + V(R) */
-      PetscCall(SimpVICheckVecSize_Private(ts, U, 12 * vi->prob->user.rbn, 12 * vi->prob->user.rbn, "The state U given to TSSimpVIComputeEnergy()"));
+      const SimpVIUser *u = &vi->prob->user;
+
+      PetscCall(SimpVICheckVecSize_Private(ts, U, 12 * (u->rbvec ? u->rbnl : u->rbn), 12 * (u->rbvec ? u->rbN : u->rbn), "The state U given to TSSimpVIComputeEnergy()"));
       PetscCall(SimpVIRigidBodiesComputeEnergy(vi->rb, U, H));
       PetscFunctionReturn(0);
     }

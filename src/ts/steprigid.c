@@ -5,6 +5,40 @@
 */
 #include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
 
+/* The checks of the Vec/Mat form's bodies, potential and Hessian, then its step */
+static PetscErrorCode RigidSetUpVec(TS ts, const SimpVIUser *u, SNES snes, SimpVIRigidBodies *rb)
+{
+  MPI_Comm  comm = PetscObjectComm((PetscObject)ts);
+  PetscInt  n, N;
+  PetscBool ok;
+
+  PetscFunctionBegin;
+  PetscCheck(u->rbN > 0, comm, PETSC_ERR_USER, "Rigid bodies in the Vec/Mat form need TSSimpVISetRigidBodyInertias()");
+  PetscCheck(!u->rbVv == !u->rbHv, comm, PETSC_ERR_USER, "The rigid bodies' potential needs both TSSimpVISetRigidBodyPotentialRoutine() and TSSimpVISetRigidBodyHessianRoutine(), not only %s", u->rbVv ? "the potential" : "the Hessian");
+  PetscCall(VecGetSize(ts->vec_sol, &N));
+  PetscCall(VecGetLocalSize(ts->vec_sol, &n));
+  ok = (PetscBool)(n == 12 * u->rbnl);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, SIMPVI_MPI_BOOL, MPI_LAND, comm));
+  PetscCheck(ok && N == 12 * u->rbN, comm, PETSC_ERR_ARG_SIZ, "The state of %" PetscInt_FMT " rigid bodies has 12 entries per body on the process that owns it (TSSimpVISetRigidBodyInertias()): R_b row-major, then pi_b; this one has %" PetscInt_FMT " entries%s", u->rbN, N, N == 12 * u->rbN ? " split over the processes unlike the bodies" : "");
+  if (u->rbg) {
+    PetscCall(VecGetLocalSize(u->rbg, &n));
+    ok = (PetscBool)(n == 3 * u->rbnl);
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, SIMPVI_MPI_BOOL, MPI_LAND, comm));
+    PetscCheck(ok, comm, PETSC_ERR_ARG_SIZ, "The gradient vector given to TSSimpVISetRigidBodyPotentialRoutine() must have 3 entries per body of each process");
+  }
+  if (u->rbH) {
+    PetscInt M, Nc, lo, hi;
+
+    PetscCall(MatGetSize(u->rbH, &M, &Nc));
+    PetscCall(MatGetOwnershipRange(u->rbH, &lo, &hi));
+    ok = (PetscBool)(hi - lo == 3 * u->rbnl);
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, SIMPVI_MPI_BOOL, MPI_LAND, comm));
+    PetscCheck(ok && M == 3 * u->rbN && Nc == M, comm, PETSC_ERR_ARG_SIZ, "The Hessian matrix given to TSSimpVISetRigidBodyHessianRoutine() must be %" PetscInt_FMT " x %" PetscInt_FMT " (3 per body) with 3 rows per body of each process, not %" PetscInt_FMT " x %" PetscInt_FMT "%s", 3 * u->rbN, 3 * u->rbN, M, Nc, M == 3 * u->rbN && Nc == M ? " split over the processes unlike the bodies" : "");
+  }
+  PetscCall(SimpVIRigidBodiesCreateVec_Private(ts, snes, ts->vec_sol, rb));
+  PetscFunctionReturn(0);
+}
+
 /* The rigid-body step object of the TS, made from TSSimpVISetRigidBodies()'s bodies and the scheme in force */
 PetscErrorCode SimpVIRigidSetUp_Private(TS ts)
 {
@@ -23,7 +57,8 @@ PetscErrorCode SimpVIRigidSetUp_Private(TS ts)
   PetscFunctionBegin;
   PetscCall(PetscObjectGetComm((PetscObject)ts, &comm));
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCheck(size == 1, comm, PETSC_ERR_SUP, "TSSimpVISetRigidBodies() is for one process, not %d: give the TS PETSC_COMM_SELF", (int)size);
+  PetscCheck(!(u->rbn && u->rbvec), comm, PETSC_ERR_ARG_WRONGSTATE, "Rigid bodies given both by TSSimpVISetRigidBodies() (arrays) and in the Vec/Mat form (TSSimpVISetRigidBodyInertias()): call one of them");
+  PetscCheck(size == 1 || u->rbvec, comm, PETSC_ERR_SUP, "TSSimpVISetRigidBodies() is for one process, not %d: give the TS PETSC_COMM_SELF, or the bodies in the Vec/Mat form (TSSimpVISetRigidBodyInertias())", (int)size);
   PetscCall(SimpVIProblemNativeDoor_Private(ts, vi->prob, &door));
   PetscCall(TSGetDM(ts, &dm));
   PetscCall(DMTSGetIFunction(dm, &ifunction, NULL));
@@ -32,11 +67,14 @@ PetscErrorCode SimpVIRigidSetUp_Private(TS ts)
   PetscCheck(!door && !ifunction && !i2function && !split, comm, PETSC_ERR_USER, "TSSimpVISetRigidBodies() and %s both give the mechanics: call one of them", door ? door->name : (split ? "TSRHSSplitSetRHSFunction()" : "TSSetI2Function()/TSSetIFunction()"));
   PetscCheck(!u->confn && !u->ceqfn && !u->forcefn && !u->paramfn, comm, PETSC_ERR_SUP, "TSSimpVISetRigidBodies() takes no %s yet", u->confn || u->ceqfn ? "constraints (TSSimpVISetConstraints(), TSSimpVISetEqualityConstraintsRoutine())" : (u->forcefn ? "forces (TSSimpVISetForce())" : "parameter Jacobian (TSSimpVISetParameterJacobian())"));
   PetscCheck(!vi->cpfile && !vi->restartfile, comm, PETSC_ERR_SUP, "TSSIMPVI has no checkpoints (-ts_simpvi_checkpoint, -ts_simpvi_restart) for rigid bodies yet");
-  PetscCall(VecGetSize(ts->vec_sol, &N));
-  PetscCheck(N == 12 * u->rbn, comm, PETSC_ERR_ARG_SIZ, "The state of %" PetscInt_FMT " rigid bodies has 12 x %" PetscInt_FMT " entries (R_b row-major, then pi_b), not %" PetscInt_FMT, u->rbn, u->rbn, N);
   PetscCall(SimpVISchemeTable_Private(vi->family, vi->degree, &vi->scheme));
   PetscCall(TSGetSNES(ts, &snes));
-  PetscCall(SimpVIRigidBodiesCreate_Private(ts, u->rbn, u->rbJ, u->rbV, u->rbctx, snes, &vi->rb));
+  if (u->rbvec) PetscCall(RigidSetUpVec(ts, u, snes, &vi->rb)); /* src/doors/rigidbodyvec.c */
+  else {
+    PetscCall(VecGetSize(ts->vec_sol, &N));
+    PetscCheck(N == 12 * u->rbn, comm, PETSC_ERR_ARG_SIZ, "The state of %" PetscInt_FMT " rigid bodies has 12 x %" PetscInt_FMT " entries (R_b row-major, then pi_b), not %" PetscInt_FMT, u->rbn, u->rbn, N);
+    PetscCall(SimpVIRigidBodiesCreate_Private(ts, u->rbn, u->rbJ, u->rbV, u->rbctx, snes, &vi->rb));
+  }
   PetscCall(VecDuplicate(ts->vec_sol, &vi->rbU0));
   PetscCall(VecDuplicate(ts->vec_sol, &vi->Ustage));
   vi->rbhas  = PETSC_FALSE;
@@ -138,7 +176,11 @@ PetscErrorCode SimpVIRigidView_Private(TS ts, SimpVIProblem *prob, PetscViewer v
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPushTab(viewer));
   if (vi->rb) PetscCall(SimpVIRigidBodiesView(vi->rb, viewer));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "Rigid bodies: %" PetscInt_FMT ", configuration space SO(3)^%" PetscInt_FMT " (not yet set up)\n", prob->user.rbn, prob->user.rbn));
+  else {
+    const PetscInt nb = prob->user.rbvec ? prob->user.rbN : prob->user.rbn;
+
+    PetscCall(PetscViewerASCIIPrintf(viewer, "Rigid bodies: %" PetscInt_FMT ", configuration space SO(3)^%" PetscInt_FMT " (not yet set up)\n", nb, nb));
+  }
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(0);
 }

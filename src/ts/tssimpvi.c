@@ -452,7 +452,7 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   PetscCall(PetscObjectTypeCompare((PetscObject)adapt, TSADAPTNONE, &isnone));
   PetscCall(TSAdaptGetType(adapt, &adapttype));
   PetscCheck(isnone, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI takes fixed steps to stay symplectic: use -ts_adapt_type none, not %s", adapttype);
-  if (vi->prob->user.rbn) { /* rigid bodies (TSSimpVISetRigidBodies()): their step, src/ts/steprigid.c */
+  if (vi->prob->user.rbn || vi->prob->user.rbvec) { /* rigid bodies (TSSimpVISetRigidBodies(), or the Vec/Mat form): their step, src/ts/steprigid.c */
     PetscCall(SimpVIRigidSetUp_Private(ts));
     PetscFunctionReturn(0);
   }
@@ -626,7 +626,7 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
     SimpVIProblem *prob;
 
     PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
-    if (prob && prob->user.rbn) { /* rigid bodies: the group, the map and the state; the SNES follows (TSView()) */
+    if (prob && (prob->user.rbn || prob->user.rbvec)) { /* rigid bodies: the group, the map and the state; the SNES follows (TSView()) */
       PetscCall(SimpVIRigidView_Private(ts, prob, viewer));
       if (vi->retries || ts->max_snes_failures != 1)
         PetscCall(PetscViewerASCIIPrintf(viewer, "  Steps retried from the last good state with a smaller step (failed solves, rejected stages): %" PetscInt_FMT " (solve failures allowed: %" PetscInt_FMT ", -ts_max_snes_failures)\n", vi->retries, ts->max_snes_failures));

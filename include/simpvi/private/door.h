@@ -81,6 +81,15 @@ typedef struct {
   PetscReal                    *rbJ;
   SimpVIRigidBodyPotentialFn    rbV;
   void                         *rbctx;
+  PetscBool                     rbvec; /* the Vec/Mat form (src/doors/rigidbodyvec.c): any of its routines given; rbnl bodies on this process of rbN */
+  PetscInt                      rbnl, rbN;
+  PetscReal                    *rbJl;
+  TSSimpVIRigidBodyPotentialFn  rbVv;
+  void                         *rbVvctx;
+  Vec                           rbg;
+  TSSimpVIRigidBodyHessianFn    rbHv;
+  void                         *rbHvctx;
+  Mat                           rbH;
 } SimpVIUser;
 
 /* D = (J - K)/s in a matrix of simpvi's own, never handed to the user's code; while J and K keep the pattern they
@@ -236,5 +245,7 @@ PETSC_INTERN PetscErrorCode SimpVIRigidBodiesCreate_Private(TS, PetscInt, const 
 PETSC_INTERN PetscErrorCode SimpVIRigidBodiesSolve_Private(SimpVIRigidBodies, PetscReal, Vec, SNESConvergedReason *);
 PETSC_INTERN PetscErrorCode SimpVIRigidBodiesFinish_Private(SimpVIRigidBodies, Vec, PetscBool);
 PETSC_INTERN PetscErrorCode SimpVIRigidBodiesPartialStep_Private(SimpVIRigidBodies, PetscReal, Vec, Vec);
+/* the Vec/Mat form of the same step, distributed by bodies (src/doors/rigidbodyvec.c) */
+PETSC_INTERN PetscErrorCode SimpVIRigidBodiesCreateVec_Private(TS, SNES, Vec, SimpVIRigidBodies *);
 
 #endif

@@ -1,0 +1,449 @@
+static char help[] = "Rigid bodies in the Vec/Mat form (TSSimpVISetRigidBodyInertias()) on any number of processes: a ring of N bodies\n"
+                     "joined by springs (examples/models/rigidring.h), against the same form on one process and the array form\n"
+                     "(TSSimpVISetRigidBodies()); the spatial angular momentum, the energy, the step Jacobian by differences.\n"
+                     "Options: -n <16> bodies, -steps <40>, -dt <0.05>, -chain (open), -gravity <mgl>, -scheme <simpson>,\n"
+                     "         -check <ranks|jacobian|errors>, -error <mix|state|hessian|gradient|nohessian>\n\n";
+
+#include <simpvi.h>
+#include "../examples/models/rigidring.h"
+
+typedef struct {
+  PetscInt  n, steps;
+  PetscReal dt, T;
+  char      scheme[64];
+  RigidRing rr;
+} Setup;
+
+/* A TS of type simpvi on comm with the scheme and the time controls (the final time inside the last step: interpolated) */
+static PetscErrorCode CreateTS(MPI_Comm comm, const Setup *su, TS *ts)
+{
+  PetscFunctionBeginUser;
+  PetscCall(TSCreate(comm, ts));
+  PetscCall(TSSetType(*ts, TSSIMPVI));
+  PetscCall(TSSimpVISetType(*ts, su->scheme));
+  PetscCall(TSSetTimeStep(*ts, su->dt));
+  PetscCall(TSSetMaxTime(*ts, su->T));
+  PetscCall(TSSetMaxSteps(*ts, su->steps + 1));
+  PetscCall(TSSetExactFinalTime(*ts, TS_EXACTFINALTIME_INTERPOLATE));
+  PetscFunctionReturn(0);
+}
+
+/* sum_b R_b pi_b (the total spatial angular momentum about the common centre) over the bodies of a state in the Vec/Mat layout with nl bodies on this process */
+static PetscErrorCode Momentum(Vec U, PetscReal m[3])
+{
+  const PetscScalar *u;
+  PetscInt           nl;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(U, &nl));
+  nl /= 12;
+  m[0] = m[1] = m[2] = 0;
+  PetscCall(VecGetArrayRead(U, &u));
+  for (PetscInt b = 0; b < nl; b++)
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) m[i] += u[9 * b + 3 * i + j] * u[9 * nl + 3 * b + j];
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, m, 3, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)U)));
+  PetscFunctionReturn(0);
+}
+
+/* The Vec/Mat form on comm with nl bodies here: the final state gathered on rank 0 in the bodies' order (all R, then
+   all pi: the array form's layout), the largest drift of the momentum and of the energy; ts kept if asked */
+static PetscErrorCode RunVec(MPI_Comm comm, Setup *su, PetscInt nl, PetscReal *final, PetscReal *dm, PetscReal *dE, TS *tsout)
+{
+  RigidRing  *rrp, rr;
+  TS          ts;
+  Vec         U, Uz;
+  Mat         H;
+  PetscReal  *J, m0[3], m1[3], E0, E1, t;
+  VecScatter  toz;
+  PetscMPIInt rank, size;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscNew(&rrp)); /* the context of the routines, kept by the TS */
+  *rrp = su->rr;
+  PetscCall(RigidRingSetUpVec(rrp, comm, nl));
+  rr = *rrp;
+  PetscCall(PetscMalloc1(9 * nl, &J));
+  PetscCall(VecCreateMPI(comm, 12 * nl, 12 * rr.N, &U));
+  PetscCall(RigidRingSetState(&rr, rr.lo, rr.hi, U, J));
+  PetscCall(RigidRingCreateHessian(&rr, comm, &H));
+  PetscCall(CreateTS(comm, su, &ts));
+  PetscCall(TSSimpVISetRigidBodyInertias(ts, nl, J));
+  PetscCall(TSSimpVISetRigidBodyPotentialRoutine(ts, NULL, RigidRingPotentialVec, rrp));
+  PetscCall(TSSimpVISetRigidBodyHessianRoutine(ts, H, RigidRingHessianVec, rrp));
+  PetscCall(TSSetSolution(ts, U));
+  PetscCall(TSSetFromOptions(ts));
+  PetscCall(Momentum(U, m0));
+  PetscCall(TSSimpVIComputeEnergy(ts, 0, U, &E0));
+  if (tsout) { /* the caller takes the step's system apart */
+    *tsout = ts;
+    PetscCall(PetscObjectCompose((PetscObject)ts, "U", (PetscObject)U));
+    PetscCall(PetscObjectCompose((PetscObject)ts, "H", (PetscObject)H));
+    PetscCall(VecDestroy(&U));
+    PetscCall(MatDestroy(&H));
+    PetscCall(PetscFree(J));
+    {
+      PetscContainer c;
+
+      PetscCall(PetscContainerCreate(comm, &c));
+      PetscCall(PetscContainerSetPointer(c, rrp));
+      PetscCall(PetscObjectCompose((PetscObject)ts, "rr", (PetscObject)c));
+      PetscCall(PetscContainerDestroy(&c));
+    }
+    PetscFunctionReturn(0);
+  }
+  PetscCall(TSSolve(ts, U));
+  PetscCall(TSGetSolveTime(ts, &t));
+  PetscCheck(PetscAbsReal(t - su->T) < 1e-12, comm, PETSC_ERR_PLIB, "The run ended at t = %g, not %g", (double)t, (double)su->T);
+  PetscCall(Momentum(U, m1));
+  PetscCall(TSSimpVIComputeEnergy(ts, t, U, &E1));
+  /* gravity leaves the vertical component */
+  *dm = su->rr.mgl != 0 ? PetscAbsReal(m1[2] - m0[2]) : PetscSqrtReal(PetscSqr(m1[0] - m0[0]) + PetscSqr(m1[1] - m0[1]) + PetscSqr(m1[2] - m0[2]));
+  *dE = PetscAbsReal(E1 - E0) / PetscAbsReal(E0);
+  /* to rank 0, then from each process's block (its bodies' R, then their pi) to the bodies' order */
+  PetscCall(VecScatterCreateToZero(U, &toz, &Uz));
+  PetscCall(VecScatterBegin(toz, U, Uz, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(toz, U, Uz, INSERT_VALUES, SCATTER_FORWARD));
+  {
+    PetscInt *counts, lo = 0;
+
+    PetscCall(PetscMalloc1(size, &counts));
+    PetscCallMPI(MPI_Gather(&nl, 1, MPIU_INT, counts, 1, MPIU_INT, 0, comm));
+    if (!rank) {
+      const PetscScalar *u;
+
+      PetscCall(VecGetArrayRead(Uz, &u));
+      for (PetscMPIInt q = 0; q < size; q++) {
+        const PetscScalar *blk = u + 12 * lo;
+
+        for (PetscInt b = 0; b < counts[q]; b++) {
+          for (PetscInt i = 0; i < 9; i++) final[9 * (lo + b) + i] = blk[9 * b + i];
+          for (PetscInt i = 0; i < 3; i++) final[9 * rr.N + 3 * (lo + b) + i] = blk[9 * counts[q] + 3 * b + i];
+        }
+        lo += counts[q];
+      }
+      PetscCall(VecRestoreArrayRead(Uz, &u));
+    }
+    PetscCall(PetscFree(counts));
+  }
+  PetscCall(VecScatterDestroy(&toz));
+  PetscCall(VecDestroy(&Uz));
+  PetscCall(TSDestroy(&ts));
+  PetscCall(VecDestroy(&U));
+  PetscCall(MatDestroy(&H));
+  PetscCall(PetscFree(J));
+  PetscCall(RigidRingDestroyVec(rrp));
+  PetscCall(PetscFree(rrp));
+  PetscFunctionReturn(0);
+}
+
+/* The array form on one process: the final state */
+static PetscErrorCode RunArray(Setup *su, PetscReal *final)
+{
+  const PetscInt     N = su->rr.N;
+  TS                 ts;
+  Vec                U;
+  PetscReal         *J;
+  const PetscScalar *u;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(9 * N, &J));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 12 * N, &U));
+  PetscCall(RigidRingSetState(&su->rr, 0, N, U, J));
+  PetscCall(CreateTS(PETSC_COMM_SELF, su, &ts));
+  PetscCall(TSSimpVISetRigidBodies(ts, N, J, RigidRingPotential, &su->rr));
+  PetscCall(TSSetSolution(ts, U));
+  PetscCall(TSSetFromOptions(ts));
+  PetscCall(TSSolve(ts, U));
+  PetscCall(VecGetArrayRead(U, &u));
+  PetscCall(PetscArraycpy(final, u, 12 * N));
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscCall(TSDestroy(&ts));
+  PetscCall(VecDestroy(&U));
+  PetscCall(PetscFree(J));
+  PetscFunctionReturn(0);
+}
+
+/* The model's gradient and Hessian against central differences of V and g along R_b exp(e hat(eta)) */
+static PetscErrorCode CheckModel(Setup *su, PetscBool *ok)
+{
+  const PetscInt N = su->rr.N, n = 3 * N;
+  PetscReal     *R, *Rp, *g, *gp, *gm, *H, V, Vp, Vm, eg = 0, eh = 0, sg = 0, sh = 0;
+  const PetscReal e = 1e-5;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc6(9 * N, &R, 9 * N, &Rp, n, &g, n, &gp, n, &gm, n * n, &H));
+  for (PetscInt b = 0; b < N; b++) {
+    PetscReal pi[3];
+
+    PetscCall(RigidRingStart(b, R + 9 * b, pi));
+  }
+  PetscCall(RigidRingPotential(N, R, &V, g, H, &su->rr));
+  for (PetscInt j = 0; j < n; j++) {
+    for (PetscInt sgn = -1; sgn <= 1; sgn += 2) {
+      PetscReal xi[3] = {0, 0, 0}, E[9];
+
+      PetscCall(PetscArraycpy(Rp, R, 9 * N));
+      xi[j % 3] = sgn * e;
+      PetscCall(SimpVISO3Exp(xi, E));
+      Mul(R + 9 * (j / 3), E, Rp + 9 * (j / 3));
+      PetscCall(RigidRingPotential(N, Rp, sgn > 0 ? &Vp : &Vm, sgn > 0 ? gp : gm, NULL, &su->rr));
+    }
+    eg = PetscMax(eg, PetscAbsReal((Vp - Vm) / (2 * e) - g[j]));
+    sg = PetscMax(sg, PetscAbsReal(g[j]));
+    /* d g_i / d e_j is H_ij minus the left-trivialisation's 1/2 hat(g) on the diagonal block */
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal fd = (gp[i] - gm[i]) / (2 * e), corr = 0;
+
+      if (i / 3 == j / 3) {
+        const PetscReal *gb = g + 3 * (i / 3);
+        const PetscInt   a = i % 3, c = j % 3;
+        PetscReal        hat[9];
+
+        Hat(gb, hat);
+        corr = hat[3 * a + c] / 2;
+      }
+      eh = PetscMax(eh, PetscAbsReal(fd - (H[i * n + j] + corr)));
+      sh = PetscMax(sh, PetscAbsReal(H[i * n + j]));
+    }
+  }
+  *ok = (PetscBool)(eg < 1e-8 * sg && eh < 1e-7 * sh);
+  if (!*ok) PetscCall(PetscPrintf(PETSC_COMM_SELF, "gradient error %g (of %g), Hessian error %g (of %g)\n", (double)eg, (double)sg, (double)eh, (double)sh));
+  PetscCall(PetscFree6(R, Rp, g, gp, gm, H));
+  PetscFunctionReturn(0);
+}
+
+/* The Vec form's step Jacobian at a perturbed predictor against differences of its residual */
+static PetscErrorCode CheckJacobian(Setup *su, PetscInt nl)
+{
+  TS                ts;
+  SimpVIRigidBodies rb;
+  SNES              snes;
+  Vec               U, Z, F;
+  Mat               A, Ad, Jfd;
+  PetscReal         nrm, err;
+  PetscRandom       rnd;
+
+  PetscFunctionBeginUser;
+  PetscCall(RunVec(PETSC_COMM_WORLD, su, nl, NULL, NULL, NULL, &ts));
+  PetscCall(PetscObjectQuery((PetscObject)ts, "U", (PetscObject *)&U));
+  PetscCall(TSSimpVIGetRigidBodies(ts, &rb));
+  PetscCall(SimpVIRigidBodiesSetStep(rb, su->dt, U));
+  PetscCall(SimpVIRigidBodiesGetSNES(rb, &snes));
+  PetscCall(SNESGetSolution(snes, &Z));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(PetscRandomSetInterval(rnd, -0.01, 0.01));
+  {
+    Vec dz;
+
+    PetscCall(VecDuplicate(Z, &dz));
+    PetscCall(VecSetRandom(dz, rnd));
+    PetscCall(VecAXPY(Z, 1.0, dz));
+    PetscCall(VecDestroy(&dz));
+  }
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(SNESGetJacobian(snes, &A, NULL, NULL, NULL));
+  PetscCall(VecDuplicate(Z, &F));
+  PetscCall(SNESComputeFunction(snes, Z, F));
+  PetscCall(SNESComputeJacobian(snes, Z, A, A));
+  PetscCall(MatConvert(A, MATDENSE, MAT_INITIAL_MATRIX, &Ad));
+  PetscCall(MatDuplicate(Ad, MAT_DO_NOT_COPY_VALUES, &Jfd));
+  PetscCall(SNESComputeJacobianDefault(snes, Z, Jfd, Jfd, NULL));
+  PetscCall(MatNorm(Ad, NORM_FROBENIUS, &nrm));
+  PetscCall(MatAXPY(Jfd, -1.0, Ad, SAME_NONZERO_PATTERN));
+  PetscCall(MatNorm(Jfd, NORM_FROBENIUS, &err));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "step Jacobian (parallel AIJ) against differences of the residual, relative error < 1e-6: %s\n", err < 1e-6 * nrm ? "yes" : "no"));
+  if (err >= 1e-6 * nrm) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  |J - J_fd| / |J| = %g\n", (double)(err / nrm)));
+  PetscCall(MatDestroy(&Ad));
+  PetscCall(MatDestroy(&Jfd));
+  PetscCall(VecDestroy(&F));
+  {
+    PetscContainer c;
+    RigidRing     *rr;
+
+    PetscCall(PetscObjectQuery((PetscObject)ts, "rr", (PetscObject *)&c));
+    PetscCall(PetscContainerGetPointer(c, (void **)&rr));
+    PetscCall(TSDestroy(&ts));
+    PetscCall(RigidRingDestroyVec(rr));
+    PetscCall(PetscFree(rr));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Misuse, each a clear error at set-up or at the call */
+static PetscErrorCode Errors(Setup *su, const char which[], PetscInt nl)
+{
+  RigidRing rr = su->rr;
+  TS        ts;
+  Vec       U, g = NULL;
+  Mat       H;
+  PetscReal J[9 * 64];
+  PetscBool is;
+
+  PetscFunctionBeginUser;
+  PetscCall(RigidRingSetUpVec(&rr, PETSC_COMM_WORLD, nl));
+  PetscCall(VecCreateMPI(PETSC_COMM_WORLD, 12 * nl, PETSC_DETERMINE, &U));
+  PetscCall(RigidRingSetState(&rr, rr.lo, rr.hi, U, J));
+  PetscCall(RigidRingCreateHessian(&rr, PETSC_COMM_WORLD, &H));
+  PetscCall(CreateTS(PETSC_COMM_WORLD, su, &ts));
+  PetscCall(PetscStrcmp(which, "mix", &is));
+  if (is) PetscCall(TSSimpVISetRigidBodies(ts, nl, J, RigidRingPotential, &rr));
+  PetscCall(TSSimpVISetRigidBodyInertias(ts, nl, J));
+  PetscCall(PetscStrcmp(which, "gradient", &is));
+  if (is) PetscCall(VecCreateMPI(PETSC_COMM_WORLD, 3 * nl + 1, PETSC_DETERMINE, &g));
+  PetscCall(TSSimpVISetRigidBodyPotentialRoutine(ts, g, RigidRingPotentialVec, &rr));
+  PetscCall(VecDestroy(&g));
+  PetscCall(PetscStrcmp(which, "nohessian", &is));
+  if (!is) {
+    PetscCall(PetscStrcmp(which, "hessian", &is));
+    if (is) {
+      PetscCall(MatDestroy(&H));
+      PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, 3 * rr.N + 3, 3 * rr.N + 3, 9, NULL, 6, NULL, &H));
+    }
+    PetscCall(TSSimpVISetRigidBodyHessianRoutine(ts, H, RigidRingHessianVec, &rr));
+  }
+  PetscCall(PetscStrcmp(which, "state", &is));
+  if (is) {
+    PetscCall(VecDestroy(&U));
+    PetscCall(VecCreateMPI(PETSC_COMM_WORLD, 12 * nl + 1, PETSC_DETERMINE, &U));
+  }
+  PetscCall(TSSetSolution(ts, U));
+  PetscCall(TSSetUp(ts));
+  PetscCall(TSDestroy(&ts));
+  PetscCall(VecDestroy(&U));
+  PetscCall(MatDestroy(&H));
+  PetscCall(RigidRingDestroyVec(&rr));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  Setup       su = {.n = 16, .steps = 40, .dt = 0.05, .scheme = "simpson", .rr = {.ring = PETSC_TRUE, .k = 2.0}};
+  char        check[32] = "ranks", error[32] = "mix";
+  PetscBool   chain = PETSC_FALSE, ok;
+  PetscMPIInt rank, size;
+  PetscInt    nl;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SimpVIInitializePackage());
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Rigid ring", NULL);
+  PetscCall(PetscOptionsInt("-n", "bodies", NULL, su.n, &su.n, NULL));
+  PetscCall(PetscOptionsInt("-steps", "steps", NULL, su.steps, &su.steps, NULL));
+  PetscCall(PetscOptionsReal("-dt", "step size", NULL, su.dt, &su.dt, NULL));
+  PetscCall(PetscOptionsReal("-gravity", "m g l of each body", NULL, su.rr.mgl, &su.rr.mgl, NULL));
+  PetscCall(PetscOptionsBool("-chain", "an open chain", NULL, chain, &chain, NULL));
+  PetscCall(PetscOptionsString("-scheme", "TSSIMPVI scheme", NULL, su.scheme, su.scheme, sizeof(su.scheme), NULL));
+  PetscCall(PetscOptionsString("-check", "ranks, jacobian, errors", NULL, check, check, sizeof(check), NULL));
+  PetscCall(PetscOptionsString("-error", "mix, state, hessian, gradient, nohessian", NULL, error, error, sizeof(error), NULL));
+  PetscOptionsEnd();
+  su.rr.N    = su.n;
+  su.rr.ring = (PetscBool)!chain;
+  su.T       = (su.steps - 1.0 / 3) * su.dt; /* the last step interpolated */
+  nl         = PETSC_DECIDE;
+  PetscCall(PetscSplitOwnership(PETSC_COMM_WORLD, &nl, &su.n));
+  PetscCheck(su.n >= 3 && nl >= 1 && su.n <= 64, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "Take 3 to 64 bodies, at least one per process");
+
+  PetscCall(PetscStrcmp(check, "errors", &ok));
+  if (ok) {
+    PetscCall(Errors(&su, error, nl));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
+  PetscCall(PetscStrcmp(check, "jacobian", &ok));
+  if (ok) {
+    PetscCall(CheckJacobian(&su, nl));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
+  {
+    PetscReal *uw, *us = NULL, *ua = NULL, dm, dE, dms, dEs, dsw = 0, dsa = 0;
+
+    if (!rank) {
+      PetscCall(CheckModel(&su, &ok));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "model: gradient and Hessian agree with differences: %s\n", ok ? "yes" : "no"));
+    }
+    PetscCall(PetscMalloc1(12 * su.n, &uw));
+    PetscCall(RunVec(PETSC_COMM_WORLD, &su, nl, uw, &dm, &dE, NULL));
+    if (!rank) { /* the same form on one process, and the array form */
+      PetscCall(PetscMalloc2(12 * su.n, &us, 12 * su.n, &ua));
+      PetscCall(RunVec(PETSC_COMM_SELF, &su, su.n, us, &dms, &dEs, NULL));
+      PetscCall(RunArray(&su, ua));
+      for (PetscInt j = 0; j < 12 * su.n; j++) {
+        dsw = PetscMax(dsw, PetscAbsReal(uw[j] - us[j]));
+        dsa = PetscMax(dsa, PetscAbsReal(ua[j] - us[j]));
+      }
+      PetscCall(PetscFree2(us, ua));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%" PetscInt_FMT " bodies (%s%s), %" PetscInt_FMT " steps, the last interpolated, on %d process(es)\n", su.n, su.rr.ring ? "ring" : "chain", su.rr.mgl != 0 ? ", gravity" : "", su.steps, (int)size));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Vec/Mat form on %d process(es) vs on one: max difference %s 1e-12: %s\n", (int)size, "<", dsw < 1e-12 ? "yes" : "no"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Vec/Mat form vs array form on one process, agree to round-off (1e-13): %s\n", dsa < 1e-13 ? "yes" : "no"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s conserved to 1e-13: %s\n", su.rr.mgl != 0 ? "vertical spatial angular momentum" : "spatial angular momentum", dm < 1e-13 ? "yes" : "no"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "relative energy error < 1e-4: %s\n", dE < 1e-4 ? "yes" : "no"));
+    PetscCall(PetscInfo(NULL, "differences %g (ranks) %g (array), momentum drift %g, energy error %g\n", (double)dsw, (double)dsa, (double)dm, (double)dE));
+    if (PetscAbsReal(dsw) >= 1e-12 || dsa >= 1e-13 || dm >= 1e-13) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  differences %g (ranks) %g (array), momentum drift %g, energy error %g\n", (double)dsw, (double)dsa, (double)dm, (double)dE));
+    PetscCall(PetscFree(uw));
+  }
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+  test:
+    suffix: one
+    args: -n 8
+
+  test:
+    suffix: ranks
+    nsize: 2
+    args: -n 16
+
+  test:
+    suffix: ranks_lobatto_chain
+    nsize: 2
+    args: -n 9 -chain -scheme lobatto -steps 30
+
+  test:
+    suffix: ranks_gravity
+    nsize: 2
+    args: -n 12 -gravity 0.5
+
+  test:
+    suffix: jacobian
+    nsize: {{1 2}}
+    args: -check jacobian -n 7 -gravity 0.3
+    output_file: output/rigidring_jacobian.out
+
+  test:
+    suffix: view
+    nsize: 2
+    args: -n 6 -steps 2 -ts_view
+    filter: grep -E "Rigid|SO\\(3\\)|state:|step Jacobian|KSP Object|PC Object|type:|agree|difference"
+
+  testset:
+    args: -check errors -n 6 -petsc_ci_portable_error_output -error_output_stdout
+    filter: grep -E "Error|error" | grep -v "^\\[1\\]" | head -n 2
+    nsize: 2
+    test:
+      suffix: err_mix
+      args: -error mix
+    test:
+      suffix: err_state
+      args: -error state
+    test:
+      suffix: err_hessian
+      args: -error hessian
+    test:
+      suffix: err_gradient
+      args: -error gradient
+    test:
+      suffix: err_nohessian
+      args: -error nohessian
+
+TEST*/
