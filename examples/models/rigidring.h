@@ -201,7 +201,7 @@ static inline PetscErrorCode RigidRingLocal(const RigidRing *rr, const PetscReal
   PetscFunctionBeginUser;
   *V = 0;
   for (PetscInt b = rr->lo; b < rr->hi; b++) {
-    const PetscInt   j = b - rr->lo + 1; /* body b in Rl */
+    const PetscInt   j  = b - rr->lo + 1; /* body b in Rl */
     const PetscReal *Rb = Rl + 9 * j;
     PetscReal        Vd = 0, J[9], a[3], p[3], k, Jn[9], an[3], pn[3], kn, Hbb[9] = {0}, Hbn[9] = {0}, Hbp[9] = {0}, Hnn[9] = {0}, gb[3] = {0, 0, 0};
     PetscInt         rows[3], cols[3];
@@ -213,7 +213,7 @@ static inline PetscErrorCode RigidRingLocal(const RigidRing *rr, const PetscReal
       RigidRingSpring(Rb, Rl + 9 * (j + 1), a, pn, k, V, gb, NULL, Hbb, Hbn, Hnn);
     }
     if (rr->ring || b > 0) { /* the spring to the left, body b its right end */
-      const PetscInt prev = (b - 1 + N) % N;
+      const PetscInt prev   = (b - 1 + N) % N;
       PetscReal      Hpp[9] = {0}, Hpb[9] = {0};
 
       RigidRingBody(rr, prev, Jn, an, pn, &kn);
@@ -287,7 +287,7 @@ static inline PetscErrorCode RigidRingCreateHessian(const RigidRing *rr, MPI_Com
 /* The state of bodies lo..hi-1 (the Vec/Mat form's layout: their R, then their pi), and their inertias */
 static inline PetscErrorCode RigidRingSetState(const RigidRing *rr, PetscInt lo, PetscInt hi, Vec U, PetscReal J[])
 {
-  PetscScalar *u;
+  PetscScalar   *u;
   const PetscInt nl = hi - lo;
 
   PetscFunctionBeginUser;

@@ -444,8 +444,10 @@ PetscErrorCode SimpVIRigidBodiesCreate_Private(TS ts, PetscInt nbodies, const Pe
   Not supported with rigid bodies (each an error at set-up or at the first step): other mechanics on the same `TS`
   (a Lagrangian, a mass, forces, constraints, an I2 or split problem), more than one process, the adjoint and
   forward sensitivities (`TSSetSaveTrajectory()`), checkpoints (-ts_simpvi_checkpoint, -ts_simpvi_restart).
+  For many bodies on any number of processes, the same step takes the bodies in the `Vec`/`Mat` form instead
+  (`TSSimpVISetRigidBodyInertias()`, `TSSimpVISetRigidBodyPotentialRoutine()`, `TSSimpVISetRigidBodyHessianRoutine()`).
 
-.seealso: `TSSIMPVI`, `TSSimpVICreateRigidBodies()`, `SimpVIRigidBodyPotentialFn`, `TSSimpVIGetRigidBodies()`, `TSSimpVIComputeEnergy()`
+.seealso: `TSSIMPVI`, `TSSimpVISetRigidBodyInertias()`, `TSSimpVICreateRigidBodies()`, `SimpVIRigidBodyPotentialFn`, `TSSimpVIGetRigidBodies()`, `TSSimpVIComputeEnergy()`
 @*/
 PetscErrorCode TSSimpVISetRigidBodies(TS ts, PetscInt nbodies, const PetscReal J[], SimpVIRigidBodyPotentialFn V, void *ctx)
 {
@@ -511,7 +513,7 @@ PetscErrorCode SimpVIRigidBodiesDestroy(SimpVIRigidBodies *rb)
 . rb - the rigid bodies
 
   Output Parameter:
-. U - the state (sequential), zero
+. U - the state (sequential; for the `Vec`/`Mat` form of `TSSimpVISetRigidBodyInertias()` parallel, this process's bodies), zero
 
   Level: intermediate
 
@@ -521,7 +523,8 @@ PetscErrorCode SimpVIRigidBodiesCreateState(SimpVIRigidBodies rb, Vec *U)
 {
   PetscFunctionBegin;
   SimpVIAssertPointer(U, 2);
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 12 * rb->nb, U));
+  if (rb->vec) PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)rb->Z), 12 * rb->nb, PETSC_DETERMINE, U)); /* the Vec/Mat form: this process's bodies */
+  else PetscCall(VecCreateSeq(PETSC_COMM_SELF, 12 * rb->nb, U));
   PetscFunctionReturn(0);
 }
 
@@ -775,6 +778,9 @@ PetscErrorCode SimpVIRigidBodiesGetSNES(SimpVIRigidBodies rb, SNES *snes)
 . E - the energy
 
   Level: intermediate
+
+  Note:
+  Collective for the bodies of the `Vec`/`Mat` form (`TSSimpVISetRigidBodyInertias()`, `TSSimpVIGetRigidBodies()`).
 
 .seealso: `TSSimpVICreateRigidBodies()`
 @*/

@@ -104,7 +104,7 @@ static PetscErrorCode Jacobian(SNES snes, Vec Zv, Mat A, Mat B, void *ctx)
   SimpVIRigidBodies    rb = (SimpVIRigidBodies)ctx;
   SimpVIRigidBodiesVec v  = rb->vec;
   const PetscInt       nb = rb->nb, n = rb->n, nq = rb->nq, s = rb->s, ng = v->ng, s3 = 3 * s;
-  const PetscReal      h  = rb->h;
+  const PetscReal      h = rb->h;
   const PetscScalar   *Z, *Zg;
   PetscReal          **xk = rb->ptr, **uk = rb->ptr + nq, **xg = v->gptr, **ug = v->gptr + nq, *fs = rb->dfs, Vval;
   PetscInt             rstart;
@@ -161,7 +161,7 @@ static PetscErrorCode Jacobian(SNES snes, Vec Zv, Mat A, Mat B, void *ctx)
     for (PetscInt i = 0; i < s; i++)
       for (PetscInt r = 0; r < 3; r++) v->ridx[3 * i + r] = rstart + i * n + 3 * b + r;
     for (PetscInt e = v->cptr[b]; e < v->cptr[b + 1]; e++) {
-      const PetscInt  c = v->cols[e];
+      const PetscInt  c    = v->cols[e];
       const PetscBool self = (PetscBool)(c == b);
 
       for (PetscInt l = 1; l <= s; l++)
@@ -228,8 +228,8 @@ static PetscErrorCode Jacobian(SNES snes, Vec Zv, Mat A, Mat B, void *ctx)
    step Jacobian preallocated on it */
 static PetscErrorCode SetUpPattern(SimpVIRigidBodies rb, Vec U)
 {
-  SimpVIRigidBodiesVec v    = rb->vec;
-  const PetscInt       nb   = rb->nb, s = rb->s;
+  SimpVIRigidBodiesVec v  = rb->vec;
+  const PetscInt       nb = rb->nb, s = rb->s;
   MPI_Comm             comm = PetscObjectComm((PetscObject)rb->Z);
   PetscLayout          map;
   const PetscInt      *ranges;
@@ -349,16 +349,16 @@ static PetscErrorCode SetUpPattern(SimpVIRigidBodies rb, Vec U)
 /* The rigid bodies of the Vec/Mat form given to ts, their step solved by snes (the TS's) from the state U */
 PetscErrorCode SimpVIRigidBodiesCreateVec_Private(TS ts, SNES snes, Vec U, SimpVIRigidBodies *rb)
 {
-  MPI_Comm          comm = PetscObjectComm((PetscObject)ts);
-  SimpVIProblem    *prob;
-  const SimpVIUser *u;
-  SimpVIRigidBodies R;
+  MPI_Comm             comm = PetscObjectComm((PetscObject)ts);
+  SimpVIProblem       *prob;
+  const SimpVIUser    *u;
+  SimpVIRigidBodies    R;
   SimpVIRigidBodiesVec v;
-  TSSimpVIType      type;
-  KSP               ksp;
-  PetscInt          n, s, nq, m, nb, bad;
-  DMSNES            sdm;
-  DMKSP             kdm;
+  TSSimpVIType         type;
+  KSP                  ksp;
+  PetscInt             n, s, nq, m, nb, bad;
+  DMSNES               sdm;
+  DMKSP                kdm;
 
   PetscFunctionBegin;
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
@@ -451,7 +451,7 @@ PetscErrorCode SimpVIRigidBodiesVecDestroy_Private(SimpVIRigidBodiesVec *vec)
 /* -ts_view: the bodies on all processes, the state's layout, the step's matrix */
 PetscErrorCode SimpVIRigidBodiesVecView_Private(SimpVIRigidBodies rb, PetscViewer viewer)
 {
-  SimpVIRigidBodiesVec v = rb->vec;
+  SimpVIRigidBodiesVec v   = rb->vec;
   PetscInt             nnz = v->nnz;
 
   PetscFunctionBegin;
@@ -460,7 +460,7 @@ PetscErrorCode SimpVIRigidBodiesVecView_Private(SimpVIRigidBodies rb, PetscViewe
   PetscCall(PetscViewerASCIIPrintf(viewer, "  curve of a step: R0 exp(xi(tau)), xi a polynomial in so(3) through the Gauss-Lobatto nodes (the exponential map)\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  state: on each process its bodies' rotation matrices (9 entries each, row-major), then their body angular momenta (3 entries each)\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  scheme %s: degree %" PetscInt_FMT ", %" PetscInt_FMT " quadrature points, order %" PetscInt_FMT "\n", rb->type, rb->s, rb->nq, rb->order));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  step Jacobian: parallel AIJ, %" PetscInt_FMT " x %" PetscInt_FMT " blocks of 3 x 3 per pair of coupled bodies (%" PetscInt_FMT " pairs, the Hessian's pattern and the bodies themselves)\n", rb->s, rb->s, nnz));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  step Jacobian: parallel AIJ, %" PetscInt_FMT " x %" PetscInt_FMT " node blocks of 3 x 3 for each of %" PetscInt_FMT " pairs of coupled bodies (the Hessian's pattern, each body with itself)\n", rb->s, rb->s, nnz));
   PetscFunctionReturn(0);
 }
 
