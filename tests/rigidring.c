@@ -1,7 +1,7 @@
 static char help[] = "Rigid bodies in the Vec/Mat form (TSSimpVISetRigidBodyInertias()) on any number of processes: a ring of N bodies\n"
                      "joined by springs (examples/models/rigidring.h), against the same form on one process and the array form\n"
                      "(TSSimpVISetRigidBodies()); the spatial angular momentum, the energy, the step Jacobian by differences.\n"
-                     "Options: -n <16> bodies, -steps <40>, -dt <0.05>, -chain (open), -gravity <mgl>, -scheme <simpson>,\n"
+                     "Options: -n <16> bodies, -steps <40>, -dt <0.05>, -chain (open), -gravity <mgl>, -events, -scheme <simpson>,\n"
                      "         -check <ranks|jacobian|errors>\n\n";
 
 #include <simpvi.h>
@@ -12,7 +12,36 @@ typedef struct {
   PetscReal dt, T;
   char      scheme[64];
   RigidRing rr;
+  PetscBool events; /* each body's axis height R_b[2][2] crossing its start's minus 0.05: an event of its process */
 } Setup;
+
+/* the events found (on this process) and the sum of their times */
+typedef struct {
+  PetscInt  nl, count;
+  PetscReal level[64], tsum;
+} Events;
+
+static PetscErrorCode Indicator(TS ts, PetscReal t, Vec U, PetscScalar f[], void *ctx)
+{
+  Events            *ev = (Events *)ctx;
+  const PetscScalar *u;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(U, &u));
+  for (PetscInt b = 0; b < ev->nl; b++) f[b] = u[9 * b + 8] - ev->level[b];
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PostEvent(TS ts, PetscInt nevents, PetscInt list[], PetscReal t, Vec U, PetscBool forward, void *ctx)
+{
+  Events *ev = (Events *)ctx;
+
+  PetscFunctionBeginUser;
+  ev->count += nevents;
+  ev->tsum += nevents * t;
+  PetscFunctionReturn(0);
+}
 
 /* A TS of type simpvi on comm with the scheme and the time controls (the final time inside the last step: interpolated) */
 static PetscErrorCode CreateTS(MPI_Comm comm, const Setup *su, TS *ts)
@@ -23,8 +52,27 @@ static PetscErrorCode CreateTS(MPI_Comm comm, const Setup *su, TS *ts)
   PetscCall(TSSimpVISetType(*ts, su->scheme));
   PetscCall(TSSetTimeStep(*ts, su->dt));
   PetscCall(TSSetMaxTime(*ts, su->T));
-  PetscCall(TSSetMaxSteps(*ts, su->steps + 1));
+  PetscCall(TSSetMaxSteps(*ts, 10 * su->steps)); /* events shorten some */
   PetscCall(TSSetExactFinalTime(*ts, TS_EXACTFINALTIME_INTERPOLATE));
+  PetscFunctionReturn(0);
+}
+
+/* Events of each process's own bodies (TSInterpolate() and TSRollBack() locate them) */
+static PetscErrorCode SetEvents(TS ts, Vec U, PetscInt nl, Events *ev)
+{
+  PetscInt          *dir;
+  PetscBool         *term;
+  const PetscScalar *u;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc2(nl, &dir, nl, &term));
+  ev->nl = nl, ev->count = 0, ev->tsum = 0;
+  PetscCall(VecGetArrayRead(U, &u));
+  for (PetscInt b = 0; b < nl; b++) ev->level[b] = u[9 * b + 8] - 0.05;
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscCall(TSSetEventHandler(ts, nl, dir, term, Indicator, PostEvent, ev));
+  PetscCall(TSSetEventTolerances(ts, 1e-10, NULL));
+  PetscCall(PetscFree2(dir, term));
   PetscFunctionReturn(0);
 }
 
@@ -49,7 +97,7 @@ static PetscErrorCode Momentum(Vec U, PetscReal m[3])
 
 /* The Vec/Mat form on comm with nl bodies here: the final state gathered on rank 0 in the bodies' order (all R, then
    all pi: the array form's layout), the largest drift of the momentum and of the energy; ts kept if asked */
-static PetscErrorCode RunVec(MPI_Comm comm, Setup *su, PetscInt nl, PetscReal *final, PetscReal *dm, PetscReal *dE, TS *tsout)
+static PetscErrorCode RunVec(MPI_Comm comm, Setup *su, PetscInt nl, PetscReal *final, PetscReal *dm, PetscReal *dE, Events *ev, TS *tsout)
 {
   RigidRing  *rrp, rr;
   TS          ts;
@@ -75,6 +123,7 @@ static PetscErrorCode RunVec(MPI_Comm comm, Setup *su, PetscInt nl, PetscReal *f
   PetscCall(TSSimpVISetRigidBodyPotentialRoutine(ts, NULL, RigidRingPotentialVec, rrp));
   PetscCall(TSSimpVISetRigidBodyHessianRoutine(ts, H, RigidRingHessianVec, rrp));
   PetscCall(TSSetSolution(ts, U));
+  if (su->events) PetscCall(SetEvents(ts, U, nl, ev));
   PetscCall(TSSetFromOptions(ts));
   PetscCall(Momentum(U, m0));
   PetscCall(TSSimpVIComputeEnergy(ts, 0, U, &E0));
@@ -100,6 +149,10 @@ static PetscErrorCode RunVec(MPI_Comm comm, Setup *su, PetscInt nl, PetscReal *f
   PetscCheck(PetscAbsReal(t - su->T) < 1e-12, comm, PETSC_ERR_PLIB, "The run ended at t = %g, not %g", (double)t, (double)su->T);
   PetscCall(Momentum(U, m1));
   PetscCall(TSSimpVIComputeEnergy(ts, t, U, &E1));
+  if (su->events) {
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ev->count, 1, MPIU_INT, MPI_SUM, comm));
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ev->tsum, 1, MPIU_REAL, MPIU_SUM, comm));
+  }
   /* gravity leaves the vertical component */
   *dm = su->rr.mgl != 0 ? PetscAbsReal(m1[2] - m0[2]) : PetscSqrtReal(PetscSqr(m1[0] - m0[0]) + PetscSqr(m1[1] - m0[1]) + PetscSqr(m1[2] - m0[2]));
   *dE = PetscAbsReal(E1 - E0) / PetscAbsReal(E0);
@@ -141,7 +194,7 @@ static PetscErrorCode RunVec(MPI_Comm comm, Setup *su, PetscInt nl, PetscReal *f
 }
 
 /* The array form on one process: the final state */
-static PetscErrorCode RunArray(Setup *su, PetscReal *final)
+static PetscErrorCode RunArray(Setup *su, PetscReal *final, Events *ev)
 {
   const PetscInt     N = su->rr.N;
   TS                 ts;
@@ -156,6 +209,7 @@ static PetscErrorCode RunArray(Setup *su, PetscReal *final)
   PetscCall(CreateTS(PETSC_COMM_SELF, su, &ts));
   PetscCall(TSSimpVISetRigidBodies(ts, N, J, RigidRingPotential, &su->rr));
   PetscCall(TSSetSolution(ts, U));
+  if (su->events) PetscCall(SetEvents(ts, U, N, ev));
   PetscCall(TSSetFromOptions(ts));
   PetscCall(TSSolve(ts, U));
   PetscCall(VecGetArrayRead(U, &u));
@@ -228,7 +282,7 @@ static PetscErrorCode CheckJacobian(Setup *su, PetscInt nl)
   PetscRandom       rnd;
 
   PetscFunctionBeginUser;
-  PetscCall(RunVec(PETSC_COMM_WORLD, su, nl, NULL, NULL, NULL, &ts));
+  PetscCall(RunVec(PETSC_COMM_WORLD, su, nl, NULL, NULL, NULL, NULL, &ts));
   PetscCall(PetscObjectQuery((PetscObject)ts, "U", (PetscObject *)&U));
   PetscCall(TSSimpVIGetRigidBodies(ts, &rb));
   PetscCall(SimpVIRigidBodiesSetStep(rb, su->dt, U));
@@ -338,6 +392,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-dt", "step size", NULL, su.dt, &su.dt, NULL));
   PetscCall(PetscOptionsReal("-gravity", "m g l of each body", NULL, su.rr.mgl, &su.rr.mgl, NULL));
   PetscCall(PetscOptionsBool("-chain", "an open chain", NULL, chain, &chain, NULL));
+  PetscCall(PetscOptionsBool("-events", "events on the bodies' axes", NULL, su.events, &su.events, NULL));
   PetscCall(PetscOptionsString("-scheme", "TSSIMPVI scheme", NULL, su.scheme, su.scheme, sizeof(su.scheme), NULL));
   PetscCall(PetscOptionsString("-check", "ranks, jacobian, errors", NULL, check, check, sizeof(check), NULL));
   PetscOptionsEnd();
@@ -362,17 +417,18 @@ int main(int argc, char **argv)
   }
   {
     PetscReal *uw, *us = NULL, *ua = NULL, dm, dE, dms, dEs, dsw = 0, dsa = 0;
+    Events     ew = {0}, es = {0}, ea = {0};
 
     if (!rank) {
       PetscCall(CheckModel(&su, &ok));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "model: gradient and Hessian agree with differences: %s\n", ok ? "yes" : "no"));
     }
     PetscCall(PetscMalloc1(12 * su.n, &uw));
-    PetscCall(RunVec(PETSC_COMM_WORLD, &su, nl, uw, &dm, &dE, NULL));
+    PetscCall(RunVec(PETSC_COMM_WORLD, &su, nl, uw, &dm, &dE, &ew, NULL));
     if (!rank) { /* the same form on one process, and the array form */
       PetscCall(PetscMalloc2(12 * su.n, &us, 12 * su.n, &ua));
-      PetscCall(RunVec(PETSC_COMM_SELF, &su, su.n, us, &dms, &dEs, NULL));
-      PetscCall(RunArray(&su, ua));
+      PetscCall(RunVec(PETSC_COMM_SELF, &su, su.n, us, &dms, &dEs, &es, NULL));
+      PetscCall(RunArray(&su, ua, &ea));
       for (PetscInt j = 0; j < 12 * su.n; j++) {
         dsw = PetscMax(dsw, PetscAbsReal(uw[j] - us[j]));
         dsa = PetscMax(dsa, PetscAbsReal(ua[j] - us[j]));
@@ -384,6 +440,12 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Vec/Mat form vs array form on one process, agree to round-off (1e-13): %s\n", dsa < 1e-13 ? "yes" : "no"));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s conserved to 1e-13: %s\n", su.rr.mgl != 0 ? "vertical spatial angular momentum" : "spatial angular momentum", dm < 1e-13 ? "yes" : "no"));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "relative energy error < 1e-4: %s\n", dE < 1e-4 ? "yes" : "no"));
+    if (su.events) {
+      PetscBool same = (PetscBool)(ew.count == es.count && PetscAbsReal(ew.tsum - es.tsum) < 1e-9 && ea.count == es.count && PetscAbsReal(ea.tsum - es.tsum) < 1e-9);
+
+      PetscCallMPI(MPI_Bcast(&same, 1, MPIU_BOOL, 0, PETSC_COMM_WORLD));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "events: %" PetscInt_FMT " axis crossings, the same at the same times (1e-9) on one process and in the array form: %s\n", ew.count, same ? "yes" : "no"));
+    }
     PetscCall(PetscInfo(NULL, "differences %g (ranks) %g (array), momentum drift %g, energy error %g\n", (double)dsw, (double)dsa, (double)dm, (double)dE));
     if (PetscAbsReal(dsw) >= 1e-12 || dsa >= 1e-13 || dm >= 1e-13) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  differences %g (ranks) %g (array), momentum drift %g, energy error %g\n", (double)dsw, (double)dsa, (double)dm, (double)dE));
     PetscCall(PetscFree(uw));
@@ -412,6 +474,11 @@ int main(int argc, char **argv)
     suffix: ranks_gravity
     nsize: 2
     args: -n 12 -gravity 0.5
+
+  test:
+    suffix: ranks_events
+    nsize: 2
+    args: -n 10 -events -steps 60
 
   test:
     suffix: jacobian
