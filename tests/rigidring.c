@@ -463,7 +463,7 @@ int main(int argc, char **argv)
   test:
     suffix: ranks
     nsize: 2
-    args: -n 16
+    args: -n 32 -steps 100
 
   test:
     suffix: ranks_lobatto_chain
