@@ -441,9 +441,9 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s conserved to 1e-13: %s\n", su.rr.mgl != 0 ? "vertical spatial angular momentum" : "spatial angular momentum", dm < 1e-13 ? "yes" : "no"));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "relative energy error < 1e-4: %s\n", dE < 1e-4 ? "yes" : "no"));
     if (su.events) {
-      PetscBool same = (PetscBool)(ew.count == es.count && PetscAbsReal(ew.tsum - es.tsum) < 1e-9 && ea.count == es.count && PetscAbsReal(ea.tsum - es.tsum) < 1e-9);
+      PetscMPIInt same = (PetscMPIInt)(ew.count == es.count && PetscAbsReal(ew.tsum - es.tsum) < 1e-9 && ea.count == es.count && PetscAbsReal(ea.tsum - es.tsum) < 1e-9);
 
-      PetscCallMPI(MPI_Bcast(&same, 1, MPIU_BOOL, 0, PETSC_COMM_WORLD));
+      PetscCallMPI(MPI_Bcast(&same, 1, MPI_INT, 0, PETSC_COMM_WORLD));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "events: %" PetscInt_FMT " axis crossings, the same at the same times (1e-9) on one process and in the array form: %s\n", ew.count, same ? "yes" : "no"));
     }
     PetscCall(PetscInfo(NULL, "differences %g (ranks) %g (array), momentum drift %g, energy error %g\n", (double)dsw, (double)dsa, (double)dm, (double)dE));

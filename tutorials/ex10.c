@@ -94,7 +94,7 @@ static PetscErrorCode Terms(TS ts, Vec R, Ring *ring, PetscReal *V, Vec g, Mat H
     PetscReal          gb[3] = {0, 0, 0}, Hbb[9] = {0}, Hbn[9] = {0}, Hnn[9] = {0}, Hpp[9] = {0}, Hpb[9] = {0}, Hbp[9], Vleft = 0;
     PetscInt           rows[3], next[3], prev[3];
 
-    Spring(ring, Rb, Rnext, V, gb, NULL, H ? Hbb : NULL, Hbn, Hnn);          /* its spring to the right: V counted here */
+    Spring(ring, Rb, Rnext, V, gb, NULL, H ? Hbb : NULL, Hbn, Hnn);      /* its spring to the right: V counted here */
     Spring(ring, Rprev, Rb, &Vleft, NULL, gb, H ? Hpp : NULL, Hpb, Hbb); /* and to the left (counted by the left body) */
     for (PetscInt i = 0; ga && i < 3; i++) ga[3 * (b - ring->lo) + i] = gb[i];
     if (!H) continue;
@@ -161,8 +161,11 @@ static PetscErrorCode Watch(Vec U, PetscReal m[3], PetscReal *orth)
 
 int main(int argc, char **argv)
 {
-  Ring         ring = {.N = 16, .k = 2.0, .a = {0.5, 0.1, 0}, .p = {-0.5, 0, 0.1}};
-  PetscInt     nl   = PETSC_DECIDE, *idx;
+  Ring ring = {
+    .N = 16, .k = 2.0, .a = {0.5,  0.1, 0  },
+            .p = {-0.5, 0,   0.1}
+  };
+  PetscInt     nl = PETSC_DECIDE, *idx;
   PetscReal    T = 5, dt = 0.05, *J, m0[3], m1[3], E0, E1, orth, dm;
   TS           ts;
   Vec          U, R;
