@@ -1,7 +1,7 @@
 static char help[] = "Rigid bodies in the Vec/Mat form (TSSimpVISetRigidBodyInertias()) on any number of processes: a ring of N bodies\n"
                      "joined by springs (examples/models/rigidring.h), against the same form on one process and the array form\n"
                      "(TSSimpVISetRigidBodies()); the spatial angular momentum, the energy, the step Jacobian by differences.\n"
-                     "Options: -n <16> bodies, -steps <40>, -dt <0.05>, -chain (open), -gravity <mgl>, -events, -scheme <simpson>,\n"
+                     "Options: -n <16> bodies, -steps <40>, -dt <0.05>, -chain (open), -gravity <mgl>, -events, -empty, -scheme <simpson>,\n"
                      "         -check <ranks|jacobian|errors>\n\n";
 
 #include <simpvi.h>
@@ -377,7 +377,7 @@ int main(int argc, char **argv)
     .n = 16, .steps = 40, .dt = 0.05, .scheme = "simpson", .rr = {.ring = PETSC_TRUE, .k = 2.0}
   };
   char        check[32] = "ranks";
-  PetscBool   chain     = PETSC_FALSE, ok;
+  PetscBool   chain = PETSC_FALSE, empty = PETSC_FALSE, ok;
   PetscMPIInt rank, size;
   PetscInt    nl;
 
@@ -393,6 +393,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-gravity", "m g l of each body", NULL, su.rr.mgl, &su.rr.mgl, NULL));
   PetscCall(PetscOptionsBool("-chain", "an open chain", NULL, chain, &chain, NULL));
   PetscCall(PetscOptionsBool("-events", "events on the bodies' axes", NULL, su.events, &su.events, NULL));
+  PetscCall(PetscOptionsBool("-empty", "the last process without bodies", NULL, empty, &empty, NULL));
   PetscCall(PetscOptionsString("-scheme", "TSSIMPVI scheme", NULL, su.scheme, su.scheme, sizeof(su.scheme), NULL));
   PetscCall(PetscOptionsString("-check", "ranks, jacobian, errors", NULL, check, check, sizeof(check), NULL));
   PetscOptionsEnd();
@@ -401,7 +402,8 @@ int main(int argc, char **argv)
   su.T       = (su.steps - 1.0 / 3) * su.dt; /* the last step interpolated */
   nl         = PETSC_DECIDE;
   PetscCall(PetscSplitOwnership(PETSC_COMM_WORLD, &nl, &su.n));
-  PetscCheck(su.n >= 3 && nl >= 1 && su.n <= 64, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "Take 3 to 64 bodies, at least one per process");
+  if (empty) nl = rank == size - 1 ? 0 : (rank < su.n % (size - 1) ? su.n / (size - 1) + 1 : su.n / (size - 1)); /* the last process without bodies */
+  PetscCheck(su.n >= 3 && su.n <= 64 && (empty || nl >= 1), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "Take 3 to 64 bodies, at least one per process (but with -empty)");
 
   PetscCall(PetscStrcmp(check, "errors", &ok));
   if (ok) {
@@ -479,6 +481,12 @@ int main(int argc, char **argv)
     suffix: ranks_events
     nsize: 2
     args: -n 10 -events -steps 60
+
+  # a process without bodies
+  test:
+    suffix: ranks_empty
+    nsize: 2
+    args: -n 7 -empty -events
 
   test:
     suffix: jacobian
