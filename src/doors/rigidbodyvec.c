@@ -371,6 +371,42 @@ static PetscErrorCode SetUpPattern(SimpVIRigidBodies rb, Vec U)
   PetscFunctionReturn(0);
 }
 
+/* The checks of the Vec/Mat form's bodies, state, potential and Hessian */
+static PetscErrorCode CheckUser(TS ts, const SimpVIUser *u, Vec U)
+{
+  MPI_Comm  comm = PetscObjectComm((PetscObject)ts);
+  PetscInt  n, N;
+  PetscBool ok;
+
+  PetscFunctionBegin;
+  PetscCheck(u->rbN > 0, comm, PETSC_ERR_USER, "Rigid bodies in the Vec/Mat form need TSSimpVISetRigidBodyInertias()");
+  PetscCheck(!u->rbVv == !u->rbHv, comm, PETSC_ERR_USER, "The rigid bodies' potential needs both TSSimpVISetRigidBodyPotentialRoutine() and TSSimpVISetRigidBodyHessianRoutine(), not only %s", u->rbVv ? "the potential" : "the Hessian");
+  PetscCall(VecGetSize(U, &N));
+  PetscCall(VecGetLocalSize(U, &n));
+  ok = (PetscBool)(n == 12 * u->rbnl);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, SIMPVI_MPI_BOOL, MPI_LAND, comm));
+  PetscCheck(ok && N == 12 * u->rbN, comm, PETSC_ERR_ARG_SIZ, "The state of %" PetscInt_FMT " rigid bodies has 12 entries per body on the process that owns it (TSSimpVISetRigidBodyInertias()): R_b row-major, then pi_b; this one has %" PetscInt_FMT " entries%s", u->rbN, N, N == 12 * u->rbN ? " split over the processes unlike the bodies" : "");
+  if (u->rbg) {
+    PetscCall(VecGetLocalSize(u->rbg, &n));
+    ok = (PetscBool)(n == 3 * u->rbnl);
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, SIMPVI_MPI_BOOL, MPI_LAND, comm));
+    PetscCheck(ok, comm, PETSC_ERR_ARG_SIZ, "The gradient vector given to TSSimpVISetRigidBodyPotentialRoutine() must have 3 entries per body of each process");
+  }
+  if (u->rbH) {
+    PetscInt  M, Nc, lo, hi;
+    PetscBool sbaij;
+
+    PetscCall(MatGetSize(u->rbH, &M, &Nc));
+    PetscCall(MatGetOwnershipRange(u->rbH, &lo, &hi));
+    ok = (PetscBool)(hi - lo == 3 * u->rbnl);
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, SIMPVI_MPI_BOOL, MPI_LAND, comm));
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)u->rbH, &sbaij, MATSEQSBAIJ, MATMPISBAIJ, ""));
+    PetscCheck(!sbaij, comm, PETSC_ERR_SUP, "The rigid bodies' Hessian is read by rows (MatGetRow()): give a matrix of type AIJ or BAIJ, not SBAIJ");
+    PetscCheck(ok && M == 3 * u->rbN && Nc == M, comm, PETSC_ERR_ARG_SIZ, "The Hessian matrix given to TSSimpVISetRigidBodyHessianRoutine() must be %" PetscInt_FMT " x %" PetscInt_FMT " (3 per body) with 3 rows per body of each process, not %" PetscInt_FMT " x %" PetscInt_FMT "%s", 3 * u->rbN, 3 * u->rbN, M, Nc, M == 3 * u->rbN && Nc == M ? " split over the processes unlike the bodies" : "");
+  }
+  PetscFunctionReturn(0);
+}
+
 /* The rigid bodies of the Vec/Mat form given to ts, their step solved by snes (the TS's) from the state U */
 PetscErrorCode SimpVIRigidBodiesCreateVec_Private(TS ts, SNES snes, Vec U, SimpVIRigidBodies *rb)
 {
@@ -390,6 +426,7 @@ PetscErrorCode SimpVIRigidBodiesCreateVec_Private(TS ts, SNES snes, Vec U, SimpV
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
   u  = &prob->user;
   nb = u->rbnl;
+  PetscCall(CheckUser(ts, u, U));
   PetscCall(PetscNew(&R));
   PetscCall(PetscNew(&v));
   R->vec = v;

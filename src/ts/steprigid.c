@@ -5,40 +5,6 @@
 */
 #include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
 
-/* The checks of the Vec/Mat form's bodies, potential and Hessian, then its step */
-static PetscErrorCode RigidSetUpVec(TS ts, const SimpVIUser *u, SNES snes, SimpVIRigidBodies *rb)
-{
-  MPI_Comm  comm = PetscObjectComm((PetscObject)ts);
-  PetscInt  n, N;
-  PetscBool ok;
-
-  PetscFunctionBegin;
-  PetscCheck(u->rbN > 0, comm, PETSC_ERR_USER, "Rigid bodies in the Vec/Mat form need TSSimpVISetRigidBodyInertias()");
-  PetscCheck(!u->rbVv == !u->rbHv, comm, PETSC_ERR_USER, "The rigid bodies' potential needs both TSSimpVISetRigidBodyPotentialRoutine() and TSSimpVISetRigidBodyHessianRoutine(), not only %s", u->rbVv ? "the potential" : "the Hessian");
-  PetscCall(VecGetSize(ts->vec_sol, &N));
-  PetscCall(VecGetLocalSize(ts->vec_sol, &n));
-  ok = (PetscBool)(n == 12 * u->rbnl);
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, SIMPVI_MPI_BOOL, MPI_LAND, comm));
-  PetscCheck(ok && N == 12 * u->rbN, comm, PETSC_ERR_ARG_SIZ, "The state of %" PetscInt_FMT " rigid bodies has 12 entries per body on the process that owns it (TSSimpVISetRigidBodyInertias()): R_b row-major, then pi_b; this one has %" PetscInt_FMT " entries%s", u->rbN, N, N == 12 * u->rbN ? " split over the processes unlike the bodies" : "");
-  if (u->rbg) {
-    PetscCall(VecGetLocalSize(u->rbg, &n));
-    ok = (PetscBool)(n == 3 * u->rbnl);
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, SIMPVI_MPI_BOOL, MPI_LAND, comm));
-    PetscCheck(ok, comm, PETSC_ERR_ARG_SIZ, "The gradient vector given to TSSimpVISetRigidBodyPotentialRoutine() must have 3 entries per body of each process");
-  }
-  if (u->rbH) {
-    PetscInt M, Nc, lo, hi;
-
-    PetscCall(MatGetSize(u->rbH, &M, &Nc));
-    PetscCall(MatGetOwnershipRange(u->rbH, &lo, &hi));
-    ok = (PetscBool)(hi - lo == 3 * u->rbnl);
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, SIMPVI_MPI_BOOL, MPI_LAND, comm));
-    PetscCheck(ok && M == 3 * u->rbN && Nc == M, comm, PETSC_ERR_ARG_SIZ, "The Hessian matrix given to TSSimpVISetRigidBodyHessianRoutine() must be %" PetscInt_FMT " x %" PetscInt_FMT " (3 per body) with 3 rows per body of each process, not %" PetscInt_FMT " x %" PetscInt_FMT "%s", 3 * u->rbN, 3 * u->rbN, M, Nc, M == 3 * u->rbN && Nc == M ? " split over the processes unlike the bodies" : "");
-  }
-  PetscCall(SimpVIRigidBodiesCreateVec_Private(ts, snes, ts->vec_sol, rb));
-  PetscFunctionReturn(0);
-}
-
 /* The rigid-body step object of the TS, made from TSSimpVISetRigidBodies()'s bodies and the scheme in force */
 PetscErrorCode SimpVIRigidSetUp_Private(TS ts)
 {
@@ -69,7 +35,7 @@ PetscErrorCode SimpVIRigidSetUp_Private(TS ts)
   PetscCheck(!vi->cpfile && !vi->restartfile, comm, PETSC_ERR_SUP, "TSSIMPVI has no checkpoints (-ts_simpvi_checkpoint, -ts_simpvi_restart) for rigid bodies yet");
   PetscCall(SimpVISchemeTable_Private(vi->family, vi->degree, &vi->scheme));
   PetscCall(TSGetSNES(ts, &snes));
-  if (u->rbvec) PetscCall(RigidSetUpVec(ts, u, snes, &vi->rb)); /* src/doors/rigidbodyvec.c */
+  if (u->rbvec) PetscCall(SimpVIRigidBodiesCreateVec_Private(ts, snes, ts->vec_sol, &vi->rb)); /* the Vec/Mat form: src/doors/rigidbodyvec.c */
   else {
     PetscCall(VecGetSize(ts->vec_sol, &N));
     PetscCheck(N == 12 * u->rbn, comm, PETSC_ERR_ARG_SIZ, "The state of %" PetscInt_FMT " rigid bodies has 12 x %" PetscInt_FMT " entries (R_b row-major, then pi_b), not %" PetscInt_FMT, u->rbn, u->rbn, N);
