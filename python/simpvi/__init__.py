@@ -45,7 +45,8 @@ __all__ = ['TSSIMPVI', 'SNESKINSOL', 'Type', 'Quadrature', 'NonlinearSolverType'
            'setJacobianEqualityRoutine', 'setHessianEqualityRoutine', 'setMass', 'setPotential', 'setForce', 'setParameterJacobian', 'setPhaseSpaceIS',
            'getPhaseSpaceIS', 'setUpPhaseSpace', 'computeEnergy', 'monitorEnergy', 'kinsolSetStrategy', 'kinsolSetMAA',
            'kinsolSetTolerances', 'kinsolGetTolerances', 'kinsolSetScaleFunction', 'kinsolGetReturnFlag', 'counterparts',
-           'library', 'Ensemble', 'EnsembleReason', 'MemberInfo', 'RigidBodies', 'setRigidBodies', 'getRigidBodies', 'so3Exp', 'so3Log', 'so3Dexp',
+           'library', 'Ensemble', 'EnsembleReason', 'MemberInfo', 'RigidBodies', 'setRigidBodies', 'getRigidBodies', 'setRigidBodyInertias', 'setRigidBodyPotentialRoutine',
+           'setRigidBodyHessianRoutine', 'so3Exp', 'so3Log', 'so3Dexp',
            'so3DexpDerivative']
 
 TSSIMPVI = 'simpvi'
@@ -168,6 +169,9 @@ counterparts = {
   'SimpVIRigidBodiesDestroy': 'RigidBodies.destroy',
   'TSSimpVISetRigidBodies': 'setRigidBodies',
   'TSSimpVIGetRigidBodies': 'getRigidBodies',
+  'TSSimpVISetRigidBodyInertias': 'setRigidBodyInertias',
+  'TSSimpVISetRigidBodyPotentialRoutine': 'setRigidBodyPotentialRoutine',
+  'TSSimpVISetRigidBodyHessianRoutine': 'setRigidBodyHessianRoutine',
   'SimpVIRigidBodiesCreateState': 'RigidBodies.createState',
   'SimpVIRigidBodiesSetStep': 'RigidBodies.setStep',
   'SimpVIRigidBodiesStep': 'RigidBodies.step',
@@ -345,6 +349,29 @@ def setHessianEqualityRoutine(ts, H, fn, args=None, kargs=None):
   H = sum_r lam[r] d2 g_r/dq2 (n x n), lam a Vec laid out as g."""
   f = _cb.store(ts, _cb.hessian_equality, '__simpvi_hessian_equality__', fn, args, kargs)
   _call(_C.TSSimpVISetHessianEqualityRoutine, ts.handle, _h(H), f, None)
+
+
+def setRigidBodyInertias(ts, J):
+  """TSSimpVISetRigidBodyInertias(): rigid bodies on SO(3) in the Vec/Mat form, for any number of processes: this
+  process's bodies by their inertia tensors J (nlocal, 3, 3) (nlocal may be 0). The state (ts.setSolution()) has on
+  each process its bodies' rotation matrices (9 entries each, row-major), then their body angular momenta (3 each)."""
+  J = np.ascontiguousarray(J, dtype=np.dtype(_C.PetscReal)).reshape(-1, 3, 3)
+  _call(_C.TSSimpVISetRigidBodyInertias, ts.handle, J.shape[0], J.ctypes.data)
+
+
+def setRigidBodyPotentialRoutine(ts, g, fn, args=None, kargs=None):
+  """TSSimpVISetRigidBodyPotentialRoutine(): ``V = fn(ts, R, g, *args, **kargs)`` returns the potential of all bodies
+  (the same on every process) and fills g, the left-trivialised gradient (3 entries per body of this process), at
+  the attitudes R (9 entries per body of this process); g a Vec for it or None. With setRigidBodyHessianRoutine()."""
+  f = _cb.store(ts, _cb.rigid_potential, '__simpvi_rigid_potential__', fn, args, kargs)
+  _call(_C.TSSimpVISetRigidBodyPotentialRoutine, ts.handle, _h(g), f, None)
+
+
+def setRigidBodyHessianRoutine(ts, H, fn, args=None, kargs=None):
+  """TSSimpVISetRigidBodyHessianRoutine(): ``fn(ts, R, H, *args, **kargs)`` fills and assembles H (3N x 3N, 3 rows
+  per body of this process), the second derivative of V(R_1 exp(hat(e_1)), ..) at e = 0."""
+  f = _cb.store(ts, _cb.rigid_hessian, '__simpvi_rigid_hessian__', fn, args, kargs)
+  _call(_C.TSSimpVISetRigidBodyHessianRoutine, ts.handle, _h(H), f, None)
 
 
 def setPotential(ts, H, potential, hessian, args=None, kargs=None):

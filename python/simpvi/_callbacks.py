@@ -98,6 +98,8 @@ parameter_jacobian = _trampoline(C.ParameterJacobianFn, '__simpvi_parameter_jaco
 equality = _trampoline(C.EqualityConstraintsFn, '__simpvi_equality__', 'equality constraints', ('Vec', 'Vec'))
 jacobian_equality = _trampoline(C.JacobianEqualityFn, '__simpvi_jacobian_equality__', "equality constraints' Jacobian", ('Vec', 'Mat'))
 hessian_equality = _trampoline(C.HessianEqualityFn, '__simpvi_hessian_equality__', "equality constraints' Hessian", ('Vec', 'Vec', 'Mat'))
+rigid_potential = _trampoline(C.RigidBodyPotentialVecFn, '__simpvi_rigid_potential__', "rigid bodies' potential", ('Vec', 'out', 'Vec'))
+rigid_hessian = _trampoline(C.RigidBodyHessianVecFn, '__simpvi_rigid_hessian__', "rigid bodies' Hessian", ('Vec', 'Mat'))
 
 
 def _kinsol_scale(snes, x, F, fs, us, ctx):

@@ -75,6 +75,9 @@ EnsembleOutputFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, PetscInt, PetscInt, 
 KINSOLScaleFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, handle, handle, ctypes.POINTER(PetscReal), ctypes.POINTER(PetscReal), ctypes.c_void_p)
 # SimpVIRigidBodyPotentialFn (nbodies, R, V, g, H, ctx), arrays as plain addresses
 RigidBodyPotentialFn = ctypes.CFUNCTYPE(PetscErrorCode, PetscInt, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+# TSSimpVIRigidBodyPotentialFn (ts, R, V, g, ctx) and TSSimpVIRigidBodyHessianFn (ts, R, H, ctx): the Vec/Mat form
+RigidBodyPotentialVecFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, handle, ctypes.POINTER(PetscReal), handle, ctypes.c_void_p)
+RigidBodyHessianVecFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, handle, handle, ctypes.c_void_p)
 
 
 def declare_optional(name, restype, *argtypes):
@@ -131,6 +134,9 @@ SimpVIEnsembleView = declare('SimpVIEnsembleView', E, handle, handle)
 TSSimpVICreateRigidBodies = declare('TSSimpVICreateRigidBodies', E, handle, PetscInt, ctypes.c_void_p, RigidBodyPotentialFn, ctypes.c_void_p, ctypes.POINTER(handle))
 SimpVIRigidBodiesDestroy = declare('SimpVIRigidBodiesDestroy', E, ctypes.POINTER(handle))
 TSSimpVISetRigidBodies = declare('TSSimpVISetRigidBodies', E, handle, PetscInt, ctypes.c_void_p, RigidBodyPotentialFn, ctypes.c_void_p)
+TSSimpVISetRigidBodyInertias = declare('TSSimpVISetRigidBodyInertias', E, handle, PetscInt, ctypes.c_void_p)
+TSSimpVISetRigidBodyPotentialRoutine = declare('TSSimpVISetRigidBodyPotentialRoutine', E, handle, handle, RigidBodyPotentialVecFn, ctypes.c_void_p)
+TSSimpVISetRigidBodyHessianRoutine = declare('TSSimpVISetRigidBodyHessianRoutine', E, handle, handle, RigidBodyHessianVecFn, ctypes.c_void_p)
 TSSimpVIGetRigidBodies = declare('TSSimpVIGetRigidBodies', E, handle, ctypes.POINTER(handle))
 SimpVIRigidBodiesSetStep = declare('SimpVIRigidBodiesSetStep', E, handle, PetscReal, handle)
 SimpVIRigidBodiesStep = declare('SimpVIRigidBodiesStep', E, handle, PetscReal, handle)
