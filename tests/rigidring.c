@@ -1,7 +1,7 @@
 static char help[] = "Rigid bodies in the Vec/Mat form (TSSimpVISetRigidBodyInertias()) on any number of processes: a ring of N bodies\n"
                      "joined by springs (examples/models/rigidring.h), against the same form on one process and the array form\n"
                      "(TSSimpVISetRigidBodies()); the spatial angular momentum, the energy, the step Jacobian by differences.\n"
-                     "Options: -n <16> bodies, -steps <40>, -dt <0.05>, -chain (open), -gravity <mgl>, -events, -empty, -scheme <simpson>,\n"
+                     "Options: -n <16> bodies, -steps <40>, -dt <0.05>, -chain (open), -gravity <mgl>, -events, -empty, -free, -scheme <simpson>,\n"
                      "         -check <ranks|jacobian|errors>\n\n";
 
 #include <simpvi.h>
@@ -12,6 +12,7 @@ typedef struct {
   PetscReal dt, T;
   char      scheme[64];
   RigidRing rr;
+  PetscBool free;   /* no potential: free bodies (no routines given) */
   PetscBool events; /* each body's axis height R_b[2][2] crossing its start's minus 0.05: an event of its process */
 } Setup;
 
@@ -120,8 +121,10 @@ static PetscErrorCode RunVec(MPI_Comm comm, Setup *su, PetscInt nl, PetscReal *f
   PetscCall(RigidRingCreateHessian(&rr, comm, &H));
   PetscCall(CreateTS(comm, su, &ts));
   PetscCall(TSSimpVISetRigidBodyInertias(ts, nl, J));
-  PetscCall(TSSimpVISetRigidBodyPotentialRoutine(ts, NULL, RigidRingPotentialVec, rrp));
-  PetscCall(TSSimpVISetRigidBodyHessianRoutine(ts, H, RigidRingHessianVec, rrp));
+  if (!su->free) {
+    PetscCall(TSSimpVISetRigidBodyPotentialRoutine(ts, NULL, RigidRingPotentialVec, rrp));
+    PetscCall(TSSimpVISetRigidBodyHessianRoutine(ts, H, RigidRingHessianVec, rrp));
+  }
   PetscCall(TSSetSolution(ts, U));
   if (su->events) PetscCall(SetEvents(ts, U, nl, ev));
   PetscCall(TSSetFromOptions(ts));
@@ -207,7 +210,7 @@ static PetscErrorCode RunArray(Setup *su, PetscReal *final, Events *ev)
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 12 * N, &U));
   PetscCall(RigidRingSetState(&su->rr, 0, N, U, J));
   PetscCall(CreateTS(PETSC_COMM_SELF, su, &ts));
-  PetscCall(TSSimpVISetRigidBodies(ts, N, J, RigidRingPotential, &su->rr));
+  PetscCall(TSSimpVISetRigidBodies(ts, N, J, su->free ? NULL : RigidRingPotential, &su->rr));
   PetscCall(TSSetSolution(ts, U));
   if (su->events) PetscCall(SetEvents(ts, U, N, ev));
   PetscCall(TSSetFromOptions(ts));
@@ -393,6 +396,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-gravity", "m g l of each body", NULL, su.rr.mgl, &su.rr.mgl, NULL));
   PetscCall(PetscOptionsBool("-chain", "an open chain", NULL, chain, &chain, NULL));
   PetscCall(PetscOptionsBool("-events", "events on the bodies' axes", NULL, su.events, &su.events, NULL));
+  PetscCall(PetscOptionsBool("-free", "free bodies (no potential)", NULL, su.free, &su.free, NULL));
   PetscCall(PetscOptionsBool("-empty", "the last process without bodies", NULL, empty, &empty, NULL));
   PetscCall(PetscOptionsString("-scheme", "TSSIMPVI scheme", NULL, su.scheme, su.scheme, sizeof(su.scheme), NULL));
   PetscCall(PetscOptionsString("-check", "ranks, jacobian, errors", NULL, check, check, sizeof(check), NULL));
@@ -437,7 +441,7 @@ int main(int argc, char **argv)
       }
       PetscCall(PetscFree2(us, ua));
     }
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%" PetscInt_FMT " bodies (%s%s), %" PetscInt_FMT " steps, the last interpolated, on %d process(es)\n", su.n, su.rr.ring ? "ring" : "chain", su.rr.mgl != 0 ? ", gravity" : "", su.steps, (int)size));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%" PetscInt_FMT " bodies (%s%s), %" PetscInt_FMT " steps, the last interpolated, on %d process(es)\n", su.n, su.free ? "free" : (su.rr.ring ? "ring" : "chain"), su.rr.mgl != 0 ? ", gravity" : "", su.steps, (int)size));
     PetscCallMPI(MPI_Bcast(&dsw, 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
     PetscCallMPI(MPI_Bcast(&dsa, 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Vec/Mat form on %d process(es) vs on one: max difference %.2e < 1e-12: %s\n", (int)size, (double)dsw, dsw < 1e-12 ? "yes" : "no"));
@@ -481,6 +485,12 @@ int main(int argc, char **argv)
     suffix: ranks_events
     nsize: 2
     args: -n 10 -events -steps 60
+
+  # free bodies: no routines
+  test:
+    suffix: ranks_free
+    nsize: 2
+    args: -n 5 -free
 
   # a process without bodies
   test:

@@ -55,7 +55,9 @@ static PetscErrorCode VecPotential(PetscInt nb, const PetscReal R[], PetscReal *
     PetscFunctionReturn(0);
   }
   PetscCall(VecPlaceArray(v->R, (PetscScalar *)R));
+  PetscCall(VecLockReadPush(v->R)); /* the routine reads R (in a debugging build, writing it is an error) */
   PetscCall(v->V(v->ts, v->R, V, v->g, v->Vctx));
+  PetscCall(VecLockReadPop(v->R));
   PetscCall(VecResetArray(v->R));
   {
     const PetscScalar *a;
@@ -76,7 +78,9 @@ static PetscErrorCode HessianBlocks(SimpVIRigidBodies rb, const PetscReal R[])
   PetscCall(PetscArrayzero(v->Hb, 9 * v->nnz));
   if (!v->Hf) PetscFunctionReturn(0);
   PetscCall(VecPlaceArray(v->R, (PetscScalar *)R));
+  PetscCall(VecLockReadPush(v->R));
   PetscCall(v->Hf(v->ts, v->R, v->H, v->Hctx));
+  PetscCall(VecLockReadPop(v->R));
   PetscCall(VecResetArray(v->R));
   for (PetscInt b = 0; b < rb->nb; b++)
     for (PetscInt r = 0; r < 3; r++) {
@@ -277,7 +281,9 @@ static PetscErrorCode SetUpPattern(SimpVIRigidBodies rb, Vec U)
     if (v->Hf) {
       PetscCall(VecGetArrayRead(U, &u));
       PetscCall(VecPlaceArray(v->R, (PetscScalar *)u));
+      PetscCall(VecLockReadPush(v->R));
       PetscCall(v->Hf(v->ts, v->R, v->H, v->Hctx));
+      PetscCall(VecLockReadPop(v->R));
       PetscCall(VecResetArray(v->R));
       PetscCall(VecRestoreArrayRead(U, &u));
       PetscCall(MatAssembled(v->H, &assembled));
