@@ -388,19 +388,23 @@ static PetscErrorCode DummyLagrangian(TS ts, PetscReal t, Vec x, Vec v, PetscRea
 /* each unsupported use is an error of the expected class, with the objects destroyed afterwards */
 static PetscErrorCode RunErrors(void)
 {
-  const char *names[]  = {"a Lagrangian as well", "TSSetSaveTrajectory()", "a state of the wrong size", "TSSimpVIGetPhaseSpaceIS()"};
+  const char *names[]  = {"a Lagrangian as well", "TSForwardSetSensitivities()", "a state of the wrong size", "TSSimpVIGetPhaseSpaceIS()"};
   const int   expect[] = {PETSC_ERR_USER, PETSC_ERR_SUP, PETSC_ERR_ARG_SIZ, PETSC_ERR_ARG_WRONGSTATE};
 
   PetscFunctionBeginUser;
   for (PetscInt c = 0; c < 4; c++) {
     TS             ts;
     Vec            U, V = NULL;
+    Mat            S = NULL;
     PetscErrorCode err;
 
     PetscCall(TopTS(1e-3, &U, &ts));
     PetscCall(TSSetMaxSteps(ts, 2));
     if (c == 0) PetscCall(TSSimpVISetLagrangian(ts, DummyLagrangian, NULL));
-    if (c == 1) PetscCall(TSSetSaveTrajectory(ts));
+    if (c == 1) {
+      PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 12, 1, NULL, &S));
+      PetscCall(TSForwardSetSensitivities(ts, 1, S));
+    }
     if (c == 2) {
       PetscCall(VecCreateSeq(PETSC_COMM_SELF, 13, &V));
       PetscCall(TSSetSolution(ts, V));
@@ -414,6 +418,7 @@ static PetscErrorCode RunErrors(void)
     PetscCall(TSDestroy(&ts));
     PetscCall(VecDestroy(&U));
     PetscCall(VecDestroy(&V));
+    PetscCall(MatDestroy(&S));
   }
   PetscFunctionReturn(0);
 }

@@ -10,36 +10,11 @@
 */
 #include <simpvi/private/liegroup.h> /*I "simpvi.h" I*/
 #include <simpvi/private/door.h>
+#include <simpvi/private/rigidbodyimpl.h>
 #include <petscdmshell.h>
 #include <petsc/private/snesimpl.h> /* DMSNES, DMKSP: made before SNESSetDM() */
 #include <petsc/private/kspimpl.h>
 #include <math.h>
-
-struct _p_SimpVIRigidBodies {
-  PetscInt                   nb, n, s, nq, m; /* bodies, tangent entries 3k, unknown nodes, quadrature points, unknowns s n */
-  SimpVIKernel               K;
-  char                       type[64];
-  PetscInt                   order;
-  PetscReal                 *J, *Jinv; /* 9 per body */
-  SimpVIRigidBodyPotentialFn V;
-  void                      *ctx;
-  SNES                       snes;
-  DM                         dm; /* the step vector's DMShell when the SNES is a TS's (SimpVIRigidBodiesCreate_Private()) */
-  Vec                        Z, F;
-  Mat                        A;
-  PetscReal                  h, *R0, *pi0; /* the step: its size and start */
-  /* compensated ends: the rounding errors of the last step's R1 and pi1, carried into the next step while the state
-     Vec is the one that step wrote (its id and state), so that the attitude and momenta do not random-walk by one
-     rounding per entry and step */
-  PetscReal       *Rc, *pic;
-  PetscObjectId    Uid;
-  PetscObjectState Ustate;
-  /* per quadrature point: xi_k, u_k (chart velocity), the bodies' rotations exp(xi_k), T(xi_k), P, G, exp(xi_k) g_k,
-     and the derivatives Px, Pv, Gx, Gv (n x n) and d(exp(xi_k) g_k)/dxi_k */
-  PetscReal  *zero, *xi, *u, *E, *T, *P, *G, *Eg, *Px, *Pv, *Gx, *Gv, *dEg;
-  PetscReal  *Rk, *g, *H, *Jd, *dfs;
-  PetscReal **ptr; /* 6 nq pointers: xi, u, P, G, Px.. for the kernel */
-};
 
 /* y = A x, y = A' x (3 x 3 row-major) */
 static inline void MatVec3(const PetscReal A[9], const PetscReal x[3], PetscReal y[3])
@@ -108,6 +83,12 @@ static PetscErrorCode Evaluate(SimpVIRigidBodies rb, const PetscReal Z[], PetscB
       PetscReal *Px = rb->Px + nn * k, *Pv = rb->Pv + nn * k, *Gx = rb->Gx + nn * k, *Gv = rb->Gv + nn * k, *dEg = rb->dEg + nn * k;
 
       for (PetscInt j = 0; j < nn; j++) Px[j] = Pv[j] = Gx[j] = Gv[j] = dEg[j] = 0;
+      for (PetscInt j = 0; j < nn; j++) rb->Hgk[nn * k + j] = rb->H[j]; /* Hg_k for the adjoint: H + 1/2 hat(g_b) on the diagonal */
+      for (PetscInt b = 0; b < nb; b++) {
+        PetscReal *Hb = rb->Hgk + nn * k + 3 * b * n + 3 * b, *gb = rb->g + 3 * b;
+
+        Hb[1] -= gb[2] / 2, Hb[2] += gb[1] / 2, Hb[n] += gb[2] / 2, Hb[n + 2] -= gb[0] / 2, Hb[2 * n] -= gb[1] / 2, Hb[2 * n + 1] += gb[0] / 2;
+      }
       for (PetscInt b = 0; b < nb; b++) {
         const PetscReal *x = xk[k] + 3 * b, *u = uk[k] + 3 * b, *Tb = T + 9 * b, *Jb = rb->J + 9 * b, *gb = rb->g + 3 * b, *Eb = E + 9 * b;
         PetscReal        Om[3], mom[3], M[9], N[9], Ng[9], Hphi[9], JT[9], JM[9], TJT[9], TJM[9], MJM[9];
@@ -266,6 +247,13 @@ static PetscErrorCode Jacobian(SNES snes, Vec Zv, Mat A, Mat B, void *ctx)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimpVIRigidBodiesJacobian_Private(SimpVIRigidBodies rb, Vec Z)
+{
+  PetscFunctionBegin;
+  PetscCall(Jacobian(NULL, Z, rb->A, rb->A, rb));
+  PetscFunctionReturn(0);
+}
+
 /* free bodies */
 static PetscErrorCode FreePotential(PetscInt nb, const PetscReal R[], PetscReal *V, PetscReal g[], PetscReal H[], void *ctx)
 {
@@ -357,6 +345,7 @@ PetscErrorCode SimpVIRigidBodiesCreate_Private(TS ts, PetscInt nbodies, const Pe
   PetscCall(PetscMalloc5(nq * n * n, &R->Px, nq * n * n, &R->Pv, nq * n * n, &R->Gx, nq * n * n, &R->Gv, nq * n * n, &R->dEg));
   PetscCall(PetscMalloc5(9 * nbodies, &R->Rk, n, &R->g, n * n, &R->H, m * m, &R->Jd, n + n * n, &R->dfs));
   PetscCall(PetscMalloc1(6 * nq, &R->ptr));
+  PetscCall(PetscCalloc1(nq * n * n, &R->Hgk));
   PetscCall(PetscCalloc2(9 * nbodies, &R->Rc, n, &R->pic));
   PetscCall(PetscArrayzero(R->zero, n));
   PetscCall(PetscArrayzero(R->g, n));
@@ -429,9 +418,20 @@ PetscErrorCode SimpVIRigidBodiesCreate_Private(TS ts, PetscInt nbodies, const Pe
   R(t) = R_j exp(xi) is on the group to round-off and keeps the scheme's order, like the dense output of `TSSIMPVI`'s
   other problems.
 
+  The adjoint (`TSSetSaveTrajectory()` before `TSSolve()`, then `TSSetCostGradients()` and `TSAdjointSolve()`) is the
+  exact discrete adjoint of the step map on the group, for every scheme. lambda is a gradient of a cost C(U(T)) in the
+  ambient coordinates of U: give lambda(T) = dC/dU, 9 entries dC/dR_b per body (row-major) then 3 dC/dpi_b. Only the part
+  of dC/dR_b tangent to SO(3) matters (R stays a rotation): it is nu_b = vee(A - A'), A = R_b' dC/dR_b, vee(X) = (X_32,
+  X_13, X_21), the gradient in the body-frame perturbation R_b exp(hat(eta)) (nu_b . eta = dC). The adjoint carries nu in
+  the Lie algebra and returns lambda(0) with the R part R0_b hat(nu0_b)/2, the orthogonal (Frobenius) projection of
+  an ambient gradient onto the tangent space at R0_b: <lambda_R, R0 hat(eta)> = nu0 . eta, so the gradient in the
+  perturbation R0_b exp(hat(eta)) of the initial attitude is nu0_b = vee(A - A') with A = R0_b' lambda_R (the same
+  formula), and the pi part is dC/dpi0. Cost integrals (`TSCreateQuadratureTS()`) and parameter gradients (mu) are not
+  supported yet.
+
   Not supported with rigid bodies (each an error at set-up or at the first step): other mechanics on the same `TS`
-  (a Lagrangian, a mass, forces, constraints, an I2 or split problem), more than one process, the adjoint and
-  forward sensitivities (`TSSetSaveTrajectory()`), checkpoints (-ts_simpvi_checkpoint, -ts_simpvi_restart).
+  (a Lagrangian, a mass, forces, constraints, an I2 or split problem), more than one process, forward sensitivities
+  (`TSForwardSetSensitivities()`), checkpoints (-ts_simpvi_checkpoint, -ts_simpvi_restart).
 
 .seealso: `TSSIMPVI`, `TSSimpVICreateRigidBodies()`, `SimpVIRigidBodyPotentialFn`, `TSSimpVIGetRigidBodies()`, `TSSimpVIComputeEnergy()`
 @*/
@@ -479,6 +479,8 @@ PetscErrorCode SimpVIRigidBodiesDestroy(SimpVIRigidBodies *rb)
   PetscCall(PetscFree5(R->Px, R->Pv, R->Gx, R->Gv, R->dEg));
   PetscCall(PetscFree5(R->Rk, R->g, R->H, R->Jd, R->dfs));
   PetscCall(PetscFree(R->ptr));
+  PetscCall(PetscFree(R->Hgk));
+  PetscCall(PetscFree2(R->adjwork, R->ipiv));
   PetscCall(PetscFree2(R->Rc, R->pic));
   PetscCall(VecDestroy(&R->Z));
   PetscCall(VecDestroy(&R->F));

@@ -40,6 +40,10 @@ static PetscErrorCode TSGetStages_SimpVI(TS ts, PetscInt *ns, Vec *Y[])
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
+  if (vi->rb) { /* rigid bodies: their step's record (src/ts/adjointrigid.c) */
+    PetscCall(SimpVIRigidGetStages_Private(ts, ns, Y));
+    PetscFunctionReturn(0);
+  }
   if (ns) *ns = NumStages(vi);
   if (Y) {
     PetscCall(StagesCreate(ts));
@@ -273,6 +277,10 @@ static PetscErrorCode TSAdjointSetUp_SimpVI(TS ts)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
+  if (vi->rb) {
+    PetscCall(SimpVIRigidAdjointSetUp_Private(ts));
+    PetscFunctionReturn(0);
+  }
   PetscCheck(!ts->vecs_sensi2, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no second-order adjoint (TSSetCostHessianProducts())");
   PetscCheck(vi->layout, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI sets up its adjoint after TSSetUp() (TSSolve() calls it)");
   PetscCheck(!vi->prob->user.ceqfn, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no adjoint with the Vec/Mat constraints (TSSimpVISetEqualityConstraintsRoutine()) yet: the array form (TSSimpVISetConstraints()) has one");
@@ -299,6 +307,10 @@ static PetscErrorCode TSAdjointStep_SimpVI(TS ts)
   SimpVIStepSensitivity sens = {ts->quadraturets ? IntegrandGradients : NULL, ParameterJacobian, ts};
 
   PetscFunctionBegin;
+  if (vi->rb) {
+    PetscCall(SimpVIRigidAdjointStep_Private(ts));
+    PetscFunctionReturn(0);
+  }
   PetscCall(StepFromStages(ts));
   PetscCall(vi->layout->lambdain(ts));
   PetscCall(SimpVIStepAdjoint_Private(vi->step, vi->adj, vi->adjksp, &sens, ts->numcost, vi->lq, vi->lp, ts->vecs_sensip));
@@ -312,6 +324,7 @@ static PetscErrorCode CostIntegral(TS ts)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
+  PetscCheck(!vi->rb, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no cost integrals (TSCreateQuadratureTS()) for rigid bodies (TSSimpVISetRigidBodies()) yet");
   PetscCheck(ts->quadraturets, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI integrates the cost of a quadrature TS: TSCreateQuadratureTS() with TSSetRHSFunction() and TSSetRHSJacobian() on it (TSSetCostIntegrand() is PETSc's deprecated form, which TSGetCostIntegral() does not read)");
   PetscCall(SimpVIStepIntegral_Private(vi->step, IntegrandValue, ts, ts->vec_costintegrand, ts->quadraturets->vec_sol));
   PetscFunctionReturn(0);

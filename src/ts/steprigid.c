@@ -60,7 +60,7 @@ PetscErrorCode SimpVIRigidStep_Private(TS ts)
   const char         *reason     = NULL;
 
   PetscFunctionBegin;
-  PetscCheck(!ts->trajectory && !ts->forward_solve, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no adjoint or forward sensitivities for rigid bodies (TSSimpVISetRigidBodies()) yet: %s is not supported", ts->trajectory ? "TSSetSaveTrajectory()" : "TSForwardSetSensitivities()");
+  PetscCheck(!ts->forward_solve, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no forward sensitivities for rigid bodies (TSSimpVISetRigidBodies()) yet: TSForwardSetSensitivities() is not supported (the adjoint, TSAdjointSolve(), is)");
   if (ts->ptime != vi->tstored) vi->ct = 0;  /* t is not the last step's: its compensation restarts */
   PetscCall(VecCopy(ts->vec_sol, vi->rbU0)); /* the step's start, for TSRollBack() and TSInterpolate() */
   vi->rbt0 = ts->ptime;
@@ -91,6 +91,7 @@ PetscErrorCode SimpVIRigidStep_Private(TS ts)
       goto reject_step;
     }
     PetscCall(SimpVIRigidBodiesFinish_Private(vi->rb, ts->vec_sol, PETSC_TRUE));
+    if (ts->trajectory) PetscCall(SimpVIRigidStagesPack_Private(ts, vi->rbt0, h)); /* the step as TSTrajectory keeps it, for the adjoint */
     vi->rbhas = PETSC_TRUE;
     SimpVIAdvanceTime_Private(ts);
     ts->time_step = next_time_step;

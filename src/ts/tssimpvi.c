@@ -796,7 +796,9 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
   Rigid bodies on SO(3) come through `TSSimpVISetRigidBodies()` (inertia tensors and a potential V(R)): the state U
   holds their rotation matrices and body momenta, and each step is the scheme's Galerkin step on the group,
   R0 exp(xi(tau)) (docs/mathematics.md, section 8), solved by the `TS`'s `SNES`; `TSSolve()`, events, `TSInterpolate()`
-  and the failure path below work as for the other problems.
+  and the failure path below work as for the other problems. `TSAdjointSolve()` gives the gradient of a cost of U(T)
+  in the initial attitude (in the Lie algebra) and the body momenta: lambda is dC/dU in ambient coordinates at T and
+  comes back at 0 with its attitude part projected onto the tangent space of SO(3) (`TSSimpVISetRigidBodies()`).
 
   Each step solves, with the `TS`'s `SNES` and the analytic Jacobian, for the nodes Q_1..Q_s of the step polynomial:
 .vb
