@@ -23,8 +23,8 @@ typedef struct {
    (tests/rigidbody.c: g1 = -kappa vee(A - A'), g2 = -g1, H11 = H22 = -kappa (sym(A) - tr(A) I), H12 = kappa (A' - tr(A) I)) */
 static PetscErrorCode Potential(PetscInt nb, const PetscReal R[], PetscReal *V, PetscReal g[], PetscReal H[], void *ctx)
 {
-  const Problem *p = (const Problem *)ctx;
-  const PetscInt n = 3 * nb;
+  const Problem *p   = (const Problem *)ctx;
+  const PetscInt n   = 3 * nb;
   SO3Top         top = {.mgl = p->mgl};
 
   PetscFunctionBeginUser;
@@ -46,8 +46,8 @@ static PetscErrorCode Potential(PetscInt nb, const PetscReal R[], PetscReal *V, 
 
     for (PetscInt i = 0; i < 3; i++)
       for (PetscInt j = 0; j < 3; j++) A[i * 3 + j] = R[i] * R[9 + j] + R[3 + i] * R[9 + 3 + j] + R[6 + i] * R[9 + 6 + j];
-    tr   = A[0] + A[4] + A[8];
-    *V  += -k * tr;
+    tr = A[0] + A[4] + A[8];
+    *V += -k * tr;
     w[0] = A[7] - A[5], w[1] = A[2] - A[6], w[2] = A[3] - A[1];
     if (g)
       for (PetscInt j = 0; j < 3; j++) g[j] += -k * w[j], g[3 + j] += k * w[j];
@@ -177,7 +177,7 @@ static PetscErrorCode CheckGradient(Problem *p, PetscBool show)
   PetscCall(VecGetArrayRead(lambda, &l));
   for (PetscInt b = 0; b < nb; b++) {
     const PetscScalar *R = u0 + 9 * b, *L = l + 9 * b;
-    PetscReal          A[9], Lnorm = 0;
+    PetscReal          A[9], Lnorm        = 0;
 
     for (PetscInt i = 0; i < 3; i++)
       for (PetscInt j = 0; j < 3; j++) A[i * 3 + j] = R[i] * L[j] + R[3 + i] * L[3 + j] + R[6 + i] * L[6 + j];
@@ -194,7 +194,7 @@ static PetscErrorCode CheckGradient(Problem *p, PetscBool show)
   for (PetscInt j = 0; j < N; j++) gnorm[j >= 3 * nb] += grad[j] * grad[j]; /* the attitude's part and the momenta's: each judged on its own */
   gnorm[0] = PetscSqrtReal(gnorm[0]);
   gnorm[1] = PetscSqrtReal(gnorm[1]);
-  epspi = 1e-5 * pimax;
+  epspi    = 1e-5 * pimax;
   /* central differences: R0_b exp(+-eps e_j), pi0_b +- eps e_j */
   PetscCall(VecDuplicate(U0, &Up));
   for (PetscInt d = 0; d < N; d++) {
@@ -275,9 +275,9 @@ static PetscErrorCode CheckErrors(Problem *p)
 
 int main(int argc, char **argv)
 {
-  Problem   p = {.nb = 1, .mgl = 0.1 * 9.81 * 0.15, .kappa = 0.02, .T = 0.05, .n = 20};
+  Problem   p         = {.nb = 1, .mgl = 0.1 * 9.81 * 0.15, .kappa = 0.02, .T = 0.05, .n = 20};
   char      which[32] = "top";
-  PetscBool show = PETSC_FALSE, pair, errors;
+  PetscBool show      = PETSC_FALSE, pair, errors;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));

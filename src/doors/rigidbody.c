@@ -66,6 +66,7 @@ static PetscErrorCode Evaluate(SimpVIRigidBodies rb, const PetscReal Z[], PetscB
       SimpVISO3Multiply(rb->R0 + 9 * b, E + 9 * b, rb->Rk + 9 * b);
     }
     PetscCall(rb->V(nb, rb->Rk, &Vval, rb->g, jac ? rb->H : NULL, rb->ctx));
+    if (rb->tau) PetscCall(SimpVIRigidBodiesTorque_Private(rb, k, jac)); /* g - tau, and H with tau's R part */
     for (PetscInt b = 0; b < nb; b++) {
       const PetscReal *x = xk[k] + 3 * b, *u = uk[k] + 3 * b, *Tb = T + 9 * b, *Jb = rb->J + 9 * b, *gb = rb->g + 3 * b;
       PetscReal        Om[3], mom[3], Mtm[3], Tg[3];
@@ -134,6 +135,7 @@ static PetscErrorCode Evaluate(SimpVIRigidBodies rb, const PetscReal Z[], PetscB
             }
         }
       }
+      if (rb->tau) PetscCall(SimpVIRigidBodiesTorqueJacobian_Private(rb, k)); /* the torques' Omega part */
     }
   }
   PetscFunctionReturn(0);
@@ -221,6 +223,12 @@ static PetscErrorCode Jacobian(SNES snes, Vec Zv, Mat A, Mat B, void *ctx)
       for (PetscInt j = 0; j < nn; j++) dfs[j] += cpx * Px[k][j] + cpv * Pv[k][j] + cgx * Gx[k][j] + cgv * Gv[k][j];
       for (PetscInt r = 0; r < n; r++) /* the potential's moment: -h w_k B_kl d(E_k g_k)/dxi_k */
         for (PetscInt c = 0; c < n; c++) Jd[r * m + (l - 1) * n + c] = (k ? Jd[r * m + (l - 1) * n + c] : 0) - rb->h * rb->K->w[k] * bkl * rb->dEg[k * nn + r * n + c];
+      if (rb->tau) { /* and the torques' Omega part: -h w_k (D_kl / h) d(E_k g_k)/du_k */
+        const PetscReal dkl = rb->K->D[k * (s + 1) + l];
+
+        for (PetscInt r = 0; r < n; r++)
+          for (PetscInt c = 0; c < n; c++) Jd[r * m + (l - 1) * n + c] -= rb->K->w[k] * dkl * rb->dEu[k * nn + r * n + c];
+      }
     }
     for (PetscInt b = 0; b < rb->nb; b++) { /* - T_b^-1 df_s/dxi_l, and at l = s + T^-1 M(xi_s, T^-1 f_s) */
       const PetscReal *xs = Z + (s - 1) * n + 3 * b;
@@ -426,14 +434,17 @@ PetscErrorCode SimpVIRigidBodiesCreate_Private(TS ts, PetscInt nbodies, const Pe
   the Lie algebra and returns lambda(0) with the R part R0_b hat(nu0_b)/2, the orthogonal (Frobenius) projection of
   an ambient gradient onto the tangent space at R0_b: <lambda_R, R0 hat(eta)> = nu0 . eta, so the gradient in the
   perturbation R0_b exp(hat(eta)) of the initial attitude is nu0_b = vee(A - A') with A = R0_b' lambda_R (the same
-  formula), and the pi part is dC/dpi0. Cost integrals (`TSCreateQuadratureTS()`) and parameter gradients (mu) are not
-  supported yet.
+  formula), and the pi part is dC/dpi0. Gradients in the parameters of the torques (`TSSimpVISetRigidBodyTorque()`)
+  come in mu of `TSSetCostGradients()`. Cost integrals (`TSCreateQuadratureTS()`) are not supported yet.
+
+  Torques on the bodies (body-frame, functions of t, R, Omega and parameters; Lagrange-d'Alembert) are given by
+  `TSSimpVISetRigidBodyTorque()`.
 
   Not supported with rigid bodies (each an error at set-up or at the first step): other mechanics on the same `TS`
-  (a Lagrangian, a mass, forces, constraints, an I2 or split problem), more than one process, forward sensitivities
+  (a Lagrangian, a mass, `TSSimpVISetForce()`, constraints, an I2 or split problem), more than one process, forward sensitivities
   (`TSForwardSetSensitivities()`), checkpoints (-ts_simpvi_checkpoint, -ts_simpvi_restart).
 
-.seealso: `TSSIMPVI`, `TSSimpVICreateRigidBodies()`, `SimpVIRigidBodyPotentialFn`, `TSSimpVIGetRigidBodies()`, `TSSimpVIComputeEnergy()`
+.seealso: `TSSIMPVI`, `TSSimpVICreateRigidBodies()`, `SimpVIRigidBodyPotentialFn`, `TSSimpVISetRigidBodyTorque()`, `TSSimpVIGetRigidBodies()`, `TSSimpVIComputeEnergy()`
 @*/
 PetscErrorCode TSSimpVISetRigidBodies(TS ts, PetscInt nbodies, const PetscReal J[], SimpVIRigidBodyPotentialFn V, void *ctx)
 {
@@ -481,6 +492,7 @@ PetscErrorCode SimpVIRigidBodiesDestroy(SimpVIRigidBodies *rb)
   PetscCall(PetscFree(R->ptr));
   PetscCall(PetscFree(R->Hgk));
   PetscCall(PetscFree2(R->adjwork, R->ipiv));
+  PetscCall(PetscFree7(R->Om, R->tk, R->tR, R->tO, R->M, R->dEu, R->tth));
   PetscCall(PetscFree2(R->Rc, R->pic));
   PetscCall(VecDestroy(&R->Z));
   PetscCall(VecDestroy(&R->F));
@@ -607,6 +619,7 @@ PetscErrorCode SimpVIRigidBodiesStep(SimpVIRigidBodies rb, PetscReal h, Vec U)
   PetscCall(SimpVIRigidBodiesSolve_Private(rb, h, U, &reason));
   PetscCheck(reason > 0, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "The rigid-body step did not converge: %s", SNESConvergedReasons[reason]);
   PetscCall(SimpVIRigidBodiesFinish_Private(rb, U, PETSC_TRUE));
+  rb->t0 += h; /* the time the torques see */
   PetscFunctionReturn(0);
 }
 

@@ -32,24 +32,25 @@ static inline void MatTVec3(const PetscReal A[9], const PetscReal x[3], PetscRea
 PetscErrorCode SimpVIRigidBodiesAdjoint_Private(SimpVIRigidBodies rb, Vec U0, const PetscReal Zs[], PetscReal h, PetscReal t0, Vec U1, PetscInt ncost, PetscReal *lam[], PetscInt np, PetscReal *mu[])
 {
   const PetscInt     nb = rb->nb, n = rb->n, s = rb->s, nq = rb->nq, m = rb->m, nn = n * n, s1 = s + 1;
-  const PetscReal   *w = rb->K->w, *B = rb->K->B;
+  const PetscReal   *w = rb->K->w, *B = rb->K->B, *D = rb->K->D;
   const PetscScalar *u0, *u1;
   PetscScalar       *z;
   PetscReal         *LU, *a, *y, *c, *nu1, *l1, *Esl, *Es, *Ts, *Tsinv, *nu0;
   PetscBLASInt       bm, one = 1, info = 0;
 
   PetscFunctionBegin;
-  (void)t0;
-  (void)np;
-  (void)mu;
+  PetscCheck(np == rb->np || !mu, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%" PetscInt_FMT " parameters, the torques have %" PetscInt_FMT, np, rb->np);
   if (!rb->adjwork) PetscCall(PetscMalloc2(m * m + 2 * m + nq * n + 4 * n + 27 * nb + n, &rb->adjwork, m, &rb->ipiv));
   LU = rb->adjwork, a = LU + m * m, y = a + m, c = y + m, nu1 = c + nq * n, l1 = nu1 + n, Esl = l1 + n, nu0 = Esl + n, Es = nu0 + n, Ts = Es + 9 * nb, Tsinv = Ts + 9 * nb;
   /* the step at its solution: the quadrature points and J = dF/dZ (rb->Jd, row-major: as a column-major array J') */
   PetscCall(SimpVIRigidBodiesSetStep(rb, h, U0));
+  rb->t0        = t0;
+  rb->wanttheta = (PetscBool)(mu && np > 0); /* the Jacobian's evaluation keeps d tau/dtheta */
   PetscCall(VecGetArray(rb->Z, &z));
   PetscCall(PetscArraycpy(z, Zs, m));
   PetscCall(VecRestoreArray(rb->Z, &z));
   PetscCall(SimpVIRigidBodiesJacobian_Private(rb, rb->Z));
+  rb->wanttheta = PETSC_FALSE;
   PetscCall(PetscArraycpy(LU, rb->Jd, m * m));
   PetscCall(PetscBLASIntCast(m, &bm));
   PetscCallBLAS("LAPACKgetrf", LAPACKgetrf_(&bm, &bm, LU, &bm, rb->ipiv, &info));
@@ -78,8 +79,8 @@ PetscErrorCode SimpVIRigidBodiesAdjoint_Private(SimpVIRigidBodies rb, Vec U0, co
     /* a = (dOut/dZ)' (nu1, l1): eta1 = T_s dxi_s; dpi1 = hat(pi1) T_s dxi_s - exp(xi_s)' h sum_k w_k d(E_k g_k)/dZ */
     for (PetscInt j = 0; j < m; j++) a[j] = 0;
     for (PetscInt b = 0; b < nb; b++) {
-      const PetscScalar *p1 = u1 + 9 * nb + 3 * b;
-      const PetscReal   *l = l1 + 3 * b;
+      const PetscScalar *p1   = u1 + 9 * nb + 3 * b;
+      const PetscReal   *l    = l1 + 3 * b;
       PetscReal          v[3] = {nu1[3 * b] + l[1] * p1[2] - l[2] * p1[1], nu1[3 * b + 1] + l[2] * p1[0] - l[0] * p1[2], nu1[3 * b + 2] + l[0] * p1[1] - l[1] * p1[0]}, Tv[3];
 
       MatTVec3(Ts + 9 * b, v, Tv);
@@ -89,14 +90,14 @@ PetscErrorCode SimpVIRigidBodiesAdjoint_Private(SimpVIRigidBodies rb, Vec U0, co
       const PetscReal *dEg = rb->dEg + nn * k;
 
       for (PetscInt l = 1; l <= s; l++) {
-        const PetscReal cb = h * w[k] * B[k * s1 + l];
+        const PetscReal cb = h * w[k] * B[k * s1 + l], cd = rb->tau ? w[k] * D[k * s1 + l] : 0; /* u_k = sum_l D_kl xi_l / h: the torques' Omega */
 
-        if (cb == 0) continue;
         for (PetscInt col = 0; col < n; col++) {
           PetscReal t = 0;
 
-          for (PetscInt r = 0; r < n; r++) t += dEg[r * n + col] * Esl[r];
-          a[(l - 1) * n + col] -= cb * t;
+          for (PetscInt r = 0; cb != 0 && r < n; r++) t += cb * dEg[r * n + col] * Esl[r];
+          for (PetscInt r = 0; cd != 0 && r < n; r++) t += cd * rb->dEu[nn * k + r * n + col] * Esl[r];
+          a[(l - 1) * n + col] -= t;
         }
       }
     }
@@ -138,10 +139,14 @@ PetscErrorCode SimpVIRigidBodiesAdjoint_Private(SimpVIRigidBodies rb, Vec U0, co
         for (PetscInt i = 0; i < 3; i++) nu0[3 * b + i] += Et[i];
       }
     }
+    /* mu += (d g_k/dtheta)' c_k = -sum_k (d tau_k/dtheta)' c_k */
+    for (PetscInt p = 0; mu && p < np; p++)
+      for (PetscInt k = 0; k < nq; k++)
+        for (PetscInt r = 0; r < n; r++) mu[ic][p] -= rb->tth[(k * n + r) * np + p] * c[n * k + r];
     /* lambda at U0: R0 hat(nu0)/2, then l0 */
     for (PetscInt b = 0; b < nb; b++) {
-      const PetscScalar *R0 = u0 + 9 * b;
-      const PetscReal   *e  = nu0 + 3 * b;
+      const PetscScalar *R0   = u0 + 9 * b;
+      const PetscReal   *e    = nu0 + 3 * b;
       const PetscReal    X[9] = {0, -e[2] / 2, e[1] / 2, e[2] / 2, 0, -e[0] / 2, -e[1] / 2, e[0] / 2, 0};
 
       SimpVISO3Multiply(R0, X, lc + 9 * b);

@@ -77,29 +77,44 @@ PetscErrorCode SimpVIRigidStagesPack_Private(TS ts, PetscReal t0, PetscReal h)
 
 PetscErrorCode SimpVIRigidAdjointSetUp_Private(TS ts)
 {
-  MPI_Comm comm = PetscObjectComm((PetscObject)ts);
+  MPI_Comm   comm = PetscObjectComm((PetscObject)ts);
+  TS_SimpVI *vi   = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
   PetscCheck(!ts->vecs_sensi2, comm, PETSC_ERR_SUP, "TSSIMPVI has no second-order adjoint (TSSetCostHessianProducts())");
   PetscCheck(!ts->quadraturets, comm, PETSC_ERR_SUP, "TSSIMPVI has no cost integrals (TSCreateQuadratureTS()) for rigid bodies (TSSimpVISetRigidBodies()) yet: the adjoint takes costs of the final state U(T)");
-  PetscCheck(!ts->vecs_sensip, comm, PETSC_ERR_SUP, "TSSIMPVI has no parameter gradients (mu of TSSetCostGradients()) for these rigid bodies: their torques have no parameters");
+  PetscCheck(!ts->vecs_sensip || vi->rb->np, comm, PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI's parameter gradients (mu of TSSetCostGradients()) of rigid bodies are those of their torques' parameters: TSSimpVISetRigidBodyTorque() with nparams > 0");
+  for (PetscInt c = 0; ts->vecs_sensip && c < ts->numcost; c++) {
+    PetscInt N;
+
+    PetscCall(VecGetSize(ts->vecs_sensip[c], &N));
+    PetscCheck(N == vi->rb->np, comm, PETSC_ERR_ARG_SIZ, "mu of TSSetCostGradients() has %" PetscInt_FMT " entries, the torques %" PetscInt_FMT " parameters", N, vi->rb->np);
+  }
   PetscFunctionReturn(0);
 }
 
 /* lambda_j from lambda_{j+1} over the step that ends at ts->ptime (U1 = ts->vec_sol, the stages of its start) */
 PetscErrorCode SimpVIRigidAdjointStep_Private(TS ts)
 {
-  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
-  const PetscInt m = vi->rb->m;
-  PetscReal *flat, **lam;
+  TS_SimpVI     *vi = (TS_SimpVI *)ts->data;
+  const PetscInt m  = vi->rb->m;
+  PetscReal     *flat, **lam, **mu = NULL;
 
   PetscFunctionBegin;
   PetscCheck(vi->stages, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI's rigid-body adjoint needs the steps kept by the trajectory (TSSetSaveTrajectory() before TSSolve(); not -ts_trajectory_solution_only)");
   PetscCall(PetscMalloc2(m + 2, &flat, ts->numcost, &lam));
   PetscCall(StagesFlat(ts, flat, PETSC_FALSE));
-  for (PetscInt c = 0; c < ts->numcost; c++) PetscCall(VecGetArray(ts->vecs_sensi[c], &lam[c]));
-  PetscCall(SimpVIRigidBodiesAdjoint_Private(vi->rb, vi->stages[0], flat, flat[m], flat[m + 1], ts->vec_sol, ts->numcost, lam, 0, NULL));
-  for (PetscInt c = 0; c < ts->numcost; c++) PetscCall(VecRestoreArray(ts->vecs_sensi[c], &lam[c]));
+  if (ts->vecs_sensip) PetscCall(PetscMalloc1(ts->numcost, &mu));
+  for (PetscInt c = 0; c < ts->numcost; c++) {
+    PetscCall(VecGetArray(ts->vecs_sensi[c], &lam[c]));
+    if (mu) PetscCall(VecGetArray(ts->vecs_sensip[c], &mu[c]));
+  }
+  PetscCall(SimpVIRigidBodiesAdjoint_Private(vi->rb, vi->stages[0], flat, flat[m], flat[m + 1], ts->vec_sol, ts->numcost, lam, mu ? vi->rb->np : 0, mu));
+  for (PetscInt c = 0; c < ts->numcost; c++) {
+    PetscCall(VecRestoreArray(ts->vecs_sensi[c], &lam[c]));
+    if (mu) PetscCall(VecRestoreArray(ts->vecs_sensip[c], &mu[c]));
+  }
   PetscCall(PetscFree2(flat, lam));
+  PetscCall(PetscFree(mu));
   PetscFunctionReturn(0);
 }

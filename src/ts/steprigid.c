@@ -30,13 +30,14 @@ PetscErrorCode SimpVIRigidSetUp_Private(TS ts)
   PetscCall(DMTSGetI2Function(dm, &i2function, NULL));
   PetscCall(SimpVISplitDetect_Private(ts, &split));
   PetscCheck(!door && !ifunction && !i2function && !split, comm, PETSC_ERR_USER, "TSSimpVISetRigidBodies() and %s both give the mechanics: call one of them", door ? door->name : (split ? "TSRHSSplitSetRHSFunction()" : "TSSetI2Function()/TSSetIFunction()"));
-  PetscCheck(!u->confn && !u->ceqfn && !u->forcefn && !u->paramfn, comm, PETSC_ERR_SUP, "TSSimpVISetRigidBodies() takes no %s yet", u->confn || u->ceqfn ? "constraints (TSSimpVISetConstraints(), TSSimpVISetEqualityConstraintsRoutine())" : (u->forcefn ? "forces (TSSimpVISetForce())" : "parameter Jacobian (TSSimpVISetParameterJacobian())"));
+  PetscCheck(!u->confn && !u->ceqfn && !u->forcefn && !u->paramfn, comm, PETSC_ERR_SUP, "TSSimpVISetRigidBodies() takes no %s yet", u->confn || u->ceqfn ? "constraints (TSSimpVISetConstraints(), TSSimpVISetEqualityConstraintsRoutine())" : (u->forcefn ? "forces (TSSimpVISetForce()): give body-frame torques by TSSimpVISetRigidBodyTorque()" : "parameter Jacobian (TSSimpVISetParameterJacobian())"));
   PetscCheck(!vi->cpfile && !vi->restartfile, comm, PETSC_ERR_SUP, "TSSIMPVI has no checkpoints (-ts_simpvi_checkpoint, -ts_simpvi_restart) for rigid bodies yet");
   PetscCall(VecGetSize(ts->vec_sol, &N));
   PetscCheck(N == 12 * u->rbn, comm, PETSC_ERR_ARG_SIZ, "The state of %" PetscInt_FMT " rigid bodies has 12 x %" PetscInt_FMT " entries (R_b row-major, then pi_b), not %" PetscInt_FMT, u->rbn, u->rbn, N);
   PetscCall(SimpVISchemeTable_Private(vi->family, vi->degree, &vi->scheme));
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SimpVIRigidBodiesCreate_Private(ts, u->rbn, u->rbJ, u->rbV, u->rbctx, snes, &vi->rb));
+  if (u->rbtau) PetscCall(SimpVIRigidBodiesSetTorque(vi->rb, u->rbnp, u->rbtau, u->rbtauctx));
   PetscCall(VecDuplicate(ts->vec_sol, &vi->rbU0));
   PetscCall(VecDuplicate(ts->vec_sol, &vi->Ustage));
   vi->rbhas  = PETSC_FALSE;
@@ -69,6 +70,7 @@ PetscErrorCode SimpVIRigidStep_Private(TS ts)
     PetscCheck(ts->time_step > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI needs a positive time step, not %g (TSSetTimeStep() or -ts_dt)", (double)ts->time_step);
     h = ts->time_step;
     PetscCall(TSPreStage(ts, ts->ptime));
+    PetscCall(SimpVIRigidBodiesSetTime(vi->rb, ts->ptime)); /* the torques' time */
     PetscCall(SimpVIRigidBodiesSolve_Private(vi->rb, h, ts->vec_sol, &snesreason));
     PetscCall(SNESGetIterationNumber(ts->snes, &its));
     PetscCall(SNESGetLinearSolveIterations(ts->snes, &lits));
@@ -116,7 +118,10 @@ PetscErrorCode SimpVIRigidInterpolate_Private(TS ts, PetscReal t, Vec U)
   PetscCheck(vi->rbhas, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSInterpolate() needs a step taken");
   if (t >= ts->ptime) PetscCall(VecCopy(ts->vec_sol, U));
   else if (t <= vi->rbt0) PetscCall(VecCopy(vi->rbU0, U));
-  else PetscCall(SimpVIRigidBodiesPartialStep_Private(vi->rb, t - vi->rbt0, vi->rbU0, U));
+  else {
+    PetscCall(SimpVIRigidBodiesSetTime(vi->rb, vi->rbt0));
+    PetscCall(SimpVIRigidBodiesPartialStep_Private(vi->rb, t - vi->rbt0, vi->rbU0, U));
+  }
   PetscFunctionReturn(0);
 }
 

@@ -81,6 +81,9 @@ typedef struct {
   PetscReal                    *rbJ;
   SimpVIRigidBodyPotentialFn    rbV;
   void                         *rbctx;
+  SimpVIRigidBodyTorqueFn       rbtau; /* TSSimpVISetRigidBodyTorque(): body-frame torques, their parameters' number */
+  void                         *rbtauctx;
+  PetscInt                      rbnp;
 } SimpVIUser;
 
 /* D = (J - K)/s in a matrix of simpvi's own, never handed to the user's code; while J and K keep the pattern they

@@ -36,10 +36,22 @@ struct _p_SimpVIRigidBodies {
      in zeta (n x n, H + 1/2 hat(g) on the diagonal blocks), kept by a Jacobian evaluation; its work */
   PetscReal    *Hgk, *adjwork;
   PetscBLASInt *ipiv;
+  /* torques (SimpVIRigidBodiesSetTorque(), src/doors/rigidbodytorque.c): tau(t, R, Omega; theta) at t0 + tau_k h, t0 the
+     step's start; per quadrature point d(E_k g_k)/du_k (n x n, the torques' Omega part) and d tau/dtheta (n x np) */
+  SimpVIRigidBodyTorqueFn tau;
+  void                   *tauctx;
+  PetscInt                np;
+  PetscBool               wanttheta; /* the adjoint's evaluation: keep d tau/dtheta */
+  PetscReal               t0;
+  PetscReal              *Om, *tk, *tR, *tO, *M, *dEu, *tth;
 };
 
 /* the step's Jacobian at Z (row-major in rb->Jd, and rb->A), its quadrature points evaluated with their derivatives */
 PETSC_INTERN PetscErrorCode SimpVIRigidBodiesJacobian_Private(SimpVIRigidBodies, Vec);
+/* the torques at quadrature point k into g (g - tau) and H, and with jac their Omega part into Gx, Gv, dEg, dEu:
+   src/doors/rigidbodytorque.c */
+PETSC_INTERN PetscErrorCode SimpVIRigidBodiesTorque_Private(SimpVIRigidBodies, PetscInt, PetscBool);
+PETSC_INTERN PetscErrorCode SimpVIRigidBodiesTorqueJacobian_Private(SimpVIRigidBodies, PetscInt);
 /* lambda (and mu) back over one step: src/doors/rigidbodyadjoint.c */
 PETSC_INTERN PetscErrorCode SimpVIRigidBodiesAdjoint_Private(SimpVIRigidBodies, Vec, const PetscReal[], PetscReal, PetscReal, Vec, PetscInt, PetscReal *[], PetscInt, PetscReal *[]);
 
