@@ -117,7 +117,7 @@ static PetscErrorCode StartState(const Problem *p, Vec U)
 }
 
 /* A TSSIMPVI with the bodies from U (its own state vector, a copy of U) */
-static PetscErrorCode MakeTS(const Problem *p, Vec U, TS *ts)
+static PetscErrorCode MakeTS(const Problem *p, Vec U, PetscBool save, TS *ts)
 {
   Vec X;
 
@@ -133,6 +133,7 @@ static PetscErrorCode MakeTS(const Problem *p, Vec U, TS *ts)
   PetscCall(TSSetMaxSteps(*ts, p->n));
   PetscCall(TSSetMaxTime(*ts, 10 * p->T));
   PetscCall(TSSetExactFinalTime(*ts, TS_EXACTFINALTIME_MATCHSTEP));
+  if (save) PetscCall(TSSetSaveTrajectory(*ts)); /* before the options: -ts_trajectory_type */
   PetscCall(TSSetFromOptions(*ts));
   PetscFunctionReturn(0);
 }
@@ -144,7 +145,7 @@ static PetscErrorCode CostOfStart(const Problem *p, Vec U0, PetscReal *C)
   Vec X;
 
   PetscFunctionBeginUser;
-  PetscCall(MakeTS(p, U0, &ts));
+  PetscCall(MakeTS(p, U0, PETSC_FALSE, &ts));
   PetscCall(TSSolve(ts, NULL));
   PetscCall(TSGetSolution(ts, &X));
   PetscCall(Cost(p, X, C, NULL));
@@ -164,8 +165,7 @@ static PetscErrorCode CheckGradient(Problem *p, PetscBool show)
   PetscFunctionBeginUser;
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 12 * nb, &U0));
   PetscCall(StartState(p, U0));
-  PetscCall(MakeTS(p, U0, &ts));
-  PetscCall(TSSetSaveTrajectory(ts));
+  PetscCall(MakeTS(p, U0, PETSC_TRUE, &ts));
   PetscCall(TSSolve(ts, NULL));
   PetscCall(TSGetSolution(ts, &X));
   PetscCall(VecDuplicate(X, &lambda));
@@ -251,8 +251,7 @@ static PetscErrorCode CheckErrors(Problem *p)
 
     PetscCall(VecCreateSeq(PETSC_COMM_SELF, 12 * p->nb, &U0));
     PetscCall(StartState(p, U0));
-    PetscCall(MakeTS(p, U0, &ts));
-    PetscCall(TSSetSaveTrajectory(ts));
+    PetscCall(MakeTS(p, U0, PETSC_TRUE, &ts));
     PetscCall(TSCreateQuadratureTS(ts, (PetscBool)fwd, &quadts));
     PetscCall(TSSetRHSFunction(quadts, NULL, Integrand, NULL));
     PetscCall(TSGetSolution(ts, &X));
@@ -314,6 +313,11 @@ int main(int argc, char **argv)
   test:
     suffix: top_lobatto4
     args: -case top -ts_simpvi_type lobatto -ts_simpvi_degree 4
+    output_file: output/rigidbody_adjoint_top.out
+  # the steps kept in memory (TSTrajectoryMemory), whose state at an adjoint step is not the step's end
+  test:
+    suffix: top_memory
+    args: -case top -ts_simpvi_type lobatto -ts_trajectory_type memory
     output_file: output/rigidbody_adjoint_top.out
   test:
     suffix: pair_simpson

@@ -21,8 +21,8 @@ typedef struct {
 /* V = sum_b mgl (R_b)_33 - kappa tr(R1' R2) (as tests/rigidbody_adjoint.c) */
 static PetscErrorCode Potential(PetscInt nb, const PetscReal R[], PetscReal *V, PetscReal g[], PetscReal H[], void *ctx)
 {
-  const Ctx     *p = (const Ctx *)ctx;
-  const PetscInt n = 3 * nb;
+  const Ctx     *p   = (const Ctx *)ctx;
+  const PetscInt n   = 3 * nb;
   SO3Top         top = {.mgl = p->mgl};
 
   PetscFunctionBeginUser;
@@ -44,8 +44,8 @@ static PetscErrorCode Potential(PetscInt nb, const PetscReal R[], PetscReal *V, 
 
     for (PetscInt i = 0; i < 3; i++)
       for (PetscInt j = 0; j < 3; j++) A[i * 3 + j] = R[i] * R[9 + j] + R[3 + i] * R[9 + 3 + j] + R[6 + i] * R[9 + 6 + j];
-    tr   = A[0] + A[4] + A[8];
-    *V  += -k * tr;
+    tr = A[0] + A[4] + A[8];
+    *V += -k * tr;
     w[0] = A[7] - A[5], w[1] = A[2] - A[6], w[2] = A[3] - A[1];
     if (g)
       for (PetscInt j = 0; j < 3; j++) g[j] += -k * w[j], g[3 + j] += k * w[j];
@@ -68,8 +68,8 @@ static PetscErrorCode Potential(PetscInt nb, const PetscReal R[], PetscReal *V, 
    tauO_bc = c2 I */
 static PetscErrorCode Torque(PetscInt nb, PetscReal t, const PetscReal R[], const PetscReal Om[], PetscReal tau[], PetscReal tauR[], PetscReal tauO[], PetscReal tauth[], void *ctx)
 {
-  const Ctx     *p = (const Ctx *)ctx;
-  const PetscInt n = 3 * nb;
+  const Ctx      *p  = (const Ctx *)ctx;
+  const PetscInt  n  = 3 * nb;
   const PetscReal ct = PetscCosReal(t);
 
   PetscFunctionBeginUser;
@@ -428,10 +428,14 @@ static PetscErrorCode RunAdjoint(Ctx *p, PetscInt n)
 
 int main(int argc, char **argv)
 {
-  Ctx       p = {.nb = 2, .mgl = 0.3, .kappa = 0.4, .taus = {0.2, -0.1, 0.3}, .c = 0.05, .c2 = 0.1, .knl = 0.02, .theta = {0.1, -0.2, 0.05, 0.3, 0.1, -0.15}, .T = 0.5};
+  Ctx p = {
+    .nb = 2, .mgl = 0.3, .kappa = 0.4, .taus = {0.2,  -0.1, 0.3 },
+               .c = 0.05, .c2 = 0.1, .knl = 0.02, .theta = { 0.1, -0.2, 0.05, 0.3, 0.1, -0.15},
+               .T = 0.5
+  };
   char      which[32] = "constant";
-  PetscInt  n = 20;
-  PetscReal omin = 3.9;
+  PetscInt  n         = 20;
+  PetscReal omin      = 3.9;
   PetscBool is;
 
   PetscFunctionBeginUser;

@@ -33,15 +33,15 @@ PetscErrorCode SimpVIRigidBodiesAdjoint_Private(SimpVIRigidBodies rb, Vec U0, co
 {
   const PetscInt     nb = rb->nb, n = rb->n, s = rb->s, nq = rb->nq, m = rb->m, nn = n * n, s1 = s + 1;
   const PetscReal   *w = rb->K->w, *B = rb->K->B, *D = rb->K->D;
-  const PetscScalar *u0, *u1;
+  const PetscScalar *u0;
   PetscScalar       *z;
-  PetscReal         *LU, *a, *y, *c, *nu1, *l1, *Esl, *Es, *Ts, *Tsinv, *nu0;
+  PetscReal         *LU, *a, *y, *c, *nu1, *l1, *Esl, *Es, *Ts, *Tsinv, *nu0, *u1;
   PetscBLASInt       bm, one = 1, info = 0;
 
   PetscFunctionBegin;
   PetscCheck(np == rb->np || !mu, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%" PetscInt_FMT " parameters, the torques have %" PetscInt_FMT, np, rb->np);
-  if (!rb->adjwork) PetscCall(PetscMalloc2(m * m + 2 * m + nq * n + 4 * n + 27 * nb + n, &rb->adjwork, m, &rb->ipiv));
-  LU = rb->adjwork, a = LU + m * m, y = a + m, c = y + m, nu1 = c + nq * n, l1 = nu1 + n, Esl = l1 + n, nu0 = Esl + n, Es = nu0 + n, Ts = Es + 9 * nb, Tsinv = Ts + 9 * nb;
+  if (!rb->adjwork) PetscCall(PetscMalloc2(m * m + 2 * m + nq * n + 4 * n + 27 * nb + 12 * nb, &rb->adjwork, m, &rb->ipiv));
+  LU = rb->adjwork, a = LU + m * m, y = a + m, c = y + m, nu1 = c + nq * n, l1 = nu1 + n, Esl = l1 + n, nu0 = Esl + n, Es = nu0 + n, Ts = Es + 9 * nb, Tsinv = Ts + 9 * nb, u1 = Tsinv + 9 * nb;
   /* the step at its solution: the quadrature points and J = dF/dZ (rb->Jd, row-major: as a column-major array J') */
   PetscCall(SimpVIRigidBodiesSetStep(rb, h, U0));
   rb->t0        = t0;
@@ -60,7 +60,18 @@ PetscErrorCode SimpVIRigidBodiesAdjoint_Private(SimpVIRigidBodies rb, Vec U0, co
     PetscCall(SimpVISO3Dexp(Zs + (s - 1) * n + 3 * b, Ts + 9 * b, Tsinv + 9 * b));
   }
   PetscCall(VecGetArrayRead(U0, &u0));
-  PetscCall(VecGetArrayRead(U1, &u1));
+  /* the end (R1, pi1) from the step itself, not from a TSTrajectory's state (a recomputing one may hold another step's) */
+  (void)U1;
+  for (PetscInt b = 0; b < nb; b++) {
+    PetscReal mu[3];
+
+    SimpVISO3Multiply(u0 + 9 * b, Es + 9 * b, u1 + 9 * b);
+    for (PetscInt j = 0; j < 3; j++) {
+      mu[j] = u0[9 * nb + 3 * b + j];
+      for (PetscInt k = 0; k < nq; k++) mu[j] -= h * w[k] * rb->Eg[k * n + 3 * b + j];
+    }
+    MatTVec3(Es + 9 * b, mu, u1 + 9 * nb + 3 * b);
+  }
   for (PetscInt ic = 0; ic < ncost; ic++) {
     PetscReal *lc = lam[ic];
 
@@ -153,7 +164,6 @@ PetscErrorCode SimpVIRigidBodiesAdjoint_Private(SimpVIRigidBodies rb, Vec U0, co
       for (PetscInt j = 0; j < 3; j++) lc[9 * nb + 3 * b + j] = Esl[3 * b + j] - y[3 * b + j];
     }
   }
-  PetscCall(VecRestoreArrayRead(U1, &u1));
   PetscCall(VecRestoreArrayRead(U0, &u0));
   PetscFunctionReturn(0);
 }
