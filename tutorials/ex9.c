@@ -28,10 +28,10 @@ static char help[] = "Rest-to-rest reorientation of a spacecraft by optimal cont
 
 typedef struct {
   PetscReal J[9], Rf[9], T, effort;
-  PetscInt  n, m;         /* time steps, torque segments */
+  PetscInt  n, m;           /* time steps, torque segments */
   PetscReal Rend[9], pi[3]; /* the last forward run's end */
   PetscInt  runs;
-  Vec       theta;          /* the torques' parameters the TS reads, a copy of TAO's */
+  Vec       theta; /* the torques' parameters the TS reads, a copy of TAO's */
 } Ctx;
 
 /* tau(t) = sum_j theta_j phi_j(t) in the body frame; d tau/d theta = the hat functions (tauR, tauO: no dependence) */
@@ -120,7 +120,7 @@ static PetscErrorCode CostAndGradient(Ctx *c, Vec X, PetscReal *C, Vec G)
     *C += l[j] * l[j] / 2;
   }
   for (PetscInt j = 0; j < 3; j++) {
-    c->pi[j]  = u[9 + j];
+    c->pi[j] = u[9 + j];
     l[9 + j] = u[9 + j];
     *C += u[9 + j] * u[9 + j] / 2;
   }
@@ -190,7 +190,10 @@ static PetscErrorCode CheckGradient(Ctx *c, Vec X)
 
 int main(int argc, char **argv)
 {
-  Ctx                c = {.J = {1, 0, 0, 0, 1.6, 0, 0, 0, 2.1}, .T = 10, .effort = 1e-4, .n = 100, .m = 10};
+  Ctx c = {
+    .J = {1, 0, 0, 0, 1.6, 0, 0, 0, 2.1},
+      .T = 10, .effort = 1e-4, .n = 100, .m = 10
+  };
   PetscReal          angle = 1.5, axis[3] = {1, 2, 2}, xi[3], C, err[2], An[9], ea;
   PetscBool          check = PETSC_FALSE;
   Tao                tao;

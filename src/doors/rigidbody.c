@@ -826,5 +826,6 @@ PetscErrorCode SimpVIRigidBodiesView(SimpVIRigidBodies rb, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  curve of a step: R0 exp(xi(tau)), xi a polynomial in so(3) through the Gauss-Lobatto nodes (the exponential map)\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  state: %" PetscInt_FMT " rotation matrix(es) (9 entries each, row-major), then the body angular momenta (3 entries each)\n", rb->nb));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  scheme %s: degree %" PetscInt_FMT ", %" PetscInt_FMT " quadrature points, order %" PetscInt_FMT "\n", rb->type, rb->s, rb->nq, rb->order));
+  if (rb->tau) PetscCall(PetscViewerASCIIPrintf(viewer, "  body-frame torques (Lagrange-d'Alembert) with %" PetscInt_FMT " parameters\n", rb->np));
   PetscFunctionReturn(0);
 }

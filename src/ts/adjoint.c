@@ -8,6 +8,7 @@
    at the final time: no cost on V), and the gradient that comes out is dC/dU0 at fixed V0 (constant M: p0 = M V0).
 */
 #include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
+#include <simpvi/private/rigidbodyimpl.h>
 
 /* The stages of a step, U-shaped: its start and increments, as the state layout packs them */
 static PetscInt NumStages(TS_SimpVI *vi)
@@ -400,7 +401,12 @@ PetscErrorCode SimpVIAdjointView_Private(TS ts, PetscViewer viewer)
 
   PetscFunctionBegin;
   if (!ts->trajectory && !ts->vecs_sensi && !ts->forward_solve) PetscFunctionReturn(0); /* said where sensitivities are asked for */
-  if (vi->layout && !vi->layout->split) {                                               /* U lacks the momenta (I2) */
+  if (vi->rb) {                                                                         /* rigid bodies: src/ts/adjointrigid.c */
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  Adjoint (TSAdjointSolve()) of rigid bodies on SO(3): exact discrete adjoint of the step on the group, one LU of the step Jacobian per step; lambda = dC/dU ambient, its attitude part returned as R hat(nu)/2 (nu the gradient in R exp(hat(eta))); parameter gradients %s\n",
+                                     vi->rb->np ? "of the torques' parameters (TSSimpVISetRigidBodyTorque())" : "none (torques without parameters)"));
+    PetscFunctionReturn(0);
+  }
+  if (vi->layout && !vi->layout->split) { /* U lacks the momenta (I2) */
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Adjoint (TSAdjointSolve()) of the I2 door: exact discrete adjoint, lambda = dC/dU0 at fixed V0, costs of U(T) and integrals of (t, U) (none of V), parameter gradients %s; no gradient in V0, no forward sensitivities\n",
                                      vi->prob->user.paramfn ? "from TSSimpVISetParameterJacobian()" : (I2ParameterJacobianP(ts) ? "from TSSetIJacobianP() (dF/dtheta, M independent of theta)" : "need TSSetIJacobianP() or TSSimpVISetParameterJacobian()")));
   } else {

@@ -628,6 +628,7 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
     PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
     if (prob && prob->user.rbn) { /* rigid bodies: the group, the map and the state; the SNES follows (TSView()) */
       PetscCall(SimpVIRigidView_Private(ts, prob, viewer));
+      if (vi->rb) PetscCall(SimpVIAdjointView_Private(ts, viewer));
       if (vi->retries || ts->max_snes_failures != 1)
         PetscCall(PetscViewerASCIIPrintf(viewer, "  Steps retried from the last good state with a smaller step (failed solves, rejected stages): %" PetscInt_FMT " (solve failures allowed: %" PetscInt_FMT ", -ts_max_snes_failures)\n", vi->retries, ts->max_snes_failures));
       PetscFunctionReturn(0);
