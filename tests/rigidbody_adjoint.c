@@ -5,7 +5,9 @@ static char help[] = "The adjoint of rigid bodies on SO(3) (TSSimpVISetRigidBodi
                      "every body momentum against (C(U(T; +eps)) - C(U(T; -eps))) / (2 eps), relative to |nu0| or |dC/dpi0|.\n"
                      "  -case top:  the heavy top of the seed's Table 3 (a potential with a Hessian)\n"
                      "  -case pair: two bodies joined by V = -kappa tr(R1' R2) under gravity (the off-diagonal Hessian blocks)\n"
-                     "  -case errors: a cost integral and parameter gradients (unsupported) give clear errors\n"
+                     "  -integral: the cost adds int_0^T r(U) dt, r = sum_b [W2 : R_b + 1/2 sum_j q_j Pi_bj^2] (a quadrature TS at the\n"
+                     "             scheme's quadrature points, Pi = J Omega there), -integral_fwd: integrated forward (else in the adjoint)\n"
+                     "  -case errors: parameter gradients (mu) without torque parameters give a clear error\n"
                      "  -n steps of -T/n; -show: the gradients and differences\n\n";
 
 #include <simpvi.h>
@@ -17,6 +19,7 @@ typedef struct {
   PetscReal mgl, kappa;
   PetscReal T;
   PetscInt  n;
+  PetscBool integral, fwd; /* a cost integral too (a quadrature TS), integrated forward or in the adjoint */
 } Problem;
 
 /* V = sum_b mgl (R_b)_33 - kappa tr(R1' R2): the top's gravity on each body, and the pair's coupling
@@ -96,6 +99,47 @@ static PetscErrorCode Cost(const Problem *p, Vec U, PetscReal *C, Vec lambda)
   PetscFunctionReturn(0);
 }
 
+static const PetscReal W2[9] = {-0.2, 0.4, 0.1, 0.3, -0.5, 0.6, 0.2, -0.1, 0.35};
+
+/* r(U) = sum_b [W2 : R_b + 1/2 sum_j q_j Pi_bj^2], Pi_b = J_b Omega_b at the quadrature points */
+static PetscErrorCode Integrand(TS ts, PetscReal t, Vec U, Vec r, void *ctx)
+{
+  const Problem     *p = (const Problem *)ctx;
+  const PetscScalar *u;
+  PetscReal          v = 0;
+
+  PetscFunctionBeginUser;
+  (void)ts, (void)t;
+  PetscCall(VecGetArrayRead(U, &u));
+  for (PetscInt b = 0; b < p->nb; b++) {
+    for (PetscInt j = 0; j < 9; j++) v += W2[j] * u[9 * b + j];
+    for (PetscInt j = 0; j < 3; j++) v += (j + 1.0) / (p->J[0] * p->J[0]) * u[9 * p->nb + 3 * b + j] * u[9 * p->nb + 3 * b + j] / 2;
+  }
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscCall(VecSet(r, v));
+  PetscFunctionReturn(0);
+}
+
+/* dr/dU, ambient: a column (PETSc's convention for the quadrature TS) */
+static PetscErrorCode IntegrandJacobian(TS ts, PetscReal t, Vec U, Mat A, Mat B, void *ctx)
+{
+  const Problem     *p = (const Problem *)ctx;
+  const PetscScalar *u;
+  PetscScalar       *a;
+
+  PetscFunctionBeginUser;
+  (void)ts, (void)t, (void)B;
+  PetscCall(VecGetArrayRead(U, &u));
+  PetscCall(MatDenseGetColumn(A, 0, &a));
+  for (PetscInt b = 0; b < p->nb; b++) {
+    for (PetscInt j = 0; j < 9; j++) a[9 * b + j] = W2[j];
+    for (PetscInt j = 0; j < 3; j++) a[9 * p->nb + 3 * b + j] = (j + 1.0) / (p->J[0] * p->J[0]) * u[9 * p->nb + 3 * b + j];
+  }
+  PetscCall(MatDenseRestoreColumn(A, &a));
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode StartState(const Problem *p, Vec U)
 {
   PetscScalar *u;
@@ -134,6 +178,16 @@ static PetscErrorCode MakeTS(const Problem *p, Vec U, PetscBool save, TS *ts)
   PetscCall(TSSetMaxTime(*ts, 10 * p->T));
   PetscCall(TSSetExactFinalTime(*ts, TS_EXACTFINALTIME_MATCHSTEP));
   if (save) PetscCall(TSSetSaveTrajectory(*ts)); /* before the options: -ts_trajectory_type */
+  if (p->integral) {
+    TS  quadts;
+    Mat A;
+
+    PetscCall(TSCreateQuadratureTS(*ts, save ? p->fwd : PETSC_TRUE, &quadts)); /* the differences' runs integrate forward */
+    PetscCall(TSSetRHSFunction(quadts, NULL, Integrand, (void *)p));
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 12 * p->nb, 1, NULL, &A));
+    PetscCall(TSSetRHSJacobian(quadts, A, A, IntegrandJacobian, (void *)p));
+    PetscCall(MatDestroy(&A));
+  }
   PetscCall(TSSetFromOptions(*ts));
   PetscFunctionReturn(0);
 }
@@ -149,6 +203,15 @@ static PetscErrorCode CostOfStart(const Problem *p, Vec U0, PetscReal *C)
   PetscCall(TSSolve(ts, NULL));
   PetscCall(TSGetSolution(ts, &X));
   PetscCall(Cost(p, X, C, NULL));
+  if (p->integral) {
+    Vec                Q;
+    const PetscScalar *q;
+
+    PetscCall(TSGetCostIntegral(ts, &Q));
+    PetscCall(VecGetArrayRead(Q, &q));
+    *C += q[0];
+    PetscCall(VecRestoreArrayRead(Q, &q));
+  }
   PetscCall(TSDestroy(&ts));
   PetscFunctionReturn(0);
 }
@@ -223,7 +286,7 @@ static PetscErrorCode CheckGradient(Problem *p, PetscBool show)
     if (show) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s body %" PetscInt_FMT " e_%" PetscInt_FMT ": adjoint %+.12e  central difference %+.12e  relative error %.2e\n", att ? "eta" : "pi ", b, j, (double)grad[d], (double)fd, (double)err));
   }
   PetscCall(VecRestoreArrayRead(U0, &u0));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " bod%s, %" PetscInt_FMT " steps: lambda(0)'s attitude part tangent (R0' L skew): %s\n", nb, nb == 1 ? "y" : "ies", p->n, tangent < 1e-13 ? "yes" : "no"));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " bod%s, %" PetscInt_FMT " steps%s: lambda(0)'s attitude part tangent (R0' L skew): %s\n", nb, nb == 1 ? "y" : "ies", p->n, p->integral ? (p->fwd ? ", cost integral integrated forward" : ", cost integral integrated in the adjoint") : "", tangent < 1e-13 ? "yes" : "no"));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  gradient in (eta0, pi0), %" PetscInt_FMT " directions, against central differences to 1e-7 relative: %s\n", N, worst < 1e-7 ? "yes" : "no"));
   if (show) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  worst relative error %.2e, |nu0| %.6e, |dC/dpi0| %.6e\n", (double)worst, (double)gnorm[0], (double)gnorm[1]));
   PetscCall(VecDestroy(&Up));
@@ -233,42 +296,32 @@ static PetscErrorCode CheckGradient(Problem *p, PetscBool show)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Integrand(TS ts, PetscReal t, Vec U, Vec r, void *ctx)
-{
-  (void)ts, (void)t, (void)U, (void)ctx;
-  return VecSet(r, 0);
-}
-
-/* a cost integral (a quadrature TS) is not supported yet: the expected error, forward or in the adjoint */
+/* gradients in parameters (mu) without torque parameters: the expected error */
 static PetscErrorCode CheckErrors(Problem *p)
 {
-  PetscFunctionBeginUser;
-  for (PetscInt fwd = 0; fwd < 2; fwd++) {
-    TS             ts, quadts;
-    Vec            U0, X, lambda;
-    PetscReal      C;
-    PetscErrorCode err;
+  TS             ts;
+  Vec            U0, X, lambda, mu;
+  PetscReal      C;
+  PetscErrorCode err;
 
-    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 12 * p->nb, &U0));
-    PetscCall(StartState(p, U0));
-    PetscCall(MakeTS(p, U0, PETSC_TRUE, &ts));
-    PetscCall(TSCreateQuadratureTS(ts, (PetscBool)fwd, &quadts));
-    PetscCall(TSSetRHSFunction(quadts, NULL, Integrand, NULL));
-    PetscCall(TSGetSolution(ts, &X));
-    PetscCall(VecDuplicate(X, &lambda));
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    err = TSSolve(ts, NULL);
-    if (!err) {
-      PetscCall(Cost(p, X, &C, lambda));
-      PetscCall(TSSetCostGradients(ts, 1, &lambda, NULL));
-      err = TSAdjointSolve(ts);
-    }
-    PetscCall(PetscPopErrorHandler());
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "a cost integral (quadrature TS, %s): the expected error: %s\n", fwd ? "integrated forward" : "integrated in the adjoint", err == PETSC_ERR_SUP ? "yes" : "no"));
-    PetscCall(VecDestroy(&lambda));
-    PetscCall(VecDestroy(&U0));
-    PetscCall(TSDestroy(&ts));
-  }
+  PetscFunctionBeginUser;
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 12 * p->nb, &U0));
+  PetscCall(StartState(p, U0));
+  PetscCall(MakeTS(p, U0, PETSC_TRUE, &ts));
+  PetscCall(TSSolve(ts, NULL));
+  PetscCall(TSGetSolution(ts, &X));
+  PetscCall(VecDuplicate(X, &lambda));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2, &mu));
+  PetscCall(Cost(p, X, &C, lambda));
+  PetscCall(TSSetCostGradients(ts, 1, &lambda, &mu));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  err = TSAdjointSolve(ts);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "parameter gradients (mu) without torque parameters: the expected error: %s\n", err == PETSC_ERR_ARG_WRONGSTATE ? "yes" : "no"));
+  PetscCall(VecDestroy(&mu));
+  PetscCall(VecDestroy(&lambda));
+  PetscCall(VecDestroy(&U0));
+  PetscCall(TSDestroy(&ts));
   PetscFunctionReturn(0);
 }
 
@@ -285,6 +338,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &p.n, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-T", &p.T, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-show", &show, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-integral", &p.integral, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-integral_fwd", &p.fwd, NULL));
   PetscCall(PetscStrcmp(which, "pair", &pair));
   SO3TopInertia(&SO3TopTable3, p.J);
   if (pair) {
@@ -327,6 +382,17 @@ int main(int argc, char **argv)
     suffix: pair_lobatto
     args: -case pair -ts_simpvi_type lobatto
     output_file: output/rigidbody_adjoint_pair.out
+  test:
+    suffix: integral_simpson
+    args: -case pair -ts_simpvi_type simpson -integral
+    output_file: output/rigidbody_adjoint_integral.out
+  test:
+    suffix: integral_lobatto
+    args: -case pair -ts_simpvi_type lobatto -integral
+    output_file: output/rigidbody_adjoint_integral.out
+  test:
+    suffix: integral_fwd
+    args: -case pair -ts_simpvi_type lobatto -integral -integral_fwd -ts_trajectory_type memory
   test:
     suffix: errors
     args: -case errors

@@ -5,7 +5,8 @@ static char help[] = "Torques on rigid bodies on SO(3) (TSSimpVISetRigidBodyTorq
                      "                  Omega of both bodies: the step's Jacobian against central differences of its residual\n"
                      "  -case order:    the same bodies and torques: R(T) and pi(T) against a fine run converge at -order_min\n"
                      "  -case adjoint:  the same, with parameters theta in the torques (tau += theta_0..2 + theta_3..5 t/T on body 0):\n"
-                     "                  the adjoint's gradients in (eta0, pi0) and mu = dC/dtheta against central differences\n\n";
+                     "                  the adjoint's gradients in (eta0, pi0) and mu = dC/dtheta against central differences;\n"
+                     "                  -integral: the cost adds int_0^T W2 : R_0 + 1/2 |theta_0..2 + theta_3..5 t/T|^2 dt (-integral_fwd: forward)\n\n";
 
 #include <simpvi.h>
 #include "../examples/models/so3top.h"
@@ -16,6 +17,7 @@ typedef struct {
   PetscReal mgl, kappa;
   PetscReal taus[3], c, c2, knl; /* the space-fixed torque (times cos t), the damping, the coupling of the Omegas, the nonlinear term */
   PetscReal theta[6], T;
+  PetscBool integral, fwd; /* a cost integral (a quadrature TS) in the adjoint case, integrated forward or in the adjoint */
 } Ctx;
 
 /* V = sum_b mgl (R_b)_33 - kappa tr(R1' R2) (as tests/rigidbody_adjoint.c) */
@@ -114,6 +116,57 @@ static PetscErrorCode StartState(const Ctx *p, Vec U)
   PetscFunctionReturn(0);
 }
 
+static const PetscReal W2[9] = {-0.2, 0.4, 0.1, 0.3, -0.5, 0.6, 0.2, -0.1, 0.35};
+
+/* r(t, U; theta) = W2 : R_0 + 1/2 |v|^2, v = theta_0..2 + theta_3..5 t/T (the effort of the parameters' torque) */
+static PetscErrorCode Integrand(TS ts, PetscReal t, Vec U, Vec r, void *ctx)
+{
+  const Ctx         *p = (const Ctx *)ctx;
+  const PetscScalar *u;
+  PetscReal          v = 0;
+
+  PetscFunctionBeginUser;
+  (void)ts;
+  PetscCall(VecGetArrayRead(U, &u));
+  for (PetscInt j = 0; j < 9; j++) v += W2[j] * u[j];
+  PetscCall(VecRestoreArrayRead(U, &u));
+  for (PetscInt i = 0; i < 3; i++) v += PetscSqr(p->theta[i] + p->theta[3 + i] * t / p->T) / 2;
+  PetscCall(VecSet(r, v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode IntegrandJacobian(TS ts, PetscReal t, Vec U, Mat A, Mat B, void *ctx)
+{
+  PetscScalar *a;
+  PetscInt     N;
+
+  PetscFunctionBeginUser;
+  (void)ts, (void)t, (void)U, (void)B, (void)ctx;
+  PetscCall(MatGetSize(A, &N, NULL));
+  PetscCall(MatDenseGetColumn(A, 0, &a));
+  for (PetscInt j = 0; j < N; j++) a[j] = j < 9 ? W2[j] : 0;
+  PetscCall(MatDenseRestoreColumn(A, &a));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode IntegrandJacobianP(TS ts, PetscReal t, Vec U, Mat A, void *ctx)
+{
+  const Ctx   *p = (const Ctx *)ctx;
+  PetscScalar *a;
+
+  PetscFunctionBeginUser;
+  (void)ts, (void)U;
+  PetscCall(MatDenseGetColumn(A, 0, &a));
+  for (PetscInt i = 0; i < 3; i++) {
+    const PetscReal v = p->theta[i] + p->theta[3 + i] * t / p->T;
+
+    a[i]     = v;
+    a[3 + i] = v * t / p->T;
+  }
+  PetscCall(MatDenseRestoreColumn(A, &a));
+  PetscFunctionReturn(0);
+}
+
 /* A TSSIMPVI with the bodies and torques from a copy of U */
 static PetscErrorCode MakeTS(Ctx *p, Vec U, PetscReal T, PetscInt n, SimpVIRigidBodyTorqueFn tau, TS *ts)
 {
@@ -132,6 +185,19 @@ static PetscErrorCode MakeTS(Ctx *p, Vec U, PetscReal T, PetscInt n, SimpVIRigid
   PetscCall(TSSetMaxSteps(*ts, n));
   PetscCall(TSSetMaxTime(*ts, 10 * T));
   PetscCall(TSSetExactFinalTime(*ts, TS_EXACTFINALTIME_MATCHSTEP));
+  if (p->integral) {
+    TS  quadts;
+    Mat A, Ap;
+
+    PetscCall(TSCreateQuadratureTS(*ts, p->fwd, &quadts));
+    PetscCall(TSSetRHSFunction(quadts, NULL, Integrand, p));
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 12 * p->nb, 1, NULL, &A));
+    PetscCall(TSSetRHSJacobian(quadts, A, A, IntegrandJacobian, p));
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 6, 1, NULL, &Ap));
+    PetscCall(TSSetRHSJacobianP(quadts, Ap, IntegrandJacobianP, p));
+    PetscCall(MatDestroy(&A));
+    PetscCall(MatDestroy(&Ap));
+  }
   PetscCall(TSSetFromOptions(*ts));
   PetscFunctionReturn(0);
 }
@@ -338,10 +404,23 @@ static PetscErrorCode CostOf(Ctx *p, Vec U0, PetscInt n, PetscReal *C)
   Vec X;
 
   PetscFunctionBeginUser;
+  PetscBool fwd = p->fwd;
+
+  p->fwd = PETSC_TRUE; /* the differences' runs integrate forward */
   PetscCall(MakeTS(p, U0, p->T, n, Torque, &ts));
+  p->fwd = fwd;
   PetscCall(TSSolve(ts, NULL));
   PetscCall(TSGetSolution(ts, &X));
   PetscCall(Cost(p, X, C, NULL));
+  if (p->integral) {
+    Vec                Q;
+    const PetscScalar *q;
+
+    PetscCall(TSGetCostIntegral(ts, &Q));
+    PetscCall(VecGetArrayRead(Q, &q));
+    *C += q[0];
+    PetscCall(VecRestoreArrayRead(Q, &q));
+  }
   PetscCall(TSDestroy(&ts));
   PetscFunctionReturn(0);
 }
@@ -415,7 +494,7 @@ static PetscErrorCode RunAdjoint(Ctx *p, PetscInt n)
     PetscCall(PetscInfo(NULL, "kind %d body %d %d: adjoint %.12e difference %.12e error %.2e\n", (int)kind, (int)b, (int)j, (double)grad[d], (double)fd, (double)err));
   }
   PetscCall(VecRestoreArrayRead(U0, &u0));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "two bodies with torques (t, R, Omega, theta), %" PetscInt_FMT " steps, against central differences to 1e-7 relative:\n", n));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "two bodies with torques (t, R, Omega, theta), %" PetscInt_FMT " steps%s, against central differences to 1e-7 relative:\n", n, p->integral ? ", a cost integral in U and theta" : ""));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  gradient in the initial attitudes (Lie algebra): %s\n  gradient in the initial momenta: %s\n  gradient in the torques' parameters (mu): %s\n", worst[0] < 1e-7 ? "yes" : "no", worst[1] < 1e-7 ? "yes" : "no", worst[2] < 1e-7 ? "yes" : "no"));
   PetscCall(PetscInfo(NULL, "worst %g %g %g\n", (double)worst[0], (double)worst[1], (double)worst[2]));
   PetscCall(VecDestroy(&Up));
@@ -444,6 +523,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-case", which, sizeof(which), NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-order_min", &omin, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-integral", &p.integral, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-integral_fwd", &p.fwd, NULL));
   for (PetscInt j = 0; j < 18; j++) p.J[j] = 0;
   p.J[0] = 1.0, p.J[4] = 2.0, p.J[8] = 3.5, p.J[1] = p.J[3] = 0.1, p.J[5] = p.J[7] = -0.2;
   p.J[9] = 1.5, p.J[13] = 1.2, p.J[17] = 2.1;
@@ -497,5 +578,13 @@ int main(int argc, char **argv)
     suffix: adjoint_lobatto
     args: -case adjoint -ts_simpvi_type lobatto
     output_file: output/rigidbody_torque_adjoint.out
+  test:
+    suffix: adjoint_integral
+    args: -case adjoint -ts_simpvi_type lobatto -integral
+    output_file: output/rigidbody_torque_adjoint_integral.out
+  test:
+    suffix: adjoint_integral_fwd
+    args: -case adjoint -ts_simpvi_type simpson -integral -integral_fwd
+    output_file: output/rigidbody_torque_adjoint_integral.out
 
 TEST*/

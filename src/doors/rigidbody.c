@@ -435,7 +435,10 @@ PetscErrorCode SimpVIRigidBodiesCreate_Private(TS ts, PetscInt nbodies, const Pe
   an ambient gradient onto the tangent space at R0_b: <lambda_R, R0 hat(eta)> = nu0 . eta, so the gradient in the
   perturbation R0_b exp(hat(eta)) of the initial attitude is nu0_b = vee(A - A') with A = R0_b' lambda_R (the same
   formula), and the pi part is dC/dpi0. Gradients in the parameters of the torques (`TSSimpVISetRigidBodyTorque()`)
-  come in mu of `TSSetCostGradients()`. Cost integrals (`TSCreateQuadratureTS()`) are not supported yet.
+  come in mu of `TSSetCostGradients()`. A cost integral int r(t, U) dt of a quadrature `TS` (`TSCreateQuadratureTS()`,
+  forward or in the adjoint) is taken with the scheme's quadrature, h sum_k w_k r(t_k, U_k), at the step's points
+  U_k = (R_k, J_b Omega_k) (the body momentum of the step's curve there); its `TSSetRHSJacobian()` gives dr/dU
+  (ambient, a column per cost, of which only the tangent part of dr/dR counts) and its `TSSetRHSJacobianP()` dr/dtheta.
 
   Torques on the bodies (body-frame, functions of t, R, Omega and parameters; Lagrange-d'Alembert) are given by
   `TSSimpVISetRigidBodyTorque()`.

@@ -29,19 +29,20 @@ static inline void MatTVec3(const PetscReal A[9], const PetscReal x[3], PetscRea
   the tangent matrix R0 hat(nu0)/2 (the projection of an ambient gradient onto T_R0 SO(3)), so that
   <lam_R, R0 hat(eta)> = nu0 . eta. With np > 0 and mu, mu[c] (np entries) gets the parameter part (the torques').
 */
-PetscErrorCode SimpVIRigidBodiesAdjoint_Private(SimpVIRigidBodies rb, Vec U0, const PetscReal Zs[], PetscReal h, PetscReal t0, Vec U1, PetscInt ncost, PetscReal *lam[], PetscInt np, PetscReal *mu[])
+PetscErrorCode SimpVIRigidBodiesAdjoint_Private(SimpVIRigidBodies rb, Vec U0, const PetscReal Zs[], PetscReal h, PetscReal t0, Vec U1, PetscInt ncost, PetscReal *lam[], PetscInt np, PetscReal *mu[], SimpVIRigidIntegrandGradientFn integrand, void *ictx)
 {
   const PetscInt     nb = rb->nb, n = rb->n, s = rb->s, nq = rb->nq, m = rb->m, nn = n * n, s1 = s + 1;
   const PetscReal   *w = rb->K->w, *B = rb->K->B, *D = rb->K->D;
   const PetscScalar *u0;
+  PetscReal         *gU = NULL, *gth = NULL, *nuI; /* the cost integrand's gradients at the points: nq x ncost x 12 k (and x np) */
   PetscScalar       *z;
   PetscReal         *LU, *a, *y, *c, *nu1, *l1, *Esl, *Es, *Ts, *Tsinv, *nu0, *u1;
   PetscBLASInt       bm, one = 1, info = 0;
 
   PetscFunctionBegin;
   PetscCheck(np == rb->np || !mu, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%" PetscInt_FMT " parameters, the torques have %" PetscInt_FMT, np, rb->np);
-  if (!rb->adjwork) PetscCall(PetscMalloc2(m * m + 2 * m + nq * n + 4 * n + 27 * nb + 12 * nb, &rb->adjwork, m, &rb->ipiv));
-  LU = rb->adjwork, a = LU + m * m, y = a + m, c = y + m, nu1 = c + nq * n, l1 = nu1 + n, Esl = l1 + n, nu0 = Esl + n, Es = nu0 + n, Ts = Es + 9 * nb, Tsinv = Ts + 9 * nb, u1 = Tsinv + 9 * nb;
+  if (!rb->adjwork) PetscCall(PetscMalloc2(m * m + 2 * m + nq * n + 5 * n + 27 * nb + 24 * nb, &rb->adjwork, m, &rb->ipiv));
+  LU = rb->adjwork, a = LU + m * m, y = a + m, c = y + m, nu1 = c + nq * n, l1 = nu1 + n, Esl = l1 + n, nu0 = Esl + n, Es = nu0 + n, Ts = Es + 9 * nb, Tsinv = Ts + 9 * nb, u1 = Tsinv + 9 * nb, nuI = u1 + 12 * nb;
   /* the step at its solution: the quadrature points and J = dF/dZ (rb->Jd, row-major: as a column-major array J') */
   PetscCall(SimpVIRigidBodiesSetStep(rb, h, U0));
   rb->t0        = t0;
@@ -71,6 +72,23 @@ PetscErrorCode SimpVIRigidBodiesAdjoint_Private(SimpVIRigidBodies rb, Vec U0, co
       for (PetscInt k = 0; k < nq; k++) mu[j] -= h * w[k] * rb->Eg[k * n + 3 * b + j];
     }
     MatTVec3(Es + 9 * b, mu, u1 + 9 * nb + 3 * b);
+  }
+  if (integrand) { /* r(t_k, U_k) of a cost integral h sum_k w_k r: its ambient gradients at the step's points */
+    PetscReal **gUk, **gthk;
+
+    PetscCall(PetscCalloc2(nq * ncost * 12 * nb, &gU, mu ? nq * ncost * np : 0, &gth));
+    PetscCall(PetscMalloc2(ncost, &gUk, ncost, &gthk));
+    for (PetscInt k = 0; k < nq; k++) {
+      PetscReal t, *Uk = nuI + n; /* the 12 k entries past nuI, the work's end */
+
+      PetscCall(SimpVIRigidBodiesPointState_Private(rb, k, &t, Uk));
+      for (PetscInt ic = 0; ic < ncost; ic++) {
+        gUk[ic]  = gU + (k * ncost + ic) * 12 * nb;
+        gthk[ic] = mu ? gth + (k * ncost + ic) * np : NULL;
+      }
+      PetscCall(integrand(ictx, t, Uk, gUk, mu ? gthk : NULL));
+    }
+    PetscCall(PetscFree2(gUk, gthk));
   }
   for (PetscInt ic = 0; ic < ncost; ic++) {
     PetscReal *lc = lam[ic];
@@ -112,6 +130,37 @@ PetscErrorCode SimpVIRigidBodiesAdjoint_Private(SimpVIRigidBodies rb, Vec U0, co
         }
       }
     }
+    /* the cost integral: r's attitude gradient rho_k (tangent part at R_k = R0 E_k, moved by T_k dxi_k + E_k' eta) and
+       momentum gradient sigma_k (Pi_k = J T_k u_k: dPi = J (M(xi_k, u_k) dxi_k + T_k du_k)) */
+    for (PetscInt j = 0; j < n; j++) nuI[j] = 0;
+    for (PetscInt k = 0; gU && k < nq; k++) {
+      const PetscReal *G = gU + (k * ncost + ic) * 12 * nb;
+
+      for (PetscInt b = 0; b < nb; b++) {
+        const PetscReal *Ek = rb->E + 9 * nb * k + 9 * b, *Tk = rb->T + 9 * nb * k + 9 * b, *x = rb->xi + k * n + 3 * b, *u = rb->u + k * n + 3 * b;
+        PetscReal        Rk[9], A[9], rho[3], Js[3], vx[3], vu[3], M[9], Er[3];
+
+        SimpVISO3Multiply(u0 + 9 * b, Ek, Rk);
+        for (PetscInt i = 0; i < 3; i++)
+          for (PetscInt j = 0; j < 3; j++) A[i * 3 + j] = Rk[i] * G[9 * b + j] + Rk[3 + i] * G[9 * b + 3 + j] + Rk[6 + i] * G[9 * b + 6 + j];
+        rho[0] = A[7] - A[5], rho[1] = A[2] - A[6], rho[2] = A[3] - A[1];
+        MatVec3(rb->J + 9 * b, G + 9 * nb + 3 * b, Js);
+        for (PetscInt i = 0; i < 3; i++) {
+          const PetscReal e[3] = {i == 0, i == 1, i == 2};
+
+          PetscCall(SimpVISO3DexpDerivative(x, e, u, NULL, M + 3 * i, NULL)); /* row i of M(xi, u) = d(T u)/dxi */
+        }
+        MatTVec3(Tk, rho, vx);
+        MatTVec3(M, Js, vu);
+        for (PetscInt i = 0; i < 3; i++) vx[i] += vu[i];
+        MatTVec3(Tk, Js, vu);
+        for (PetscInt l = 1; l <= s; l++)
+          for (PetscInt i = 0; i < 3; i++) a[(l - 1) * n + 3 * b + i] += h * w[k] * B[k * s1 + l] * vx[i] + w[k] * D[k * s1 + l] * vu[i];
+        MatVec3(Ek, rho, Er);
+        for (PetscInt i = 0; i < 3; i++) nuI[3 * b + i] += h * w[k] * Er[i];
+      }
+      for (PetscInt p = 0; mu && p < np; p++) mu[ic][p] += h * w[k] * gth[(k * ncost + ic) * np + p];
+    }
     /* J' y = a */
     PetscCall(PetscArraycpy(y, a, m));
     PetscCallBLAS("LAPACKgetrs", LAPACKgetrs_("N", &bm, &one, LU, &bm, rb->ipiv, y, &bm, &info));
@@ -136,6 +185,7 @@ PetscErrorCode SimpVIRigidBodiesAdjoint_Private(SimpVIRigidBodies rb, Vec U0, co
     }
     /* nu0 = exp(xi_s) nu1 + sum_k E_k Hg_k' c_k; l0 = exp(xi_s) l1 - y_0 */
     for (PetscInt b = 0; b < nb; b++) MatVec3(Es + 9 * b, nu1 + 3 * b, nu0 + 3 * b);
+    for (PetscInt j = 0; j < n; j++) nu0[j] += nuI[j];
     for (PetscInt k = 0; k < nq; k++) {
       const PetscReal *Hg = rb->Hgk + nn * k, *ck = c + n * k;
 
@@ -165,5 +215,26 @@ PetscErrorCode SimpVIRigidBodiesAdjoint_Private(SimpVIRigidBodies rb, Vec U0, co
     }
   }
   PetscCall(VecRestoreArrayRead(U0, &u0));
+  PetscCall(PetscFree2(gU, gth));
+  PetscFunctionReturn(0);
+}
+
+/*
+  SimpVIRigidBodiesPointState_Private - the state at quadrature point k of the step last evaluated: t_k = t0 + tau_k h
+  and U_k = (R0 exp(xi_k), J Omega_k), Omega_k = T(xi_k) u_k, in the state's layout (for a cost integral)
+*/
+PetscErrorCode SimpVIRigidBodiesPointState_Private(SimpVIRigidBodies rb, PetscInt k, PetscReal *t, PetscReal U[])
+{
+  const PetscInt nb = rb->nb, n = rb->n;
+
+  PetscFunctionBegin;
+  *t = rb->t0 + rb->K->tau[k] * rb->h;
+  for (PetscInt b = 0; b < nb; b++) {
+    PetscReal Om[3];
+
+    SimpVISO3Multiply(rb->R0 + 9 * b, rb->E + 9 * nb * k + 9 * b, U + 9 * b);
+    MatVec3(rb->T + 9 * nb * k + 9 * b, rb->u + k * n + 3 * b, Om);
+    MatVec3(rb->J + 9 * b, Om, U + 9 * nb + 3 * b);
+  }
   PetscFunctionReturn(0);
 }

@@ -325,9 +325,9 @@ static PetscErrorCode CostIntegral(TS ts)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCheck(!vi->rb, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no cost integrals (TSCreateQuadratureTS()) for rigid bodies (TSSimpVISetRigidBodies()) yet");
   PetscCheck(ts->quadraturets, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI integrates the cost of a quadrature TS: TSCreateQuadratureTS() with TSSetRHSFunction() and TSSetRHSJacobian() on it (TSSetCostIntegrand() is PETSc's deprecated form, which TSGetCostIntegral() does not read)");
-  PetscCall(SimpVIStepIntegral_Private(vi->step, IntegrandValue, ts, ts->vec_costintegrand, ts->quadraturets->vec_sol));
+  if (vi->rb) PetscCall(SimpVIRigidCostIntegral_Private(ts)); /* rigid bodies: src/ts/adjointrigid.c */
+  else PetscCall(SimpVIStepIntegral_Private(vi->step, IntegrandValue, ts, ts->vec_costintegrand, ts->quadraturets->vec_sol));
   PetscFunctionReturn(0);
 }
 

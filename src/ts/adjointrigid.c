@@ -82,7 +82,7 @@ PetscErrorCode SimpVIRigidAdjointSetUp_Private(TS ts)
 
   PetscFunctionBegin;
   PetscCheck(!ts->vecs_sensi2, comm, PETSC_ERR_SUP, "TSSIMPVI has no second-order adjoint (TSSetCostHessianProducts())");
-  PetscCheck(!ts->quadraturets, comm, PETSC_ERR_SUP, "TSSIMPVI has no cost integrals (TSCreateQuadratureTS()) for rigid bodies (TSSimpVISetRigidBodies()) yet: the adjoint takes costs of the final state U(T)");
+  PetscCheck(!ts->quadraturets || !ts->vecs_sensip || vi->rb->np, comm, PETSC_ERR_ARG_WRONGSTATE, "Parameter gradients (mu) of rigid bodies need TSSimpVISetRigidBodyTorque() with parameters");
   PetscCheck(!ts->vecs_sensip || vi->rb->np, comm, PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI's parameter gradients (mu of TSSetCostGradients()) of rigid bodies are those of their torques' parameters: TSSimpVISetRigidBodyTorque() with nparams > 0");
   for (PetscInt c = 0; ts->vecs_sensip && c < ts->numcost; c++) {
     PetscInt N;
@@ -90,6 +90,84 @@ PetscErrorCode SimpVIRigidAdjointSetUp_Private(TS ts)
     PetscCall(VecGetSize(ts->vecs_sensip[c], &N));
     PetscCheck(N == vi->rb->np, comm, PETSC_ERR_ARG_SIZ, "mu of TSSetCostGradients() has %" PetscInt_FMT " entries, the torques %" PetscInt_FMT " parameters", N, vi->rb->np);
   }
+  PetscFunctionReturn(0);
+}
+
+/* A state of the layout's size around an array (work vector vi->Uk) */
+static PetscErrorCode PlaceState(TS ts, const PetscReal U[])
+{
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  if (!vi->Uk) PetscCall(VecDuplicate(ts->vec_sol, &vi->Uk));
+  PetscCall(VecPlaceArray(vi->Uk, U));
+  PetscFunctionReturn(0);
+}
+
+/* Column c of a dense matrix (a gradient by cost, PETSc's convention for the quadrature TS) into out[] (len entries) */
+static PetscErrorCode Column(Mat A, PetscInt c, PetscInt len, PetscReal out[])
+{
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscCall(MatDenseGetColumn(A, c, &a));
+  PetscCall(PetscArraycpy(out, a, len));
+  PetscCall(MatDenseRestoreColumn(A, &a));
+  PetscFunctionReturn(0);
+}
+
+/* The quadrature TS's integrand gradients at (t, U): TSSetRHSJacobian() (ambient dr/dU, a column per cost) and
+   TSSetRHSJacobianP() (dr/dtheta) */
+static PetscErrorCode IntegrandGradients(void *ctx, PetscReal t, const PetscReal U[], PetscReal *drdU[], PetscReal *drdth[])
+{
+  TS         ts = (TS)ctx, quadts = ts->quadraturets;
+  TS_SimpVI *vi    = (TS_SimpVI *)ts->data;
+  Mat        quadJ = NULL, quadJp = NULL;
+  PetscInt   N = 12 * vi->rb->nb;
+
+  PetscFunctionBegin;
+  PetscCall(PlaceState(ts, U));
+  PetscCall(TSGetRHSJacobian(quadts, &quadJ, NULL, NULL, NULL));
+  if (quadJ) PetscCall(TSComputeRHSJacobian(quadts, t, vi->Uk, quadJ, NULL));
+  for (PetscInt c = 0; c < ts->numcost; c++) {
+    if (quadJ) PetscCall(Column(quadJ, c, N, drdU[c]));
+    else PetscCall(PetscArrayzero(drdU[c], N));
+  }
+  if (drdth) {
+    PetscCall(TSGetRHSJacobianP(quadts, &quadJp, NULL, NULL));
+    if (quadJp) PetscCall(TSComputeRHSJacobianP(quadts, t, vi->Uk, quadJp));
+    for (PetscInt c = 0; c < ts->numcost; c++) {
+      if (quadJp) PetscCall(Column(quadJp, c, vi->rb->np, drdth[c]));
+      else PetscCall(PetscArrayzero(drdth[c], vi->rb->np));
+    }
+  }
+  PetscCall(VecResetArray(vi->Uk));
+  PetscFunctionReturn(0);
+}
+
+/* The cost integral over the step the rigid-body object last evaluated (the one just taken, or just taken back by the
+   adjoint), with the scheme's quadrature: h sum_k w_k r(t_k, U_k), U_k = (R0 exp(xi_k), J Omega_k) */
+PetscErrorCode SimpVIRigidCostIntegral_Private(TS ts)
+{
+  TS_SimpVI        *vi = (TS_SimpVI *)ts->data;
+  SimpVIRigidBodies rb = vi->rb;
+  PetscReal        *U;
+  Vec               r;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(12 * rb->nb, &U));
+  PetscCall(VecDuplicate(ts->quadraturets->vec_sol, &r));
+  for (PetscInt k = 0; k < rb->nq; k++) {
+    PetscReal t;
+
+    PetscCall(SimpVIRigidBodiesPointState_Private(rb, k, &t, U));
+    PetscCall(PlaceState(ts, U));
+    PetscCall(TSComputeRHSFunction(ts->quadraturets, t, vi->Uk, r));
+    PetscCall(VecResetArray(vi->Uk));
+    PetscCall(VecAXPY(ts->quadraturets->vec_sol, rb->h * rb->K->w[k], r));
+  }
+  PetscCall(VecDestroy(&r));
+  PetscCall(PetscFree(U));
   PetscFunctionReturn(0);
 }
 
@@ -109,7 +187,7 @@ PetscErrorCode SimpVIRigidAdjointStep_Private(TS ts)
     PetscCall(VecGetArray(ts->vecs_sensi[c], &lam[c]));
     if (mu) PetscCall(VecGetArray(ts->vecs_sensip[c], &mu[c]));
   }
-  PetscCall(SimpVIRigidBodiesAdjoint_Private(vi->rb, vi->stages[0], flat, flat[m], flat[m + 1], ts->vec_sol, ts->numcost, lam, mu ? vi->rb->np : 0, mu));
+  PetscCall(SimpVIRigidBodiesAdjoint_Private(vi->rb, vi->stages[0], flat, flat[m], flat[m + 1], ts->vec_sol, ts->numcost, lam, mu ? vi->rb->np : 0, mu, ts->quadraturets ? IntegrandGradients : NULL, ts));
   for (PetscInt c = 0; c < ts->numcost; c++) {
     PetscCall(VecRestoreArray(ts->vecs_sensi[c], &lam[c]));
     if (mu) PetscCall(VecRestoreArray(ts->vecs_sensip[c], &mu[c]));

@@ -53,6 +53,8 @@ PETSC_INTERN PetscErrorCode SimpVIRigidBodiesJacobian_Private(SimpVIRigidBodies,
 PETSC_INTERN PetscErrorCode SimpVIRigidBodiesTorque_Private(SimpVIRigidBodies, PetscInt, PetscBool);
 PETSC_INTERN PetscErrorCode SimpVIRigidBodiesTorqueJacobian_Private(SimpVIRigidBodies, PetscInt);
 /* lambda (and mu) back over one step: src/doors/rigidbodyadjoint.c */
-PETSC_INTERN PetscErrorCode SimpVIRigidBodiesAdjoint_Private(SimpVIRigidBodies, Vec, const PetscReal[], PetscReal, PetscReal, Vec, PetscInt, PetscReal *[], PetscInt, PetscReal *[]);
+typedef PetscErrorCode (*SimpVIRigidIntegrandGradientFn)(void *, PetscReal, const PetscReal[], PetscReal *[], PetscReal *[]); /* (ctx, t, U, dr/dU per cost, dr/dtheta per cost or NULL) */
+PETSC_INTERN PetscErrorCode SimpVIRigidBodiesAdjoint_Private(SimpVIRigidBodies, Vec, const PetscReal[], PetscReal, PetscReal, Vec, PetscInt, PetscReal *[], PetscInt, PetscReal *[], SimpVIRigidIntegrandGradientFn, void *);
+PETSC_INTERN PetscErrorCode SimpVIRigidBodiesPointState_Private(SimpVIRigidBodies, PetscInt, PetscReal *, PetscReal[]);
 
 #endif

@@ -155,6 +155,7 @@ PETSC_INTERN PetscErrorCode SimpVIRigidGetStages_Private(TS, PetscInt *, Vec *[]
 PETSC_INTERN PetscErrorCode SimpVIRigidStagesPack_Private(TS, PetscReal, PetscReal);
 PETSC_INTERN PetscErrorCode SimpVIRigidAdjointSetUp_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVIRigidAdjointStep_Private(TS);
+PETSC_INTERN PetscErrorCode SimpVIRigidCostIntegral_Private(TS);
 
 /* checkpoint and restart (src/ts/checkpoint.c); the file's length, checksum and path (src/ts/checkpointfile.c) */
 #define SIMPVI_CHECKPOINT_MAGIC   1397312848 /* "SIMP" */
