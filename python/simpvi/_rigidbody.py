@@ -5,7 +5,12 @@ The state is a Vec U = (R_1, .., R_k, p_1, .., p_k): k rotation matrices (body t
 then k body angular momenta of 3 entries. The potential is one Python function of the k attitudes:
 ``V = potential(R, g, H)`` with R a (k, 3, 3) numpy view, returning V and filling, when they are not None, g (k, 3),
 the left-trivialised gradient (g_b . eta = d/de V(.., R_b exp(e hat(eta)), ..)), and H (3k, 3k), the symmetric second
-derivative of V(R_1 exp(hat(e_1)), ..) in the e_b at 0."""
+derivative of V(R_1 exp(hat(e_1)), ..) in the e_b at 0.
+
+Torques (TSSimpVISetRigidBodyTorque()) are one Python function ``torque(t, R, Omega, tau, tauR, tauO, tauth)``: R
+(k, 3, 3) and Omega (k, 3) read-only views, filling tau (k, 3), the body-frame torques, and when they are not None
+tauR (3k, 3k) = d tau/d zeta (along R_c exp(hat(zeta_c))), tauO (3k, 3k) = d tau/d Omega and tauth (3k, nparams) =
+d tau/d theta (all zero on entry but tau)."""
 import ctypes
 
 import numpy as np
@@ -36,6 +41,7 @@ class RigidBodies:
     self.nbodies = 0
     self._fn = None
     self._cfn = _C.RigidBodyPotentialFn()  # NULL: free bodies
+    self._tfn, self._ctfn, self.nparams = None, _C.RigidBodyTorqueFn(), 0
 
   def _potential(self, nb, R, V, g, H, ctx):
     try:
@@ -44,6 +50,28 @@ class RigidBodies:
       return 0
     except BaseException as exc:  # noqa: B036 -- C must see an error code, not an exception
       return _cb._fail('rigid-body potential', self._fn, exc)
+
+  def _torque(self, nb, t, R, Om, tau, tauR, tauO, tauth, ctx):
+    try:
+      n = 3 * nb
+      self._tfn(t, _view(R, (nb, 3, 3), False), _view(Om, (nb, 3), False), _view(tau, (nb, 3), True), _view(tauR, (n, n), True), _view(tauO, (n, n), True),
+                _view(tauth, (n, self.nparams), True) if self.nparams else None)
+      return 0
+    except BaseException as exc:  # noqa: B036 -- C must see an error code, not an exception
+      return _cb._fail('rigid-body torque', self._tfn, exc)
+
+  def _settorque(self, torque, nparams):
+    self._tfn, self.nparams = torque, int(nparams) if torque is not None else 0
+    self._ctfn = _C.RigidBodyTorqueFn(self._torque) if torque is not None else _C.RigidBodyTorqueFn()
+
+  def setTorque(self, torque, nparams=0):
+    """SimpVIRigidBodiesSetTorque(): body-frame torques (the module's note) depending on nparams parameters."""
+    self._settorque(torque, nparams)
+    _call(_C.SimpVIRigidBodiesSetTorque, self.handle, self.nparams, self._ctfn, None)
+
+  def setTime(self, t):
+    """SimpVIRigidBodiesSetTime(): the time of the next step's start, for the torques."""
+    _call(_C.SimpVIRigidBodiesSetTime, self.handle, t)
 
   def create(self, ts, J, potential=None):
     """TSSimpVICreateRigidBodies(): the step of ts's scheme for len(J) bodies; potential as in the module's note
@@ -122,6 +150,16 @@ def setRigidBodies(ts, J, potential=None):
   ts.setAttr('__simpvi_rigidbodies__', rb)  # the C function lives as long as the TS
   _call(_C.TSSimpVISetRigidBodies, ts.handle, rb.nbodies, J.ctypes.data, rb._cfn, None)
   return rb
+
+
+def setRigidBodyTorque(ts, torque, nparams=0):
+  """TSSimpVISetRigidBodyTorque(): body-frame torques (the module's note) on the bodies of setRigidBodies(), depending
+  on nparams parameters theta, whose gradients the adjoint gives in mu (ts.setCostGradients())."""
+  rb = ts.getAttr('__simpvi_rigidbodies__')
+  if rb is None:
+    raise PETSc.Error(73)  # PETSC_ERR_ARG_WRONGSTATE: setRigidBodies() first (the torques' function lives with the bodies)
+  rb._settorque(torque, nparams)
+  _call(_C.TSSimpVISetRigidBodyTorque, ts.handle, rb.nparams, rb._ctfn, None)
 
 
 def getRigidBodies(ts):
