@@ -12,6 +12,7 @@ Torques (TSSimpVISetRigidBodyTorque()) are one Python function ``torque(t, R, Om
 tauR (3k, 3k) = d tau/d zeta (along R_c exp(hat(zeta_c))), tauO (3k, 3k) = d tau/d Omega and tauth (3k, nparams) =
 d tau/d theta (all zero on entry but tau)."""
 import ctypes
+import weakref
 
 import numpy as np
 from petsc4py import PETSc
@@ -37,7 +38,8 @@ class RigidBodies:
 
   def __init__(self):
     self.handle = _C.handle()
-    self.borrowed = False  # a TS's own (getRigidBodies()): the TS destroys it
+    self.borrowed = False  # a TS's own (setRigidBodies(), getRigidBodies()): the TS makes and destroys it
+    self._ts = None  # then a weak reference to that TS, whose step object is fetched at each use (see _live())
     self.nbodies = 0
     self._fn = None
     self._cfn = _C.RigidBodyPotentialFn()  # NULL: free bodies
@@ -67,11 +69,11 @@ class RigidBodies:
   def setTorque(self, torque, nparams=0):
     """SimpVIRigidBodiesSetTorque(): body-frame torques (the module's note) depending on nparams parameters."""
     self._settorque(torque, nparams)
-    _call(_C.SimpVIRigidBodiesSetTorque, self.handle, self.nparams, self._ctfn, None)
+    _call(_C.SimpVIRigidBodiesSetTorque, self._live(), self.nparams, self._ctfn, None)
 
   def setTime(self, t):
     """SimpVIRigidBodiesSetTime(): the time of the next step's start, for the torques."""
-    _call(_C.SimpVIRigidBodiesSetTime, self.handle, t)
+    _call(_C.SimpVIRigidBodiesSetTime, self._live(), t)
 
   def create(self, ts, J, potential=None):
     """TSSimpVICreateRigidBodies(): the step of ts's scheme for len(J) bodies; potential as in the module's note
@@ -82,6 +84,18 @@ class RigidBodies:
     self._cfn = _C.RigidBodyPotentialFn(self._potential) if potential is not None else _C.RigidBodyPotentialFn()
     _call(_C.TSSimpVICreateRigidBodies, ts.handle, self.nbodies, J.ctypes.data, self._cfn, None, ctypes.byref(self.handle))
     return self
+
+  def _live(self):
+    """The C handle. A TS's own step object is fetched from the TS at each use (TSSimpVIGetRigidBodies() sets the TS up
+    and makes it; a TSReset() or a new scheme makes another), so setRigidBodies()' object works once the TS does."""
+    if self.borrowed:
+      ts = self._ts() if self._ts is not None else None
+      if ts is None:
+        raise ValueError('simpvi: the TS of these rigid bodies no longer exists')
+      _call(_C.TSSimpVIGetRigidBodies, ts.handle, ctypes.byref(self.handle))
+    elif not self.handle:
+      raise ValueError('simpvi: these rigid bodies have no step object: call create(ts, J, potential) first')
+    return self.handle
 
   def destroy(self):
     """SimpVIRigidBodiesDestroy()."""
@@ -114,28 +128,28 @@ class RigidBodies:
 
   def setStep(self, h, U):
     """SimpVIRigidBodiesSetStep(): the start and size of the next step, its predictor in the SNES's solution."""
-    _call(_C.SimpVIRigidBodiesSetStep, self.handle, h, U.handle)
+    _call(_C.SimpVIRigidBodiesSetStep, self._live(), h, U.handle)
 
   def step(self, h, U):
     """SimpVIRigidBodiesStep(): one step of size h, U in place."""
-    _call(_C.SimpVIRigidBodiesStep, self.handle, h, U.handle)
+    _call(_C.SimpVIRigidBodiesStep, self._live(), h, U.handle)
 
   def getSNES(self):
     """SimpVIRigidBodiesGetSNES(): the SNES of the steps (unknowns: s blocks of 3k, xi at the nodes)."""
     snes = _C.handle()
-    _call(_C.SimpVIRigidBodiesGetSNES, self.handle, ctypes.byref(snes))
+    _call(_C.SimpVIRigidBodiesGetSNES, self._live(), ctypes.byref(snes))
     return _cb.wrap('SNES', snes.value)
 
   def computeEnergy(self, U):
     """SimpVIRigidBodiesComputeEnergy(): sum_b 1/2 p_b' J_b^-1 p_b + V(R)."""
     E = _C.PetscReal()
-    _call(_C.SimpVIRigidBodiesComputeEnergy, self.handle, U.handle, ctypes.byref(E))
+    _call(_C.SimpVIRigidBodiesComputeEnergy, self._live(), U.handle, ctypes.byref(E))
     return E.value
 
   def view(self, viewer=None):
     """SimpVIRigidBodiesView(): the group, the map, the state's layout and the scheme."""
     viewer = viewer if viewer is not None else PETSc.Viewer.STDOUT(PETSc.COMM_SELF)
-    _call(_C.SimpVIRigidBodiesView, self.handle, viewer.handle)
+    _call(_C.SimpVIRigidBodiesView, self._live(), viewer.handle)
 
 
 def setRigidBodies(ts, J, potential=None):
@@ -145,7 +159,7 @@ def setRigidBodies(ts, J, potential=None):
   getState()/setState()/createState() read and write that layout (computeEnergy() after getRigidBodies())."""
   J = np.ascontiguousarray(J, dtype=_real).reshape(-1, 3, 3)
   rb = RigidBodies()
-  rb.borrowed, rb.nbodies, rb._fn = True, J.shape[0], potential
+  rb.borrowed, rb.nbodies, rb._fn, rb._ts = True, J.shape[0], potential, weakref.ref(ts)
   rb._cfn = _C.RigidBodyPotentialFn(rb._potential) if potential is not None else _C.RigidBodyPotentialFn()
   ts.setAttr('__simpvi_rigidbodies__', rb)  # the C function lives as long as the TS
   _call(_C.TSSimpVISetRigidBodies, ts.handle, rb.nbodies, J.ctypes.data, rb._cfn, None)
@@ -167,7 +181,8 @@ def getRigidBodies(ts):
   rb = ts.getAttr('__simpvi_rigidbodies__')
   if rb is None:
     raise PETSc.Error(73)  # PETSC_ERR_ARG_WRONGSTATE: no setRigidBodies() on this TS
-  _call(_C.TSSimpVIGetRigidBodies, ts.handle, ctypes.byref(rb.handle))
+  rb._ts = weakref.ref(ts)
+  rb._live()
   return rb
 
 

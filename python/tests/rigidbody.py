@@ -128,6 +128,8 @@ def check_ts(ts, steps=50, T=0.0125):
   same = np.array_equal(U.getArray(), W.getArray())
   out('ts.solve() of setRigidBodies(), %d steps: the object\'s own loop bit for bit: %s' % (tsr.getStepNumber(), verdict(same)))
   out('simpvi.computeEnergy() = getRigidBodies().computeEnergy(): %s' % verdict(simpvi.computeEnergy(tsr, T, U) == simpvi.getRigidBodies(tsr).computeEnergy(U)))
+  # the object setRigidBodies() returned reaches the TS's step object too (it crashed on a NULL handle before)
+  out("= computeEnergy() of setRigidBodies()' object: %s" % verdict(simpvi.computeEnergy(tsr, T, U) == bodies.computeEnergy(U)))
   tsr.destroy()
 
 
