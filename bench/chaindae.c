@@ -10,209 +10,8 @@ static char help[] = "The chain of tests/chainvec.c (N point masses joined by ri
                      "natural order (a saddle point): on more than one process give a parallel one, e.g.\n"
                      "-dae_pc_factor_mat_solver_type mumps.\n\n";
 
-#include <simpvi.h>
 #include <petsctime.h>
-
-typedef struct {
-  PetscInt   N, d, first, nloc, prev;
-  PetscReal  grav;
-  Vec        xl;
-  VecScatter scatter;
-} Chain;
-
-static PetscReal Mass(PetscInt a)
-{
-  return 1 + 0.25 * (PetscReal)(a % 3);
-}
-
-/* The start of tests/chainvec.c's 3-D chain: positions and velocities of every mass */
-static void Initial(const Chain *ch, PetscReal x[], PetscReal v[])
-{
-  for (PetscInt a = 0; a < ch->N; a++) {
-    const PetscReal th = 0.5 + 0.3 * PetscSinReal((PetscReal)a), ph = 0.7 * (PetscReal)a, w = 0.6 * PetscCosReal(1.3 * (PetscReal)a);
-    const PetscReal om[3] = {0.3 * w, -0.2 + 0.1 * w, 0.5};
-    PetscReal       e[3], u[3];
-
-    e[0] = PetscSinReal(th) * PetscCosReal(ph), e[1] = PetscSinReal(th) * PetscSinReal(ph), e[2] = -PetscCosReal(th);
-    u[0] = om[1] * e[2] - om[2] * e[1], u[1] = om[2] * e[0] - om[0] * e[2], u[2] = om[0] * e[1] - om[1] * e[0];
-    for (PetscInt c = 0; c < 3; c++) {
-      x[a * 3 + c] = (a ? x[(a - 1) * 3 + c] : 0) + e[c];
-      v[a * 3 + c] = (a ? v[(a - 1) * 3 + c] : 0) + u[c];
-    }
-  }
-}
-
-static PetscErrorCode ChainCreate(MPI_Comm comm, PetscInt N, Chain *ch)
-{
-  PetscInt lo, hi;
-  Vec      g, q;
-  IS       is;
-
-  PetscFunctionBeginUser;
-  ch->N    = N;
-  ch->d    = 3;
-  ch->grav = 9.81;
-  PetscCall(VecCreateMPI(comm, PETSC_DECIDE, N, &g));
-  PetscCall(VecGetOwnershipRange(g, &lo, &hi));
-  PetscCall(VecDestroy(&g));
-  ch->first = lo;
-  ch->nloc  = hi - lo;
-  ch->prev  = lo > 0;
-  PetscCall(VecCreateMPI(comm, 3 * ch->nloc, 3 * N, &q));
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 3 * (ch->nloc + ch->prev), &ch->xl));
-  PetscCall(ISCreateStride(PETSC_COMM_SELF, 3 * (ch->nloc + ch->prev), 3 * (lo - ch->prev), 1, &is));
-  PetscCall(VecScatterCreate(q, is, ch->xl, NULL, &ch->scatter));
-  PetscCall(ISDestroy(&is));
-  PetscCall(VecDestroy(&q));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode ChainDestroy(Chain *ch)
-{
-  PetscFunctionBeginUser;
-  PetscCall(VecDestroy(&ch->xl));
-  PetscCall(VecScatterDestroy(&ch->scatter));
-  PetscFunctionReturn(0);
-}
-
-/* the positions (or velocities) at both ends of this process's links */
-static PetscErrorCode Ends(Chain *ch, Vec q, const PetscScalar **xl)
-{
-  PetscFunctionBeginUser;
-  PetscCall(VecScatterBegin(ch->scatter, q, ch->xl, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(ch->scatter, q, ch->xl, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecGetArrayRead(ch->xl, xl));
-  PetscFunctionReturn(0);
-}
-
-static void Link(const Chain *ch, const PetscScalar xl[], PetscInt la, PetscReal e[])
-{
-  const PetscInt   a  = ch->first + la;
-  const PetscReal *xa = xl + (la + ch->prev) * 3, *xb = a ? xl + (la + ch->prev - 1) * 3 : NULL;
-
-  for (PetscInt c = 0; c < 3; c++) e[c] = xa[c] - (xb ? xb[c] : 0);
-}
-
-static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec gradV, void *ctx)
-{
-  const Chain       *ch = (const Chain *)ctx;
-  const PetscScalar *q;
-  PetscScalar       *g;
-  PetscReal          Vloc = 0;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(x, &q));
-  PetscCall(VecGetArrayWrite(gradV, &g));
-  for (PetscInt j = 0; j < 3 * ch->nloc; j++) {
-    g[j] = j % 3 == 2 ? ch->grav * Mass(ch->first + j / 3) : 0;
-    Vloc += g[j] * q[j];
-  }
-  PetscCall(VecRestoreArrayWrite(gradV, &g));
-  PetscCall(VecRestoreArrayRead(x, &q));
-  PetscCall(MPIU_Allreduce(&Vloc, V, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)x)));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
-{
-  PetscFunctionBeginUser;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode Equality(TS ts, Vec q, Vec g, void *ctx)
-{
-  Chain             *ch = (Chain *)ctx;
-  const PetscScalar *xl;
-  PetscScalar       *gg;
-
-  PetscFunctionBeginUser;
-  PetscCall(Ends(ch, q, &xl));
-  PetscCall(VecGetArrayWrite(g, &gg));
-  for (PetscInt la = 0; la < ch->nloc; la++) {
-    PetscReal e[3];
-
-    Link(ch, xl, la, e);
-    gg[la] = 0.5 * (e[0] * e[0] + e[1] * e[1] + e[2] * e[2] - 1);
-  }
-  PetscCall(VecRestoreArrayWrite(g, &gg));
-  PetscCall(VecRestoreArrayRead(ch->xl, &xl));
-  PetscFunctionReturn(0);
-}
-
-/* G(q), or with q the velocities, the derivative of G(q) v in q (the same formula in v) */
-static PetscErrorCode JacobianEquality(TS ts, Vec q, Mat G, void *ctx)
-{
-  Chain             *ch = (Chain *)ctx;
-  const PetscScalar *xl;
-
-  PetscFunctionBeginUser;
-  PetscCall(Ends(ch, q, &xl));
-  for (PetscInt la = 0; la < ch->nloc; la++) {
-    const PetscInt a = ch->first + la;
-    PetscInt       cols[6];
-    PetscReal      e[3], vals[6];
-
-    Link(ch, xl, la, e);
-    for (PetscInt c = 0; c < 3; c++) {
-      cols[c] = 3 * a + c, vals[c] = e[c];
-      cols[3 + c] = 3 * (a - 1) + c, vals[3 + c] = -e[c];
-    }
-    PetscCall(MatSetValues(G, 1, &a, a ? 6 : 3, cols, vals, INSERT_VALUES));
-  }
-  PetscCall(VecRestoreArrayRead(ch->xl, &xl));
-  PetscCall(MatAssemblyBegin(G, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(G, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode HessianEquality(TS ts, Vec q, Vec lambda, Mat H, void *ctx)
-{
-  Chain             *ch = (Chain *)ctx;
-  const PetscScalar *l;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatZeroEntries(H));
-  PetscCall(VecGetArrayRead(lambda, &l));
-  for (PetscInt la = 0; la < ch->nloc; la++) {
-    const PetscInt a = ch->first + la;
-
-    for (PetscInt c = 0; c < 3; c++) {
-      const PetscInt i = 3 * a + c, j = 3 * (a - 1) + c;
-
-      PetscCall(MatSetValue(H, i, i, l[la], ADD_VALUES));
-      if (a) {
-        PetscCall(MatSetValue(H, j, j, l[la], ADD_VALUES));
-        PetscCall(MatSetValue(H, i, j, -l[la], ADD_VALUES));
-        PetscCall(MatSetValue(H, j, i, -l[la], ADD_VALUES));
-      }
-    }
-  }
-  PetscCall(VecRestoreArrayRead(lambda, &l));
-  PetscCall(MatAssemblyBegin(H, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(H, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
-
-/* The matrices of a chain: M (diagonal), K (0), G (N x 3N), H (3N x 3N) */
-static PetscErrorCode ChainMatrices(MPI_Comm comm, const Chain *ch, Mat *M, Mat *K, Mat *G, Mat *H)
-{
-  const PetscInt n = 3 * ch->nloc, N = 3 * ch->N;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatCreateAIJ(comm, n, n, N, N, 1, NULL, 0, NULL, M));
-  PetscCall(MatCreateAIJ(comm, n, n, N, N, 1, NULL, 0, NULL, K));
-  for (PetscInt j = 3 * ch->first; j < 3 * (ch->first + ch->nloc); j++) {
-    PetscCall(MatSetValue(*M, j, j, Mass(j / 3), INSERT_VALUES));
-    PetscCall(MatSetValue(*K, j, j, 0, INSERT_VALUES));
-  }
-  PetscCall(MatAssemblyBegin(*M, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*M, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyBegin(*K, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*K, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatCreateAIJ(comm, ch->nloc, n, ch->N, N, 6, NULL, 3, NULL, G));
-  PetscCall(MatCreateAIJ(comm, n, n, N, N, 3, NULL, 2, NULL, H));
-  PetscFunctionReturn(0);
-}
+#include "../examples/models/linkchain.h" /* the chain: Chain, Mass(), Initial(), Potential(), Equality() and its derivatives */
 
 typedef struct {
   PetscReal  time, gmax, hidden;
@@ -276,7 +75,7 @@ static PetscErrorCode RunSimpVI(MPI_Comm comm, PetscInt N, const char scheme[], 
   PetscInt       n, lo;
 
   PetscFunctionBeginUser;
-  PetscCall(ChainCreate(comm, N, &ch));
+  PetscCall(ChainCreate(comm, N, 3, &ch));
   PetscCall(ChainMatrices(comm, &ch, &M, &K, &G, &H));
   n  = 3 * ch.nloc;
   lo = ch.first;
@@ -487,7 +286,7 @@ static PetscErrorCode RunDAE(MPI_Comm comm, PetscInt N, PetscReal h, PetscReal T
   PC             pc;
 
   PetscFunctionBeginUser;
-  PetscCall(ChainCreate(comm, N, &ch));
+  PetscCall(ChainCreate(comm, N, 3, &ch));
   dae.ch = &ch;
   PetscCall(ChainMatrices(comm, &ch, &dae.M, &K, &dae.G, &dae.Hl));
   PetscCall(MatDestroy(&K));

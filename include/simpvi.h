@@ -481,6 +481,27 @@ typedef PetscErrorCode (*TSSimpVIRigidBodyPotentialFn)(TS ts, Vec R, PetscReal *
 S*/
 typedef PetscErrorCode (*TSSimpVIRigidBodyHessianFn)(TS ts, Vec R, Mat H, void *ctx);
 
+/*S
+   SimpVIRigidBodyTorqueFn - Body-frame torques tau(t, R, Omega; theta) on rigid bodies on SO(3) (`TSSimpVISetRigidBodyTorque()`),
+   with their derivatives
+
+   Calling Sequence:
++  nbodies - the number of bodies k
+.  t       - the time
+.  R       - their attitudes: k rotation matrices (body to space), 9 entries each, row-major
+.  Omega   - their body angular velocities, 3k entries
+.  tau     - on output, the torques in the body frames, 3k entries (a torque tau_s fixed in space is R_b' tau_s)
+.  tauR    - on output (unless `NULL`), 3k x 3k row-major: d tau_b / d zeta_c, the derivative along R_c exp(hat(zeta_c)) (body frame)
+.  tauO    - on output (unless `NULL`), 3k x 3k row-major: d tau_b / d Omega_c
+.  tauth   - on output (unless `NULL`; only with parameters), 3k x np row-major: d tau / d theta
+-  ctx     - the context given to `TSSimpVISetRigidBodyTorque()`
+
+   Level: intermediate
+
+.seealso: `TSSimpVISetRigidBodyTorque()`, `SimpVIRigidBodyPotentialFn`
+S*/
+typedef PetscErrorCode (*SimpVIRigidBodyTorqueFn)(PetscInt nbodies, PetscReal t, const PetscReal R[], const PetscReal Omega[], PetscReal tau[], PetscReal tauR[], PetscReal tauO[], PetscReal tauth[], void *ctx);
+
 /* Rigid bodies on SO(3): the step on the group (src/doors/rigidbody.c) and the maps of so(3) it uses (src/core/liegroup.c) */
 typedef struct _p_SimpVIRigidBodies *SimpVIRigidBodies;
 PETSC_EXTERN PetscErrorCode          TSSimpVICreateRigidBodies(TS ts, PetscInt nbodies, const PetscReal J[], SimpVIRigidBodyPotentialFn V, void *ctx, SimpVIRigidBodies *rb);
@@ -490,6 +511,9 @@ PETSC_EXTERN PetscErrorCode          TSSimpVIGetRigidBodies(TS ts, SimpVIRigidBo
 PETSC_EXTERN PetscErrorCode          TSSimpVISetRigidBodyInertias(TS ts, PetscInt nlocal, const PetscReal J[]);
 PETSC_EXTERN PetscErrorCode          TSSimpVISetRigidBodyPotentialRoutine(TS ts, Vec g, TSSimpVIRigidBodyPotentialFn f, void *ctx);
 PETSC_EXTERN PetscErrorCode          TSSimpVISetRigidBodyHessianRoutine(TS ts, Mat H, TSSimpVIRigidBodyHessianFn f, void *ctx);
+PETSC_EXTERN PetscErrorCode          TSSimpVISetRigidBodyTorque(TS ts, PetscInt nparams, SimpVIRigidBodyTorqueFn tau, void *ctx);
+PETSC_EXTERN PetscErrorCode          SimpVIRigidBodiesSetTorque(SimpVIRigidBodies rb, PetscInt nparams, SimpVIRigidBodyTorqueFn tau, void *ctx);
+PETSC_EXTERN PetscErrorCode          SimpVIRigidBodiesSetTime(SimpVIRigidBodies rb, PetscReal t);
 PETSC_EXTERN PetscErrorCode          SimpVIRigidBodiesCreateState(SimpVIRigidBodies rb, Vec *U);
 PETSC_EXTERN PetscErrorCode          SimpVIRigidBodiesSetStep(SimpVIRigidBodies rb, PetscReal h, Vec U);
 PETSC_EXTERN PetscErrorCode          SimpVIRigidBodiesStep(SimpVIRigidBodies rb, PetscReal h, Vec U);

@@ -9,78 +9,7 @@ static char help[] = "Holonomic constraints on Vecs and Mats (TSSimpVISetEqualit
                      "(TSSimpVISetConstraints()), the two doors agreeing to 1e-10; errors: the set-up errors (no Jacobian\n"
                      "routine, no Hessian routine, both forms, a G of the wrong size).\n\n";
 
-#include <simpvi.h>
-
-typedef struct {
-  PetscInt   N, d;        /* masses (= links), dimension */
-  PetscReal  grav;        /* gravity, along the last coordinate */
-  PetscReal  drag;        /* a linear drag -drag v on every mass (0: none) */
-  PetscInt   first, nloc; /* this process's masses */
-  PetscInt   prev;        /* 1 when xl starts with the mass before the first (the other end of the first link) */
-  Vec        xl;          /* the positions of the masses of this process's links */
-  VecScatter scatter;     /* q -> xl */
-} Chain;
-
-static PetscReal Mass(PetscInt a)
-{
-  return 1 + 0.25 * (PetscReal)(a % 3);
-}
-
-/* The chain at rest position and motion: link a from mass a-1 (the pivot for a = 0) to mass a, at polar angle th_a
-   (from the downward vertical) and azimuth ph_a, turning at omega_a; positions and velocities of every mass */
-static void Initial(const Chain *ch, PetscReal x[], PetscReal v[])
-{
-  const PetscInt d = ch->d;
-
-  for (PetscInt a = 0; a < ch->N; a++) {
-    const PetscReal th = 0.5 + 0.3 * PetscSinReal((PetscReal)a), ph = 0.7 * (PetscReal)a, w = 0.6 * PetscCosReal(1.3 * (PetscReal)a);
-    PetscReal       e[3], u[3];
-
-    if (d == 2) {
-      e[0] = PetscSinReal(th), e[1] = -PetscCosReal(th);
-      u[0] = w * PetscCosReal(th), u[1] = w * PetscSinReal(th); /* w (e rotated by 90 degrees): u . e = 0 */
-    } else {
-      const PetscReal om[3] = {0.3 * w, -0.2 + 0.1 * w, 0.5};
-
-      e[0] = PetscSinReal(th) * PetscCosReal(ph), e[1] = PetscSinReal(th) * PetscSinReal(ph), e[2] = -PetscCosReal(th);
-      u[0] = om[1] * e[2] - om[2] * e[1], u[1] = om[2] * e[0] - om[0] * e[2], u[2] = om[0] * e[1] - om[1] * e[0]; /* omega x e */
-    }
-    for (PetscInt c = 0; c < d; c++) {
-      x[a * d + c] = (a ? x[(a - 1) * d + c] : 0) + e[c];
-      v[a * d + c] = (a ? v[(a - 1) * d + c] : 0) + u[c];
-    }
-  }
-}
-
-/* V = grav sum_a m_a x_a[d-1] */
-static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec gradV, void *ctx)
-{
-  const Chain       *ch = (const Chain *)ctx;
-  const PetscScalar *q;
-  PetscScalar       *g;
-  PetscReal          Vloc = 0;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(x, &q));
-  PetscCall(VecGetArrayWrite(gradV, &g));
-  for (PetscInt a = 0; a < ch->nloc; a++)
-    for (PetscInt c = 0; c < ch->d; c++) {
-      const PetscReal f = c == ch->d - 1 ? ch->grav * Mass(ch->first + a) : 0;
-
-      g[a * ch->d + c] = f;
-      Vloc += f * q[a * ch->d + c];
-    }
-  PetscCall(VecRestoreArrayWrite(gradV, &g));
-  PetscCall(VecRestoreArrayRead(x, &q));
-  PetscCall(MPIU_Allreduce(&Vloc, V, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)x)));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
-{
-  PetscFunctionBeginUser; /* gravity: H = 0, as assembled */
-  PetscFunctionReturn(0);
-}
+#include "../examples/models/linkchain.h" /* the chain: Chain, Mass(), Initial(), Potential(), Equality() and its derivatives */
 
 /* The same mechanics through the Lagrangian door: L = 1/2 sum m v^2 - V, Lx = -grad V, Lv = m v */
 static PetscErrorCode Lagrangian(TS ts, PetscReal t, Vec x, Vec v, PetscReal *L, Vec Lx, Vec Lv, void *ctx)
@@ -127,109 +56,6 @@ static PetscErrorCode Drag(TS ts, PetscReal t, Vec x, Vec v, Vec f, void *ctx)
 static PetscErrorCode DragJacobian(TS ts, PetscReal t, Vec x, Vec v, Mat Fx, Mat Fv, void *ctx)
 {
   PetscFunctionBeginUser; /* Fv = -c I, as assembled */
-  PetscFunctionReturn(0);
-}
-
-/* The ends of this process's links: xl = (mass first-1 if any, masses first..first+nloc-1); *ends[a] = link a's
-   (first + a) two ends, the pivot (0) for link 0 */
-static PetscErrorCode Links(Chain *ch, Vec q, const PetscScalar **xl)
-{
-  PetscFunctionBeginUser;
-  PetscCall(VecScatterBegin(ch->scatter, q, ch->xl, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(ch->scatter, q, ch->xl, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecGetArrayRead(ch->xl, xl));
-  PetscFunctionReturn(0);
-}
-
-/* link a (local index la) as the vector dvec = x_a - x_{a-1} */
-static void LinkVector(const Chain *ch, const PetscScalar xl[], PetscInt la, PetscReal dvec[])
-{
-  const PetscInt   d = ch->d, a = ch->first + la;
-  const PetscReal *xa = xl + (la + ch->prev) * d, *xb = a ? xl + (la + ch->prev - 1) * d : NULL;
-
-  for (PetscInt c = 0; c < d; c++) dvec[c] = xa[c] - (xb ? xb[c] : 0);
-}
-
-/* g_a = (|x_a - x_{a-1}|^2 - 1)/2 */
-static PetscErrorCode Equality(TS ts, Vec q, Vec g, void *ctx)
-{
-  Chain             *ch = (Chain *)ctx;
-  const PetscScalar *xl;
-  PetscScalar       *gg;
-
-  PetscFunctionBeginUser;
-  PetscCall(Links(ch, q, &xl));
-  PetscCall(VecGetArrayWrite(g, &gg));
-  for (PetscInt la = 0; la < ch->nloc; la++) {
-    PetscReal e[3], n2 = 0;
-
-    LinkVector(ch, xl, la, e);
-    for (PetscInt c = 0; c < ch->d; c++) n2 += e[c] * e[c];
-    gg[la] = 0.5 * (n2 - 1);
-  }
-  PetscCall(VecRestoreArrayWrite(g, &gg));
-  PetscCall(VecRestoreArrayRead(ch->xl, &xl));
-  PetscFunctionReturn(0);
-}
-
-/* G row a: (x_a - x_{a-1})' at x_a, its negative at x_{a-1} */
-static PetscErrorCode JacobianEquality(TS ts, Vec q, Mat G, void *ctx)
-{
-  Chain             *ch = (Chain *)ctx;
-  const PetscInt     d  = ch->d;
-  const PetscScalar *xl;
-
-  PetscFunctionBeginUser;
-  PetscCall(Links(ch, q, &xl));
-  for (PetscInt la = 0; la < ch->nloc; la++) {
-    const PetscInt a = ch->first + la;
-    PetscInt       cols[6];
-    PetscReal      e[3], vals[6];
-
-    LinkVector(ch, xl, la, e);
-    for (PetscInt c = 0; c < d; c++) {
-      cols[c] = a * d + c;
-      vals[c] = e[c];
-      if (a) {
-        cols[d + c] = (a - 1) * d + c;
-        vals[d + c] = -e[c];
-      }
-    }
-    PetscCall(MatSetValues(G, 1, &a, a ? 2 * d : d, cols, vals, INSERT_VALUES));
-  }
-  PetscCall(VecRestoreArrayRead(ch->xl, &xl));
-  PetscCall(MatAssemblyBegin(G, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(G, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
-
-/* H = sum_a lambda_a [I -I; -I I] on (x_a, x_{a-1}) (rows of x_{a-1} may be another process's) */
-static PetscErrorCode HessianEquality(TS ts, Vec q, Vec lambda, Mat H, void *ctx)
-{
-  Chain             *ch = (Chain *)ctx;
-  const PetscInt     d  = ch->d;
-  const PetscScalar *l;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatZeroEntries(H));
-  PetscCall(VecGetArrayRead(lambda, &l));
-  for (PetscInt la = 0; la < ch->nloc; la++) {
-    const PetscInt a = ch->first + la;
-
-    for (PetscInt c = 0; c < d; c++) {
-      const PetscInt i = a * d + c, j = (a - 1) * d + c;
-
-      PetscCall(MatSetValue(H, i, i, l[la], ADD_VALUES));
-      if (a) {
-        PetscCall(MatSetValue(H, j, j, l[la], ADD_VALUES));
-        PetscCall(MatSetValue(H, i, j, -l[la], ADD_VALUES));
-        PetscCall(MatSetValue(H, j, i, -l[la], ADD_VALUES));
-      }
-    }
-  }
-  PetscCall(VecRestoreArrayRead(lambda, &l));
-  PetscCall(MatAssemblyBegin(H, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(H, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(0);
 }
 
@@ -308,6 +134,79 @@ typedef enum {
   WRONG_G
 } Flaw;
 
+/* -check's runs: the initial state (unless restarted), TSSolve(), and at the end (q, p) on rank 0 (U) and the
+   constraints' measures */
+static PetscErrorCode Solve(TS ts, Chain *ch, Vec u, Mat M, Mat G, PetscReal U[], Measure *meas)
+{
+  const PetscInt     d = ch->d, N = ch->N, lo = ch->first, hi = ch->first + ch->nloc;
+  MPI_Comm           comm = PetscObjectComm((PetscObject)ts);
+  Vec                v, m, Gv, qa, pa, z;
+  IS                 isq, isp;
+  PetscReal         *x0, *v0;
+  PetscMPIInt        rank;
+  PetscBool          restarted;
+  VecScatter         toz;
+  const PetscScalar *zz;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(TSSetUp(ts));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-ts_simpvi_restart", &restarted)); /* -check restart: the state is the file's */
+  /* the initial state, (q, p) of this process's masses */
+  PetscCall(TSSimpVIGetPhaseSpaceIS(ts, &isq, &isp));
+  if (!restarted) {
+    PetscCall(PetscMalloc2(d * N, &x0, d * N, &v0));
+    Initial(ch, x0, v0);
+    PetscCall(VecGetSubVector(u, isq, &qa));
+    PetscCall(VecGetSubVector(u, isp, &pa));
+    for (PetscInt j = d * lo; j < d * hi; j++) {
+      PetscCall(VecSetValue(qa, j, x0[j], INSERT_VALUES));
+      PetscCall(VecSetValue(pa, j, Mass(j / d) * v0[j], INSERT_VALUES));
+    }
+    PetscCall(VecAssemblyBegin(qa));
+    PetscCall(VecAssemblyEnd(qa));
+    PetscCall(VecAssemblyBegin(pa));
+    PetscCall(VecAssemblyEnd(pa));
+    PetscCall(VecRestoreSubVector(u, isq, &qa));
+    PetscCall(VecRestoreSubVector(u, isp, &pa));
+    PetscCall(PetscFree2(x0, v0));
+  }
+  PetscCall(TSSolve(ts, u));
+
+  /* the end: q and p to rank 0, |g(q)| and |G(q) M^-1 p| */
+  PetscCall(VecGetSubVector(u, isq, &qa));
+  PetscCall(VecGetSubVector(u, isp, &pa));
+  PetscCall(VecDuplicate(pa, &v));
+  PetscCall(VecDuplicate(pa, &m));
+  PetscCall(VecCreateMPI(comm, ch->nloc, N, &Gv));
+  PetscCall(VecCopy(pa, v));
+  PetscCall(MatGetDiagonal(M, m));
+  PetscCall(VecPointwiseDivide(v, v, m));
+  PetscCall(Equality(ts, qa, Gv, ch));
+  PetscCall(VecNorm(Gv, NORM_INFINITY, &meas->gmax));
+  PetscCall(JacobianEquality(ts, qa, G, ch));
+  PetscCall(MatMult(G, v, Gv));
+  PetscCall(VecNorm(Gv, NORM_INFINITY, &meas->hidden));
+  for (PetscInt part = 0; part < 2; part++) {
+    PetscCall(VecScatterCreateToZero(part ? pa : qa, &toz, &z));
+    PetscCall(VecScatterBegin(toz, part ? pa : qa, z, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(toz, part ? pa : qa, z, INSERT_VALUES, SCATTER_FORWARD));
+    if (rank == 0) {
+      PetscCall(VecGetArrayRead(z, &zz));
+      for (PetscInt j = 0; j < d * N; j++) U[part * d * N + j] = zz[j];
+      PetscCall(VecRestoreArrayRead(z, &zz));
+    }
+    PetscCall(VecScatterDestroy(&toz));
+    PetscCall(VecDestroy(&z));
+  }
+  PetscCall(VecRestoreSubVector(u, isq, &qa));
+  PetscCall(VecRestoreSubVector(u, isp, &pa));
+  PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&m));
+  PetscCall(VecDestroy(&Gv));
+  PetscFunctionReturn(0);
+}
+
 /*
   Run - the chain on comm from its initial state for steps steps of size h with the scheme; pointwise: through the
   pointwise door and the array constraints (one process). The final (q, p) of every mass on rank 0 of comm in U (2 d N:
@@ -315,53 +214,19 @@ typedef enum {
 */
 static PetscErrorCode Run(MPI_Comm comm, PetscInt N, PetscInt d, const char scheme[], PetscReal h, PetscInt steps, PetscBool pointwise, PetscBool lagrangian, PetscReal drag, Flaw flaw, PetscReal U[], Measure *meas, PetscBool *failed)
 {
-  Chain              ch = {0};
-  TS                 ts;
-  Vec                u, q, g, v, Gv, qa, pa;
-  Mat                M, K, G, H, Fv = NULL;
-  IS                 isq, isp, is;
-  PetscInt           n, lo, hi;
-  PetscReal         *x0, *v0;
-  PetscMPIInt        rank;
-  PetscBool          restarted;
-  VecScatter         toz;
-  Vec                z;
-  const PetscScalar *zz;
+  Chain    ch = {0};
+  TS       ts;
+  Vec      u, g;
+  Mat      M, K, G, H, Fv = NULL;
+  PetscInt n, lo;
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  ch.N    = N;
-  ch.d    = d;
-  ch.grav = 9.81;
+  PetscCall(ChainCreate(comm, N, d, &ch));
   ch.drag = drag;
-  /* this process's masses, their positions, the multipliers of their links */
-  PetscCall(VecCreate(comm, &g));
-  PetscCall(VecSetSizes(g, PETSC_DECIDE, N));
-  PetscCall(VecSetFromOptions(g));
-  PetscCall(VecGetOwnershipRange(g, &lo, &hi));
-  ch.first = lo;
-  ch.nloc  = hi - lo;
-  ch.prev  = lo > 0;
-  n        = d * ch.nloc;
-  PetscCall(VecCreateMPI(comm, n, d * N, &q));
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, d * (ch.nloc + ch.prev), &ch.xl));
-  PetscCall(ISCreateStride(PETSC_COMM_SELF, d * (ch.nloc + ch.prev), d * (lo - ch.prev), 1, &is));
-  PetscCall(VecScatterCreate(q, is, ch.xl, NULL, &ch.scatter));
-  PetscCall(ISDestroy(&is));
-  /* the mass matrix (diagonal) and the potential's Hessian (0) */
-  PetscCall(MatCreateAIJ(comm, n, n, d * N, d * N, 1, NULL, 0, NULL, &M));
-  PetscCall(MatCreateAIJ(comm, n, n, d * N, d * N, 1, NULL, 0, NULL, &K));
-  for (PetscInt j = d * lo; j < d * hi; j++) {
-    PetscCall(MatSetValue(M, j, j, Mass(j / d), INSERT_VALUES));
-    PetscCall(MatSetValue(K, j, j, 0, INSERT_VALUES));
-  }
-  PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyBegin(K, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(K, MAT_FINAL_ASSEMBLY));
-  /* G (N x dN: 2d entries a row, d of them maybe on the previous process) and H (3 entries a row) */
-  PetscCall(MatCreateAIJ(comm, ch.nloc, n, N, d * N, 2 * d, NULL, d, NULL, &G));
-  PetscCall(MatCreateAIJ(comm, n, n, d * N, d * N, 3, NULL, 2, NULL, &H));
+  lo      = ch.first;
+  n       = d * ch.nloc;
+  PetscCall(ChainMatrices(comm, &ch, &M, &K, &G, &H));
+  PetscCall(MatCreateVecs(G, NULL, &g)); /* the multipliers: one per link */
   if (flaw == WRONG_G) {
     PetscCall(MatDestroy(&G));
     PetscCall(MatCreateAIJ(comm, PETSC_DECIDE, PETSC_DECIDE, N + 1, d * N, 2 * d, NULL, d, NULL, &G));
@@ -409,85 +274,18 @@ static PetscErrorCode Run(MPI_Comm comm, PetscInt N, PetscInt d, const char sche
   PetscCall(TSSetMaxTime(ts, 1e10));
   PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
   PetscCall(TSSetFromOptions(ts));
-  if (flaw != OMIT_NONE) { /* -check errors: the set-up must fail, collectively, and everything is destroyed */
+  if (flaw != OMIT_NONE) { /* -check errors: the set-up must fail, collectively */
     PetscErrorCode ierr;
 
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     ierr = TSSetUp(ts);
     PetscCall(PetscPopErrorHandler());
     *failed = (PetscBool)(ierr != 0);
-    PetscCall(TSDestroy(&ts));
-    PetscCall(VecDestroy(&u));
-    PetscCall(VecDestroy(&q));
-    PetscCall(VecDestroy(&g));
-    PetscCall(VecDestroy(&ch.xl));
-    PetscCall(VecScatterDestroy(&ch.scatter));
-    PetscCall(MatDestroy(&M));
-    PetscCall(MatDestroy(&K));
-    PetscCall(MatDestroy(&G));
-    PetscCall(MatDestroy(&H));
-    PetscFunctionReturn(0);
-  }
-  PetscCall(TSSetUp(ts));
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-ts_simpvi_restart", &restarted)); /* -check restart: the state is the file's */
-  /* the initial state, (q, p) of this process's masses */
-  PetscCall(TSSimpVIGetPhaseSpaceIS(ts, &isq, &isp));
-  if (!restarted) {
-    PetscCall(PetscMalloc2(d * N, &x0, d * N, &v0));
-    Initial(&ch, x0, v0);
-    PetscCall(VecGetSubVector(u, isq, &qa));
-    PetscCall(VecGetSubVector(u, isp, &pa));
-    for (PetscInt j = d * lo; j < d * hi; j++) {
-      PetscCall(VecSetValue(qa, j, x0[j], INSERT_VALUES));
-      PetscCall(VecSetValue(pa, j, Mass(j / d) * v0[j], INSERT_VALUES));
-    }
-    PetscCall(VecAssemblyBegin(qa));
-    PetscCall(VecAssemblyEnd(qa));
-    PetscCall(VecAssemblyBegin(pa));
-    PetscCall(VecAssemblyEnd(pa));
-    PetscCall(VecRestoreSubVector(u, isq, &qa));
-    PetscCall(VecRestoreSubVector(u, isp, &pa));
-    PetscCall(PetscFree2(x0, v0));
-  }
-  PetscCall(TSSolve(ts, u));
-
-  /* the end: q and p to rank 0, |g(q)| and |G(q) M^-1 p| */
-  PetscCall(VecGetSubVector(u, isq, &qa));
-  PetscCall(VecGetSubVector(u, isp, &pa));
-  PetscCall(VecDuplicate(q, &v));
-  PetscCall(VecCreateMPI(comm, ch.nloc, N, &Gv));
-  PetscCall(VecCopy(pa, v));
-  PetscCall(MatGetDiagonal(M, q));
-  PetscCall(VecPointwiseDivide(v, v, q));
-  PetscCall(Equality(ts, qa, Gv, &ch));
-  PetscCall(VecNorm(Gv, NORM_INFINITY, &meas->gmax));
-  PetscCall(MatDestroy(&G)); /* a G of the right size (-check errors never gets here) */
-  PetscCall(MatCreateAIJ(comm, ch.nloc, n, N, d * N, 2 * d, NULL, d, NULL, &G));
-  PetscCall(JacobianEquality(ts, qa, G, &ch));
-  PetscCall(MatMult(G, v, Gv));
-  PetscCall(VecNorm(Gv, NORM_INFINITY, &meas->hidden));
-  for (PetscInt part = 0; part < 2; part++) {
-    PetscCall(VecScatterCreateToZero(part ? pa : qa, &toz, &z));
-    PetscCall(VecScatterBegin(toz, part ? pa : qa, z, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecScatterEnd(toz, part ? pa : qa, z, INSERT_VALUES, SCATTER_FORWARD));
-    if (rank == 0) {
-      PetscCall(VecGetArrayRead(z, &zz));
-      for (PetscInt j = 0; j < d * N; j++) U[part * d * N + j] = zz[j];
-      PetscCall(VecRestoreArrayRead(z, &zz));
-    }
-    PetscCall(VecScatterDestroy(&toz));
-    PetscCall(VecDestroy(&z));
-  }
-  PetscCall(VecRestoreSubVector(u, isq, &qa));
-  PetscCall(VecRestoreSubVector(u, isp, &pa));
-  PetscCall(VecDestroy(&v));
-  PetscCall(VecDestroy(&Gv));
+  } else PetscCall(Solve(ts, &ch, u, M, G, U, meas));
   PetscCall(TSDestroy(&ts));
   PetscCall(VecDestroy(&u));
-  PetscCall(VecDestroy(&q));
   PetscCall(VecDestroy(&g));
-  PetscCall(VecDestroy(&ch.xl));
-  PetscCall(VecScatterDestroy(&ch.scatter));
+  PetscCall(ChainDestroy(&ch));
   PetscCall(MatDestroy(&M));
   PetscCall(MatDestroy(&K));
   PetscCall(MatDestroy(&G));

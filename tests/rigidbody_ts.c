@@ -388,32 +388,39 @@ static PetscErrorCode DummyLagrangian(TS ts, PetscReal t, Vec x, Vec v, PetscRea
 /* each unsupported use is an error of the expected class, with the objects destroyed afterwards */
 static PetscErrorCode RunErrors(void)
 {
-  const char *names[]  = {"a Lagrangian as well", "TSSetSaveTrajectory()", "a state of the wrong size", "TSSimpVIGetPhaseSpaceIS()"};
-  const int   expect[] = {PETSC_ERR_USER, PETSC_ERR_SUP, PETSC_ERR_ARG_SIZ, PETSC_ERR_ARG_WRONGSTATE};
+  const char *names[]  = {"a Lagrangian as well", "TSForwardSetSensitivities()", "a state of the wrong size", "TSSimpVIGetPhaseSpaceIS()", "TSRK and TSSimpVISetUpPhaseSpace()"};
+  const int   expect[] = {PETSC_ERR_USER, PETSC_ERR_SUP, PETSC_ERR_ARG_SIZ, PETSC_ERR_ARG_WRONGSTATE, PETSC_ERR_SUP};
 
   PetscFunctionBeginUser;
-  for (PetscInt c = 0; c < 4; c++) {
+  for (PetscInt c = 0; c < 5; c++) {
     TS             ts;
     Vec            U, V = NULL;
+    Mat            S = NULL;
     PetscErrorCode err;
 
     PetscCall(TopTS(1e-3, &U, &ts));
     PetscCall(TSSetMaxSteps(ts, 2));
     if (c == 0) PetscCall(TSSimpVISetLagrangian(ts, DummyLagrangian, NULL));
-    if (c == 1) PetscCall(TSSetSaveTrajectory(ts));
+    if (c == 1) {
+      PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 12, 1, NULL, &S));
+      PetscCall(TSForwardSetSensitivities(ts, 1, S));
+    }
     if (c == 2) {
       PetscCall(VecCreateSeq(PETSC_COMM_SELF, 13, &V));
       PetscCall(TSSetSolution(ts, V));
     }
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     if (c == 3) err = TSSimpVIGetPhaseSpaceIS(ts, NULL, NULL);
-    else err = TSSolve(ts, NULL);
+    else if (c == 4) { /* another type: its phase-space form has no rotations (the message says TSSIMPVI only) */ err = TSSetType(ts, TSRK);
+      if (!err) err = TSSimpVISetUpPhaseSpace(ts);
+    } else err = TSSolve(ts, NULL);
     PetscCall(PetscPopErrorHandler());
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "rigid bodies with %s: the expected error: %s\n", names[c], err == (PetscErrorCode)expect[c] ? "yes" : "no"));
     if (err != (PetscErrorCode)expect[c]) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  error %d, expected %d\n", (int)err, expect[c]));
     PetscCall(TSDestroy(&ts));
     PetscCall(VecDestroy(&U));
     PetscCall(VecDestroy(&V));
+    PetscCall(MatDestroy(&S));
   }
   PetscFunctionReturn(0);
 }

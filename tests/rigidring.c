@@ -330,18 +330,24 @@ static PetscErrorCode CheckJacobian(Setup *su, PetscInt nl)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode NoTorque(PetscInt nb, PetscReal t, const PetscReal R[], const PetscReal Omega[], PetscReal tau[], PetscReal tauR[], PetscReal tauO[], PetscReal tauth[], void *ctx)
+{
+  for (PetscInt j = 0; j < 3 * nb; j++) tau[j] = 0;
+  return 0;
+}
+
 /* Misuse: each an error of the expected class, at the call or at set-up, on every process, the objects destroyed after */
 static PetscErrorCode Errors(Setup *su, PetscInt nl)
 {
-  const char *names[]  = {"the array form, then the Vec/Mat form", "the Vec/Mat form, then the array form", "a state split unlike the bodies", "a Hessian of the wrong size",
-                          "a gradient of the wrong size",          "a potential without its Hessian",       "a potential without inertias",    "an inertia tensor not symmetric"};
-  const int   expect[] = {PETSC_ERR_ARG_WRONGSTATE, PETSC_ERR_ARG_WRONGSTATE, PETSC_ERR_ARG_SIZ, PETSC_ERR_ARG_SIZ, PETSC_ERR_ARG_SIZ, PETSC_ERR_USER, PETSC_ERR_USER, PETSC_ERR_ARG_WRONG};
+  const char *names[]  = {"the array form, then the Vec/Mat form", "the Vec/Mat form, then the array form", "a state split unlike the bodies", "a Hessian of the wrong size", "a gradient of the wrong size",
+                          "a potential without its Hessian",       "a potential without inertias",          "an inertia tensor not symmetric", "torques (not yet)",           "the adjoint (not yet)"};
+  const int   expect[] = {PETSC_ERR_ARG_WRONGSTATE, PETSC_ERR_ARG_WRONGSTATE, PETSC_ERR_ARG_SIZ, PETSC_ERR_ARG_SIZ, PETSC_ERR_ARG_SIZ, PETSC_ERR_USER, PETSC_ERR_USER, PETSC_ERR_ARG_WRONG, PETSC_ERR_SUP, PETSC_ERR_SUP};
   RigidRing   rr       = su->rr;
   PetscReal   J[9 * 64];
 
   PetscFunctionBeginUser;
   PetscCall(RigidRingSetUpVec(&rr, PETSC_COMM_WORLD, nl));
-  for (PetscInt c = 0; c < 8; c++) {
+  for (PetscInt c = 0; c < 10; c++) {
     TS             ts;
     Vec            U, g = NULL;
     Mat            H;
@@ -361,7 +367,9 @@ static PetscErrorCode Errors(Setup *su, PetscInt nl)
     if (!err) err = TSSimpVISetRigidBodyPotentialRoutine(ts, g, RigidRingPotentialVec, &rr);
     if (!err && c != 5) err = TSSimpVISetRigidBodyHessianRoutine(ts, H, RigidRingHessianVec, &rr);
     if (!err && c == 1) err = TSSimpVISetRigidBodies(ts, nl, J, RigidRingPotential, &rr);
-    if (!err) err = TSSetUp(ts);
+    if (!err && c == 8) err = TSSimpVISetRigidBodyTorque(ts, 0, NoTorque, NULL);
+    if (!err && c == 9) err = TSSetSaveTrajectory(ts);
+    if (!err) err = c == 9 ? TSSolve(ts, U) : TSSetUp(ts);
     PetscCall(PetscPopErrorHandler());
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: the expected error: %s\n", names[c], err == (PetscErrorCode)expect[c] ? "yes" : "no"));
     if (err != (PetscErrorCode)expect[c]) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  error %d, expected %d\n", (int)err, expect[c]));

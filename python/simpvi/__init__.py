@@ -36,7 +36,7 @@ from petsc4py import PETSc
 from . import _callbacks as _cb
 from . import _library as _C
 from ._ensemble import Ensemble, EnsembleReason, MemberInfo
-from ._rigidbody import RigidBodies, getRigidBodies, setRigidBodies, so3Dexp, so3DexpDerivative, so3Exp, so3Log
+from ._rigidbody import RigidBodies, getRigidBodies, setRigidBodies, setRigidBodyTorque, so3Dexp, so3DexpDerivative, so3Exp, so3Log
 
 __all__ = ['TSSIMPVI', 'SNESKINSOL', 'Type', 'Quadrature', 'NonlinearSolverType', 'KINSOLStrategy', 'Tableau',
            'initialize', 'register', 'registerScheme', 'setType', 'getType', 'setDegree', 'getDegree', 'getOrder', 'getTableau',
@@ -45,8 +45,8 @@ __all__ = ['TSSIMPVI', 'SNESKINSOL', 'Type', 'Quadrature', 'NonlinearSolverType'
            'setJacobianEqualityRoutine', 'setHessianEqualityRoutine', 'setMass', 'setPotential', 'setForce', 'setParameterJacobian', 'setPhaseSpaceIS',
            'getPhaseSpaceIS', 'setUpPhaseSpace', 'computeEnergy', 'monitorEnergy', 'kinsolSetStrategy', 'kinsolSetMAA',
            'kinsolSetTolerances', 'kinsolGetTolerances', 'kinsolSetScaleFunction', 'kinsolGetReturnFlag', 'counterparts',
-           'library', 'Ensemble', 'EnsembleReason', 'MemberInfo', 'RigidBodies', 'setRigidBodies', 'getRigidBodies', 'setRigidBodyInertias', 'setRigidBodyPotentialRoutine',
-           'setRigidBodyHessianRoutine', 'so3Exp', 'so3Log', 'so3Dexp',
+           'library', 'Ensemble', 'EnsembleReason', 'MemberInfo', 'RigidBodies', 'setRigidBodies', 'setRigidBodyTorque', 'getRigidBodies',
+           'setRigidBodyInertias', 'setRigidBodyPotentialRoutine', 'setRigidBodyHessianRoutine', 'so3Exp', 'so3Log', 'so3Dexp',
            'so3DexpDerivative']
 
 TSSIMPVI = 'simpvi'
@@ -178,6 +178,9 @@ counterparts = {
   'SimpVIRigidBodiesGetSNES': 'RigidBodies.getSNES',
   'SimpVIRigidBodiesComputeEnergy': 'RigidBodies.computeEnergy',
   'SimpVIRigidBodiesView': 'RigidBodies.view',
+  'TSSimpVISetRigidBodyTorque': 'setRigidBodyTorque',
+  'SimpVIRigidBodiesSetTorque': 'RigidBodies.setTorque',
+  'SimpVIRigidBodiesSetTime': 'RigidBodies.setTime',
   'SimpVISO3Exp': 'so3Exp',
   'SimpVISO3Log': 'so3Log',
   'SimpVISO3Dexp': 'so3Dexp',

@@ -78,6 +78,8 @@ RigidBodyPotentialFn = ctypes.CFUNCTYPE(PetscErrorCode, PetscInt, ctypes.c_void_
 # TSSimpVIRigidBodyPotentialFn (ts, R, V, g, ctx) and TSSimpVIRigidBodyHessianFn (ts, R, H, ctx): the Vec/Mat form
 RigidBodyPotentialVecFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, handle, ctypes.POINTER(PetscReal), handle, ctypes.c_void_p)
 RigidBodyHessianVecFn = ctypes.CFUNCTYPE(PetscErrorCode, handle, handle, handle, ctypes.c_void_p)
+# SimpVIRigidBodyTorqueFn (nbodies, t, R, Omega, tau, tauR, tauO, tauth, ctx)
+RigidBodyTorqueFn = ctypes.CFUNCTYPE(PetscErrorCode, PetscInt, PetscReal, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
 
 
 def declare_optional(name, restype, *argtypes):
@@ -143,6 +145,9 @@ SimpVIRigidBodiesStep = declare('SimpVIRigidBodiesStep', E, handle, PetscReal, h
 SimpVIRigidBodiesGetSNES = declare('SimpVIRigidBodiesGetSNES', E, handle, ctypes.POINTER(handle))
 SimpVIRigidBodiesComputeEnergy = declare('SimpVIRigidBodiesComputeEnergy', E, handle, handle, ctypes.POINTER(PetscReal))
 SimpVIRigidBodiesView = declare('SimpVIRigidBodiesView', E, handle, handle)
+TSSimpVISetRigidBodyTorque = declare('TSSimpVISetRigidBodyTorque', E, handle, PetscInt, RigidBodyTorqueFn, ctypes.c_void_p)
+SimpVIRigidBodiesSetTorque = declare('SimpVIRigidBodiesSetTorque', E, handle, PetscInt, RigidBodyTorqueFn, ctypes.c_void_p)
+SimpVIRigidBodiesSetTime = declare('SimpVIRigidBodiesSetTime', E, handle, PetscReal)
 SimpVISO3Exp = declare('SimpVISO3Exp', E, ctypes.c_void_p, ctypes.c_void_p)
 SimpVISO3Log = declare('SimpVISO3Log', E, ctypes.c_void_p, ctypes.c_void_p)
 SimpVISO3Dexp = declare('SimpVISO3Dexp', E, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)

@@ -47,6 +47,11 @@ def check_reach():
   out('every public function in simpvi.counterparts: %s%s' % (verdict(not missing), '' if not missing else ' (missing: %s)' % ', '.join(missing)))
   out('every counterpart a function of the module: %s%s' % (verdict(not absent), '' if not absent else ' (absent: %s)' % ', '.join(absent)))
   out('no counterpart of a function simpvi.h lacks: %s%s' % (verdict(not stale), '' if not stale else ' (stale: %s)' % ', '.join(stale)))
+  here = os.path.dirname(os.path.realpath(__file__))
+  with open(os.path.join(here, '..', '..', 'docs', 'python.md')) as f:
+    table = f.read()
+  undocumented = [n for n in names if '`%s()`' % n not in table]
+  out("every public function in docs/python.md's table: %s%s" % (verdict(not undocumented), '' if not undocumented else ' (missing: %s)' % ', '.join(undocumented)))
 
 
 def lagrange(nodes, x):

@@ -2,7 +2,8 @@
 """simpvi.RigidBodies: the heavy top of the Lagrange-top seed's Table 3 on SO(3), its potential a Python function.
 Checks: the step's Jacobian (with the Python Hessian) against central differences of its residual through the SNES;
 over 2000 Simpson steps the vertical spatial and the axial body momenta kept to 1e-13 relative and R'R = I to 1e-13,
-the energy error small; the same top by ts.solve() after setRigidBodies() against the object's loop; so3Exp/so3Log/so3Dexp/so3DexpDerivative against their identities; an exception raised in the
+the energy error small; the same top by ts.solve() after setRigidBodies() against the object's loop; a constant
+torque in space by setRigidBodyTorque() (R p = L0 + t tau_s); so3Exp/so3Log/so3Dexp/so3DexpDerivative against their identities; an exception raised in the
 potential as a PETSc error caused by it.
 """
 import sys
@@ -127,7 +128,39 @@ def check_ts(ts, steps=50, T=0.0125):
   same = np.array_equal(U.getArray(), W.getArray())
   out('ts.solve() of setRigidBodies(), %d steps: the object\'s own loop bit for bit: %s' % (tsr.getStepNumber(), verdict(same)))
   out('simpvi.computeEnergy() = getRigidBodies().computeEnergy(): %s' % verdict(simpvi.computeEnergy(tsr, T, U) == simpvi.getRigidBodies(tsr).computeEnergy(U)))
+  # the object setRigidBodies() returned reaches the TS's step object too (it crashed on a NULL handle before)
+  out("= computeEnergy() of setRigidBodies()' object: %s" % verdict(simpvi.computeEnergy(tsr, T, U) == bodies.computeEnergy(U)))
   tsr.destroy()
+
+
+def check_torque():
+  """setRigidBodyTorque(): a free asymmetric body under a torque tau_s fixed in space (tau = R' tau_s, tauR = hat(tau)):
+  R p = L0 + t tau_s at the end of a ts.solve() to round-off."""
+  taus = np.array([0.3, -0.5, 0.2])
+
+  def torque(t, R, Omega, tau, tauR, tauO, tauth):
+    tau[0] = R[0].T @ taus
+    if tauR is not None:
+      x = tau[0]
+      tauR[:, :] = [[0, -x[2], x[1]], [x[2], 0, -x[0]], [-x[1], x[0], 0]]
+
+  ts = PETSc.TS().create(comm=PETSc.COMM_SELF)
+  ts.setType(simpvi.TSSIMPVI)
+  bodies = simpvi.setRigidBodies(ts, np.array([[1.0, 0.1, 0], [0.1, 2.0, -0.2], [0, -0.2, 3.5]]))
+  simpvi.setRigidBodyTorque(ts, torque)
+  R0, p0 = simpvi.so3Exp([0.3, -0.2, 0.9]), np.array([0.7, -2.4, 3.15])
+  U = bodies.createState(R0[None], p0[None])
+  ts.setSolution(U)
+  ts.setTimeStep(0.01)
+  ts.setMaxSteps(500)
+  ts.setMaxTime(100)
+  ts.setExactFinalTime(PETSc.TS.ExactFinalTime.MATCHSTEP)
+  ts.setFromOptions()
+  ts.solve(U)
+  R, p = bodies.getState(U)
+  L, L1 = R[0] @ p[0], R0 @ p0 + ts.getTime() * taus
+  out('setRigidBodyTorque(): a constant torque in space, %d steps: R p = L0 + t tau_s to 1e-13: %s' % (ts.getStepNumber(), verdict(np.linalg.norm(L - L1) <= 1e-13 * np.linalg.norm(L1))))
+  ts.destroy()
 
 
 def main():
@@ -139,6 +172,7 @@ def main():
   check_so3()
   check_error(ts)
   check_ts(ts)
+  check_torque()
   ts.destroy()
 
 

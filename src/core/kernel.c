@@ -269,16 +269,25 @@ PetscErrorCode SimpVIKernelPoints(SimpVIKernel kernel, PetscInt n, const PetscSc
   case (N)*8 + (S): \
     PointsSums(kernel, N, S, q0, z, X, V); \
     break
-    switch (n <= 3 && s <= 3 ? n * 8 + s : 0) {
+    switch (n <= 3 && s <= 6 ? n * 8 + s : 0) {
       SIMPVI_POINTS_SUMS(1, 1);
       SIMPVI_POINTS_SUMS(1, 2);
       SIMPVI_POINTS_SUMS(1, 3);
+      SIMPVI_POINTS_SUMS(1, 4);
+      SIMPVI_POINTS_SUMS(1, 5);
+      SIMPVI_POINTS_SUMS(1, 6);
       SIMPVI_POINTS_SUMS(2, 1);
       SIMPVI_POINTS_SUMS(2, 2);
       SIMPVI_POINTS_SUMS(2, 3);
+      SIMPVI_POINTS_SUMS(2, 4);
+      SIMPVI_POINTS_SUMS(2, 5);
+      SIMPVI_POINTS_SUMS(2, 6);
       SIMPVI_POINTS_SUMS(3, 1);
       SIMPVI_POINTS_SUMS(3, 2);
       SIMPVI_POINTS_SUMS(3, 3);
+      SIMPVI_POINTS_SUMS(3, 4);
+      SIMPVI_POINTS_SUMS(3, 5);
+      SIMPVI_POINTS_SUMS(3, 6);
     default:
       PointsSums(kernel, n, s, q0, z, X, V);
     }
@@ -480,16 +489,25 @@ PetscErrorCode SimpVIKernelJacobian(SimpVIKernel kernel, PetscInt n, const Petsc
   case (N)*8 + (S): \
     JacobianSums(kernel, N, S, Px, Pv, Gx, Gv, ld, J); \
     break
-  switch (n <= 3 && kernel->s <= 3 ? n * 8 + kernel->s : 0) {
+  switch (n <= 3 && kernel->s <= 6 ? n * 8 + kernel->s : 0) {
     SIMPVI_JACOBIAN_SUMS(1, 1);
     SIMPVI_JACOBIAN_SUMS(1, 2);
     SIMPVI_JACOBIAN_SUMS(1, 3);
+    SIMPVI_JACOBIAN_SUMS(1, 4);
+    SIMPVI_JACOBIAN_SUMS(1, 5);
+    SIMPVI_JACOBIAN_SUMS(1, 6);
     SIMPVI_JACOBIAN_SUMS(2, 1);
     SIMPVI_JACOBIAN_SUMS(2, 2);
     SIMPVI_JACOBIAN_SUMS(2, 3);
+    SIMPVI_JACOBIAN_SUMS(2, 4);
+    SIMPVI_JACOBIAN_SUMS(2, 5);
+    SIMPVI_JACOBIAN_SUMS(2, 6);
     SIMPVI_JACOBIAN_SUMS(3, 1);
     SIMPVI_JACOBIAN_SUMS(3, 2);
     SIMPVI_JACOBIAN_SUMS(3, 3);
+    SIMPVI_JACOBIAN_SUMS(3, 4);
+    SIMPVI_JACOBIAN_SUMS(3, 5);
+    SIMPVI_JACOBIAN_SUMS(3, 6);
   default:
     JacobianSums(kernel, n, kernel->s, Px, Pv, Gx, Gv, ld, J);
   }

@@ -469,6 +469,7 @@ PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts)
   PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSALPHA2, &isalpha2));
   PetscCheck(!isalpha2, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSALPHA2 integrates the second-order form M a + f = 0: set it with TSSetI2Function() (see tutorials/ex3.c)");
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
+  PetscCheck(!prob || !prob->user.rbn, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "Rigid bodies (TSSimpVISetRigidBodies()) are stepped by TSSIMPVI only (-ts_type simpvi): the phase-space form that PETSc's other TS types integrate has no rotations");
   door = NULL;
   if (prob) PetscCall(SimpVIProblemNativeDoor_Private(ts, prob, &door));
   PetscCheck(door, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "No mechanics to put in phase space: call TSSimpVISetLagrangian(), TSSimpVISetPointwiseLagrangian() or TSSimpVISetMass()/TSSimpVISetPotential()");

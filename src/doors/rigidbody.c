@@ -10,6 +10,7 @@
 */
 #include <simpvi/private/rigidbody.h> /*I "simpvi.h" I*/
 #include <simpvi/private/door.h>
+#include <simpvi/private/rigidbodyimpl.h>
 #include <petscdmshell.h>
 #include <petsc/private/snesimpl.h> /* DMSNES, DMKSP: made before SNESSetDM() */
 #include <petsc/private/kspimpl.h>
@@ -118,12 +119,19 @@ static PetscErrorCode Evaluate(SimpVIRigidBodies rb, const PetscReal Z[], PetscB
       SimpVISO3Multiply(rb->R0 + 9 * b, E + 9 * b, rb->Rk + 9 * b);
     }
     PetscCall(rb->V(nb, rb->Rk, &Vval, rb->g, jac ? rb->H : NULL, rb->ctx));
+    if (rb->tau) PetscCall(SimpVIRigidBodiesTorque_Private(rb, k, jac)); /* g - tau, and H with tau's R part */
     for (PetscInt b = 0; b < nb; b++) PetscCall(SimpVIRigidBodyPoint_Private(xk[k] + 3 * b, uk[k] + 3 * b, T + 9 * b, E + 9 * b, rb->J + 9 * b, rb->g + 3 * b, P + 3 * b, G + 3 * b, Eg + 3 * b));
     if (!jac) continue;
     {
       PetscReal *Px = rb->Px + nn * k, *Pv = rb->Pv + nn * k, *Gx = rb->Gx + nn * k, *Gv = rb->Gv + nn * k, *dEg = rb->dEg + nn * k;
 
       for (PetscInt j = 0; j < nn; j++) Px[j] = Pv[j] = Gx[j] = Gv[j] = dEg[j] = 0;
+      for (PetscInt j = 0; j < nn; j++) rb->Hgk[nn * k + j] = rb->H[j]; /* Hg_k for the adjoint: H + 1/2 hat(g_b) on the diagonal */
+      for (PetscInt b = 0; b < nb; b++) {
+        PetscReal *Hb = rb->Hgk + nn * k + 3 * b * n + 3 * b, *gb = rb->g + 3 * b;
+
+        Hb[1] -= gb[2] / 2, Hb[2] += gb[1] / 2, Hb[n] += gb[2] / 2, Hb[n + 2] -= gb[0] / 2, Hb[2 * n] -= gb[1] / 2, Hb[2 * n + 1] += gb[0] / 2;
+      }
       for (PetscInt b = 0; b < nb; b++) {
         const PetscReal *Tb = T + 9 * b, *gb = rb->g + 3 * b, *Eb = E + 9 * b;
         PetscReal        px[9], pv[9], gx[9], gv[9];
@@ -150,6 +158,7 @@ static PetscErrorCode Evaluate(SimpVIRigidBodies rb, const PetscReal Z[], PetscB
             }
         }
       }
+      if (rb->tau) PetscCall(SimpVIRigidBodiesTorqueJacobian_Private(rb, k)); /* the torques' Omega part */
     }
   }
   PetscFunctionReturn(0);
@@ -238,6 +247,12 @@ static PetscErrorCode Jacobian(SNES snes, Vec Zv, Mat A, Mat B, void *ctx)
       for (PetscInt j = 0; j < nn; j++) dfs[j] += cpx * Px[k][j] + cpv * Pv[k][j] + cgx * Gx[k][j] + cgv * Gv[k][j];
       for (PetscInt r = 0; r < n; r++) /* the potential's moment: -h w_k B_kl d(E_k g_k)/dxi_k */
         for (PetscInt c = 0; c < n; c++) Jd[r * m + (l - 1) * n + c] = (k ? Jd[r * m + (l - 1) * n + c] : 0) - rb->h * rb->K->w[k] * bkl * rb->dEg[k * nn + r * n + c];
+      if (rb->tau) { /* and the torques' Omega part: -h w_k (D_kl / h) d(E_k g_k)/du_k */
+        const PetscReal dkl = rb->K->D[k * (s + 1) + l];
+
+        for (PetscInt r = 0; r < n; r++)
+          for (PetscInt c = 0; c < n; c++) Jd[r * m + (l - 1) * n + c] -= rb->K->w[k] * dkl * rb->dEu[k * nn + r * n + c];
+      }
     }
     for (PetscInt b = 0; b < rb->nb; b++) { /* - T_b^-1 df_s/dxi_l, and at l = s + T^-1 M(xi_s, T^-1 f_s) */
       const PetscReal *xs = Z + (s - 1) * n + 3 * b;
@@ -261,6 +276,13 @@ static PetscErrorCode Jacobian(SNES snes, Vec Zv, Mat A, Mat B, void *ctx)
   PetscCall(MatDenseRestoreArrayWrite(B, &a));
   PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimpVIRigidBodiesJacobian_Private(SimpVIRigidBodies rb, Vec Z)
+{
+  PetscFunctionBegin;
+  PetscCall(Jacobian(NULL, Z, rb->A, rb->A, rb));
   PetscFunctionReturn(0);
 }
 
@@ -369,6 +391,7 @@ PetscErrorCode SimpVIRigidBodiesCreate_Private(TS ts, PetscInt nbodies, const Pe
   PetscCall(PetscMalloc5(nq * n * n, &R->Px, nq * n * n, &R->Pv, nq * n * n, &R->Gx, nq * n * n, &R->Gv, nq * n * n, &R->dEg));
   PetscCall(PetscMalloc5(9 * nbodies, &R->Rk, n, &R->g, n * n, &R->H, m * m, &R->Jd, n + n * n, &R->dfs));
   PetscCall(PetscMalloc1(6 * nq, &R->ptr));
+  PetscCall(PetscCalloc1(nq * n * n, &R->Hgk));
   PetscCall(PetscCalloc2(9 * nbodies, &R->Rc, n, &R->pic));
   PetscCall(PetscArrayzero(R->zero, n));
   PetscCall(PetscArrayzero(R->g, n));
@@ -441,13 +464,30 @@ PetscErrorCode SimpVIRigidBodiesCreate_Private(TS ts, PetscInt nbodies, const Pe
   R(t) = R_j exp(xi) is on the group to round-off and keeps the scheme's order, like the dense output of `TSSIMPVI`'s
   other problems.
 
+  The adjoint (`TSSetSaveTrajectory()` before `TSSolve()`, then `TSSetCostGradients()` and `TSAdjointSolve()`) is the
+  exact discrete adjoint of the step map on the group, for every scheme. lambda is a gradient of a cost C(U(T)) in the
+  ambient coordinates of U: give lambda(T) = dC/dU, 9 entries dC/dR_b per body (row-major) then 3 dC/dpi_b. Only the part
+  of dC/dR_b tangent to SO(3) matters (R stays a rotation): it is nu_b = vee(A - A'), A = R_b' dC/dR_b, vee(X) = (X_32,
+  X_13, X_21), the gradient in the body-frame perturbation R_b exp(hat(eta)) (nu_b . eta = dC). The adjoint carries nu in
+  the Lie algebra and returns lambda(0) with the R part R0_b hat(nu0_b)/2, the orthogonal (Frobenius) projection of
+  an ambient gradient onto the tangent space at R0_b: <lambda_R, R0 hat(eta)> = nu0 . eta, so the gradient in the
+  perturbation R0_b exp(hat(eta)) of the initial attitude is nu0_b = vee(A - A') with A = R0_b' lambda_R (the same
+  formula), and the pi part is dC/dpi0. Gradients in the parameters of the torques (`TSSimpVISetRigidBodyTorque()`)
+  come in mu of `TSSetCostGradients()`. A cost integral int r(t, U) dt of a quadrature `TS` (`TSCreateQuadratureTS()`,
+  forward or in the adjoint) is taken with the scheme's quadrature, h sum_k w_k r(t_k, U_k), at the step's points
+  U_k = (R_k, J_b Omega_k) (the body momentum of the step's curve there); its `TSSetRHSJacobian()` gives dr/dU
+  (ambient, a column per cost, of which only the tangent part of dr/dR counts) and its `TSSetRHSJacobianP()` dr/dtheta.
+
+  Torques on the bodies (body-frame, functions of t, R, Omega and parameters; Lagrange-d'Alembert) are given by
+  `TSSimpVISetRigidBodyTorque()`.
+
   Not supported with rigid bodies (each an error at set-up or at the first step): other mechanics on the same `TS`
-  (a Lagrangian, a mass, forces, constraints, an I2 or split problem), more than one process, the adjoint and
-  forward sensitivities (`TSSetSaveTrajectory()`), checkpoints (-ts_simpvi_checkpoint, -ts_simpvi_restart).
+  (a Lagrangian, a mass, `TSSimpVISetForce()`, constraints, an I2 or split problem), more than one process, forward sensitivities
+  (`TSForwardSetSensitivities()`), checkpoints (-ts_simpvi_checkpoint, -ts_simpvi_restart).
   For many bodies on any number of processes, the same step takes the bodies in the `Vec`/`Mat` form instead
   (`TSSimpVISetRigidBodyInertias()`, `TSSimpVISetRigidBodyPotentialRoutine()`, `TSSimpVISetRigidBodyHessianRoutine()`).
 
-.seealso: `TSSIMPVI`, `TSSimpVISetRigidBodyInertias()`, `TSSimpVICreateRigidBodies()`, `SimpVIRigidBodyPotentialFn`, `TSSimpVIGetRigidBodies()`, `TSSimpVIComputeEnergy()`
+.seealso: `TSSIMPVI`, `TSSimpVISetRigidBodyInertias()`, `TSSimpVICreateRigidBodies()`, `SimpVIRigidBodyPotentialFn`, `TSSimpVISetRigidBodyTorque()`, `TSSimpVIGetRigidBodies()`, `TSSimpVIComputeEnergy()`
 @*/
 PetscErrorCode TSSimpVISetRigidBodies(TS ts, PetscInt nbodies, const PetscReal J[], SimpVIRigidBodyPotentialFn V, void *ctx)
 {
@@ -493,6 +533,9 @@ PetscErrorCode SimpVIRigidBodiesDestroy(SimpVIRigidBodies *rb)
   PetscCall(PetscFree5(R->Px, R->Pv, R->Gx, R->Gv, R->dEg));
   PetscCall(PetscFree5(R->Rk, R->g, R->H, R->Jd, R->dfs));
   PetscCall(PetscFree(R->ptr));
+  PetscCall(PetscFree(R->Hgk));
+  PetscCall(PetscFree2(R->adjwork, R->ipiv));
+  PetscCall(PetscFree7(R->Om, R->tk, R->tR, R->tO, R->M, R->dEu, R->tth));
   PetscCall(PetscFree2(R->Rc, R->pic));
   PetscCall(VecDestroy(&R->Z));
   PetscCall(VecDestroy(&R->F));
@@ -621,6 +664,7 @@ PetscErrorCode SimpVIRigidBodiesStep(SimpVIRigidBodies rb, PetscReal h, Vec U)
   PetscCall(SimpVIRigidBodiesSolve_Private(rb, h, U, &reason));
   PetscCheck(reason > 0, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "The rigid-body step did not converge: %s", SNESConvergedReasons[reason]);
   PetscCall(SimpVIRigidBodiesFinish_Private(rb, U, PETSC_TRUE));
+  rb->t0 += h; /* the time the torques see */
   PetscFunctionReturn(0);
 }
 
@@ -835,5 +879,6 @@ PetscErrorCode SimpVIRigidBodiesView(SimpVIRigidBodies rb, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  curve of a step: R0 exp(xi(tau)), xi a polynomial in so(3) through the Gauss-Lobatto nodes (the exponential map)\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  state: %" PetscInt_FMT " rotation matrix(es) (9 entries each, row-major), then the body angular momenta (3 entries each)\n", rb->nb));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  scheme %s: degree %" PetscInt_FMT ", %" PetscInt_FMT " quadrature points, order %" PetscInt_FMT "\n", rb->type, rb->s, rb->nq, rb->order));
+  if (rb->tau) PetscCall(PetscViewerASCIIPrintf(viewer, "  body-frame torques (Lagrange-d'Alembert) with %" PetscInt_FMT " parameters\n", rb->np));
   PetscFunctionReturn(0);
 }

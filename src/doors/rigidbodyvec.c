@@ -386,6 +386,7 @@ static PetscErrorCode CheckUser(TS ts, const SimpVIUser *u, Vec U)
 
   PetscFunctionBegin;
   PetscCheck(u->rbN > 0, comm, PETSC_ERR_USER, "Rigid bodies in the Vec/Mat form need TSSimpVISetRigidBodyInertias()");
+  PetscCheck(!u->rbtau, comm, PETSC_ERR_SUP, "Rigid bodies in the Vec/Mat form (TSSimpVISetRigidBodyInertias()) take no torques (TSSimpVISetRigidBodyTorque()) yet: the array form, TSSimpVISetRigidBodies(), does");
   PetscCheck(!u->rbVv == !u->rbHv, comm, PETSC_ERR_USER, "The rigid bodies' potential needs both TSSimpVISetRigidBodyPotentialRoutine() and TSSimpVISetRigidBodyHessianRoutine(), not only %s", u->rbVv ? "the potential" : "the Hessian");
   PetscCall(VecGetSize(U, &N));
   PetscCall(VecGetLocalSize(U, &n));

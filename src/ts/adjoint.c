@@ -8,6 +8,7 @@
    at the final time: no cost on V), and the gradient that comes out is dC/dU0 at fixed V0 (constant M: p0 = M V0).
 */
 #include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
+#include <simpvi/private/rigidbodyimpl.h>
 
 /* The stages of a step, U-shaped: its start and increments, as the state layout packs them */
 static PetscInt NumStages(TS_SimpVI *vi)
@@ -40,6 +41,10 @@ static PetscErrorCode TSGetStages_SimpVI(TS ts, PetscInt *ns, Vec *Y[])
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
+  if (vi->rb) { /* rigid bodies: their step's record (src/ts/adjointrigid.c) */
+    PetscCall(SimpVIRigidGetStages_Private(ts, ns, Y));
+    PetscFunctionReturn(0);
+  }
   if (ns) *ns = NumStages(vi);
   if (Y) {
     PetscCall(StagesCreate(ts));
@@ -273,6 +278,10 @@ static PetscErrorCode TSAdjointSetUp_SimpVI(TS ts)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
+  if (vi->rb) {
+    PetscCall(SimpVIRigidAdjointSetUp_Private(ts));
+    PetscFunctionReturn(0);
+  }
   PetscCheck(!ts->vecs_sensi2, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no second-order adjoint (TSSetCostHessianProducts())");
   PetscCheck(vi->layout, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI sets up its adjoint after TSSetUp() (TSSolve() calls it)");
   PetscCheck(!vi->prob->user.ceqfn, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no adjoint with the Vec/Mat constraints (TSSimpVISetEqualityConstraintsRoutine()) yet: the array form (TSSimpVISetConstraints()) has one");
@@ -299,6 +308,10 @@ static PetscErrorCode TSAdjointStep_SimpVI(TS ts)
   SimpVIStepSensitivity sens = {ts->quadraturets ? IntegrandGradients : NULL, ParameterJacobian, ts};
 
   PetscFunctionBegin;
+  if (vi->rb) {
+    PetscCall(SimpVIRigidAdjointStep_Private(ts));
+    PetscFunctionReturn(0);
+  }
   PetscCall(StepFromStages(ts));
   PetscCall(vi->layout->lambdain(ts));
   PetscCall(SimpVIStepAdjoint_Private(vi->step, vi->adj, vi->adjksp, &sens, ts->numcost, vi->lq, vi->lp, ts->vecs_sensip));
@@ -313,7 +326,8 @@ static PetscErrorCode CostIntegral(TS ts)
 
   PetscFunctionBegin;
   PetscCheck(ts->quadraturets, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI integrates the cost of a quadrature TS: TSCreateQuadratureTS() with TSSetRHSFunction() and TSSetRHSJacobian() on it (TSSetCostIntegrand() is PETSc's deprecated form, which TSGetCostIntegral() does not read)");
-  PetscCall(SimpVIStepIntegral_Private(vi->step, IntegrandValue, ts, ts->vec_costintegrand, ts->quadraturets->vec_sol));
+  if (vi->rb) PetscCall(SimpVIRigidCostIntegral_Private(ts)); /* rigid bodies: src/ts/adjointrigid.c */
+  else PetscCall(SimpVIStepIntegral_Private(vi->step, IntegrandValue, ts, ts->vec_costintegrand, ts->quadraturets->vec_sol));
   PetscFunctionReturn(0);
 }
 
@@ -387,7 +401,12 @@ PetscErrorCode SimpVIAdjointView_Private(TS ts, PetscViewer viewer)
 
   PetscFunctionBegin;
   if (!ts->trajectory && !ts->vecs_sensi && !ts->forward_solve) PetscFunctionReturn(0); /* said where sensitivities are asked for */
-  if (vi->layout && !vi->layout->split) {                                               /* U lacks the momenta (I2) */
+  if (vi->rb) {                                                                         /* rigid bodies: src/ts/adjointrigid.c */
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  Adjoint (TSAdjointSolve()) of rigid bodies on SO(3): exact discrete adjoint of the step on the group, one LU of the step Jacobian per step; lambda = dC/dU ambient, its attitude part returned as R hat(nu)/2 (nu the gradient in R exp(hat(eta))); parameter gradients %s\n",
+                                     vi->rb->np ? "of the torques' parameters (TSSimpVISetRigidBodyTorque())" : "none (torques without parameters)"));
+    PetscFunctionReturn(0);
+  }
+  if (vi->layout && !vi->layout->split) { /* U lacks the momenta (I2) */
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Adjoint (TSAdjointSolve()) of the I2 door: exact discrete adjoint, lambda = dC/dU0 at fixed V0, costs of U(T) and integrals of (t, U) (none of V), parameter gradients %s; no gradient in V0, no forward sensitivities\n",
                                      vi->prob->user.paramfn ? "from TSSimpVISetParameterJacobian()" : (I2ParameterJacobianP(ts) ? "from TSSetIJacobianP() (dF/dtheta, M independent of theta)" : "need TSSetIJacobianP() or TSSimpVISetParameterJacobian()")));
   } else {

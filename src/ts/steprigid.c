@@ -31,7 +31,7 @@ PetscErrorCode SimpVIRigidSetUp_Private(TS ts)
   PetscCall(DMTSGetI2Function(dm, &i2function, NULL));
   PetscCall(SimpVISplitDetect_Private(ts, &split));
   PetscCheck(!door && !ifunction && !i2function && !split, comm, PETSC_ERR_USER, "TSSimpVISetRigidBodies() and %s both give the mechanics: call one of them", door ? door->name : (split ? "TSRHSSplitSetRHSFunction()" : "TSSetI2Function()/TSSetIFunction()"));
-  PetscCheck(!u->confn && !u->ceqfn && !u->forcefn && !u->paramfn, comm, PETSC_ERR_SUP, "TSSimpVISetRigidBodies() takes no %s yet", u->confn || u->ceqfn ? "constraints (TSSimpVISetConstraints(), TSSimpVISetEqualityConstraintsRoutine())" : (u->forcefn ? "forces (TSSimpVISetForce())" : "parameter Jacobian (TSSimpVISetParameterJacobian())"));
+  PetscCheck(!u->confn && !u->ceqfn && !u->forcefn && !u->paramfn, comm, PETSC_ERR_SUP, "TSSimpVISetRigidBodies() takes no %s yet", u->confn || u->ceqfn ? "constraints (TSSimpVISetConstraints(), TSSimpVISetEqualityConstraintsRoutine())" : (u->forcefn ? "forces (TSSimpVISetForce()): give body-frame torques by TSSimpVISetRigidBodyTorque()" : "parameter Jacobian (TSSimpVISetParameterJacobian())"));
   PetscCheck(!vi->cpfile && !vi->restartfile, comm, PETSC_ERR_SUP, "TSSIMPVI has no checkpoints (-ts_simpvi_checkpoint, -ts_simpvi_restart) for rigid bodies yet");
   PetscCall(SimpVISchemeTable_Private(vi->family, vi->degree, &vi->scheme));
   PetscCall(TSGetSNES(ts, &snes));
@@ -40,6 +40,7 @@ PetscErrorCode SimpVIRigidSetUp_Private(TS ts)
     PetscCall(VecGetSize(ts->vec_sol, &N));
     PetscCheck(N == 12 * u->rbn, comm, PETSC_ERR_ARG_SIZ, "The state of %" PetscInt_FMT " rigid bodies has 12 x %" PetscInt_FMT " entries (R_b row-major, then pi_b), not %" PetscInt_FMT, u->rbn, u->rbn, N);
     PetscCall(SimpVIRigidBodiesCreate_Private(ts, u->rbn, u->rbJ, u->rbV, u->rbctx, snes, &vi->rb));
+    if (u->rbtau) PetscCall(SimpVIRigidBodiesSetTorque(vi->rb, u->rbnp, u->rbtau, u->rbtauctx));
   }
   PetscCall(VecDuplicate(ts->vec_sol, &vi->rbU0));
   PetscCall(VecDuplicate(ts->vec_sol, &vi->Ustage));
@@ -64,7 +65,8 @@ PetscErrorCode SimpVIRigidStep_Private(TS ts)
   const char         *reason     = NULL;
 
   PetscFunctionBegin;
-  PetscCheck(!ts->trajectory && !ts->forward_solve, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no adjoint or forward sensitivities for rigid bodies (TSSimpVISetRigidBodies()) yet: %s is not supported", ts->trajectory ? "TSSetSaveTrajectory()" : "TSForwardSetSensitivities()");
+  PetscCheck(!ts->forward_solve, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no forward sensitivities for rigid bodies (TSSimpVISetRigidBodies()) yet: TSForwardSetSensitivities() is not supported (the adjoint, TSAdjointSolve(), is)");
+  PetscCheck(!ts->trajectory || !vi->prob->user.rbvec, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no adjoint for rigid bodies in the Vec/Mat form (TSSimpVISetRigidBodyInertias()) yet: TSSetSaveTrajectory() is not supported (the array form, TSSimpVISetRigidBodies(), has it)");
   if (ts->ptime != vi->tstored) vi->ct = 0;  /* t is not the last step's: its compensation restarts */
   PetscCall(VecCopy(ts->vec_sol, vi->rbU0)); /* the step's start, for TSRollBack() and TSInterpolate() */
   vi->rbt0 = ts->ptime;
@@ -73,6 +75,7 @@ PetscErrorCode SimpVIRigidStep_Private(TS ts)
     PetscCheck(ts->time_step > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI needs a positive time step, not %g (TSSetTimeStep() or -ts_dt)", (double)ts->time_step);
     h = ts->time_step;
     PetscCall(TSPreStage(ts, ts->ptime));
+    PetscCall(SimpVIRigidBodiesSetTime(vi->rb, ts->ptime)); /* the torques' time */
     PetscCall(SimpVIRigidBodiesSolve_Private(vi->rb, h, ts->vec_sol, &snesreason));
     PetscCall(SNESGetIterationNumber(ts->snes, &its));
     PetscCall(SNESGetLinearSolveIterations(ts->snes, &lits));
@@ -95,6 +98,7 @@ PetscErrorCode SimpVIRigidStep_Private(TS ts)
       goto reject_step;
     }
     PetscCall(SimpVIRigidBodiesFinish_Private(vi->rb, ts->vec_sol, PETSC_TRUE));
+    if (ts->trajectory) PetscCall(SimpVIRigidStagesPack_Private(ts, vi->rbt0, h)); /* the step as TSTrajectory keeps it, for the adjoint */
     vi->rbhas = PETSC_TRUE;
     SimpVIAdvanceTime_Private(ts);
     ts->time_step = next_time_step;
@@ -119,7 +123,10 @@ PetscErrorCode SimpVIRigidInterpolate_Private(TS ts, PetscReal t, Vec U)
   PetscCheck(vi->rbhas, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TSInterpolate() needs a step taken");
   if (t >= ts->ptime) PetscCall(VecCopy(ts->vec_sol, U));
   else if (t <= vi->rbt0) PetscCall(VecCopy(vi->rbU0, U));
-  else PetscCall(SimpVIRigidBodiesPartialStep_Private(vi->rb, t - vi->rbt0, vi->rbU0, U));
+  else {
+    PetscCall(SimpVIRigidBodiesSetTime(vi->rb, vi->rbt0));
+    PetscCall(SimpVIRigidBodiesPartialStep_Private(vi->rb, t - vi->rbt0, vi->rbU0, U));
+  }
   PetscFunctionReturn(0);
 }
 

@@ -628,6 +628,7 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
     PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
     if (prob && (prob->user.rbn || prob->user.rbvec)) { /* rigid bodies: the group, the map and the state; the SNES follows (TSView()) */
       PetscCall(SimpVIRigidView_Private(ts, prob, viewer));
+      if (vi->rb) PetscCall(SimpVIAdjointView_Private(ts, viewer));
       if (vi->retries || ts->max_snes_failures != 1)
         PetscCall(PetscViewerASCIIPrintf(viewer, "  Steps retried from the last good state with a smaller step (failed solves, rejected stages): %" PetscInt_FMT " (solve failures allowed: %" PetscInt_FMT ", -ts_max_snes_failures)\n", vi->retries, ts->max_snes_failures));
       PetscFunctionReturn(0);
@@ -796,7 +797,9 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
   Rigid bodies on SO(3) come through `TSSimpVISetRigidBodies()` (inertia tensors and a potential V(R)): the state U
   holds their rotation matrices and body momenta, and each step is the scheme's Galerkin step on the group,
   R0 exp(xi(tau)) (docs/mathematics.md, section 8), solved by the `TS`'s `SNES`; `TSSolve()`, events, `TSInterpolate()`
-  and the failure path below work as for the other problems.
+  and the failure path below work as for the other problems. `TSAdjointSolve()` gives the gradient of a cost of U(T)
+  in the initial attitude (in the Lie algebra) and the body momenta: lambda is dC/dU in ambient coordinates at T and
+  comes back at 0 with its attitude part projected onto the tangent space of SO(3) (`TSSimpVISetRigidBodies()`).
 
   Each step solves, with the `TS`'s `SNES` and the analytic Jacobian, for the nodes Q_1..Q_s of the step polynomial:
 .vb

@@ -90,6 +90,9 @@ typedef struct {
   TSSimpVIRigidBodyHessianFn    rbHv;
   void                         *rbHvctx;
   Mat                           rbH;
+  SimpVIRigidBodyTorqueFn       rbtau; /* TSSimpVISetRigidBodyTorque(): body-frame torques, their parameters' number */
+  void                         *rbtauctx;
+  PetscInt                      rbnp;
 } SimpVIUser;
 
 /* D = (J - K)/s in a matrix of simpvi's own, never handed to the user's code; while J and K keep the pattern they

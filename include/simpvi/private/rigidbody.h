@@ -1,44 +1,13 @@
 /*
    Rigid bodies on SO(3) (src/doors/rigidbody.c, the array form on one process; src/doors/rigidbodyvec.c, the Vec/Mat
-   form on any number of processes): the step object both forms share and the per-body arithmetic of a quadrature
-   point both use.
+   form on any number of processes): the per-body arithmetic of a quadrature point both use (the step object's data
+   is in rigidbodyimpl.h).
 */
 #ifndef SIMPVI_RIGIDBODY_H
 #define SIMPVI_RIGIDBODY_H
 
 #include <simpvi/private/liegroup.h>
-
-typedef struct _n_SimpVIRigidBodiesVec *SimpVIRigidBodiesVec;
-
-struct _p_SimpVIRigidBodies {
-  PetscInt                   nb, n, s, nq, m; /* bodies, tangent entries 3k, unknown nodes, quadrature points, unknowns s n */
-  SimpVIKernel               K;
-  char                       type[64];
-  PetscInt                   order;
-  PetscReal                 *J, *Jinv; /* 9 per body */
-  SimpVIRigidBodyPotentialFn V;
-  void                      *ctx;
-  SNES                       snes;
-  DM                         dm; /* the step vector's DMShell when the SNES is a TS's (SimpVIRigidBodiesCreate_Private()) */
-  Vec                        Z, F;
-  Mat                        A;
-  PetscReal                  h, *R0, *pi0; /* the step: its size and start */
-  /* compensated ends: the rounding errors of the last step's R1 and pi1, carried into the next step while the state
-     Vec is the one that step wrote (its id and state), so that the attitude and momenta do not random-walk by one
-     rounding per entry and step */
-  PetscReal       *Rc, *pic;
-  PetscObjectId    Uid;
-  PetscObjectState Ustate;
-  /* per quadrature point: xi_k, u_k (chart velocity), the bodies' rotations exp(xi_k), T(xi_k), P, G, exp(xi_k) g_k,
-     and the derivatives Px, Pv, Gx, Gv (n x n) and d(exp(xi_k) g_k)/dxi_k */
-  PetscReal  *zero, *xi, *u, *E, *T, *P, *G, *Eg, *Px, *Pv, *Gx, *Gv, *dEg;
-  PetscReal  *Rk, *g, *H, *Jd, *dfs;
-  PetscReal **ptr; /* 6 nq pointers: xi, u, P, G, Px.. for the kernel */
-  /* the Vec/Mat form (src/doors/rigidbodyvec.c): nb of Nb bodies on this process, the step vector parallel (each
-     process's block node-major as above), the Jacobian a parallel AIJ matrix; NULL for the array form */
-  PetscInt             Nb;
-  SimpVIRigidBodiesVec vec;
-};
+#include <simpvi/private/rigidbodyimpl.h> /* the step object's data */
 
 /* y = A x, y = A' x (3 x 3 row-major) */
 static inline void MatVec3(const PetscReal A[9], const PetscReal x[3], PetscReal y[3])

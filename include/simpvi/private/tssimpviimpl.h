@@ -150,6 +150,12 @@ PETSC_INTERN PetscErrorCode SimpVIRigidStep_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVIRigidInterpolate_Private(TS, PetscReal, Vec);
 PETSC_INTERN PetscErrorCode SimpVIRigidRollBack_Private(TS);
 PETSC_INTERN PetscErrorCode SimpVIRigidView_Private(TS, SimpVIProblem *, PetscViewer);
+/* their adjoint under TSAdjointSolve() (src/ts/adjointrigid.c) */
+PETSC_INTERN PetscErrorCode SimpVIRigidGetStages_Private(TS, PetscInt *, Vec *[]);
+PETSC_INTERN PetscErrorCode SimpVIRigidStagesPack_Private(TS, PetscReal, PetscReal);
+PETSC_INTERN PetscErrorCode SimpVIRigidAdjointSetUp_Private(TS);
+PETSC_INTERN PetscErrorCode SimpVIRigidAdjointStep_Private(TS);
+PETSC_INTERN PetscErrorCode SimpVIRigidCostIntegral_Private(TS);
 
 /* checkpoint and restart (src/ts/checkpoint.c); the file's length, checksum and path (src/ts/checkpointfile.c) */
 #define SIMPVI_CHECKPOINT_MAGIC   1397312848 /* "SIMP" */
