@@ -388,17 +388,26 @@ static PetscErrorCode DummyLagrangian(TS ts, PetscReal t, Vec x, Vec v, PetscRea
 /* each unsupported use is an error of the expected class, with the objects destroyed afterwards */
 static PetscErrorCode RunErrors(void)
 {
-  const char *names[]  = {"a Lagrangian as well", "TSForwardSetSensitivities()", "a state of the wrong size", "TSSimpVIGetPhaseSpaceIS()", "TSRK and TSSimpVISetUpPhaseSpace()"};
-  const int   expect[] = {PETSC_ERR_USER, PETSC_ERR_SUP, PETSC_ERR_ARG_SIZ, PETSC_ERR_ARG_WRONGSTATE, PETSC_ERR_SUP};
+  const char *names[]  = {"a Lagrangian as well", "TSForwardSetSensitivities()", "a state of the wrong size", "TSSimpVIGetPhaseSpaceIS()", "TSRK and TSSimpVISetUpPhaseSpace()", "an attitude that is not a rotation", "a reflection for an attitude", "steps that turn the top by 12.6 rad (h = 0.05 s)"};
+  const int   expect[] = {PETSC_ERR_USER, PETSC_ERR_SUP, PETSC_ERR_ARG_SIZ, PETSC_ERR_ARG_WRONGSTATE, PETSC_ERR_SUP, PETSC_ERR_ARG_WRONG, PETSC_ERR_ARG_WRONG, PETSC_ERR_NOT_CONVERGED};
 
   PetscFunctionBeginUser;
-  for (PetscInt c = 0; c < 5; c++) {
+  for (PetscInt c = 0; c < 8; c++) {
     TS             ts;
     Vec            U, V = NULL;
     Mat            S = NULL;
     PetscErrorCode err;
 
-    PetscCall(TopTS(1e-3, &U, &ts));
+    PetscCall(TopTS(c == 7 ? 0.05 : 1e-3, &U, &ts));
+    if (c == 5 || c == 6) { /* R12 off by 0.3 (a new user's slip), or R with its first row negated (det R = -1) */
+      PetscScalar *u;
+
+      PetscCall(VecGetArray(U, &u));
+      if (c == 5) u[1] += 0.3;
+      else
+        for (PetscInt j = 0; j < 3; j++) u[j] = -u[j];
+      PetscCall(VecRestoreArray(U, &u));
+    }
     PetscCall(TSSetMaxSteps(ts, 2));
     if (c == 0) PetscCall(TSSimpVISetLagrangian(ts, DummyLagrangian, NULL));
     if (c == 1) {

@@ -322,8 +322,11 @@ static PetscErrorCode FreePotential(PetscInt nb, const PetscReal R[], PetscReal 
   is a product of rotations, orthogonal to round-off with no projection, and the spatial angular momentum R pi of free
   bodies is kept to round-off whatever the solver's tolerance. The step's system (3 s k unknowns, the node values of xi)
   is solved by a `SNES` (`SimpVIRigidBodiesGetSNES()`, the options of the `TS`'s prefix, e.g. -snes_test_jacobian)
-  with the exact Jacobian on a dense matrix. The program calls it step by step; `TSSimpVISetRigidBodies()` makes the
-  same step the `TS`'s own, for `TSSolve()`.
+  with the exact Jacobian on a dense matrix; it stops on the size of Newton's update (-snes_stol, 1e-8: the iterate after
+  it is at round-off), not on the residual's reduction (-snes_rtol 0 by default; a relative tolerance set in code on the
+  `SNES` stays). The program calls it step by step; `TSSimpVISetRigidBodies()` makes the same step the `TS`'s own, for
+  `TSSolve()`. The start's attitudes must be rotations to 1e-10 (max(||R'R - I||, |det R - 1|)): anything else is an
+  error, not a state to integrate.
 
 .seealso: `SimpVIRigidBodyPotentialFn`, `SimpVIRigidBodiesStep()`, `SimpVIRigidBodiesComputeEnergy()`, `SimpVISO3Exp()`, `TSSimpVISetRigidBodies()`
 @*/
@@ -422,8 +425,14 @@ PetscErrorCode SimpVIRigidBodiesCreate_Private(TS ts, PetscInt nbodies, const Pe
      of its update (stol 1e-8 ~ sqrt(eps): the iterate after it is at round-off, Newton converging quadratically), not
      on the residual's reduction (rtol 0): a residual reduced by 1e-13 is not yet at round-off, and what Newton leaves
      of it is a smooth function of the state, the same sign step after step, which drifted Table 3's top's axial
-     momentum linearly (1.7e-18 per step) when three steps in four stopped after two iterations */
-  PetscCall(SNESSetTolerances(R->snes, PETSC_DEFAULT, 0.0, 1e-8, 50, PETSC_DEFAULT));
+     momentum linearly (1.7e-18 per step) when three steps in four stopped after two iterations. Defaults only: a
+     relative tolerance other than PETSc's (1e-8) or TSSIMPVI's (1e-14) was the user's, set in code, and stays */
+  {
+    PetscReal rtol;
+
+    PetscCall(SNESGetTolerances(R->snes, NULL, &rtol, NULL, NULL, NULL));
+    if (rtol == 1e-8 || rtol == 1e-14) PetscCall(SNESSetTolerances(R->snes, PETSC_DEFAULT, 0.0, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+  }
   PetscCall(SNESGetKSP(R->snes, &ksp));
   PetscCall(KSPSetType(ksp, KSPPREONLY));
   PetscCall(KSPGetPC(ksp, &pc));
@@ -565,9 +574,36 @@ PetscErrorCode SimpVIRigidBodiesDestroy(SimpVIRigidBodies *rb)
 PetscErrorCode SimpVIRigidBodiesCreateState(SimpVIRigidBodies rb, Vec *U)
 {
   PetscFunctionBegin;
+  SimpVIAssertPointer(rb, 1);
   SimpVIAssertPointer(U, 2);
   if (rb->vec) PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)rb->Z), 12 * rb->nb, PETSC_DETERMINE, U)); /* the Vec/Mat form: this process's bodies */
   else PetscCall(VecCreateSeq(PETSC_COMM_SELF, 12 * rb->nb, U));
+  PetscFunctionReturn(0);
+}
+
+/* The start's attitudes must be rotations (orthonormal, det 1) to round-off: the step keeps R on SO(3) only from a
+   start on it, and a matrix that is not a rotation (unset, scaled, a reflection) is otherwise integrated without
+   complaint. Every process together in the Vec/Mat form. */
+#define SIMPVI_RIGIDBODY_ATTITUDE_TOL 1e-10
+static PetscErrorCode CheckAttitudes(SimpVIRigidBodies rb)
+{
+  PetscReal worst = 0;
+  PetscInt  which = -1;
+
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < rb->nb; b++) {
+    const PetscReal *R   = rb->R0 + 9 * b;
+    const PetscReal  det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) + R[2] * (R[3] * R[7] - R[4] * R[6]);
+    PetscReal        bad = PetscAbsReal(det - 1);
+
+    for (PetscInt i = 0; i < 3; i++) /* ||R'R - I||_max */
+      for (PetscInt j = 0; j < 3; j++) bad = PetscMax(bad, PetscAbsReal(R[i] * R[j] + R[3 + i] * R[3 + j] + R[6 + i] * R[6 + j] - (i == j)));
+    if (!(bad <= worst)) worst = bad, which = b; /* (a NaN counts) */
+  }
+  if (rb->vec) PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &worst, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)rb->snes)));
+  if (rb->vec)
+    PetscCheck(worst <= SIMPVI_RIGIDBODY_ATTITUDE_TOL, PetscObjectComm((PetscObject)rb->snes), PETSC_ERR_ARG_WRONG, "A body's attitude R is not a rotation: max(||R'R - I||, |det R - 1|) = %g > %g (orthonormalize R, e.g. by its polar decomposition)", (double)worst, (double)SIMPVI_RIGIDBODY_ATTITUDE_TOL);
+  PetscCheck(worst <= SIMPVI_RIGIDBODY_ATTITUDE_TOL, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The attitude R of body %" PetscInt_FMT " is not a rotation: max(||R'R - I||, |det R - 1|) = %g > %g (orthonormalize R, e.g. by its polar decomposition)", which, (double)worst, (double)SIMPVI_RIGIDBODY_ATTITUDE_TOL);
   PetscFunctionReturn(0);
 }
 
@@ -596,15 +632,18 @@ PetscErrorCode SimpVIRigidBodiesSetStep(SimpVIRigidBodies rb, PetscReal h, Vec U
   PetscInt           nu;
 
   PetscFunctionBegin;
+  SimpVIAssertPointer(rb, 1);
+  PetscValidHeaderSpecific(U, VEC_CLASSID, 3);
   PetscCheck(h > 0 && !PetscIsInfOrNanReal(h), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Step size %g must be positive", (double)h);
   PetscCall(VecGetLocalSize(U, &nu));
-  PetscCheck(nu == 12 * rb->nb, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "State of size %" PetscInt_FMT ", not 12 x %" PetscInt_FMT " bodies", nu, rb->nb);
+  PetscCheck(nu == 12 * rb->nb, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The state has %" PetscInt_FMT " entries; %" PetscInt_FMT " bodies need 12 x %" PetscInt_FMT " (R_b row-major, then pi_b)", nu, rb->nb, rb->nb);
   PetscCall(SimpVIKernelSetStepSize(rb->K, h));
   rb->h = h;
   PetscCall(VecGetArrayRead(U, &u));
   PetscCall(PetscArraycpy(rb->R0, u, 9 * rb->nb));
   PetscCall(PetscArraycpy(rb->pi0, u + 9 * rb->nb, rb->n));
   PetscCall(VecRestoreArrayRead(U, &u));
+  PetscCall(CheckAttitudes(rb));
   PetscCall(VecGetArray(rb->Z, &z));
   for (PetscInt b = 0; b < rb->nb; b++) {
     PetscReal Om[3];
@@ -661,10 +700,32 @@ PetscErrorCode SimpVIRigidBodiesStep(SimpVIRigidBodies rb, PetscReal h, Vec U)
   SNESConvergedReason reason;
 
   PetscFunctionBegin;
+  SimpVIAssertPointer(rb, 1);
   PetscCall(SimpVIRigidBodiesSolve_Private(rb, h, U, &reason));
   PetscCheck(reason > 0, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "The rigid-body step did not converge: %s", SNESConvergedReasons[reason]);
   PetscCall(SimpVIRigidBodiesFinish_Private(rb, U, PETSC_TRUE));
   rb->t0 += h; /* the time the torques see */
+  PetscFunctionReturn(0);
+}
+
+/* The largest rotation |xi_l| of a body over the nodes of the step just solved (every process together in the Vec/Mat
+   form). At 2 pi the step's exponential coordinates are singular (dexp), and a step that follows the motion turns each
+   body far less than pi */
+PetscErrorCode SimpVIRigidBodiesStepRotation_Private(SimpVIRigidBodies rb, PetscReal *theta)
+{
+  const PetscScalar *z;
+
+  PetscFunctionBegin;
+  *theta = 0;
+  PetscCall(VecGetArrayRead(rb->Z, &z));
+  for (PetscInt l = 0; l < rb->s; l++)
+    for (PetscInt b = 0; b < rb->nb; b++) {
+      const PetscScalar *x = z + l * rb->n + 3 * b;
+
+      *theta = PetscMax(*theta, PetscSqrtReal(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]));
+    }
+  PetscCall(VecRestoreArrayRead(rb->Z, &z));
+  if (rb->vec) PetscCall(MPIU_Allreduce(MPI_IN_PLACE, theta, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)rb->snes)));
   PetscFunctionReturn(0);
 }
 
@@ -804,6 +865,7 @@ PetscErrorCode SimpVIRigidBodiesPartialStep_Private(SimpVIRigidBodies rb, PetscR
 PetscErrorCode SimpVIRigidBodiesGetSNES(SimpVIRigidBodies rb, SNES *snes)
 {
   PetscFunctionBegin;
+  SimpVIAssertPointer(rb, 1);
   SimpVIAssertPointer(snes, 2);
   *snes = rb->snes;
   PetscFunctionReturn(0);
@@ -834,6 +896,7 @@ PetscErrorCode SimpVIRigidBodiesComputeEnergy(SimpVIRigidBodies rb, Vec U, Petsc
   PetscReal          V, T = 0;
 
   PetscFunctionBegin;
+  SimpVIAssertPointer(rb, 1);
   SimpVIAssertPointer(E, 3);
   PetscCall(VecGetArrayRead(U, &u));
   for (PetscInt b = 0; b < rb->nb; b++) {
@@ -869,6 +932,7 @@ PetscErrorCode SimpVIRigidBodiesView(SimpVIRigidBodies rb, PetscViewer viewer)
   PetscBool iascii;
 
   PetscFunctionBegin;
+  SimpVIAssertPointer(rb, 1);
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
   if (rb->vec) {

@@ -113,6 +113,7 @@ PetscErrorCode SimpVIRigidBodiesSetTorque(SimpVIRigidBodies rb, PetscInt nparams
   const PetscInt n = rb->n;
 
   PetscFunctionBegin;
+  SimpVIAssertPointer(rb, 1);
   PetscCheck(nparams >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Number of parameters %" PetscInt_FMT " must not be negative", nparams);
   PetscCheck(!rb->vec || !tau, PETSC_COMM_SELF, PETSC_ERR_SUP, "Rigid bodies in the Vec/Mat form (TSSimpVISetRigidBodyInertias()) take no torques yet");
   PetscCall(PetscFree7(rb->Om, rb->tk, rb->tR, rb->tO, rb->M, rb->dEu, rb->tth));
@@ -141,6 +142,7 @@ PetscErrorCode SimpVIRigidBodiesSetTorque(SimpVIRigidBodies rb, PetscInt nparams
 PetscErrorCode SimpVIRigidBodiesSetTime(SimpVIRigidBodies rb, PetscReal t)
 {
   PetscFunctionBegin;
+  SimpVIAssertPointer(rb, 1);
   rb->t0 = t;
   PetscFunctionReturn(0);
 }

@@ -250,8 +250,8 @@ PetscErrorCode SimpVIStabilityEstimate_Private(TS ts, PetscReal t, Vec x, Vec v)
   PetscFunctionReturn(0);
 }
 
-/* Stop (or warn once) on a detected instability; *stop: the step is to be refused */
-static PetscErrorCode Report(TS ts, const char msg[], PetscBool *stop)
+/* Stop (or warn once) on a detected instability; *stop: the step is to be refused (also the rigid bodies' check, src/ts/steprigid.c) */
+PetscErrorCode SimpVIStabilityReport_Private(TS ts, const char msg[], PetscBool *stop)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
@@ -304,7 +304,7 @@ PetscErrorCode SimpVIStabilityCheckStep_Private(TS ts, Vec x, Vec v, PetscBool *
   if (vi->omega <= 0 || h * vi->omega < vi->bound) PetscFunctionReturn(0);
   PetscCall(Advice(ts, advice, sizeof(advice)));
   PetscCall(PetscSNPrintf(msg, sizeof(msg), "TSSIMPVI step %" PetscInt_FMT " from t = %g: h*omega_max = %.4g with h = %g is beyond the linear stability bound; %s", ts->steps, (double)ts->ptime, (double)(h * vi->omega), (double)h, advice));
-  PetscCall(Report(ts, msg, stop));
+  PetscCall(SimpVIStabilityReport_Private(ts, msg, stop));
   PetscFunctionReturn(0);
 }
 
@@ -368,7 +368,7 @@ PetscErrorCode SimpVIStabilityCheckGrowth_Private(TS ts, Vec q0, Vec p0, Vec q1,
   PetscCall(PetscSNPrintf(msg, sizeof(msg), "TSSIMPVI step %" PetscInt_FMT " to t = %g with h = %g: the state grew by a factor %.3g over the last %d steps, a numerical instability%s%s", ts->steps, (double)(ts->ptime + h), (double)h, (double)vi->growth, SIMPVI_GROWTH_STEPS, advice[0] ? "? " : "", advice));
   vi->growthsteps = 0;
   vi->growth      = 1;
-  PetscCall(Report(ts, msg, stop));
+  PetscCall(SimpVIStabilityReport_Private(ts, msg, stop));
   PetscFunctionReturn(0);
 }
 

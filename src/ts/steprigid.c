@@ -81,6 +81,24 @@ PetscErrorCode SimpVIRigidStep_Private(TS ts)
     PetscCall(SNESGetLinearSolveIterations(ts->snes, &lits));
     ts->snes_its += its;
     ts->ksp_its += lits;
+    if (snesreason > 0 && vi->checkstability) { /* a step that turns a body past 2 pi does not follow its motion */
+      PetscReal theta;
+      PetscBool stop;
+
+      PetscCall(SimpVIRigidBodiesStepRotation_Private(vi->rb, &theta));
+      if (!(theta < 2 * PETSC_PI)) {
+        char msg[512];
+
+        PetscCall(PetscSNPrintf(msg, sizeof(msg), "TSSIMPVI rigid-body step %" PetscInt_FMT " from t = %g with h = %g turns a body by %g rad, beyond 2 pi, where the step's exponential coordinates are singular (dexp): such a step does not follow the motion (a step resolves it when it turns each body far less than pi); use h < %g (-ts_simpvi_check_stability_warn only warns, -ts_simpvi_check_stability 0 skips this check)", ts->steps,
+                                (double)ts->ptime, (double)h, (double)theta, (double)(h * PETSC_PI / theta)));
+        PetscCall(SimpVIStabilityReport_Private(ts, msg, &stop));
+        if (stop) {
+          reason  = "a rotation beyond 2 pi in one step";
+          stageok = PETSC_FALSE;
+          break;
+        }
+      }
+    }
     if (snesreason > 0) {
       PetscCall(SimpVIRigidBodiesFinish_Private(vi->rb, vi->Ustage, PETSC_FALSE));
       PetscCall(TSPostStage(ts, ts->ptime + h, 0, &vi->Ustage));
@@ -108,7 +126,7 @@ PetscErrorCode SimpVIRigidStep_Private(TS ts)
     PetscCall(SimpVIStepRejected_Private(ts, reason, &rejections));
   }
   if (!stageok) { /* U and t are still those of the last good step */
-    PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "TSSIMPVI rigid-body step %" PetscInt_FMT " from t = %g with h = %g failed: %s after %" PetscInt_FMT " iterations%s", ts->steps, (double)ts->ptime, (double)h, reason, its, ts->reason == TS_DIVERGED_STEP_REJECTED ? " (retried as often as TSSetMaxStepRejections() allows)" : "");
+    PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "TSSIMPVI rigid-body step %" PetscInt_FMT " from t = %g with h = %g failed: %s after %" PetscInt_FMT " iterations%s%s", ts->steps, (double)ts->ptime, (double)h, reason, its, ts->reason == TS_DIVERGED_STEP_REJECTED ? " (retried as often as TSSetMaxStepRejections() allows)" : "", snesreason == SNES_DIVERGED_FNORM_NAN ? " (the potential, its gradient or Hessian, or the torques returned Inf or NaN?)" : "");
     PetscCall(PetscInfo(ts, "Rigid-body step %" PetscInt_FMT " at t = %g failed: %s; the state of the last good step is kept\n", ts->steps, (double)ts->ptime, reason));
   }
   PetscFunctionReturn(0);

@@ -247,6 +247,7 @@ PETSC_INTERN PetscErrorCode   SimpVIDirectLimitOption_Private(TS, SimpVIOptionIt
 PETSC_INTERN PetscErrorCode SimpVIRigidBodiesCreate_Private(TS, PetscInt, const PetscReal[], SimpVIRigidBodyPotentialFn, void *, SNES, SimpVIRigidBodies *);
 PETSC_INTERN PetscErrorCode SimpVIRigidBodiesSolve_Private(SimpVIRigidBodies, PetscReal, Vec, SNESConvergedReason *);
 PETSC_INTERN PetscErrorCode SimpVIRigidBodiesFinish_Private(SimpVIRigidBodies, Vec, PetscBool);
+PETSC_INTERN PetscErrorCode SimpVIRigidBodiesStepRotation_Private(SimpVIRigidBodies, PetscReal *);
 PETSC_INTERN PetscErrorCode SimpVIRigidBodiesPartialStep_Private(SimpVIRigidBodies, PetscReal, Vec, Vec);
 /* the Vec/Mat form of the same step, distributed by bodies (src/doors/rigidbodyvec.c) */
 PETSC_INTERN PetscErrorCode SimpVIRigidBodiesCreateVec_Private(TS, SNES, Vec, SimpVIRigidBodies *);

@@ -183,6 +183,7 @@ PETSC_INTERN PetscErrorCode SimpVIStabilityEstimate_Private(TS, PetscReal, Vec, 
 PETSC_INTERN PetscErrorCode SimpVIStabilityCheckStep_Private(TS, Vec, Vec, PetscBool *);
 PETSC_INTERN PetscErrorCode SimpVIStabilityCheckGrowth_Private(TS, Vec, Vec, Vec, Vec, Vec, PetscBool *);
 PETSC_INTERN PetscErrorCode SimpVIStabilityHint_Private(TS, const char[], Vec, Vec, char[], size_t);
+PETSC_INTERN PetscErrorCode SimpVIStabilityReport_Private(TS, const char[], PetscBool *);
 
 /* the adjoint and tangent maps under TSAdjointSolve() and TSForward (src/ts/adjoint.c) */
 PETSC_INTERN PetscErrorCode SimpVIStagesPack_Private(TS);
