@@ -6,7 +6,7 @@
    of one process (all R_b, then all pi_b, bodies numbered through the processes), so that a checkpoint of the Vec/Mat
    form loads on any number of processes.
 */
-#include <simpvi/private/tssimpviimpl.h>    /*I "simpvi.h" I*/
+#include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
 #include <simpvi/private/rigidbodyimpl.h>
 
 /* The bodies in all: this process's in the Vec/Mat form, else all */
