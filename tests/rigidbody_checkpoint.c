@@ -3,6 +3,7 @@ static char help[] = "Checkpoint and restart of rigid bodies (TSSimpVISetRigidBo
                      "  -case restart: a run of -n steps against a run of n/2 steps that writes a checkpoint, restarted from it for\n"
                      "                 n/2 more: the final states and times the same bit for bit; a restart from the state alone\n"
                      "                 (TSSetTime(), TSSetStepNumber(), no compensations) differs, so the comparison sees them.\n"
+                     "                 A run writing a checkpoint every n/2 steps, and restarted from its checkpoint of step n/2.\n"
                      "                 -torque: with a time-dependent, damping body-frame torque (TSSimpVISetRigidBodyTorque())\n"
                      "  -case errors:  a restart from the checkpoint of another scheme or of two free bodies: a clear error (another form:\n"
                      "                 tests/rigidring.c -check restart)\n\n";
@@ -82,6 +83,32 @@ static PetscErrorCode MaxDifference(Vec U, Vec W, PetscReal *d)
   PetscFunctionReturn(0);
 }
 
+/* After step `step`, a copy of the checkpoint the step's start wrote (-ts_simpvi_checkpoint_every): the periodic one,
+   before the end of TSSolve() overwrites it */
+typedef struct {
+  PetscInt    step;
+  const char *from, *to;
+} CopyAt;
+
+static PetscErrorCode CopyCheckpoint(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
+{
+  const CopyAt *c = (const CopyAt *)ctx;
+  FILE         *in, *out;
+  char          buf[4096];
+  size_t        k;
+
+  PetscFunctionBeginUser;
+  (void)ts, (void)t, (void)U;
+  if (step != c->step) PetscFunctionReturn(0);
+  in  = fopen(c->from, "rb");
+  out = fopen(c->to, "wb");
+  PetscCheck(in && out, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot copy %s to %s", c->from, c->to);
+  while ((k = fread(buf, 1, sizeof(buf), in)) > 0) PetscCheck(fwrite(buf, 1, k, out) == k, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write %s", c->to);
+  fclose(in);
+  PetscCheck(!fclose(out), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write %s", c->to);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode RunRestart(const char scheme[], PetscInt n, PetscReal dt, PetscBool torque, const char file[])
 {
   TS        ta, tb, tc, td;
@@ -118,6 +145,35 @@ static PetscErrorCode RunRestart(const char scheme[], PetscInt n, PetscReal dt, 
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s%s: %" PetscInt_FMT " steps against %" PetscInt_FMT " + %" PetscInt_FMT " restarted from the checkpoint: max |difference| %g, the same bit for bit: %s; the same final time: %s\n", scheme, torque ? " with a torque" : "", steps[0], steps[1], steps[2] - steps[1], (double)dc, same && dc == 0 ? "yes" : "no", t[0] == t[2] && steps[0] == steps[2] ? "yes" : "no"));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  restarted from the state, time and step alone (no compensations): differs from the one run: %s\n", dd > 0 || t[3] != t[0] ? "yes" : "no"));
   PetscCall(PetscInfo(NULL, "restart from the state alone: max |difference| %g, time difference %g\n", (double)dd, (double)(t[3] - t[0])));
+  { /* the periodic checkpoint (at the start of step n/2 + 1, -ts_simpvi_checkpoint_every n/2) of a run of n steps */
+    char      mid[PETSC_MAX_PATH_LEN + 8], every[32];
+    CopyAt    copy;
+    PetscReal de, df;
+    PetscBool samee, samef;
+    TS        te, tf;
+    Vec       Ue, Uf;
+
+    PetscCall(PetscSNPrintf(mid, sizeof(mid), "%s.mid", file));
+    PetscCall(PetscSNPrintf(every, sizeof(every), "%" PetscInt_FMT, n / 2));
+    copy.step = n / 2 + 1, copy.from = file, copy.to = mid;
+    PetscCall(PetscOptionsSetValue(NULL, "-e_ts_simpvi_checkpoint", file));
+    PetscCall(PetscOptionsSetValue(NULL, "-e_ts_simpvi_checkpoint_every", every));
+    PetscCall(MakeTS("e_", scheme, 1, torque, dt, n, &Ue, &te));
+    PetscCall(TSMonitorSet(te, CopyCheckpoint, &copy, NULL));
+    PetscCall(TSSolve(te, NULL));
+    PetscCall(PetscOptionsSetValue(NULL, "-f_ts_simpvi_restart", mid));
+    PetscCall(MakeTS("f_", scheme, 1, torque, dt, n, &Uf, &tf));
+    PetscCall(TSSolve(tf, NULL));
+    PetscCall(MaxDifference(Ua, Ue, &de));
+    PetscCall(MaxDifference(Ua, Uf, &df));
+    PetscCall(VecEqual(Ua, Ue, &samee));
+    PetscCall(VecEqual(Ua, Uf, &samef));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  a run writing checkpoints every %" PetscInt_FMT " steps: max |difference| %g, the same bit for bit: %s; restarted from its checkpoint of step %" PetscInt_FMT ": max |difference| %g, the same bit for bit: %s\n", n / 2, (double)de, samee && de == 0 ? "yes" : "no", n / 2, (double)df, samef && df == 0 ? "yes" : "no"));
+    PetscCall(TSDestroy(&te));
+    PetscCall(TSDestroy(&tf));
+    PetscCall(VecDestroy(&Ue));
+    PetscCall(VecDestroy(&Uf));
+  }
   PetscCall(TSDestroy(&ta));
   PetscCall(TSDestroy(&tb));
   PetscCall(TSDestroy(&tc));
