@@ -2,7 +2,7 @@ static char help[] = "Rigid bodies in the Vec/Mat form (TSSimpVISetRigidBodyIner
                      "joined by springs (examples/models/rigidring.h), against the same form on one process and the array form\n"
                      "(TSSimpVISetRigidBodies()); the spatial angular momentum, the energy, the step Jacobian by differences.\n"
                      "Options: -n <16> bodies, -steps <40>, -dt <0.05>, -chain (open), -gravity <mgl>, -events, -empty, -free, -scheme <simpson>,\n"
-                     "         -check <ranks|jacobian|errors>\n\n";
+                     "         -check <ranks|jacobian|errors|restart>\n\n";
 
 #include <simpvi.h>
 #include "../examples/models/rigidring.h"
@@ -382,6 +382,112 @@ static PetscErrorCode Errors(Setup *su, PetscInt nl)
   PetscFunctionReturn(0);
 }
 
+/* A run to step `steps` (no final time) in the Vec/Mat form on comm with nl bodies here, or in the array form (array,
+   one process): a checkpoint at its end to cp, or restarted from rs (NULL: none); its final state in *Uout, or with
+   err the error of TSSolve() (returned, not raised) and no state */
+static PetscErrorCode CheckpointRun(MPI_Comm comm, const Setup *su, PetscInt nl, PetscBool array, PetscInt steps, const char cp[], const char rs[], Vec *Uout, PetscErrorCode *err)
+{
+  RigidRing *rrp;
+  TS         ts;
+  Vec        U;
+  Mat        H = NULL;
+  PetscReal *J;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&rrp)); /* the context of the routines, kept by the TS */
+  *rrp = su->rr;
+  if (array) nl = su->rr.N;
+  PetscCall(PetscMalloc1(9 * nl, &J));
+  if (array) {
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 12 * nl, &U));
+    PetscCall(RigidRingSetState(rrp, 0, nl, U, J));
+    PetscCall(CreateTS(PETSC_COMM_SELF, su, &ts));
+    PetscCall(TSSimpVISetRigidBodies(ts, nl, J, su->free ? NULL : RigidRingPotential, rrp));
+  } else {
+    PetscCall(RigidRingSetUpVec(rrp, comm, nl));
+    PetscCall(VecCreateMPI(comm, 12 * nl, 12 * rrp->N, &U));
+    PetscCall(RigidRingSetState(rrp, rrp->lo, rrp->hi, U, J));
+    PetscCall(RigidRingCreateHessian(rrp, comm, &H));
+    PetscCall(CreateTS(comm, su, &ts));
+    PetscCall(TSSimpVISetRigidBodyInertias(ts, nl, J));
+    if (!su->free) {
+      PetscCall(TSSimpVISetRigidBodyPotentialRoutine(ts, NULL, RigidRingPotentialVec, rrp));
+      PetscCall(TSSimpVISetRigidBodyHessianRoutine(ts, H, RigidRingHessianVec, rrp));
+    }
+  }
+  PetscCall(TSSetSolution(ts, U));
+  PetscCall(TSSetMaxSteps(ts, steps));
+  PetscCall(TSSetMaxTime(ts, 1e6));
+  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+  if (cp) PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_checkpoint", cp));
+  if (rs) PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_restart", rs));
+  PetscCall(TSSetFromOptions(ts));
+  PetscCall(PetscOptionsClearValue(NULL, "-ts_simpvi_checkpoint"));
+  PetscCall(PetscOptionsClearValue(NULL, "-ts_simpvi_restart"));
+  if (err) {
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    *err = TSSolve(ts, U);
+    PetscCall(PetscPopErrorHandler());
+  } else PetscCall(TSSolve(ts, U));
+  if (Uout) *Uout = U;
+  else PetscCall(VecDestroy(&U));
+  PetscCall(TSDestroy(&ts));
+  PetscCall(MatDestroy(&H));
+  PetscCall(PetscFree(J));
+  if (!array) PetscCall(RigidRingDestroyVec(rrp));
+  PetscCall(PetscFree(rrp));
+  PetscFunctionReturn(0);
+}
+
+/* Checkpoint and restart: steps in one run against steps/2, a checkpoint, and steps/2 restarted from it, bit for bit;
+   on more processes, the checkpoint restarted on one (the bodies' order of one process in the file) against a run
+   there; the array form restarted from the Vec/Mat form's checkpoint: an error */
+static PetscErrorCode CheckRestart(Setup *su, PetscInt nl)
+{
+  const char    *file = "rigidring_restart.cp";
+  const PetscInt S    = su->steps;
+  Vec            Ua, Uc;
+  PetscReal      d;
+  PetscBool      same;
+  PetscMPIInt    rank, size;
+  PetscInt       verdict[2] = {0, 0};
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(CheckpointRun(PETSC_COMM_WORLD, su, nl, PETSC_FALSE, S, NULL, NULL, &Ua, NULL));
+  PetscCall(CheckpointRun(PETSC_COMM_WORLD, su, nl, PETSC_FALSE, S / 2, file, NULL, NULL, NULL));
+  PetscCall(CheckpointRun(PETSC_COMM_WORLD, su, nl, PETSC_FALSE, S, NULL, file, &Uc, NULL));
+  PetscCall(VecEqual(Ua, Uc, &same));
+  PetscCall(VecAXPY(Uc, -1, Ua));
+  PetscCall(VecNorm(Uc, NORM_INFINITY, &d));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Vec/Mat form (%s) on %d process(es): %" PetscInt_FMT " steps against %" PetscInt_FMT " + %" PetscInt_FMT " restarted from the checkpoint: max |difference| %g, the same bit for bit: %s\n", su->scheme, (int)size, S, S / 2, S - S / 2, (double)d, same && d == 0 ? "yes" : "no"));
+  PetscCall(VecDestroy(&Ua));
+  PetscCall(VecDestroy(&Uc));
+  if (!rank) {
+    PetscErrorCode err;
+
+    if (size > 1) { /* the file of `size` processes, on one */
+      Vec Ue, Ud;
+
+      PetscCall(CheckpointRun(PETSC_COMM_SELF, su, su->n, PETSC_FALSE, S, NULL, NULL, &Ue, NULL));
+      PetscCall(CheckpointRun(PETSC_COMM_SELF, su, su->n, PETSC_FALSE, S, NULL, file, &Ud, NULL));
+      PetscCall(VecAXPY(Ud, -1, Ue));
+      PetscCall(VecNorm(Ud, NORM_INFINITY, &d));
+      verdict[0] = d < 1e-12;
+      PetscCall(PetscInfo(NULL, "restarted on one process: max |difference| from a run there %g\n", (double)d));
+      PetscCall(VecDestroy(&Ue));
+      PetscCall(VecDestroy(&Ud));
+    }
+    PetscCall(CheckpointRun(PETSC_COMM_SELF, su, su->n, PETSC_TRUE, S, NULL, file, NULL, &err));
+    verdict[1] = err == PETSC_ERR_ARG_INCOMP;
+  }
+  PetscCallMPI(MPI_Bcast(verdict, 2, MPIU_INT, 0, PETSC_COMM_WORLD));
+  if (size > 1) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the checkpoint of %d processes restarted on one: as a run on one to 1e-12: %s\n", (int)size, verdict[0] ? "yes" : "no"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the array form restarted from the Vec/Mat form's checkpoint: an error (PETSC_ERR_ARG_INCOMP): %s\n", verdict[1] ? "yes" : "no"));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   Setup su = {
@@ -407,7 +513,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-free", "free bodies (no potential)", NULL, su.free, &su.free, NULL));
   PetscCall(PetscOptionsBool("-empty", "the last process without bodies", NULL, empty, &empty, NULL));
   PetscCall(PetscOptionsString("-scheme", "TSSIMPVI scheme", NULL, su.scheme, su.scheme, sizeof(su.scheme), NULL));
-  PetscCall(PetscOptionsString("-check", "ranks, jacobian, errors", NULL, check, check, sizeof(check), NULL));
+  PetscCall(PetscOptionsString("-check", "ranks, jacobian, errors, restart", NULL, check, check, sizeof(check), NULL));
   PetscOptionsEnd();
   su.rr.N    = su.n;
   su.rr.ring = (PetscBool)!chain;
@@ -420,6 +526,12 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(check, "errors", &ok));
   if (ok) {
     PetscCall(Errors(&su, nl));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
+  PetscCall(PetscStrcmp(check, "restart", &ok));
+  if (ok) {
+    PetscCall(CheckRestart(&su, nl));
     PetscCall(PetscFinalize());
     return 0;
   }
@@ -522,5 +634,11 @@ int main(int argc, char **argv)
     suffix: errors
     nsize: 2
     args: -check errors -n 6
+
+  # checkpoint and restart: bit for bit on 1 and 2 processes; the file of 2 restarted on 1
+  test:
+    suffix: restart
+    nsize: {{1 2}separate output}
+    args: -check restart -n 9 -steps 30 -gravity 0.3 -scheme {{simpson lobatto}separate output}
 
 TEST*/

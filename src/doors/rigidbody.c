@@ -492,7 +492,11 @@ PetscErrorCode SimpVIRigidBodiesCreate_Private(TS ts, PetscInt nbodies, const Pe
 
   Not supported with rigid bodies (each an error at set-up or at the first step): other mechanics on the same `TS`
   (a Lagrangian, a mass, `TSSimpVISetForce()`, constraints, an I2 or split problem), more than one process, forward sensitivities
-  (`TSForwardSetSensitivities()`), checkpoints (-ts_simpvi_checkpoint, -ts_simpvi_restart).
+  (`TSForwardSetSensitivities()`).
+
+  Checkpoints (-ts_simpvi_checkpoint, -ts_simpvi_restart; docs/longruns.md) hold the state and the step's round-off
+  compensations of R and pi, and a restarted run goes on bit for bit; the header checks the scheme, the form and the
+  number of bodies. Torques and the potential are the program's: give the same ones to the restarted run.
   For many bodies on any number of processes, the same step takes the bodies in the `Vec`/`Mat` form instead
   (`TSSimpVISetRigidBodyInertias()`, `TSSimpVISetRigidBodyPotentialRoutine()`, `TSSimpVISetRigidBodyHessianRoutine()`).
 

@@ -7,7 +7,7 @@
    The file: a header of integers (its first ones, magic to sizes, as src/ts/checkpointfile.c reads them) and of
    reals (below), the scheme's and the door's names, then the vectors (VecView()): the state as its layout keeps it
    (src/ts/statephase.c: q and p; src/ts/statei2.c: u, u' and what goes on from them), the last step's polynomial,
-   the compensations; then a trailer with a CRC-32 of all of it (checkpointfile.c), verified before a restart reads a
+   the compensations (rigid bodies: the state and its compensations, src/ts/checkpointrigid.c); then a trailer with a CRC-32 of all of it (checkpointfile.c), verified before a restart reads a
    record. It loads on any number of processes:
    each vector is read in its global ordering (a DMDA vector's natural one), which is the same on any number of
    processes when the problem numbers its unknowns so (docs/longruns.md).
@@ -166,19 +166,33 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   PetscBool      havepoly, newtonrecorded, newtonrefresh;
   PetscReal      newton[3];
   PetscReal      tprev, hprev;
-  PetscInt       npos, nmult;
+  PetscInt       npos, nmult, layout;
+  const char    *doorname;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
-  PetscCall(SimpVIStepGetPrevious_Private(vi->step, &havepoly, &tprev, &hprev, NULL, NULL));
-  PetscCall(SimpVIStepGetSizes_Private(vi->step, NULL, &npos));
   PetscCall(PetscObjectGetComm((PetscObject)ts, &comm));
   PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (vi->rb) { /* rigid bodies (src/ts/checkpointrigid.c): no polynomial, no held Jacobian, no multipliers */
+    PetscCall(SimpVIRigidCheckpointProblem_Private(ts, &layout, &npos, &doorname));
+    havepoly = newtonrecorded = newtonrefresh = PETSC_FALSE;
+    tprev = hprev = newton[0] = newton[1] = newton[2] = 0;
+    nmult                                             = 0;
+    PetscCall(SimpVIRigidCheckpointNotFinite_Private(ts, &bad));
+    PetscCall(SimpVIRigidCheckpointStored_Private(ts, &stored)); /* collective, as below */
+  } else {
+    layout   = vi->layout->checkpointid;
+    doorname = vi->prob->door->name;
+    PetscCall(SimpVIStepGetPrevious_Private(vi->step, &havepoly, &tprev, &hprev, NULL, NULL));
+    PetscCall(SimpVIStepGetSizes_Private(vi->step, NULL, &npos));
+    PetscCall(SimpVIStepNewtonGetState_Private(vi->step, &newtonrecorded, &newtonrefresh, newton));
+    PetscCall(SimpVIStepGetMultipliers_Private(vi->step, NULL, &nmult, NULL)); /* this process's */
+    PetscCall(NotFinite(ts, havepoly, &bad));
+    /* collective: U may have been changed on some processes only (a post-event function), and the file has one answer */
+    PetscCall(SimpVIStateIsStored_Private(ts, &stored));
+  }
   /* a bad state must not replace the last good checkpoint */
-  PetscCall(NotFinite(ts, havepoly, &bad));
   PetscCheck(!bad, comm, PETSC_ERR_FP, "TSSIMPVI will not write the checkpoint %s of step %" PetscInt_FMT ": %s holds NaN or Inf", file, ts->steps, bad);
-  /* collective: U may have been changed on some processes only (a post-event function), and the file has one answer */
-  PetscCall(SimpVIStateIsStored_Private(ts, &stored));
   PetscCall(SimpVISchemeFamilyId_Private(vi->family, &familyid));
   ints[SIMPVI_CP_MAGIC]      = SIMPVI_CHECKPOINT_MAGIC;
   ints[SIMPVI_CP_VERSION]    = SIMPVI_CHECKPOINT_VERSION;
@@ -189,7 +203,7 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   ints[CP_SIZE]              = size;
   ints[CP_DEGREE]            = vi->degree;
   ints[CP_QUADRATURE]        = familyid;
-  ints[CP_LAYOUT]            = vi->layout->checkpointid;
+  ints[CP_LAYOUT]            = layout;
   ints[CP_NPOS]              = npos;
   ints[CP_STEPS]             = ts->steps;
   ints[CP_HAVEPOLY]          = havepoly;
@@ -204,10 +218,8 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   ints[CP_H0SET]             = vi->prob->H0set;
   ints[CP_COMPENSATED]       = vi->compensated;
   ints[CP_STORED]            = stored;
-  PetscCall(SimpVIStepNewtonGetState_Private(vi->step, &newtonrecorded, &newtonrefresh, newton));
-  ints[CP_NEWTONRECORDED] = newtonrecorded;
-  ints[CP_NEWTONREFRESH]  = newtonrefresh;
-  PetscCall(SimpVIStepGetMultipliers_Private(vi->step, NULL, &nmult, NULL)); /* this process's */
+  ints[CP_NEWTONRECORDED]    = newtonrecorded;
+  ints[CP_NEWTONREFRESH]     = newtonrefresh;
   PetscCall(MPIU_Allreduce(&nmult, &ints[CP_NMULTIPLIER], 1, MPIU_INT, MPI_SUM, comm));
   reals[CP_NEWTONT]     = newton[0];
   reals[CP_NEWTONH]     = newton[1];
@@ -217,7 +229,7 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   reals[CP_PTIMEPREV]   = ts->ptime_prev;
   reals[CP_TPREV]       = tprev;
   reals[CP_HPREV]       = hprev;
-  reals[CP_CT]          = vi->ct;
+  reals[CP_CT]          = vi->rb && ts->ptime != vi->tstored ? 0 : vi->ct; /* the rigid step's restarts when t changed */
   reals[CP_OMEGA]       = vi->omega;
   reals[CP_BOUND]       = vi->bound;
   reals[CP_OMEGATIME]   = vi->omegatime;
@@ -227,7 +239,7 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   PetscCall(PetscMemzero(name, sizeof(name)));
   PetscCall(PetscStrncpy(name, vi->type, sizeof(name)));
   PetscCall(PetscMemzero(door, sizeof(door)));
-  PetscCall(PetscStrncpy(door, vi->prob->door->name, sizeof(door)));
+  PetscCall(PetscStrncpy(door, doorname, sizeof(door)));
 
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", file));
   PetscCall(PetscViewerCreate(comm, &viewer));
@@ -239,7 +251,8 @@ PetscErrorCode SimpVICheckpointWrite_Private(TS ts, const char file[])
   PetscCall(PetscViewerBinaryWrite(viewer, reals, CP_NREAL, PETSC_REAL));
   PetscCall(PetscViewerBinaryWrite(viewer, name, CP_NAMELEN, PETSC_CHAR));
   PetscCall(PetscViewerBinaryWrite(viewer, door, CP_NAMELEN, PETSC_CHAR));
-  PetscCall(Vectors(ts, viewer, PETSC_TRUE, havepoly, newtonrecorded));
+  if (vi->rb) PetscCall(SimpVIRigidCheckpointIO_Private(ts, viewer, PETSC_TRUE, stored));
+  else PetscCall(Vectors(ts, viewer, PETSC_TRUE, havepoly, newtonrecorded));
   PetscCall(PetscViewerDestroy(&viewer));
   PetscCall(SimpVICheckpointFileFinish_Private(comm, tmp, file)); /* length, checksum, fsync, rename */
   vi->cpstep = ts->steps;
@@ -300,6 +313,15 @@ PetscErrorCode SimpVICheckpointBeginStep_Private(TS ts)
   PetscFunctionReturn(0);
 }
 
+/* The problem of a checkpoint's header, for the messages */
+static PetscErrorCode Describe(PetscInt layout, PetscInt n, const char door[], char buf[], size_t len)
+{
+  PetscFunctionBegin;
+  if (layout == SIMPVI_CP_LAYOUT_RIGID || layout == SIMPVI_CP_LAYOUT_RIGIDVEC) PetscCall(PetscSNPrintf(buf, len, "%" PetscInt_FMT " %s", n, door));
+  else PetscCall(PetscSNPrintf(buf, len, "%" PetscInt_FMT " positions through the %s door", n, door));
+  PetscFunctionReturn(0);
+}
+
 /*
   Restart - at set-up, before the first step: the state and history of -ts_simpvi_restart's checkpoint into the TS,
   once its length and checksum are verified. TSSolve() then goes on from its step number, time and time step, with
@@ -313,13 +335,22 @@ static PetscErrorCode Restart(TS ts)
   PetscInt    npos, nmult, mloc;
   PetscInt    ints[CP_NINT], familyid;
   PetscReal   reals[CP_NREAL];
-  char        name[CP_NAMELEN], door[CP_NAMELEN];
-  const char *bad;
+  char        name[CP_NAMELEN], door[CP_NAMELEN], theirs[2 * CP_NAMELEN + 64], ours[2 * CP_NAMELEN + 64];
+  const char *bad, *doorname;
   PetscBool   sameproblem;
+  PetscInt    layout;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectGetComm((PetscObject)ts, &comm));
-  PetscCall(SimpVIStepGetSizes_Private(vi->step, NULL, &npos));
+  if (vi->rb) { /* rigid bodies: src/ts/checkpointrigid.c */
+    PetscCall(SimpVIRigidCheckpointProblem_Private(ts, &layout, &npos, &doorname));
+    mloc = 0;
+  } else {
+    layout   = vi->layout->checkpointid;
+    doorname = vi->prob->door->name;
+    PetscCall(SimpVIStepGetSizes_Private(vi->step, NULL, &npos));
+    PetscCall(SimpVIStepGetMultipliers_Private(vi->step, NULL, &mloc, NULL)); /* this process's */
+  }
   PetscCall(SimpVICheckpointFileVerify_Private(comm, vi->restartfile)); /* whole, unchanged, of this format */
   PetscCall(PetscViewerCreate(comm, &viewer));
   PetscCall(PetscViewerSetType(viewer, PETSCVIEWERBINARY));
@@ -333,19 +364,21 @@ static PetscErrorCode Restart(TS ts)
   PetscCall(SimpVISchemeFamilyId_Private(vi->family, &familyid));
   name[CP_NAMELEN - 1] = 0;
   door[CP_NAMELEN - 1] = 0;
-  PetscCall(SimpVIStepGetMultipliers_Private(vi->step, NULL, &mloc, NULL)); /* this process's */
   PetscCall(MPIU_Allreduce(&mloc, &nmult, 1, MPIU_INT, MPI_SUM, comm));
-  sameproblem = (PetscBool)(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == familyid && ints[CP_LAYOUT] == vi->layout->checkpointid && ints[CP_NPOS] == npos && ints[CP_NMULTIPLIER] == nmult);
+  sameproblem = (PetscBool)(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == familyid && ints[CP_LAYOUT] == layout && ints[CP_NPOS] == npos && ints[CP_NMULTIPLIER] == nmult);
   if (!sameproblem) PetscCall(PetscViewerDestroy(&viewer)); /* before the error */
   PetscCheck(ints[CP_DEGREE] == vi->degree && ints[CP_QUADRATURE] == familyid, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of scheme %s with degree %" PetscInt_FMT ", but this TS has scheme %s with degree %" PetscInt_FMT, vi->restartfile, name, ints[CP_DEGREE], vi->type, vi->degree);
-  PetscCheck(ints[CP_LAYOUT] == vi->layout->checkpointid && ints[CP_NPOS] == npos, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of a problem with %" PetscInt_FMT " positions through the %s door, but this TS has %" PetscInt_FMT " positions through the %s door", vi->restartfile, ints[CP_NPOS], door, npos,
-             vi->prob->door->name);
+  PetscCall(Describe(ints[CP_LAYOUT], ints[CP_NPOS], door, theirs, sizeof(theirs)));
+  PetscCall(Describe(layout, npos, doorname, ours, sizeof(ours)));
+  PetscCheck(ints[CP_LAYOUT] == layout && ints[CP_NPOS] == npos, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of a problem with %s, but this TS has %s", vi->restartfile, theirs, ours);
   PetscCheck(ints[CP_NMULTIPLIER] == nmult, comm, PETSC_ERR_ARG_INCOMP, "The checkpoint %s is of a problem with %" PetscInt_FMT " constraints, but this TS has %" PetscInt_FMT " (TSSimpVISetConstraints())", vi->restartfile, ints[CP_NMULTIPLIER], nmult);
-  PetscCall(Vectors(ts, viewer, PETSC_FALSE, (PetscBool)ints[CP_HAVEPOLY], (PetscBool)ints[CP_NEWTONRECORDED]));
+  if (vi->rb) PetscCall(SimpVIRigidCheckpointIO_Private(ts, viewer, PETSC_FALSE, (PetscBool)ints[CP_STORED]));
+  else PetscCall(Vectors(ts, viewer, PETSC_FALSE, (PetscBool)ints[CP_HAVEPOLY], (PetscBool)ints[CP_NEWTONRECORDED]));
   PetscCall(PetscViewerDestroy(&viewer));
   for (PetscInt i = 0; i < CP_NFINITE; i++) PetscCheck(!PetscIsInfOrNanReal(reals[i]), comm, PETSC_ERR_FILE_UNEXPECTED, "The checkpoint %s is bad: its time, time step or energy is NaN or Inf", vi->restartfile);
   PetscCheck(reals[CP_TIMESTEP] > 0 && ints[CP_STEPS] >= 0, comm, PETSC_ERR_FILE_UNEXPECTED, "The checkpoint %s is bad: step %" PetscInt_FMT " with time step %g", vi->restartfile, ints[CP_STEPS], (double)reals[CP_TIMESTEP]);
-  PetscCall(NotFinite(ts, (PetscBool)ints[CP_HAVEPOLY], &bad));
+  if (vi->rb) PetscCall(SimpVIRigidCheckpointNotFinite_Private(ts, &bad));
+  else PetscCall(NotFinite(ts, (PetscBool)ints[CP_HAVEPOLY], &bad));
   PetscCheck(!bad, comm, PETSC_ERR_FILE_UNEXPECTED, "The checkpoint %s is bad: %s holds NaN or Inf (a step never leaves one: the file was written so, not by a failed step)", vi->restartfile, bad);
 
   ts->steps             = ints[CP_STEPS];
@@ -357,12 +390,12 @@ static PetscErrorCode Restart(TS ts)
   ts->time_step         = reals[CP_TIMESTEP];
   ts->ptime_prev        = reals[CP_PTIMEPREV];
   ts->steprestart       = PETSC_FALSE;
-  {
+  if (!vi->rb) {
     const PetscReal newton[3] = {reals[CP_NEWTONT], reals[CP_NEWTONH], reals[CP_NEWTONTHETA]};
 
     PetscCall(SimpVIStepNewtonSetState_Private(vi->step, (PetscBool)ints[CP_NEWTONRECORDED], (PetscBool)ints[CP_NEWTONREFRESH], newton));
+    PetscCall(SimpVIStepSetPrevious_Private(vi->step, (PetscBool)ints[CP_HAVEPOLY], reals[CP_TPREV], reals[CP_HPREV]));
   }
-  PetscCall(SimpVIStepSetPrevious_Private(vi->step, (PetscBool)ints[CP_HAVEPOLY], reals[CP_TPREV], reals[CP_HPREV]));
   vi->stabilityready  = (PetscBool)ints[CP_STABILITYREADY];
   vi->stabilitywarned = (PetscBool)ints[CP_STABILITYWARNED];
   vi->growthsteps     = ints[CP_GROWTHSTEPS];
@@ -374,8 +407,9 @@ static PetscErrorCode Restart(TS ts)
   vi->prob->H0set     = (PetscBool)ints[CP_H0SET];
   vi->prob->H0        = reals[CP_H0];
   vi->ct              = reals[CP_CT];
+  if (vi->rb) vi->tstored = ts->ptime; /* the rigid step's time compensation carries on (its R, pi ones: read above) */
   /* the compensations and (I2) the end momentum p1 carry on only into a run that sums as the writer did */
-  vi->stored = (PetscBool)(ints[CP_STORED] && ints[CP_COMPENSATED] == (PetscInt)vi->compensated);
+  vi->stored = (PetscBool)(!vi->rb && ints[CP_STORED] && ints[CP_COMPENSATED] == (PetscInt)vi->compensated);
   if (vi->stored) {
     PetscCall(vi->layout->stamp(ts, &vi->solstate, &vi->dotstate));
     vi->tstored = ts->ptime;
@@ -386,7 +420,7 @@ static PetscErrorCode Restart(TS ts)
   vi->restarttime   = ts->ptime;
   vi->restartevents = PETSC_TRUE;
   vi->cpstep        = ts->steps;
-  PetscCall(PetscInfo(ts, "Restarted from %s (written on %" PetscInt_FMT " processes through the %s door) at step %" PetscInt_FMT ", t = %g\n", vi->restartfile, ints[CP_SIZE], door, ts->steps, (double)ts->ptime));
+  PetscCall(PetscInfo(ts, "Restarted from %s (written on %" PetscInt_FMT " processes, %s) at step %" PetscInt_FMT ", t = %g\n", vi->restartfile, ints[CP_SIZE], door, ts->steps, (double)ts->ptime));
   PetscFunctionReturn(0);
 }
 

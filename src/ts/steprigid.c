@@ -32,7 +32,6 @@ PetscErrorCode SimpVIRigidSetUp_Private(TS ts)
   PetscCall(SimpVISplitDetect_Private(ts, &split));
   PetscCheck(!door && !ifunction && !i2function && !split, comm, PETSC_ERR_USER, "TSSimpVISetRigidBodies() and %s both give the mechanics: call one of them", door ? door->name : (split ? "TSRHSSplitSetRHSFunction()" : "TSSetI2Function()/TSSetIFunction()"));
   PetscCheck(!u->confn && !u->ceqfn && !u->forcefn && !u->paramfn, comm, PETSC_ERR_SUP, "TSSimpVISetRigidBodies() takes no %s yet", u->confn || u->ceqfn ? "constraints (TSSimpVISetConstraints(), TSSimpVISetEqualityConstraintsRoutine())" : (u->forcefn ? "forces (TSSimpVISetForce()): give body-frame torques by TSSimpVISetRigidBodyTorque()" : "parameter Jacobian (TSSimpVISetParameterJacobian())"));
-  PetscCheck(!vi->cpfile && !vi->restartfile, comm, PETSC_ERR_SUP, "TSSIMPVI has no checkpoints (-ts_simpvi_checkpoint, -ts_simpvi_restart) for rigid bodies yet");
   PetscCall(SimpVISchemeTable_Private(vi->family, vi->degree, &vi->scheme));
   PetscCall(TSGetSNES(ts, &snes));
   if (u->rbvec) PetscCall(SimpVIRigidBodiesCreateVec_Private(ts, snes, ts->vec_sol, &vi->rb)); /* the Vec/Mat form: src/doors/rigidbodyvec.c */
@@ -47,6 +46,7 @@ PetscErrorCode SimpVIRigidSetUp_Private(TS ts)
   vi->rbhas  = PETSC_FALSE;
   vi->stored = PETSC_FALSE;
   vi->ct     = 0;
+  PetscCall(SimpVICheckpointSetUp_Private(ts)); /* -ts_simpvi_restart: the state and compensations of a checkpoint (src/ts/checkpointrigid.c) */
   PetscFunctionReturn(0);
 }
 
@@ -67,8 +67,9 @@ PetscErrorCode SimpVIRigidStep_Private(TS ts)
   PetscFunctionBegin;
   PetscCheck(!ts->forward_solve, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no forward sensitivities for rigid bodies (TSSimpVISetRigidBodies()) yet: TSForwardSetSensitivities() is not supported (the adjoint, TSAdjointSolve(), is)");
   PetscCheck(!ts->trajectory || !vi->prob->user.rbvec, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI has no adjoint for rigid bodies in the Vec/Mat form (TSSimpVISetRigidBodyInertias()) yet: TSSetSaveTrajectory() is not supported (the array form, TSSimpVISetRigidBodies(), has it)");
-  if (ts->ptime != vi->tstored) vi->ct = 0;  /* t is not the last step's: its compensation restarts */
-  PetscCall(VecCopy(ts->vec_sol, vi->rbU0)); /* the step's start, for TSRollBack() and TSInterpolate() */
+  PetscCall(SimpVICheckpointBeginStep_Private(ts)); /* every -ts_simpvi_checkpoint_every steps */
+  if (ts->ptime != vi->tstored) vi->ct = 0;         /* t is not the last step's: its compensation restarts */
+  PetscCall(VecCopy(ts->vec_sol, vi->rbU0));        /* the step's start, for TSRollBack() and TSInterpolate() */
   vi->rbt0 = ts->ptime;
   PetscCall(TSGetAdapt(ts, &ts->adapt));
   while (!ts->reason) {

@@ -177,6 +177,13 @@ PETSC_INTERN PetscErrorCode SimpVICheckpointView_Private(TS, PetscViewer);
 PETSC_INTERN PetscErrorCode SimpVICheckpointFileFinish_Private(MPI_Comm, const char[], const char[]);
 PETSC_INTERN PetscErrorCode SimpVICheckpointFileVerify_Private(MPI_Comm, const char[]);
 PETSC_INTERN PetscErrorCode SimpVICheckpointFileCheckWritable_Private(MPI_Comm, const char[]);
+/* the rigid bodies' records (src/ts/checkpointrigid.c); their forms' ids in the header (the state layouts': 0 and 1) */
+#define SIMPVI_CP_LAYOUT_RIGID    2
+#define SIMPVI_CP_LAYOUT_RIGIDVEC 3
+PETSC_INTERN PetscErrorCode SimpVIRigidCheckpointProblem_Private(TS, PetscInt *, PetscInt *, const char **);
+PETSC_INTERN PetscErrorCode SimpVIRigidCheckpointStored_Private(TS, PetscBool *);
+PETSC_INTERN PetscErrorCode SimpVIRigidCheckpointNotFinite_Private(TS, const char **);
+PETSC_INTERN PetscErrorCode SimpVIRigidCheckpointIO_Private(TS, PetscViewer, PetscBool, PetscBool);
 
 PETSC_INTERN PetscErrorCode SimpVISchemeStabilityBound_Private(const SimpVIScheme *, PetscReal *);
 PETSC_INTERN PetscErrorCode SimpVIStabilityEstimate_Private(TS, PetscReal, Vec, Vec);
