@@ -14,7 +14,15 @@
 #include <petscdmshell.h>
 #include <petsc/private/snesimpl.h> /* DMSNES, DMKSP: made before SNESSetDM() */
 #include <petsc/private/kspimpl.h>
+#include <simpvi/private/snesdense.h>
 #include <math.h>
+
+/* the line search of full steps: "none" from PETSc 3.25 ("basic" before), as src/snes/dense.c */
+#if PETSC_VERSION_LT(3, 25, 0)
+  #define SIMPVI_LINESEARCH_FULL SNESLINESEARCHBASIC
+#else
+  #define SIMPVI_LINESEARCH_FULL SNESLINESEARCHNONE
+#endif
 
 /* M(xi, y) = d(T(xi) y)/dxi, rows a = grad of e_a' T y (transpose false); N(xi, m) = d(T(xi)' m)/dxi, rows c = grad
    of m' T e_c (transpose true) */
@@ -213,19 +221,16 @@ PetscErrorCode SimpVIRigidBodiesResidual_Private(SNES snes, Vec Zv, Vec Fv, void
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Jacobian(SNES snes, Vec Zv, Mat A, Mat B, void *ctx)
+/* the step's Jacobian at Zv into rb->Jd (row-major) */
+static PetscErrorCode JacobianRows(SimpVIRigidBodies rb, Vec Zv)
 {
-  SimpVIRigidBodies  rb = (SimpVIRigidBodies)ctx;
   const PetscInt     n = rb->n, nq = rb->nq, s = rb->s, m = rb->m, nn = n * n;
   const PetscScalar *Z;
-  PetscScalar       *a;
   PetscReal         *Jd = rb->Jd, *fs = rb->dfs, *dfs = rb->dfs + n;
   const PetscReal  **Px = (const PetscReal **)rb->ptr, **Pv = Px + nq, **Gx = Px + 2 * nq, **Gv = Px + 3 * nq;
   SimpVIScheme       sc = {.degree = s, .nq = nq, .c = rb->K->c, .tau = rb->K->tau, .w = rb->K->w, .B = rb->K->B, .D = rb->K->D};
 
   PetscFunctionBegin;
-  (void)snes;
-  (void)A;
   PetscCall(VecGetArrayRead(Zv, &Z));
   PetscCall(Evaluate(rb, Z, PETSC_TRUE));
   SimpVIRigidBodiesEndDerivative_Private(rb, fs);
@@ -270,12 +275,50 @@ static PetscErrorCode Jacobian(SNES snes, Vec Zv, Mat A, Mat B, void *ctx)
     }
   }
   PetscCall(VecRestoreArrayRead(Zv, &Z));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Jacobian(SNES snes, Vec Zv, Mat A, Mat B, void *ctx)
+{
+  SimpVIRigidBodies rb = (SimpVIRigidBodies)ctx;
+  const PetscInt    m  = rb->m;
+  const PetscReal  *Jd = rb->Jd;
+  PetscScalar      *a;
+
+  PetscFunctionBegin;
+  (void)snes;
+  (void)A;
+  PetscCall(JacobianRows(rb, Zv));
   PetscCall(MatDenseGetArrayWrite(B, &a)); /* column-major */
   for (PetscInt r = 0; r < m; r++)
     for (PetscInt c = 0; c < m; c++) a[c * m + r] = Jd[r * m + c];
   PetscCall(MatDenseRestoreArrayWrite(B, &a));
   PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* SNESSIMPVIDENSE's array functions (src/snes/dense.c): the same residual, and the Jacobian straight into its LU
+   array (column-major) without the dense Mat's assembly */
+static PetscErrorCode DenseFunction(SNES snes, Vec Zv, Vec Fv, PetscBool jacobiannext, void *ctx)
+{
+  PetscFunctionBegin;
+  (void)jacobiannext;
+  PetscCall(SimpVIRigidBodiesResidual_Private(snes, Zv, Fv, ctx));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode DenseJacobian(SNES snes, Vec Zv, PetscScalar J[], PetscBool *keep, void *ctx)
+{
+  SimpVIRigidBodies rb = (SimpVIRigidBodies)ctx;
+  const PetscInt    m  = rb->m;
+
+  PetscFunctionBegin;
+  (void)snes;
+  PetscCall(JacobianRows(rb, Zv));
+  for (PetscInt r = 0; r < m; r++)
+    for (PetscInt c = 0; c < m; c++) J[c * m + r] = rb->Jd[r * m + c];
+  *keep = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -437,7 +480,24 @@ PetscErrorCode SimpVIRigidBodiesCreate_Private(TS ts, PetscInt nbodies, const Pe
   PetscCall(KSPSetType(ksp, KSPPREONLY));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, PCLU));
+  /* SNESSIMPVIDENSE unless a SNES type is asked for (-snes_type, or in code other than newtonls): the same Newton with
+     full steps and an LU, on the residual and Jacobian as arrays, without the Mat, KSP and PC that cost most of a step
+     of a few bodies (a system of 3 s k rows) */
+  {
+    PetscBool given, deflt = PETSC_TRUE;
+
+    PetscCall(PetscOptionsHasName(((PetscObject)R->snes)->options, ((PetscObject)R->snes)->prefix, "-snes_type", &given));
+    if (((PetscObject)R->snes)->type_name) PetscCall(PetscObjectTypeCompare((PetscObject)R->snes, SNESNEWTONLS, &deflt));
+    if (!given && deflt) {
+      SNESLineSearch ls;
+
+      PetscCall(SNESSetType(R->snes, SNESSIMPVIDENSE));
+      PetscCall(SNESGetLineSearch(R->snes, &ls));
+      PetscCall(SNESLineSearchSetType(ls, SIMPVI_LINESEARCH_FULL)); /* newtonls's bt takes these full steps too; -snes_linesearch_type below */
+    }
+  }
   PetscCall(SNESSetFromOptions(R->snes));
+  PetscCall(SNESSimpVIDenseSetArrayFunctions_Private(R->snes, DenseFunction, DenseJacobian, R)); /* a no-op for other types */
   *rb = R;
   PetscFunctionReturn(0);
 }
