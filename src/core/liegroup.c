@@ -221,14 +221,31 @@ PetscErrorCode SimpVISO3Dexp(const PetscReal xi[], PetscReal T[], PetscReal Tinv
 @*/
 PetscErrorCode SimpVISO3DexpDerivative(const PetscReal xi[], const PetscReal a[], const PetscReal b[], PetscReal *phi, PetscReal grad[], PetscReal hess[])
 {
-  const PetscReal s = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2], ab = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-  const PetscReal c[3] = {b[1] * a[2] - b[2] * a[1], b[2] * a[0] - b[0] * a[2], b[0] * a[1] - b[1] * a[0]};
-  const PetscReal axi = a[0] * xi[0] + a[1] * xi[1] + a[2] * xi[2], bxi = b[0] * xi[0] + b[1] * xi[1] + b[2] * xi[2];
-  const PetscReal p = c[0] * xi[0] + c[1] * xi[1] + c[2] * xi[2], q = axi * bxi - s * ab;
-  PetscReal       f[3], df[3], ddf[3], gq[3];
+  PetscReal coef[9];
 
   PetscFunctionBegin;
-  SO3Coefficients(s, f, df, ddf);
+  SimpVISO3Coefficients_Private(xi, coef);
+  SimpVISO3DexpDerivativeAt_Private(xi, coef, a, b, phi, grad, hess);
+  PetscFunctionReturn(0);
+}
+
+/* The series or closed forms f, df, ddf (coef[0..2], [3..5], [6..8]) at |xi|^2, for the maps below at one xi: they
+   cost far more than the maps' arithmetic (the rigid-body step's Jacobian wants a dozen maps at each point) */
+void SimpVISO3Coefficients_Private(const PetscReal xi[], PetscReal coef[])
+{
+  SO3Coefficients(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2], coef, coef + 3, coef + 6);
+}
+
+/* SimpVISO3DexpDerivative() with the coefficients at xi given */
+void SimpVISO3DexpDerivativeAt_Private(const PetscReal xi[], const PetscReal coef[], const PetscReal a[], const PetscReal b[], PetscReal *phi, PetscReal grad[], PetscReal hess[])
+{
+  const PetscReal  s = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2], ab = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  const PetscReal  c[3] = {b[1] * a[2] - b[2] * a[1], b[2] * a[0] - b[0] * a[2], b[0] * a[1] - b[1] * a[0]};
+  const PetscReal  axi = a[0] * xi[0] + a[1] * xi[1] + a[2] * xi[2], bxi = b[0] * xi[0] + b[1] * xi[1] + b[2] * xi[2];
+  const PetscReal  p = c[0] * xi[0] + c[1] * xi[1] + c[2] * xi[2], q = axi * bxi - s * ab;
+  const PetscReal *f = coef, *df = coef + 3, *ddf = coef + 6;
+  PetscReal        gq[3];
+
   for (PetscInt j = 0; j < 3; j++) gq[j] = a[j] * bxi + b[j] * axi - 2 * ab * xi[j];
   if (phi) *phi = ab - f[1] * p + f[2] * q;
   if (grad)
@@ -240,7 +257,13 @@ PetscErrorCode SimpVISO3DexpDerivative(const PetscReal xi[], const PetscReal a[]
 
         hess[i * 3 + j] = -4 * ddf[1] * p * xx - 2 * df[1] * (p * d + xi[i] * c[j] + c[i] * xi[j]) + 4 * ddf[2] * q * xx + 2 * df[2] * (q * d + xi[i] * gq[j] + gq[i] * xi[j]) + f[2] * (a[i] * b[j] + b[i] * a[j] - 2 * ab * d);
       }
-  PetscFunctionReturn(0);
+}
+
+/* SimpVISO3Exp() and SimpVISO3Dexp()'s T with the coefficients at xi given */
+void SimpVISO3ExpDexpAt_Private(const PetscReal xi[], const PetscReal coef[], PetscReal E[], PetscReal T[])
+{
+  Polynomial(xi, 1, coef[0], coef[1], E);
+  Polynomial(xi, 1, -coef[1], coef[2], T);
 }
 
 /* The configuration space SO(3)^k: n = 3k tangent entries, configurations of 9 per body; out = R exp(xi) */

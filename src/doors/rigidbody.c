@@ -26,46 +26,61 @@
 
 /* M(xi, y) = d(T(xi) y)/dxi, rows a = grad of e_a' T y (transpose false); N(xi, m) = d(T(xi)' m)/dxi, rows c = grad
    of m' T e_c (transpose true) */
-static PetscErrorCode DexpRows(const PetscReal xi[3], const PetscReal y[3], PetscBool transpose, PetscReal M[9])
+static void DexpRowsAt(const PetscReal xi[3], const PetscReal coef[9], const PetscReal y[3], PetscBool transpose, PetscReal M[9])
 {
-  PetscFunctionBegin;
   for (PetscInt a = 0; a < 3; a++) {
     const PetscReal e[3] = {a == 0, a == 1, a == 2};
 
-    PetscCall(SimpVISO3DexpDerivative(xi, transpose ? y : e, transpose ? e : y, NULL, M + 3 * a, NULL));
+    SimpVISO3DexpDerivativeAt_Private(xi, coef, transpose ? y : e, transpose ? e : y, NULL, M + 3 * a, NULL);
   }
+}
+
+static PetscErrorCode DexpRows(const PetscReal xi[3], const PetscReal y[3], PetscBool transpose, PetscReal M[9])
+{
+  PetscReal coef[9];
+
+  PetscFunctionBegin;
+  SimpVISO3Coefficients_Private(xi, coef); /* once for the three rows */
+  DexpRowsAt(xi, coef, y, transpose, M);
   PetscFunctionReturn(0);
 }
 
 /* One body at a quadrature point: P = dl/du = T' J Omega, G = dl/dxi = M' J Omega - T' g, and E g (Omega = T u, the body
    angular velocity) */
-PetscErrorCode SimpVIRigidBodyPoint_Private(const PetscReal x[3], const PetscReal u[3], const PetscReal Tb[9], const PetscReal Eb[9], const PetscReal Jb[9], const PetscReal gb[3], PetscReal P[3], PetscReal G[3], PetscReal Eg[3])
+static void PointAt(const PetscReal x[3], const PetscReal coef[9], const PetscReal u[3], const PetscReal Tb[9], const PetscReal Eb[9], const PetscReal Jb[9], const PetscReal gb[3], PetscReal P[3], PetscReal G[3], PetscReal Eg[3])
 {
   PetscReal Om[3], mom[3], Mtm[3], Tg[3];
 
-  PetscFunctionBegin;
   MatVec3(Tb, u, Om); /* Omega = T u, the body angular velocity */
   MatVec3(Jb, Om, mom);
-  MatTVec3(Tb, mom, P);                                           /* P = dl/du = T' J Omega */
-  PetscCall(SimpVISO3DexpDerivative(x, mom, u, NULL, Mtm, NULL)); /* d(m' T u)/dxi = M' m */
+  MatTVec3(Tb, mom, P);                                                /* P = dl/du = T' J Omega */
+  SimpVISO3DexpDerivativeAt_Private(x, coef, mom, u, NULL, Mtm, NULL); /* d(m' T u)/dxi = M' m */
   MatTVec3(Tb, gb, Tg);
   for (PetscInt j = 0; j < 3; j++) G[j] = Mtm[j] - Tg[j]; /* G = dl/dxi = M' J Omega - T' g */
   MatVec3(Eb, gb, Eg);
+}
+
+PetscErrorCode SimpVIRigidBodyPoint_Private(const PetscReal x[3], const PetscReal u[3], const PetscReal Tb[9], const PetscReal Eb[9], const PetscReal Jb[9], const PetscReal gb[3], PetscReal P[3], PetscReal G[3], PetscReal Eg[3])
+{
+  PetscReal coef[9];
+
+  PetscFunctionBegin;
+  SimpVISO3Coefficients_Private(x, coef);
+  PointAt(x, coef, u, Tb, Eb, Jb, gb, P, G, Eg);
   PetscFunctionReturn(0);
 }
 
 /* Its derivatives in 3 x 3 blocks, the potential's coupling apart (SimpVIRigidBodyCoupling_Private()) */
-PetscErrorCode SimpVIRigidBodyPointJacobian_Private(const PetscReal x[3], const PetscReal u[3], const PetscReal Tb[9], const PetscReal Jb[9], const PetscReal gb[3], PetscReal Px[9], PetscReal Pv[9], PetscReal Gx[9], PetscReal Gv[9])
+static void PointJacobianAt(const PetscReal x[3], const PetscReal coef[9], const PetscReal u[3], const PetscReal Tb[9], const PetscReal Jb[9], const PetscReal gb[3], PetscReal Px[9], PetscReal Pv[9], PetscReal Gx[9], PetscReal Gv[9])
 {
   PetscReal Om[3], mom[3], M[9], N[9], Ng[9], Hphi[9], JT[9], JM[9], TJT[9], TJM[9], MJM[9];
 
-  PetscFunctionBegin;
   MatVec3(Tb, u, Om);
   MatVec3(Jb, Om, mom);
-  PetscCall(DexpRows(x, u, PETSC_FALSE, M));
-  PetscCall(DexpRows(x, mom, PETSC_TRUE, N));
-  PetscCall(DexpRows(x, gb, PETSC_TRUE, Ng));
-  PetscCall(SimpVISO3DexpDerivative(x, mom, u, NULL, NULL, Hphi));
+  DexpRowsAt(x, coef, u, PETSC_FALSE, M);
+  DexpRowsAt(x, coef, mom, PETSC_TRUE, N);
+  DexpRowsAt(x, coef, gb, PETSC_TRUE, Ng);
+  SimpVISO3DexpDerivativeAt_Private(x, coef, mom, u, NULL, NULL, Hphi);
   SimpVISO3Multiply(Jb, Tb, JT);
   SimpVISO3Multiply(Jb, M, JM);
   MatTMat3(Tb, JT, TJT);
@@ -78,6 +93,15 @@ PetscErrorCode SimpVIRigidBodyPointJacobian_Private(const PetscReal x[3], const 
       Gv[j * 3 + i] = N[i * 3 + j] + TJM[i * 3 + j];
       Gx[i * 3 + j] = MJM[i * 3 + j] + Hphi[i * 3 + j] - Ng[i * 3 + j];
     }
+}
+
+PetscErrorCode SimpVIRigidBodyPointJacobian_Private(const PetscReal x[3], const PetscReal u[3], const PetscReal Tb[9], const PetscReal Jb[9], const PetscReal gb[3], PetscReal Px[9], PetscReal Pv[9], PetscReal Gx[9], PetscReal Gv[9])
+{
+  PetscReal coef[9];
+
+  PetscFunctionBegin;
+  SimpVISO3Coefficients_Private(x, coef); /* once for the ten derivatives of dexp at x */
+  PointJacobianAt(x, coef, u, Tb, Jb, gb, Px, Pv, Gx, Gv);
   PetscFunctionReturn(0);
 }
 
@@ -122,13 +146,13 @@ static PetscErrorCode Evaluate(SimpVIRigidBodies rb, const PetscReal Z[], PetscB
     PetscReal *E = rb->E + 9 * nb * k, *T = rb->T + 9 * nb * k, *P = rb->P + n * k, *G = rb->G + n * k, *Eg = rb->Eg + n * k;
 
     for (PetscInt b = 0; b < nb; b++) {
-      PetscCall(SimpVISO3Exp(xk[k] + 3 * b, E + 9 * b));
-      PetscCall(SimpVISO3Dexp(xk[k] + 3 * b, T + 9 * b, NULL));
+      SimpVISO3Coefficients_Private(xk[k] + 3 * b, rb->coef + 9 * b); /* once for every map of dexp at xi_k */
+      SimpVISO3ExpDexpAt_Private(xk[k] + 3 * b, rb->coef + 9 * b, E + 9 * b, T + 9 * b);
       SimpVISO3Multiply(rb->R0 + 9 * b, E + 9 * b, rb->Rk + 9 * b);
     }
     PetscCall(rb->V(nb, rb->Rk, &Vval, rb->g, jac ? rb->H : NULL, rb->ctx));
     if (rb->tau) PetscCall(SimpVIRigidBodiesTorque_Private(rb, k, jac)); /* g - tau, and H with tau's R part */
-    for (PetscInt b = 0; b < nb; b++) PetscCall(SimpVIRigidBodyPoint_Private(xk[k] + 3 * b, uk[k] + 3 * b, T + 9 * b, E + 9 * b, rb->J + 9 * b, rb->g + 3 * b, P + 3 * b, G + 3 * b, Eg + 3 * b));
+    for (PetscInt b = 0; b < nb; b++) PointAt(xk[k] + 3 * b, rb->coef + 9 * b, uk[k] + 3 * b, T + 9 * b, E + 9 * b, rb->J + 9 * b, rb->g + 3 * b, P + 3 * b, G + 3 * b, Eg + 3 * b);
     if (!jac) continue;
     {
       PetscReal *Px = rb->Px + nn * k, *Pv = rb->Pv + nn * k, *Gx = rb->Gx + nn * k, *Gv = rb->Gv + nn * k, *dEg = rb->dEg + nn * k;
@@ -145,7 +169,7 @@ static PetscErrorCode Evaluate(SimpVIRigidBodies rb, const PetscReal Z[], PetscB
         PetscReal        px[9], pv[9], gx[9], gv[9];
         const PetscInt   o = 3 * b;
 
-        PetscCall(SimpVIRigidBodyPointJacobian_Private(xk[k] + 3 * b, uk[k] + 3 * b, Tb, rb->J + 9 * b, gb, px, pv, gx, gv));
+        PointJacobianAt(xk[k] + 3 * b, rb->coef + 9 * b, uk[k] + 3 * b, Tb, rb->J + 9 * b, gb, px, pv, gx, gv);
         for (PetscInt i = 0; i < 3; i++)
           for (PetscInt j = 0; j < 3; j++) {
             Pv[(o + i) * n + o + j] = pv[i * 3 + j];
@@ -439,6 +463,7 @@ PetscErrorCode SimpVIRigidBodiesCreate_Private(TS ts, PetscInt nbodies, const Pe
   PetscCall(PetscMalloc1(6 * nq, &R->ptr));
   PetscCall(PetscCalloc1(nq * n * n, &R->Hgk));
   PetscCall(PetscCalloc2(9 * nbodies, &R->Rc, n, &R->pic));
+  PetscCall(PetscMalloc1(9 * nbodies, &R->coef));
   PetscCall(PetscArrayzero(R->zero, n));
   PetscCall(PetscArrayzero(R->g, n));
   PetscCall(PetscArrayzero(R->H, n * n));
@@ -610,6 +635,7 @@ PetscErrorCode SimpVIRigidBodiesDestroy(SimpVIRigidBodies *rb)
   PetscCall(PetscFree2(R->adjwork, R->ipiv));
   PetscCall(PetscFree7(R->Om, R->tk, R->tR, R->tO, R->M, R->dEu, R->tth));
   PetscCall(PetscFree2(R->Rc, R->pic));
+  PetscCall(PetscFree(R->coef));
   PetscCall(VecDestroy(&R->Z));
   PetscCall(VecDestroy(&R->F));
   PetscCall(MatDestroy(&R->A));

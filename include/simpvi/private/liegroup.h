@@ -11,6 +11,10 @@
 PETSC_INTERN const SimpVIConfigurationSpace SimpVIConfigurationSO3;
 
 PETSC_INTERN PetscErrorCode SimpVISO3ExpIncrement_Private(const PetscReal[], PetscReal[]);
+/* several maps at one xi on one evaluation of the coefficients of |xi|^2 (9 numbers), bit for bit the public ones */
+PETSC_INTERN void SimpVISO3Coefficients_Private(const PetscReal[], PetscReal[]);
+PETSC_INTERN void SimpVISO3DexpDerivativeAt_Private(const PetscReal[], const PetscReal[], const PetscReal[], const PetscReal[], PetscReal *, PetscReal[], PetscReal[]);
+PETSC_INTERN void SimpVISO3ExpDexpAt_Private(const PetscReal[], const PetscReal[], PetscReal[], PetscReal[]);
 
 /* s + e = a + b exactly (Knuth's TwoSum) */
 static inline void SimpVITwoSum(PetscReal a, PetscReal b, PetscReal *s, PetscReal *e)

@@ -33,7 +33,8 @@ struct _p_SimpVIRigidBodies {
      and the derivatives Px, Pv, Gx, Gv (n x n) and d(exp(xi_k) g_k)/dxi_k */
   PetscReal  *zero, *xi, *u, *E, *T, *P, *G, *Eg, *Px, *Pv, *Gx, *Gv, *dEg;
   PetscReal  *Rk, *g, *H, *Jd, *dfs;
-  PetscReal **ptr; /* 6 nq pointers: xi, u, P, G, Px.. for the kernel */
+  PetscReal **ptr;  /* 6 nq pointers: xi, u, P, G, Px.. for the kernel */
+  PetscReal  *coef; /* the SO(3) coefficients at the quadrature point being evaluated, 9 per body (array form) */
   /* the adjoint (src/doors/rigidbodyadjoint.c): per quadrature point the derivative Hg_k of the gradient g(R_k exp(zeta))
      in zeta (n x n, H + 1/2 hat(g) on the diagonal blocks), kept by a Jacobian evaluation; its work */
   PetscReal    *Hgk, *adjwork;
