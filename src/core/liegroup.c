@@ -9,27 +9,31 @@
 /* f_j(s) = sum_k (-1)^k s^k / (2k + j)!, j = 1, 2, 3, with s = theta^2, and their first two derivatives in s:
    f_1 = sin(theta)/theta, f_2 = (1 - cos(theta))/theta^2, f_3 = (theta - sin(theta))/theta^3. The series below
    theta = 2 (terms below 4^k/(2k+1)!, no cancellation worth the name), the closed forms above it. */
+/* (2k + j + 1)!, j = 0, 1, 2, k < 22, as the products (2k + j + 1)(2k + j) from (j + 1)! round them (the series
+   below divided by them term by term before; the same doubles, so the same coefficients bit for bit) */
+static const PetscReal SO3Factorial[3][22] = {
+  {1.0, 6.0,   120.0,  5040.0,   362880.0,   39916800.0,   6227020800.0,    1307674368000.0,   355687428096000.0,    1.21645100408832e+17,  5.109094217170944e+19,  2.585201673888498e+22,  1.5511210043330986e+25, 1.0888869450418352e+28, 8.841761993739702e+30,  8.222838654177922e+33,  8.683317618811886e+36,  1.0333147966386144e+40, 1.3763753091226343e+43, 2.0397882081197442e+46, 3.3452526613163803e+49, 6.041526306337382e+52 },
+  {2.0, 24.0,  720.0,  40320.0,  3628800.0,  479001600.0,  87178291200.0,   20922789888000.0,  6402373705728000.0,   2.43290200817664e+18,  1.1240007277776077e+21, 6.204484017332394e+23,  4.0329146112660565e+26, 3.0488834461171387e+29, 2.6525285981219107e+32, 2.6313083693369355e+35, 2.9523279903960416e+38, 3.7199332678990125e+41, 5.230226174666012e+44,  8.159152832478978e+47,  1.4050061177528801e+51, 2.6582715747884492e+54},
+  {6.0, 120.0, 5040.0, 362880.0, 39916800.0, 6227020800.0, 1307674368000.0, 355687428096000.0, 1.21645100408832e+17, 5.109094217170944e+19, 2.585201673888498e+22,  1.5511210043330986e+25, 1.0888869450418352e+28, 8.841761993739702e+30,  8.222838654177922e+33,  8.683317618811886e+36,  1.0333147966386144e+40, 1.3763753091226343e+43, 2.0397882081197442e+46, 3.3452526613163803e+49, 6.041526306337382e+52,  1.1962222086548017e+56}
+};
+
 static void SO3Coefficients(PetscReal s, PetscReal f[3], PetscReal df[3], PetscReal ddf[3])
 {
-  if (s < 4) {
-    for (PetscInt j = 0; j < 3; j++) { /* f[j] is f_{j+1} */
-      PetscReal fact = 1, sk = 1, skm1 = 0, skm2 = 0, sum = 0, dsum = 0, ddsum = 0;
+  if (s < 4) { /* the terms of the three series and their derivatives, k outermost: the powers of s and signs once */
+    PetscReal sk = 1, skm1 = 0, skm2 = 0;
 
-      for (PetscInt i = 2; i <= j + 1; i++) fact *= i; /* (2k + j + 1)! at k = 0 */
-      for (PetscInt k = 0; k < 22; k++) {
-        const PetscReal sign = (k % 2) ? -1 : 1;
+    for (PetscInt j = 0; j < 3; j++) f[j] = df[j] = ddf[j] = 0; /* f[j] is f_{j+1} */
+    for (PetscInt k = 0; k < 22; k++) {
+      const PetscReal sign = (k % 2) ? -1 : 1, a = sign * sk, b = sign * k * skm1, c = sign * k * (k - 1) * skm2;
 
-        if (k > 0) fact *= (2 * k + j + 1) * (2 * k + j);
-        sum += sign * sk / fact;
-        dsum += sign * k * skm1 / fact;
-        ddsum += sign * k * (k - 1) * skm2 / fact;
-        skm2 = skm1;
-        skm1 = sk;
-        sk *= s;
+      for (PetscInt j = 0; j < 3; j++) {
+        f[j] += a / SO3Factorial[j][k];
+        df[j] += b / SO3Factorial[j][k];
+        ddf[j] += c / SO3Factorial[j][k];
       }
-      f[j]   = sum;
-      df[j]  = dsum;
-      ddf[j] = ddsum;
+      skm2 = skm1;
+      skm1 = sk;
+      sk *= s;
     }
   } else {
     const PetscReal t = PetscSqrtReal(s), c = PetscCosReal(t), sn = PetscSinReal(t);

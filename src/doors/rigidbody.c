@@ -284,10 +284,10 @@ static PetscErrorCode JacobianRows(SimpVIRigidBodies rb, Vec Zv)
       }
     }
     for (PetscInt b = 0; b < rb->nb; b++) { /* - T_b^-1 df_s/dxi_l, and at l = s + T^-1 M(xi_s, T^-1 f_s) */
-      const PetscReal *xs = Z + (s - 1) * n + 3 * b;
-      PetscReal        Tinv[9], y[3], M[9], TM[9];
+      const PetscReal *xs = Z + (s - 1) * n + 3 * b, *Tinv = rb->Tinv + 9 * b;
+      PetscReal        y[3], M[9], TM[9];
 
-      PetscCall(SimpVISO3Dexp(xs, NULL, Tinv));
+      if (l == 1) PetscCall(SimpVISO3Dexp(xs, NULL, rb->Tinv + 9 * b)); /* the end node's, once for every l */
       for (PetscInt i = 0; i < 3; i++)
         for (PetscInt c = 0; c < n; c++) Jd[(3 * b + i) * m + (l - 1) * n + c] -= Tinv[i * 3] * dfs[(3 * b) * n + c] + Tinv[i * 3 + 1] * dfs[(3 * b + 1) * n + c] + Tinv[i * 3 + 2] * dfs[(3 * b + 2) * n + c];
       if (l < s) continue;
@@ -463,7 +463,7 @@ PetscErrorCode SimpVIRigidBodiesCreate_Private(TS ts, PetscInt nbodies, const Pe
   PetscCall(PetscMalloc1(6 * nq, &R->ptr));
   PetscCall(PetscCalloc1(nq * n * n, &R->Hgk));
   PetscCall(PetscCalloc2(9 * nbodies, &R->Rc, n, &R->pic));
-  PetscCall(PetscMalloc1(9 * nbodies, &R->coef));
+  PetscCall(PetscMalloc2(9 * nbodies, &R->coef, 9 * nbodies, &R->Tinv));
   PetscCall(PetscArrayzero(R->zero, n));
   PetscCall(PetscArrayzero(R->g, n));
   PetscCall(PetscArrayzero(R->H, n * n));
@@ -635,7 +635,7 @@ PetscErrorCode SimpVIRigidBodiesDestroy(SimpVIRigidBodies *rb)
   PetscCall(PetscFree2(R->adjwork, R->ipiv));
   PetscCall(PetscFree7(R->Om, R->tk, R->tR, R->tO, R->M, R->dEu, R->tth));
   PetscCall(PetscFree2(R->Rc, R->pic));
-  PetscCall(PetscFree(R->coef));
+  PetscCall(PetscFree2(R->coef, R->Tinv));
   PetscCall(VecDestroy(&R->Z));
   PetscCall(VecDestroy(&R->F));
   PetscCall(MatDestroy(&R->A));

@@ -456,6 +456,7 @@ PetscErrorCode SimpVIRigidBodiesCreateVec_Private(TS ts, SNES snes, Vec U, SimpV
   PetscCall(PetscMalloc5(9 * nb, &R->Rk, n, &R->g, 0, &R->H, 0, &R->Jd, n, &R->dfs));
   PetscCall(PetscMalloc1(6 * nq, &R->ptr));
   PetscCall(PetscCalloc2(9 * nb, &R->Rc, n, &R->pic));
+  PetscCall(PetscMalloc2(9 * nb, &R->coef, 9 * nb, &R->Tinv)); /* the residual's work (src/doors/rigidbody.c) */
   PetscCall(PetscArrayzero(R->zero, n));
   PetscCall(PetscArrayzero(R->g, n));
   PetscCall(PetscMalloc1(n, &v->gwork));

@@ -34,7 +34,8 @@ struct _p_SimpVIRigidBodies {
   PetscReal  *zero, *xi, *u, *E, *T, *P, *G, *Eg, *Px, *Pv, *Gx, *Gv, *dEg;
   PetscReal  *Rk, *g, *H, *Jd, *dfs;
   PetscReal **ptr;  /* 6 nq pointers: xi, u, P, G, Px.. for the kernel */
-  PetscReal  *coef; /* the SO(3) coefficients at the quadrature point being evaluated, 9 per body (array form) */
+  PetscReal  *coef; /* the SO(3) coefficients at the quadrature point being evaluated, 9 per body */
+  PetscReal  *Tinv; /* the array form's Jacobian: dexp^-1 at the end node, 9 per body */
   /* the adjoint (src/doors/rigidbodyadjoint.c): per quadrature point the derivative Hg_k of the gradient g(R_k exp(zeta))
      in zeta (n x n, H + 1/2 hat(g) on the diagonal blocks), kept by a Jacobian evaluation; its work */
   PetscReal    *Hgk, *adjwork;
