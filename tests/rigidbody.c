@@ -558,6 +558,12 @@ int main(int argc, char **argv)
   test:
     suffix: top_long_lobatto
     args: -case top -long -nref 5000 -T 5 -ts_simpvi_type lobatto
+  # the old solver, newtonls with a dense Mat and preonly LU, still chosen by -snes_type: the same verdicts (its steps
+  # are the default simpvidense's bit for bit on this top)
+  test:
+    suffix: top_long_newtonls
+    args: -case top -long -nref 5000 -T 5 -snes_type newtonls
+    output_file: output/rigidbody_top_long.out
   # 1e5 steps (15 s): R'R kept to 1e-14 (6.0e-15; 2.1e-14 when R0 (D + dD) was summed in the working precision, a drift
   # linear in the steps: 1.8e-13 after 1e6, 3.0e-14 now, docs/mathematics.md)
   test:

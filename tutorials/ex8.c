@@ -156,6 +156,6 @@ int main(int argc, char **argv)
   test:
     suffix: view
     args: -ts_simpvi_type simpson -T 0.01 -ts_view
-    filter: grep -E "SIMPVI|Simpson|order|Rigid|SO\\(3\\)"
+    filter: grep -E "SIMPVI|Simpson|order|Rigid|SO\\(3\\)|SNES Object|type: simpvidense"
 
 TEST*/

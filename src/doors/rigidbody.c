@@ -389,7 +389,8 @@ static PetscErrorCode FreePotential(PetscInt nb, const PetscReal R[], PetscReal 
   is a product of rotations, orthogonal to round-off with no projection, and the spatial angular momentum R pi of free
   bodies is kept to round-off whatever the solver's tolerance. The step's system (3 s k unknowns, the node values of xi)
   is solved by a `SNES` (`SimpVIRigidBodiesGetSNES()`, the options of the `TS`'s prefix, e.g. -snes_test_jacobian)
-  with the exact Jacobian on a dense matrix; it stops on the size of Newton's update (-snes_stol, 1e-8: the iterate after
+  with the exact Jacobian: `SNESSIMPVIDENSE` by default (Newton with full steps and an LU on arrays; -snes_type newtonls
+  gives Newton on a dense `Mat` with preonly LU, the same steps to round-off); it stops on the size of Newton's update (-snes_stol, 1e-8: the iterate after
   it is at round-off), not on the residual's reduction (-snes_rtol 0 by default; a relative tolerance set in code on the
   `SNES` stays). The program calls it step by step; `TSSimpVISetRigidBodies()` makes the same step the `TS`'s own, for
   `TSSolve()`. The start's attitudes must be rotations to 1e-10 (max(||R'R - I||, |det R - 1|)): anything else is an
@@ -546,7 +547,7 @@ PetscErrorCode SimpVIRigidBodiesCreate_Private(TS ts, PetscInt nbodies, const Pe
   The state `Vec` (`TSSetSolution()`, sequential, on one process) holds U = (R_1, .., R_k, pi_1, .., pi_k): k rotation
   matrices (body to space) of 9 entries, row-major, then k body angular momenta pi_b = J_b Omega_b of 3 entries.
   Each step is `SimpVIRigidBodiesStep()`'s, its system solved by the `TS`'s `SNES` (`TSGetSNES()`; Newton with the exact
-  Jacobian on a dense matrix and LU, stopped on the size of its update: -snes_stol 1e-8, -snes_rtol 0, set in
+  Jacobian and LU, `SNESSIMPVIDENSE` unless -snes_type or code chooses another type, stopped on the size of its update: -snes_stol 1e-8, -snes_rtol 0, set in
   `TSSetUp()` below the -snes_ options, so that other choices go through options or after `TSSetUp()`), so the time
   controls (-ts_dt, -ts_max_time, -ts_max_steps, -ts_exact_final_time), monitors, `TSSetPreStage()`,
   `TSSetPostStage()`, `TSAdaptSetCheckStage()`, `TSSetEventHandler()`, `TSInterpolate()` and the failure path of
