@@ -1,6 +1,9 @@
 static char help[] = "Work-precision row of the heavy top of the seed's Table 3 (issue 23): TSSIMPVI on SO(3) (TSSimpVISetRigidBodies(),\n"
-                     "TSSolve()) against PETSc's rk 4 (TSSetRHSFunction()) and irk Gauss (TSSetIFunction(), TSSetIJacobian(), AIJ as\n"
-                     "TSIRK needs) on the rotation-matrix ODE a PETSc user writes (12 unknowns):\n"
+                     "TSSolve()), TSSIMPVI on the same top in ZXZ Euler angles q = (phi, theta, psi) through the mechanical door\n"
+                     "(TSSimpVISetMass(), TSSimpVISetPotential(); methods euler-simpson, euler-lobatto; R = Rz(phi) Rx(theta) Rz(psi)\n"
+                     "and Pi = J Omega built from the state, so the same errors are measured) against PETSc's rk 4\n"
+                     "(TSSetRHSFunction()) and irk Gauss (TSSetIFunction(), TSSetIJacobian(), AIJ as TSIRK needs)\n"
+                     "on the rotation-matrix ODE a PETSc user writes (12 unknowns):\n"
                      "  R' = R hat(Omega),  Pi' = Pi x Omega - m g l e3 x (R' e3),  Omega = J^-1 Pi.\n"
                      "For every method the smallest N = T/h on the grid -Nmin 2^(k/4) (doubling, then quarter octaves) whose error is\n"
                      "at most -tol: -target energy, sup |E - E0|/|E0| over [0, T]; -target state, ||R(T) - Rref||_max against -Nref\n"
@@ -9,15 +12,18 @@ static char help[] = "Work-precision row of the heavy top of the seed's Table 3 
                      "Gauss keeps E and R'R (quadratic invariants of the ODE) to its Newton tolerance at any h: the energy target\n"
                      "does not bind it (-target state does).\n"
                      "Options: -T 2 -tol 1e-9 -target energy -Nmin 50 -Nmax 4000000 -Nref 20000 -rounds 3\n"
-                     "         -methods simpson,lobatto,rk4,irk -irk_stages 3\n";
+                     "         -methods simpson,lobatto,euler-simpson,euler-lobatto,rk4,irk -irk_stages 3\n";
 
 #include <simpvi.h>
 #include <petsctime.h>
 #include "../examples/models/so3top.h" /* the top of Table 3 (SO3TopTable3): its potential on the group, its start */
+#define LAGRANGETOP_MECHANICS_ONLY     /* the same top in Euler angles: its mechanics, without the exact nutation (GSL) */
+#include "../examples/models/lagrangetop.h"
 
 typedef struct {
   PetscReal E0, eE, orth; /* energy at 0, sup of the relative energy error, sup ||R'R - I||_max */
   PetscReal eR;           /* ||R(T) - Rref(T)||_max against the reference run */
+  PetscReal thmin;        /* the smallest tilt theta over the run (Euler angles are singular at 0) */
 } Ctx;
 
 static PetscReal Rref[9];     /* R(T) of -Nref steps of lobatto */
@@ -120,8 +126,41 @@ static PetscErrorCode IJacobian(TS ts, PetscReal t, Vec U, Vec Udot, PetscReal s
   PetscFunctionReturn(0);
 }
 
+/* the rigid-body state (R row-major, Pi) of U: U itself on SO(3) and for the matrix ODE; from U = (q, p) in Euler angles
+   R = Rz(phi) Rx(theta) Rz(psi) and Pi = J Omega, Omega = (phi' s sin psi + theta' cos psi, phi' s cos psi - theta' sin psi,
+   phi' c + psi') with theta' = p_theta / I1, phi' s = (p_phi - p_psi c) / (I1 s) and I3 (phi' c + psi') = p_psi */
+static PetscErrorCode GetRigidState(Vec U, PetscReal x[12])
+{
+  const SO3Top      *top = &SO3TopTable3;
+  const PetscScalar *u;
+  PetscInt           n;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetSize(U, &n));
+  PetscCall(VecGetArrayRead(U, &u));
+  if (n == 12)
+    for (PetscInt j = 0; j < 12; j++) x[j] = PetscRealPart(u[j]);
+  else {
+    const PetscReal cf = PetscCosReal(PetscRealPart(u[0])), sf = PetscSinReal(PetscRealPart(u[0])), c = PetscCosReal(PetscRealPart(u[1]));
+    const PetscReal s = PetscSinReal(PetscRealPart(u[1])), cp = PetscCosReal(PetscRealPart(u[2])), sp = PetscSinReal(PetscRealPart(u[2]));
+    const PetscReal dth = PetscRealPart(u[4]) / top->I1, dphis = (PetscRealPart(u[3]) - PetscRealPart(u[5]) * c) / (top->I1 * s);
+    const PetscReal Rzx[9] = {cf, -sf * c, sf * s, sf, cf * c, -cf * s, 0, s, c}; /* Rz(phi) Rx(theta) */
+
+    for (PetscInt i = 0; i < 3; i++) { /* times Rz(psi) */
+      x[i * 3]     = Rzx[i * 3] * cp + Rzx[i * 3 + 1] * sp;
+      x[i * 3 + 1] = -Rzx[i * 3] * sp + Rzx[i * 3 + 1] * cp;
+      x[i * 3 + 2] = Rzx[i * 3 + 2];
+    }
+    x[9]  = top->I1 * (dphis * sp + dth * cp);
+    x[10] = top->I1 * (dphis * cp - dth * sp);
+    x[11] = PetscRealPart(u[5]);
+  }
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscFunctionReturn(0);
+}
+
 /* E = 1/2 Pi' J^-1 Pi + m g l R_33 and ||R'R - I||_max, from the state alone (the same for every method) */
-static void EnergyAndOrthogonality(const SO3Top *top, const PetscScalar *u, PetscReal *E, PetscReal *orth)
+static void EnergyAndOrthogonality(const SO3Top *top, const PetscReal u[12], PetscReal *E, PetscReal *orth)
 {
   const PetscReal *R = u;
 
@@ -133,16 +172,15 @@ static void EnergyAndOrthogonality(const SO3Top *top, const PetscScalar *u, Pets
 
 static PetscErrorCode Monitor(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
 {
-  Ctx               *c = (Ctx *)ctx;
-  const PetscScalar *u;
-  PetscReal          E, orth;
+  Ctx      *c = (Ctx *)ctx;
+  PetscReal x[12], E, orth;
 
   PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(U, &u));
-  EnergyAndOrthogonality(&SO3TopTable3, u, &E, &orth);
-  PetscCall(VecRestoreArrayRead(U, &u));
-  c->eE   = PetscMax(c->eE, PetscAbsReal(E - c->E0) / PetscAbsReal(c->E0));
-  c->orth = PetscMax(c->orth, orth);
+  PetscCall(GetRigidState(U, x));
+  EnergyAndOrthogonality(&SO3TopTable3, x, &E, &orth);
+  c->eE    = PetscMax(c->eE, PetscAbsReal(E - c->E0) / PetscAbsReal(c->E0));
+  c->orth  = PetscMax(c->orth, orth);
+  c->thmin = PetscMin(c->thmin, PetscAcosReal(PetscMin(1, PetscMax(-1, x[8])))); /* R_33 = cos theta */
   PetscFunctionReturn(0);
 }
 
@@ -153,8 +191,9 @@ static PetscErrorCode Run(const char m[], PetscInt stages, PetscReal T, PetscInt
   const SO3Top     *top = &SO3TopTable3;
   TS                ts;
   Vec               U;
-  Mat               A = NULL;
-  PetscBool         simpson, lobatto, rk4, irk;
+  Mat               A = NULL, Me[4] = {NULL, NULL, NULL, NULL};
+  Top               etop = {.mass = 1, .g = top->mgl, .l = 1, .I1 = top->I1, .I3 = top->I3}; /* m g l = top->mgl */
+  PetscBool         simpson, lobatto, esimpson, elobatto, rk4, irk;
   PetscLogDouble    t0, t1;
   PetscInt          steps;
   TSConvergedReason reason;
@@ -163,13 +202,29 @@ static PetscErrorCode Run(const char m[], PetscInt stages, PetscReal T, PetscInt
   PetscFunctionBeginUser;
   PetscCall(PetscStrcmp(m, "simpson", &simpson));
   PetscCall(PetscStrcmp(m, "lobatto", &lobatto));
+  PetscCall(PetscStrcmp(m, "euler-simpson", &esimpson));
+  PetscCall(PetscStrcmp(m, "euler-lobatto", &elobatto));
   PetscCall(PetscStrcmp(m, "rk4", &rk4));
   PetscCall(PetscStrcmp(m, "irk", &irk));
-  PetscCheck(simpson || lobatto || rk4 || irk, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown method %s: simpson, lobatto, rk4 or irk", m);
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 12, &U));
-  PetscCall(SO3TopSetState(top, U));
+  PetscCheck(simpson || lobatto || esimpson || elobatto || rk4 || irk, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown method %s: simpson, lobatto, euler-simpson, euler-lobatto, rk4 or irk", m);
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, esimpson || elobatto ? 6 : 12, &U));
+  if (!esimpson && !elobatto) PetscCall(SO3TopSetState(top, U));
   PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
-  if (simpson || lobatto) {
+  if (esimpson || elobatto) { /* U = (q, p): q0 = (0, theta0, 0), p = M(theta0) q0' (as tests/rigidbody.c -case euler) */
+    PetscReal    M[3][3];
+    PetscScalar *u;
+
+    MassMatrix(&etop, top->theta0, M);
+    PetscCall(VecGetArrayWrite(U, &u));
+    u[0] = 0, u[1] = top->theta0, u[2] = 0;
+    for (PetscInt i = 0; i < 3; i++) u[3 + i] = M[i][0] * top->rates[0] + M[i][1] * top->rates[1] + M[i][2] * top->rates[2];
+    PetscCall(VecRestoreArrayWrite(U, &u));
+    for (PetscInt i = 0; i < 4; i++) PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 3, 3, NULL, &Me[i]));
+    PetscCall(TSSetType(ts, TSSIMPVI));
+    PetscCall(TSSimpVISetType(ts, esimpson ? TSSIMPVISIMPSON : TSSIMPVILOBATTO));
+    PetscCall(TSSimpVISetMass(ts, Me[0], Me[1], Me[2], Mass, &etop));
+    PetscCall(TSSimpVISetPotential(ts, Me[3], Potential, PotentialHessian, &etop));
+  } else if (simpson || lobatto) {
     PetscReal J[9];
 
     SO3TopInertia(top, J);
@@ -214,12 +269,12 @@ static PetscErrorCode Run(const char m[], PetscInt stages, PetscReal T, PetscInt
   PetscCall(TSSetFromOptions(ts));
   PetscCall(TSSetUp(ts));
   if (ctx) {
-    const PetscScalar *u;
+    PetscReal x[12];
 
-    PetscCall(VecGetArrayRead(U, &u));
-    EnergyAndOrthogonality(top, u, &ctx->E0, &ctx->orth);
-    PetscCall(VecRestoreArrayRead(U, &u));
-    ctx->eE = 0;
+    PetscCall(GetRigidState(U, x));
+    EnergyAndOrthogonality(top, x, &ctx->E0, &ctx->orth);
+    ctx->eE    = 0;
+    ctx->thmin = top->theta0;
     PetscCall(TSMonitorSet(ts, Monitor, ctx, NULL));
   }
   PetscCall(PetscTime(&t0));
@@ -229,28 +284,25 @@ static PetscErrorCode Run(const char m[], PetscInt stages, PetscReal T, PetscInt
   PetscCall(TSGetStepNumber(ts, &steps));
   PetscCall(TSGetConvergedReason(ts, &reason));
   if (ctx) PetscCall(PetscInfo(NULL, "%s: %" PetscInt_FMT " of %" PetscInt_FMT " steps, %s, energy error %g, %g s\n", m, steps, N, TSConvergedReasons[reason], (double)ctx->eE, (double)*seconds));
-  if (ctx) {
-    const PetscScalar *u;
+  if (ctx || Rend) {
+    PetscReal x[12];
 
-    PetscCall(VecGetArrayRead(U, &u));
-    ctx->eR = 0;
-    for (PetscInt j = 0; j < 12; j++)
-      if (PetscIsInfOrNanScalar(u[j])) ctx->eR = PETSC_INFINITY; /* a run that blew up misses both targets */
-    for (PetscInt j = 0; j < 9; j++) ctx->eR = PetscMax(ctx->eR, PetscAbsReal(PetscRealPart(u[j]) - Rref[j]));
-    if (ctx->eR == PETSC_INFINITY) ctx->eE = PETSC_INFINITY;
-    PetscCall(VecRestoreArrayRead(U, &u));
-  }
-  if (Rend) {
-    const PetscScalar *u;
-
-    PetscCall(VecGetArrayRead(U, &u));
-    for (PetscInt j = 0; j < 9; j++) Rend[j] = PetscRealPart(u[j]);
-    PetscCall(VecRestoreArrayRead(U, &u));
+    PetscCall(GetRigidState(U, x));
+    if (ctx) {
+      ctx->eR = 0;
+      for (PetscInt j = 0; j < 12; j++)
+        if (PetscIsInfOrNanReal(x[j])) ctx->eR = PETSC_INFINITY; /* a run that blew up misses both targets */
+      for (PetscInt j = 0; j < 9; j++) ctx->eR = PetscMax(ctx->eR, PetscAbsReal(x[j] - Rref[j]));
+      if (ctx->eR == PETSC_INFINITY) ctx->eE = PETSC_INFINITY;
+    }
+    if (Rend)
+      for (PetscInt j = 0; j < 9; j++) Rend[j] = x[j];
   }
   if (ctx && (reason < 0 || steps != N)) ctx->eE = ctx->eR = PETSC_INFINITY;
   else PetscCheck(reason >= 0 && steps == N, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s took %" PetscInt_FMT " steps, not %" PetscInt_FMT, m, steps, N);
   PetscCall(TSDestroy(&ts));
   PetscCall(MatDestroy(&A));
+  for (PetscInt i = 0; i < 4; i++) PetscCall(MatDestroy(&Me[i]));
   PetscCall(VecDestroy(&U));
   PetscFunctionReturn(0);
 }
@@ -258,7 +310,7 @@ static PetscErrorCode Run(const char m[], PetscInt stages, PetscReal T, PetscInt
 /* the smallest N on the grid Nmin 2^(k/4) with energy error <= tol: doubling, then the quarter octaves below */
 static PetscErrorCode Target(const char m[], PetscInt stages, PetscReal T, PetscReal tol, PetscInt Nmin, PetscInt Nmax, PetscInt *N, Ctx *best)
 {
-  Ctx       c = {0, PETSC_INFINITY, 0, PETSC_INFINITY};
+  Ctx       c = {0, PETSC_INFINITY, 0, PETSC_INFINITY, 0};
   PetscReal s;
   PetscInt  k = 0;
 
@@ -295,7 +347,7 @@ int main(int argc, char **argv)
   PetscInt  nmethods = 8, rounds = 3, Nmin = 50, Nmax = 4000000, stages = 3, Nref = 20000, N[8];
   PetscReal T = 2, tol = 1e-9, times[8][64], med[8];
   Ctx       c[8];
-  PetscBool set, simpvi[8];
+  PetscBool set, simpvi[8], euler[8];
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -324,18 +376,21 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-methods", names, &nmethods, &set));
   PetscCheck(rounds >= 1 && rounds <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-rounds 1..64");
   if (!set) {
-    const char *def[] = {"simpson", "lobatto", "rk4", "irk"};
+    const char *def[] = {"simpson", "lobatto", "euler-simpson", "euler-lobatto", "rk4", "irk"};
 
-    nmethods = 4;
+    nmethods = 6;
     for (PetscInt i = 0; i < nmethods; i++) PetscCall(PetscStrallocpy(def[i], &names[i]));
   }
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "heavy top (Table 3), T = %g s, %s error <= %g (R(T) against %" PetscInt_FMT " steps of lobatto); simpvi on SO(3) (TSSimpVISetRigidBodies), rk4 and irk (gauss, %" PetscInt_FMT " stages) on the rotation-matrix ODE\n", (double)T, targetstate ? "R(T)" : "energy", (double)tol, Nref, stages));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "heavy top (Table 3), T = %g s, %s error <= %g (R(T) against %" PetscInt_FMT " steps of lobatto); simpvi on SO(3) (TSSimpVISetRigidBodies) and in Euler angles (euler-*, TSSimpVISetMass), rk4 and irk (gauss, %" PetscInt_FMT " stages) on the rotation-matrix ODE\n", (double)T, targetstate ? "R(T)" : "energy", (double)tol, Nref, stages));
   for (PetscInt i = 0; i < nmethods; i++) {
-    PetscBool a, b;
+    PetscBool a, b, ea, eb;
 
     PetscCall(PetscStrcmp(names[i], "simpson", &a));
     PetscCall(PetscStrcmp(names[i], "lobatto", &b));
-    simpvi[i] = (PetscBool)(a || b);
+    PetscCall(PetscStrcmp(names[i], "euler-simpson", &ea));
+    PetscCall(PetscStrcmp(names[i], "euler-lobatto", &eb));
+    euler[i]  = (PetscBool)(ea || eb);
+    simpvi[i] = (PetscBool)(a || b || euler[i]);
     PetscCall(Target(names[i], stages, T, tol, Nmin, Nmax, &N[i], &c[i]));
   }
   for (PetscInt r = -1; r < rounds; r++) /* interleaved; the warm-up round is not counted */
@@ -349,14 +404,24 @@ int main(int argc, char **argv)
     qsort(times[i], (size_t)rounds, sizeof(PetscReal), CompareReal);
     med[i] = rounds % 2 ? times[i][rounds / 2] : 0.5 * (times[i][rounds / 2 - 1] + times[i][rounds / 2]);
   }
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-8s %9s %12s %12s %12s %12s %11s %14s   (time: median of %" PetscInt_FMT " interleaved rounds)\n", "method", "steps", "h [s]", "energy err", "R(T) err", "||R'R - I||", "time [s]", "time / first", rounds));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-13s %9s %12s %12s %12s %12s %11s %14s   (time: median of %" PetscInt_FMT " interleaved rounds)\n", "method", "steps", "h [s]", "energy err", "R(T) err", "||R'R - I||", "time [s]", "time / first", rounds));
   for (PetscInt i = 0; i < nmethods; i++)
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-8s %9" PetscInt_FMT " %12.4e %12.3e %12.3e %12.3e %11.4f %14.2f%s\n", names[i], N[i], (double)(T / N[i]), (double)c[i].eE, (double)c[i].eR, (double)c[i].orth, (double)med[i], (double)(med[i] / med[0]), N[i] == Nmin ? "  (met at -Nmin: the target does not bind)" : ""));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-13s %9" PetscInt_FMT " %12.4e %12.3e %12.3e %12.3e %11.4f %14.2f%s\n", names[i], N[i], (double)(T / N[i]), (double)c[i].eE, (double)c[i].eR, (double)c[i].orth, (double)med[i], (double)(med[i] / med[0]), N[i] == Nmin ? "  (met at -Nmin: the target does not bind)" : ""));
   for (PetscInt i = 0; i < nmethods; i++) /* the ratios of PETSc's types to simpvi's schemes */
     for (PetscInt j = 0; j < nmethods; j++)
       if (!simpvi[i] && simpvi[j]) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  time %s / %s: %.2f\n", names[i], names[j], (double)(med[i] / med[j])));
+  for (PetscInt i = 0; i < nmethods; i++) /* the same scheme in Euler angles and on SO(3) */
+    for (PetscInt j = 0; j < nmethods; j++) {
+      PetscBool same;
+
+      PetscCall(PetscStrcmp(names[i] + (euler[i] ? 6 : 0), names[j], &same)); /* euler-X and X */
+      if (euler[i] && !euler[j] && same)
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "  time %s / %s: %.2f (%s is cheaper at equal error; %" PetscInt_FMT " / %" PetscInt_FMT " steps; smallest tilt theta %.3g rad)\n", names[i], names[j], (double)(med[i] / med[j]), med[i] < med[j] ? "the Euler-angle form" : "SO(3)", N[i], N[j],
+                              (double)c[i].thmin));
+    }
   for (PetscInt i = 0; i < nmethods; i++)
-    if (simpvi[i]) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s on the group (||R'R - I|| <= 1e-13 over the run): %s\n", names[i], c[i].orth <= 1e-13 ? "yes" : "no"));
+    if (simpvi[i])
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s on the group (||R'R - I|| <= 1e-13 over the run%s): %s\n", names[i], euler[i] ? ", R = Rz Rx Rz built from the angles: round-off by construction" : "", c[i].orth <= 1e-13 ? "yes" : "no"));
   for (PetscInt i = 0; i < nmethods; i++) PetscCall(PetscFree(names[i]));
   PetscCall(PetscFinalize());
   return 0;

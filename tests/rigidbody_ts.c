@@ -8,7 +8,8 @@ static char help[] = "Rigid bodies through TSSolve() (TSSimpVISetRigidBodies()):
                      "                     against a fine run of the object at the same time falling at the scheme's order (-order_min)\n"
                      "  -case fail:        a Newton that fails (-snes_max_it 1): TS_DIVERGED_NONLINEAR_SOLVE with the start state kept;\n"
                      "                     -ts_max_snes_failures -1: the step retried with halved steps\n"
-                     "  -case errors:      the clear errors of what rigid bodies do not support\n\n";
+                     "  -case errors:      the clear errors of what rigid bodies do not support\n"
+                     "  -case tolerances:  the step SNES's relative tolerance: 0 by default, kept when set in code\n\n";
 
 #include <simpvi.h>
 #include "../examples/models/so3top.h" /* the heavy top of the seed's Table 3: SO3TopTable3, its potential and start */
@@ -434,12 +435,37 @@ static PetscErrorCode RunErrors(void)
   PetscFunctionReturn(0);
 }
 
+/* the step's SNES stops on its update (rtol 0) by default, while a relative tolerance set in code after
+   TSSetFromOptions() stays (a PETSc program's setting is not overwritten at TSSetUp()) */
+static PetscErrorCode RunTolerances(void)
+{
+  PetscReal rtol[2];
+
+  PetscFunctionBeginUser;
+  for (PetscInt c = 0; c < 2; c++) {
+    TS   ts;
+    Vec  U;
+    SNES snes;
+
+    PetscCall(TopTS(1e-3, &U, &ts));
+    PetscCall(TSSetMaxSteps(ts, 2));
+    PetscCall(TSGetSNES(ts, &snes));
+    if (c) PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, 1e-6, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+    PetscCall(TSSolve(ts, NULL));
+    PetscCall(SNESGetTolerances(snes, NULL, &rtol[c], NULL, NULL, NULL));
+    PetscCall(TSDestroy(&ts));
+    PetscCall(VecDestroy(&U));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "rigid bodies' step SNES: rtol 0 by default: %s; a relative tolerance set in code kept: %s\n", rtol[0] == 0 ? "yes" : "no", rtol[1] == 1e-6 ? "yes" : "no"));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   char      which[16] = "loop";
   PetscInt  n = 100, nref = 6400;
   PetscReal T = 0.1;
-  PetscBool loop, event, interp, fail, errors;
+  PetscBool loop, event, interp, fail, errors, tolerances;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -453,11 +479,13 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(which, "interpolate", &interp));
   PetscCall(PetscStrcmp(which, "fail", &fail));
   PetscCall(PetscStrcmp(which, "errors", &errors));
+  PetscCall(PetscStrcmp(which, "tolerances", &tolerances));
   if (loop) PetscCall(RunLoop(n, T));
   else if (event) PetscCall(RunEvent(n, T));
   else if (interp) PetscCall(RunInterpolate(n, nref, T));
   else if (fail) PetscCall(RunFail(n, T));
   else if (errors) PetscCall(RunErrors());
+  else if (tolerances) PetscCall(RunTolerances());
   else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown -case %s", which);
   PetscCall(PetscFinalize());
   return 0;
@@ -504,5 +532,9 @@ int main(int argc, char **argv)
   test:
     suffix: errors
     args: -case errors
+
+  test:
+    suffix: tolerances
+    args: -case tolerances
 
 TEST*/

@@ -577,8 +577,8 @@ PetscErrorCode SimpVIRigidBodiesCreate_Private(TS ts, PetscInt nbodies, const Pe
   `TSSimpVISetRigidBodyTorque()`.
 
   Not supported with rigid bodies (each an error at set-up or at the first step): other mechanics on the same `TS`
-  (a Lagrangian, a mass, `TSSimpVISetForce()`, constraints, an I2 or split problem), more than one process, forward sensitivities
-  (`TSForwardSetSensitivities()`).
+  (a Lagrangian, a mass, `TSSimpVISetForce()`, constraints, an I2 or split problem), more than one process (the `Vec`/`Mat`
+  form below runs on any number), forward sensitivities (`TSForwardSetSensitivities()`).
 
   Checkpoints (-ts_simpvi_checkpoint, -ts_simpvi_restart; docs/longruns.md) hold the state and the step's round-off
   compensations of R and pi, and a restarted run goes on bit for bit; the header checks the scheme, the form and the

@@ -127,7 +127,7 @@ PetscErrorCode SimpVIRigidStep_Private(TS ts)
     PetscCall(SimpVIStepRejected_Private(ts, reason, &rejections));
   }
   if (!stageok) { /* U and t are still those of the last good step */
-    PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "TSSIMPVI rigid-body step %" PetscInt_FMT " from t = %g with h = %g failed: %s after %" PetscInt_FMT " iterations%s%s", ts->steps, (double)ts->ptime, (double)h, reason, its, ts->reason == TS_DIVERGED_STEP_REJECTED ? " (retried as often as TSSetMaxStepRejections() allows)" : "", snesreason == SNES_DIVERGED_FNORM_NAN ? " (the potential, its gradient or Hessian, or the torques returned Inf or NaN?)" : "");
+    PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "TSSIMPVI rigid-body step %" PetscInt_FMT " from t = %g with h = %g failed: %s after %" PetscInt_FMT " iterations%s%s", ts->steps, (double)ts->ptime, (double)h, reason, its, ts->reason == TS_DIVERGED_STEP_REJECTED ? " (retried as often as TSSetMaxStepRejections() allows)" : "", snesreason == SNES_DIVERGED_FUNCTION_NANORINF ? " (the potential, its gradient or Hessian, or the torques returned Inf or NaN?)" : "");
     PetscCall(PetscInfo(ts, "Rigid-body step %" PetscInt_FMT " at t = %g failed: %s; the state of the last good step is kept\n", ts->steps, (double)ts->ptime, reason));
   }
   PetscFunctionReturn(0);
