@@ -20,48 +20,13 @@ typedef struct {
   PetscBool integral, fwd; /* a cost integral (a quadrature TS) in the adjoint case, integrated forward or in the adjoint */
 } Ctx;
 
-/* V = sum_b mgl (R_b)_33 - kappa tr(R1' R2) (as tests/rigidbody_adjoint.c) */
+/* V = sum_b mgl (R_b)_33 - kappa tr(R1' R2) (examples/models/so3top.h) */
 static PetscErrorCode Potential(PetscInt nb, const PetscReal R[], PetscReal *V, PetscReal g[], PetscReal H[], void *ctx)
 {
-  const Ctx     *p   = (const Ctx *)ctx;
-  const PetscInt n   = 3 * nb;
-  SO3Top         top = {.mgl = p->mgl};
+  const Ctx *p = (const Ctx *)ctx;
 
   PetscFunctionBeginUser;
-  *V = 0;
-  if (H)
-    for (PetscInt j = 0; j < n * n; j++) H[j] = 0;
-  for (PetscInt b = 0; b < nb; b++) {
-    PetscReal Vb, gb[3], Hb[9];
-
-    PetscCall(SO3TopPotential(1, R + 9 * b, &Vb, gb, Hb, &top));
-    *V += Vb;
-    for (PetscInt i = 0; g && i < 3; i++) g[3 * b + i] = gb[i];
-    for (PetscInt i = 0; H && i < 3; i++)
-      for (PetscInt j = 0; j < 3; j++) H[(3 * b + i) * n + 3 * b + j] = Hb[3 * i + j];
-  }
-  if (nb == 2) {
-    const PetscReal k = p->kappa;
-    PetscReal       A[9], tr, w[3];
-
-    for (PetscInt i = 0; i < 3; i++)
-      for (PetscInt j = 0; j < 3; j++) A[i * 3 + j] = R[i] * R[9 + j] + R[3 + i] * R[9 + 3 + j] + R[6 + i] * R[9 + 6 + j];
-    tr = A[0] + A[4] + A[8];
-    *V += -k * tr;
-    w[0] = A[7] - A[5], w[1] = A[2] - A[6], w[2] = A[3] - A[1];
-    if (g)
-      for (PetscInt j = 0; j < 3; j++) g[j] += -k * w[j], g[3 + j] += k * w[j];
-    if (H)
-      for (PetscInt i = 0; i < 3; i++)
-        for (PetscInt j = 0; j < 3; j++) {
-          const PetscReal d = (i == j), sym = (A[i * 3 + j] + A[j * 3 + i]) / 2;
-
-          H[i * 6 + j] += -k * (sym - tr * d);
-          H[(3 + i) * 6 + 3 + j] += -k * (sym - tr * d);
-          H[i * 6 + 3 + j] += k * (A[j * 3 + i] - tr * d);
-          H[(3 + i) * 6 + j] += k * (A[i * 3 + j] - tr * d);
-        }
-  }
+  PetscCall(SO3TopsCoupledPotential(p->mgl, p->kappa, nb, R, V, g, H));
   PetscFunctionReturn(0);
 }
 

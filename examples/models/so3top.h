@@ -62,4 +62,48 @@ static inline PetscErrorCode SO3TopSetState(const SO3Top *top, Vec U)
   PetscCall(VecRestoreArray(U, &u));
   PetscFunctionReturn(0);
 }
+/* V = sum_b mgl (R_b)_33 - kappa tr(R1' R2) for nb tops (the coupling when nb = 2; tests/rigidbody_adjoint.c and
+   tests/rigidbody_torque.c): the top's gravity on each body, and the pair's coupling (tests/rigidbody.c: g1 = -kappa vee(A - A'), g2 = -g1, H11 = H22 = -kappa (sym(A) - tr(A) I), H12 = kappa (A' - tr(A) I)) */
+static inline PetscErrorCode SO3TopsCoupledPotential(PetscReal mgl, PetscReal kappa, PetscInt nb, const PetscReal R[], PetscReal *V, PetscReal g[], PetscReal H[])
+{
+  const PetscInt n   = 3 * nb;
+  SO3Top         top = {.mgl = mgl};
+
+  PetscFunctionBeginUser;
+  *V = 0;
+  if (H)
+    for (PetscInt j = 0; j < n * n; j++) H[j] = 0;
+  for (PetscInt b = 0; b < nb; b++) {
+    PetscReal Vb, gb[3], Hb[9];
+
+    PetscCall(SO3TopPotential(1, R + 9 * b, &Vb, gb, Hb, &top));
+    *V += Vb;
+    for (PetscInt i = 0; g && i < 3; i++) g[3 * b + i] = gb[i];
+    for (PetscInt i = 0; H && i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) H[(3 * b + i) * n + 3 * b + j] = Hb[3 * i + j];
+  }
+  if (nb == 2) {
+    const PetscReal k = kappa;
+    PetscReal       A[9], tr, w[3];
+
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) A[i * 3 + j] = R[i] * R[9 + j] + R[3 + i] * R[9 + 3 + j] + R[6 + i] * R[9 + 6 + j];
+    tr = A[0] + A[4] + A[8];
+    *V += -k * tr;
+    w[0] = A[7] - A[5], w[1] = A[2] - A[6], w[2] = A[3] - A[1];
+    if (g)
+      for (PetscInt j = 0; j < 3; j++) g[j] += -k * w[j], g[3 + j] += k * w[j];
+    if (H)
+      for (PetscInt i = 0; i < 3; i++)
+        for (PetscInt j = 0; j < 3; j++) {
+          const PetscReal d = (i == j), sym = (A[i * 3 + j] + A[j * 3 + i]) / 2;
+
+          H[i * 6 + j] += -k * (sym - tr * d);
+          H[(3 + i) * 6 + 3 + j] += -k * (sym - tr * d);
+          H[i * 6 + 3 + j] += k * (A[j * 3 + i] - tr * d);
+          H[(3 + i) * 6 + j] += k * (A[i * 3 + j] - tr * d);
+        }
+  }
+  PetscFunctionReturn(0);
+}
 #endif
