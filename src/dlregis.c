@@ -19,6 +19,7 @@ static PetscBool SimpVIPackageInitialized = PETSC_FALSE;
 PetscErrorCode SimpVIFinalizePackage(void)
 {
   PetscFunctionBegin;
+  PetscCall(SimpVISchemeStabilityBoundReset_Private());
   SimpVIPackageInitialized = PETSC_FALSE;
   PetscFunctionReturn(0);
 }

@@ -5,7 +5,9 @@ static char help[] = "Linear stability of TSSIMPVI: a chain of n unit masses and
                      "and the largest stable step, not blow up silently; with -ts_simpvi_check_stability_warn it warns once and\n"
                      "goes on. With -stiffen the chain stiffens in time beyond the bound: the per-step growth check stops it.\n"
                      "Prints whether max |q| after the run is below 10 (it is 1 at the start).\n"
-                     "Options: -n <20> -ratio <20> -steps <10> -stiffen <0>\n\n";
+                     "With -schemes a,b,...: one run per scheme in this process, each with a new TS (the bounds are cached per\n"
+                     "scheme table: each run's message must give its own scheme's bound).\n"
+                     "Options: -n <20> -ratio <20> -steps <10> -stiffen <0> -schemes <list>\n\n";
 
 #include <simpvi.h>
 #include "../examples/phasesplit.h"
@@ -43,15 +45,59 @@ static PetscErrorCode PotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *c
   PetscFunctionReturn(0);
 }
 
-int main(int argc, char **argv)
+/* One run of a new TS from the displaced mass (scheme NULL: the options') */
+static PetscErrorCode Run(const char *scheme, Mat M, Mat K, AppCtx *user, PetscInt n, PetscInt lo, PetscInt hi, PetscReal h, PetscInt steps)
 {
   TS           ts;
   Vec          U, q;
-  Mat          M, K;
-  AppCtx       user = {NULL, 0};
-  PetscInt     n = 20, steps = 10, lo, hi;
-  PetscReal    ratio = 20, wmax, qmax;
+  PetscReal    qmax;
   PetscScalar *u;
+
+  PetscFunctionBeginUser;
+  PetscCall(TSCreate(PETSC_COMM_WORLD, &ts));
+  PetscCall(TSSetType(ts, TSSIMPVI));
+  PetscCall(TSSimpVISetMass(ts, M, NULL, NULL, NULL, NULL));
+  PetscCall(TSSimpVISetPotential(ts, K, Potential, PotentialHessian, user));
+  /* U = [q_local | p_local]: mass n/2 displaced by 1, at rest */
+  PetscCall(VecCreateMPI(PETSC_COMM_WORLD, 2 * (hi - lo), 2 * n, &U));
+  PetscCall(VecGetArrayWrite(U, &u));
+  for (PetscInt i = lo; i < hi; i++) {
+    u[i - lo]           = i == n / 2 ? 1 : 0;
+    u[hi - lo + i - lo] = 0;
+  }
+  PetscCall(VecRestoreArrayWrite(U, &u));
+  PetscCall(PhaseSplitLocalHalves(ts, U));
+  PetscCall(TSSetSolution(ts, U));
+  PetscCall(TSSetTimeStep(ts, h));
+  PetscCall(TSSetMaxSteps(ts, steps));
+  PetscCall(TSSetMaxTime(ts, 1e10));
+  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+  if (scheme) PetscCall(TSSimpVISetType(ts, scheme));
+  PetscCall(TSSetFromOptions(ts));
+  PetscCall(TSSolve(ts, U));
+
+  {
+    IS isq;
+
+    PetscCall(TSRHSSplitGetIS(ts, "position", &isq));
+    PetscCall(VecGetSubVector(U, isq, &q));
+    PetscCall(VecNorm(q, NORM_INFINITY, &qmax));
+    PetscCall(VecRestoreSubVector(U, isq, &q));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "max |q| after the run below 10: %s\n", qmax < 10 ? "yes" : "no"));
+  PetscCall(TSDestroy(&ts));
+  PetscCall(VecDestroy(&U));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  Mat       M, K;
+  AppCtx    user = {NULL, 0};
+  PetscInt  n = 20, steps = 10, lo, hi, nschemes = 8;
+  PetscReal ratio = 20, wmax;
+  char     *schemes[8];
+  PetscBool set;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -60,6 +106,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-steps", &steps, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-ratio", &ratio, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-stiffen", &user.stiffen, NULL));
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-schemes", schemes, &nschemes, &set));
+  if (!set) nschemes = 0;
   wmax = 2 * PetscSinReal(n * PETSC_PI / (2 * (n + 1)));
 
   PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, 3, NULL, 1, NULL, &user.L));
@@ -77,38 +125,11 @@ int main(int argc, char **argv)
   PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
 
-  PetscCall(TSCreate(PETSC_COMM_WORLD, &ts));
-  PetscCall(TSSetType(ts, TSSIMPVI));
-  PetscCall(TSSimpVISetMass(ts, M, NULL, NULL, NULL, NULL));
-  PetscCall(TSSimpVISetPotential(ts, K, Potential, PotentialHessian, &user));
-  /* U = [q_local | p_local]: mass n/2 displaced by 1, at rest */
-  PetscCall(VecCreateMPI(PETSC_COMM_WORLD, 2 * (hi - lo), 2 * n, &U));
-  PetscCall(VecGetArrayWrite(U, &u));
-  for (PetscInt i = lo; i < hi; i++) {
-    u[i - lo]           = i == n / 2 ? 1 : 0;
-    u[hi - lo + i - lo] = 0;
+  if (!nschemes) PetscCall(Run(NULL, M, K, &user, n, lo, hi, ratio / wmax, steps));
+  for (PetscInt i = 0; i < nschemes; i++) {
+    PetscCall(Run(schemes[i], M, K, &user, n, lo, hi, ratio / wmax, steps));
+    PetscCall(PetscFree(schemes[i]));
   }
-  PetscCall(VecRestoreArrayWrite(U, &u));
-  PetscCall(PhaseSplitLocalHalves(ts, U));
-  PetscCall(TSSetSolution(ts, U));
-  PetscCall(TSSetTimeStep(ts, ratio / wmax));
-  PetscCall(TSSetMaxSteps(ts, steps));
-  PetscCall(TSSetMaxTime(ts, 1e10));
-  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
-  PetscCall(TSSetFromOptions(ts));
-  PetscCall(TSSolve(ts, U));
-
-  {
-    IS isq;
-
-    PetscCall(TSRHSSplitGetIS(ts, "position", &isq));
-    PetscCall(VecGetSubVector(U, isq, &q));
-    PetscCall(VecNorm(q, NORM_INFINITY, &qmax));
-    PetscCall(VecRestoreSubVector(U, isq, &q));
-  }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "max |q| after the run below 10: %s\n", qmax < 10 ? "yes" : "no"));
-  PetscCall(TSDestroy(&ts));
-  PetscCall(VecDestroy(&U));
   PetscCall(MatDestroy(&M));
   PetscCall(MatDestroy(&K));
   PetscCall(MatDestroy(&user.L));
@@ -144,6 +165,11 @@ int main(int argc, char **argv)
     test:
       suffix: stiffen_fast
       args: -ratio 1 -stiffen 2000 -steps 40 -ts_simpvi_type simpson
+
+  # the bounds are cached per scheme table: five TS in one process, each warning with its own scheme's bound
+  test:
+    suffix: warn_schemes
+    args: -ts_simpvi_check_stability_warn -steps 1 -schemes trapezoid,simpson,lobatto,simpson,gauss,trapezoid,gauss,lobatto
 
   # warn only: the run goes on and blows up
   test:

@@ -12,19 +12,44 @@
 #define SIMPVI_GROWTH_FACTOR  10.0 /* per step, over SIMPVI_GROWTH_STEPS steps in a row: a blow-up */
 #define SIMPVI_GROWTH_STEPS   3
 
-/* Trace of the step map (q0, p0) -> (q1, p1) of L = v^2/2 - q^2/2 with step z (omega = 1, h = z): the step equations
-   sum_l A_il Q_l = -p0 delta_i0 (i < s), Q_0 = q0, p1 = sum_l A_sl Q_l with A_il the step Jacobian's coefficients (src/core/kernel.c) for P_v = 1, G_x = -1 */
-static PetscErrorCode StepMapTrace(const SimpVIScheme *sc, PetscReal z, PetscReal *trace)
+/* The step map of L = v^2/2 - q^2/2 (omega = 1, h = z): the step equations sum_l A_il Q_l = -p0 delta_i0 (i < s),
+   Q_0 = q0, p1 = sum_l A_sl Q_l, with A_il the step Jacobian's coefficients (src/core/kernel.c) for P_v = 1, G_x = -1.
+   Those are w D_i D_l / h and h w B_i B_l summed over the points, so A(z) = Apv / z - z Agx with Apv and Agx made once */
+typedef struct {
+  PetscInt   s;
+  PetscReal *Apv, *Agx, *A, *G, *b;
+} StepMap;
+
+static PetscErrorCode StepMapCreate(const SimpVIScheme *sc, StepMap *map)
 {
   const PetscInt s = sc->degree, s1 = s + 1;
-  PetscReal     *A, *G, *b;
 
   PetscFunctionBegin;
-  PetscCall(PetscCalloc3(s1 * s1, &A, s * s, &G, s, &b));
+  map->s = s;
+  PetscCall(PetscCalloc5(s1 * s1, &map->Apv, s1 * s1, &map->Agx, s1 * s1, &map->A, s * s, &map->G, s, &map->b));
   for (PetscInt k = 0; k < sc->nq; k++)
     for (PetscInt i = 0; i < s1; i++)
-      for (PetscInt l = 0; l < s1; l++) A[i * s1 + l] += SimpVIKernelCoefficient_Private(sc, z, SIMPVI_BLOCK_PV, k, i, l) - SimpVIKernelCoefficient_Private(sc, z, SIMPVI_BLOCK_GX, k, i, l); /* P_v = 1, G_x = -1 */
-  *trace = 0;
+      for (PetscInt l = 0; l < s1; l++) {
+        map->Apv[i * s1 + l] += SimpVIKernelCoefficient_Private(sc, 1, SIMPVI_BLOCK_PV, k, i, l);
+        map->Agx[i * s1 + l] += SimpVIKernelCoefficient_Private(sc, 1, SIMPVI_BLOCK_GX, k, i, l);
+      }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode StepMapDestroy(StepMap *map)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree5(map->Apv, map->Agx, map->A, map->G, map->b));
+  PetscFunctionReturn(0);
+}
+
+/* The trace of the step map (q0, p0) -> (q1, p1) at step z */
+static PetscReal StepMapTrace(StepMap *map, PetscReal z)
+{
+  const PetscInt s = map->s, s1 = s + 1;
+  PetscReal     *A = map->A, *G = map->G, *b = map->b, trace = 0;
+
+  for (PetscInt j = 0; j < s1 * s1; j++) A[j] = map->Apv[j] / z - z * map->Agx[j];
   for (PetscInt col = 0; col < 2; col++) { /* (q0, p0) = (1, 0), then (0, 1) */
     PetscReal q0 = col == 0, p0 = col == 1, p1 = 0;
 
@@ -63,38 +88,87 @@ static PetscErrorCode StepMapTrace(const SimpVIScheme *sc, PetscReal z, PetscRea
     /* b holds Q_1..Q_s */
     p1 = A[s * s1] * q0;
     for (PetscInt l = 1; l < s1; l++) p1 += A[s * s1 + l] * b[l - 1];
-    *trace += col == 0 ? b[s - 1] : p1;
+    trace += col == 0 ? b[s - 1] : p1;
   }
-  PetscCall(PetscFree3(A, G, b));
+  return trace;
+}
+
+/* The bounds found so far in this process, by scheme table: the scan below costs as much as hundreds of small steps,
+   and every TS of a scheme (an ensemble's members, a parameter study's runs) would repeat it */
+typedef struct _BoundCache *BoundCache;
+struct _BoundCache {
+  PetscInt   degree, nq;
+  PetscReal *w, *B, *D, bound;
+  BoundCache next;
+};
+static BoundCache boundcache = NULL;
+
+static PetscBool SameTable(const SimpVIScheme *sc, BoundCache e)
+{
+  const size_t n = (size_t)(sc->nq * (sc->degree + 1)) * sizeof(PetscReal);
+
+  return (PetscBool)(e->degree == sc->degree && e->nq == sc->nq && !memcmp(e->w, sc->w, (size_t)sc->nq * sizeof(PetscReal)) && !memcmp(e->B, sc->B, n) && !memcmp(e->D, sc->D, n));
+}
+
+/* Frees the cache (SimpVIFinalizePackage()) */
+PetscErrorCode SimpVISchemeStabilityBoundReset_Private(void)
+{
+  PetscFunctionBegin;
+  while (boundcache) {
+    BoundCache next = boundcache->next;
+
+    PetscCall(PetscFree3(boundcache->w, boundcache->B, boundcache->D));
+    PetscCall(PetscFree(boundcache));
+    boundcache = next;
+  }
   PetscFunctionReturn(0);
 }
 
 /*
   SimpVISchemeStabilityBound_Private - the scheme's linear stability bound on h*omega: the first z where the trace of the
   step map leaves (-2, 2), found on a grid of step 0.01 and refined by bisection; PETSC_INFINITY when there is none
-  below h*omega = 50 (midpoint and Gauss schemes)
+  below h*omega = 50 (midpoint and Gauss schemes). Computed once per scheme table and process.
 */
 PetscErrorCode SimpVISchemeStabilityBound_Private(const SimpVIScheme *sc, PetscReal *bound)
 {
-  PetscReal tr, lo, hi;
+  const PetscInt n = sc->nq * (sc->degree + 1);
+  StepMap        map;
+  BoundCache     e;
 
   PetscFunctionBegin;
+  for (e = boundcache; e; e = e->next)
+    if (SameTable(sc, e)) {
+      *bound = e->bound;
+      PetscFunctionReturn(0);
+    }
   *bound = PETSC_INFINITY;
+  PetscCall(StepMapCreate(sc, &map));
   for (PetscReal z = SIMPVI_STABILITY_DZ; z <= SIMPVI_STABILITY_ZMAX; z += SIMPVI_STABILITY_DZ) {
-    PetscCall(StepMapTrace(sc, z, &tr));
-    if (PetscAbsReal(tr) < 2) continue;
+    PetscReal lo, hi;
+
+    if (PetscAbsReal(StepMapTrace(&map, z)) < 2) continue;
     lo = z - SIMPVI_STABILITY_DZ;
     hi = z;
     for (PetscInt it = 0; it < 50; it++) {
       PetscReal mid = (lo + hi) / 2;
 
-      PetscCall(StepMapTrace(sc, mid, &tr));
-      if (PetscAbsReal(tr) < 2) lo = mid;
+      if (PetscAbsReal(StepMapTrace(&map, mid)) < 2) lo = mid;
       else hi = mid;
     }
     *bound = lo;
     break;
   }
+  PetscCall(StepMapDestroy(&map));
+  PetscCall(PetscNew(&e));
+  e->degree = sc->degree;
+  e->nq     = sc->nq;
+  e->bound  = *bound;
+  PetscCall(PetscMalloc3(sc->nq, &e->w, n, &e->B, n, &e->D));
+  PetscCall(PetscArraycpy(e->w, sc->w, sc->nq));
+  PetscCall(PetscArraycpy(e->B, sc->B, n));
+  PetscCall(PetscArraycpy(e->D, sc->D, n));
+  e->next    = boundcache;
+  boundcache = e;
   PetscFunctionReturn(0);
 }
 

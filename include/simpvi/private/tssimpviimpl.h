@@ -186,6 +186,7 @@ PETSC_INTERN PetscErrorCode SimpVIRigidCheckpointNotFinite_Private(TS, const cha
 PETSC_INTERN PetscErrorCode SimpVIRigidCheckpointIO_Private(TS, PetscViewer, PetscBool, PetscBool);
 
 PETSC_INTERN PetscErrorCode SimpVISchemeStabilityBound_Private(const SimpVIScheme *, PetscReal *);
+PETSC_INTERN PetscErrorCode SimpVISchemeStabilityBoundReset_Private(void);
 PETSC_INTERN PetscErrorCode SimpVIStabilityEstimate_Private(TS, PetscReal, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStabilityCheckStep_Private(TS, Vec, Vec, PetscBool *);
 PETSC_INTERN PetscErrorCode SimpVIStabilityCheckGrowth_Private(TS, Vec, Vec, Vec, Vec, Vec, PetscBool *);
