@@ -10,6 +10,7 @@
 #include <simpvi/private/compat.h>
 #include <simpvi/private/snesdense.h>
 #include <petsc/private/snesimpl.h>
+#include <petsc/private/dmimpl.h>
 #include <petscblaslapack.h>
 
 /* PETSc main: the line search of full steps is "none" (SNESLINESEARCHBASIC, "basic", before), the domain error flag
@@ -22,9 +23,11 @@
 #if defined(SNESCheckFunctionDomainError)
   #define SIMPVI_DOMAINERROR(snes)             ((snes)->functiondomainerror)
   #define SimpVISNESCheckFunctionNorm(snes, f) SNESCheckFunctionDomainError(snes, f)
+  #define SimpVISNESClearDomainErrors(snes)    ((snes)->functiondomainerror = (snes)->objectivedomainerror = (snes)->jacobiandomainerror = PETSC_FALSE)
 #else
   #define SIMPVI_DOMAINERROR(snes)             ((snes)->domainerror)
   #define SimpVISNESCheckFunctionNorm(snes, f) SNESCheckFunctionNorm(snes, f)
+  #define SimpVISNESClearDomainErrors(snes)    ((snes)->domainerror = (snes)->jacobiandomainerror = PETSC_FALSE)
 #endif
 
 typedef struct {
@@ -404,6 +407,39 @@ PetscErrorCode SNESSimpVIDenseIsType_Private(SNES snes, PetscBool *dense, PetscB
   PetscFunctionBegin;
   *dense  = (PetscBool)(snes->ops->solve == SNESSolve_SimpVIDense);
   *linear = (PetscBool)(*dense && ((SNES_SimpVIDense *)snes->data)->linear);
+  PetscFunctionReturn(0);
+}
+
+/*
+  SNESSimpVIDenseSolveAgain_Private - SNESSolve(snes, NULL, x) for a SNESSIMPVIDENSE that solved for x before, with
+  nothing to view, adapt, monitor, guess or check around its solves (the TSSIMPVI step's, which has asked the options
+  once: src/ts/stepsolver.c). It makes the calls SNESSolve() makes then, without the two options SNESSolve() looks up
+  by name at every solve (-snes_adapt_initial and -snes_adapt_sequence): 1.1k instructions, 4 % of a pendulum's step.
+  Any other case is SNESSolve()'s.
+*/
+PetscErrorCode SNESSimpVIDenseSolveAgain_Private(SNES snes, Vec x)
+{
+  PetscFunctionBegin;
+  if (snes->ops->solve != SNESSolve_SimpVIDense || snes->vec_sol != x || !snes->setupcalled || snes->vec_rhs || snes->ops->computeinitialguess || snes->gridsequence || snes->numbermonitors || snes->errorifnotconverged || (snes->dm && snes->dm->numbermonitors)) {
+    PetscCall(PetscOptionsPushCreateViewerOff(PETSC_TRUE)); /* (its viewers are not asked for) */
+    PetscCall(SNESSolve(snes, NULL, x));
+    PetscCall(PetscOptionsPopCreateViewerOff());
+    PetscFunctionReturn(0);
+  }
+  if (snes->conv_hist_reset) snes->conv_hist_len = 0;
+  if (snes->counters_reset) {
+    snes->nfuncs      = 0;
+    snes->linear_its  = 0;
+    snes->numFailures = 0;
+  }
+  snes->reason = SNES_CONVERGED_ITERATING;
+  PetscCall(PetscLogEventBegin(SNES_Solve, snes, 0, 0, 0));
+  PetscCall(SNESSolve_SimpVIDense(snes));
+  PetscCall(PetscLogEventEnd(SNES_Solve, snes, 0, 0, 0));
+  PetscCheck(snes->reason, PETSC_COMM_SELF, PETSC_ERR_PLIB, "SNESSIMPVIDENSE returned without setting a converged reason");
+  SimpVISNESClearDomainErrors(snes);
+  if (snes->lagjac_persist) snes->jac_iter += snes->iter;
+  if (snes->lagpre_persist) snes->pre_iter += snes->iter;
   PetscFunctionReturn(0);
 }
 

@@ -156,6 +156,7 @@ case M: \
 
 PETSC_INTERN PetscErrorCode SNESSimpVIDenseSetArrayFunctions_Private(SNES, SNESSimpVIDenseFunctionFn *, SNESSimpVIDenseJacobianFn *, void *);
 PETSC_INTERN PetscErrorCode SNESSimpVIDenseIsType_Private(SNES, PetscBool *, PetscBool *);
+PETSC_INTERN PetscErrorCode SNESSimpVIDenseSolveAgain_Private(SNES, Vec);
 PETSC_INTERN PetscErrorCode SNESCreate_SimpVIDense(SNES);
 
 #endif
