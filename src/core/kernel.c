@@ -302,6 +302,32 @@ PetscErrorCode SimpVIKernelPoints(SimpVIKernel kernel, PetscInt n, const PetscSc
   PetscFunctionReturn(0);
 }
 
+/* sum_t a[t] y[src[t]] on scalars, in SimpVIMAXPYFrom()'s order from zero (bit for bit its one-entry sum) */
+static inline PetscScalar DotFrom(PetscInt nv, const PetscReal a[], const PetscScalar y[], const PetscInt src[])
+{
+  PetscInt    t = nv & 0x3;
+  PetscScalar x = 0;
+
+  switch (t) {
+  case 3:
+    x = 0 + (a[0] * y[src[0]] + a[1] * y[src[1]] + a[2] * y[src[2]]);
+    break;
+  case 2:
+    x = 0 + (a[0] * y[src[0]] + a[1] * y[src[1]]);
+    break;
+  case 1:
+    x = 0 + a[0] * y[src[0]];
+    break;
+  default:
+    if (nv) {
+      x = 0 + (a[0] * y[src[0]] + a[1] * y[src[1]] + a[2] * y[src[2]] + a[3] * y[src[3]]);
+      t = 4;
+    }
+  }
+  for (; t < nv; t += 4) x += a[t] * y[src[t]] + a[t + 1] * y[src[t + 1]] + a[t + 2] * y[src[t + 2]] + a[t + 3] * y[src[t + 3]];
+  return x;
+}
+
 /* The sums of SimpVIKernelResidual(), inlined with n a constant for the smallest systems (the same operations in the
    same order) */
 #if defined(__GNUC__)
@@ -313,6 +339,17 @@ ResidualSums(SimpVIKernel kernel, const PetscInt n, const PetscScalar p0[], cons
   const PetscInt      s = kernel->s, nq = kernel->nq;
   const PetscScalar **terms = kernel->ptr, **pg = kernel->ptr + 2 * nq;
 
+  if (n == 1 && nq <= 16) { /* one position: the terms' values gathered once, each row's sum on scalars */
+    PetscScalar v[32];
+
+    for (PetscInt k = 0; k < nq; k++) {
+      v[k]      = P[k][0];
+      v[nq + k] = G[k][0];
+    }
+    for (PetscInt i = 0; i < s; i++) R[i] = DotFrom(kernel->rcount[i], &kernel->rc[i * 2 * nq], v, &kernel->rsrc[i * 2 * nq]);
+    if (p0) R[0] += p0[0];
+    return;
+  }
   for (PetscInt k = 0; k < nq; k++) {
     pg[k]      = P[k];
     pg[nq + k] = G[k];
