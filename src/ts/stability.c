@@ -26,7 +26,7 @@ static PetscErrorCode StepMapCreate(const SimpVIScheme *sc, StepMap *map)
 
   PetscFunctionBegin;
   map->s = s;
-  PetscCall(PetscCalloc5(s1 * s1, &map->Apv, s1 * s1, &map->Agx, s1 * s1, &map->A, s * s, &map->G, s, &map->b));
+  PetscCall(PetscCalloc5(s1 * s1, &map->Apv, s1 * s1, &map->Agx, s1 * s1, &map->A, s * s, &map->G, 2 * s, &map->b));
   for (PetscInt k = 0; k < sc->nq; k++)
     for (PetscInt i = 0; i < s1; i++)
       for (PetscInt l = 0; l < s1; l++) {
@@ -43,54 +43,58 @@ static PetscErrorCode StepMapDestroy(StepMap *map)
   PetscFunctionReturn(0);
 }
 
-/* The trace of the step map (q0, p0) -> (q1, p1) at step z */
+/* The trace of the step map (q0, p0) -> (q1, p1) at step z: its columns for (q0, p0) = (1, 0) and (0, 1) solved
+   together (one elimination, two right-hand sides) */
 static PetscReal StepMapTrace(StepMap *map, PetscReal z)
 {
   const PetscInt s = map->s, s1 = s + 1;
-  PetscReal     *A = map->A, *G = map->G, *b = map->b, trace = 0;
+  PetscReal     *A = map->A, *G = map->G, *b = map->b, *c = map->b + s, p1;
 
   for (PetscInt j = 0; j < s1 * s1; j++) A[j] = map->Apv[j] / z - z * map->Agx[j];
-  for (PetscInt col = 0; col < 2; col++) { /* (q0, p0) = (1, 0), then (0, 1) */
-    PetscReal q0 = col == 0, p0 = col == 1, p1 = 0;
-
-    for (PetscInt i = 0; i < s; i++) {
-      for (PetscInt l = 1; l < s1; l++) G[i * s + l - 1] = A[i * s1 + l];
-      b[i] = -A[i * s1] * q0 - (i == 0 ? p0 : 0);
-    }
-    for (PetscInt c = 0; c < s; c++) { /* Gaussian elimination with partial pivoting, s is small */
-      PetscInt p = c;
-
-      for (PetscInt r = c + 1; r < s; r++)
-        if (PetscAbsReal(G[r * s + c]) > PetscAbsReal(G[p * s + c])) p = r;
-      if (p != c) {
-        for (PetscInt j = 0; j < s; j++) {
-          PetscReal t  = G[c * s + j];
-          G[c * s + j] = G[p * s + j];
-          G[p * s + j] = t;
-        }
-        {
-          PetscReal t = b[c];
-          b[c]        = b[p];
-          b[p]        = t;
-        }
-      }
-      for (PetscInt r = c + 1; r < s; r++) {
-        PetscReal f = G[r * s + c] / G[c * s + c];
-
-        for (PetscInt j = c; j < s; j++) G[r * s + j] -= f * G[c * s + j];
-        b[r] -= f * b[c];
-      }
-    }
-    for (PetscInt c = s - 1; c >= 0; c--) {
-      for (PetscInt j = c + 1; j < s; j++) b[c] -= G[c * s + j] * b[j];
-      b[c] /= G[c * s + c];
-    }
-    /* b holds Q_1..Q_s */
-    p1 = A[s * s1] * q0;
-    for (PetscInt l = 1; l < s1; l++) p1 += A[s * s1 + l] * b[l - 1];
-    trace += col == 0 ? b[s - 1] : p1;
+  for (PetscInt i = 0; i < s; i++) {
+    for (PetscInt l = 1; l < s1; l++) G[i * s + l - 1] = A[i * s1 + l];
+    b[i] = -A[i * s1];      /* q0 = 1 */
+    c[i] = i == 0 ? -1 : 0; /* p0 = 1 */
   }
-  return trace;
+  for (PetscInt k = 0; k < s; k++) { /* Gaussian elimination with partial pivoting, s is small */
+    PetscInt p = k;
+
+    for (PetscInt r = k + 1; r < s; r++)
+      if (PetscAbsReal(G[r * s + k]) > PetscAbsReal(G[p * s + k])) p = r;
+    if (p != k) {
+      for (PetscInt j = 0; j < s; j++) {
+        PetscReal t  = G[k * s + j];
+        G[k * s + j] = G[p * s + j];
+        G[p * s + j] = t;
+      }
+      {
+        PetscReal t = b[k], u = c[k];
+        b[k] = b[p];
+        b[p] = t;
+        c[k] = c[p];
+        c[p] = u;
+      }
+    }
+    for (PetscInt r = k + 1; r < s; r++) {
+      PetscReal f = G[r * s + k] / G[k * s + k];
+
+      for (PetscInt j = k; j < s; j++) G[r * s + j] -= f * G[k * s + j];
+      b[r] -= f * b[k];
+      c[r] -= f * c[k];
+    }
+  }
+  for (PetscInt k = s - 1; k >= 0; k--) {
+    for (PetscInt j = k + 1; j < s; j++) {
+      b[k] -= G[k * s + j] * b[j];
+      c[k] -= G[k * s + j] * c[j];
+    }
+    b[k] /= G[k * s + k];
+    c[k] /= G[k * s + k];
+  }
+  /* b holds Q_1..Q_s for (1, 0), whose q1 is Q_s; c those for (0, 1), whose p1 = sum_l A_sl Q_l (Q_0 = 0) */
+  p1 = 0;
+  for (PetscInt l = 1; l < s1; l++) p1 += A[s * s1 + l] * c[l - 1];
+  return b[s - 1] + p1;
 }
 
 /* The bounds found so far in this process, by scheme table: the scan below costs as much as hundreds of small steps,
