@@ -303,7 +303,11 @@ PetscErrorCode SimpVIKernelPoints(SimpVIKernel kernel, PetscInt n, const PetscSc
 }
 
 /* sum_t a[t] y[src[t]] on scalars, in SimpVIMAXPYFrom()'s order from zero (bit for bit its one-entry sum) */
-static inline PetscScalar DotFrom(PetscInt nv, const PetscReal a[], const PetscScalar y[], const PetscInt src[])
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline PetscScalar
+DotFrom(PetscInt nv, const PetscReal a[], const PetscScalar y[], const PetscInt src[])
 {
   PetscInt    t = nv & 0x3;
   PetscScalar x = 0;
