@@ -343,15 +343,18 @@ ResidualSums(SimpVIKernel kernel, const PetscInt n, const PetscScalar p0[], cons
   const PetscInt      s = kernel->s, nq = kernel->nq;
   const PetscScalar **terms = kernel->ptr, **pg = kernel->ptr + 2 * nq;
 
-  if (n == 1 && nq <= 16) { /* one position: the terms' values gathered once, each row's sum on scalars */
-    PetscScalar v[32];
+  if (n <= 3 && nq <= 16) { /* a few positions: the terms' values gathered once per position, each row's sums on scalars */
+    PetscScalar v[3][32];
 
-    for (PetscInt k = 0; k < nq; k++) {
-      v[k]      = P[k][0];
-      v[nq + k] = G[k][0];
-    }
-    for (PetscInt i = 0; i < s; i++) R[i] = DotFrom(kernel->rcount[i], &kernel->rc[i * 2 * nq], v, &kernel->rsrc[i * 2 * nq]);
-    if (p0) R[0] += p0[0];
+    for (PetscInt k = 0; k < nq; k++)
+      for (PetscInt j = 0; j < n; j++) {
+        v[j][k]      = P[k][j];
+        v[j][nq + k] = G[k][j];
+      }
+    for (PetscInt i = 0; i < s; i++)
+      for (PetscInt j = 0; j < n; j++) R[i * n + j] = DotFrom(kernel->rcount[i], &kernel->rc[i * 2 * nq], v[j], &kernel->rsrc[i * 2 * nq]);
+    if (p0)
+      for (PetscInt j = 0; j < n; j++) R[j] += p0[j];
     return;
   }
   for (PetscInt k = 0; k < nq; k++) {
