@@ -187,8 +187,8 @@ PetscErrorCode LightRun(Light *L, const PetscReal q[], const PetscReal p[], Pets
     p0[j] = p[j];
   }
   for (PetscInt step = 0; step < L->nsteps; step++) {
-    const PetscReal t = step * L->h;
-    const PetscInt   its = L->its[step];
+    const PetscReal  t     = step * L->h;
+    const PetscInt   its   = L->its[step];
     const PetscInt64 jacat = L->jacat[step];
 
     for (PetscInt a = 0; a < s; a++) /* the predictor: the last step's polynomial (Q_0..Q_s) at 1 + c_a; zero at the first */
@@ -226,9 +226,9 @@ PetscErrorCode LightRun(Light *L, const PetscReal q[], const PetscReal p[], Pets
 PetscErrorCode LightFlops(const Light *L, PetscReal *flops)
 {
   const PetscReal n = L->n, s = L->s, nq = L->nq, m = L->m;
-  const PetscReal residual = nq * n * 4 * s + s * n * nq * 4;           /* the points, then the sums */
-  const PetscReal jacobian = nq * (s * n * n * 6 + s * n * m * 4);       /* T, U, then the rows */
-  const PetscReal lu = 2.0 / 3 * m * m * m, solve = 2 * m * m + m;       /* LU, triangular solves and the update */
+  const PetscReal residual = nq * n * 4 * s + s * n * nq * 4;          /* the points, then the sums */
+  const PetscReal jacobian = nq * (s * n * n * 6 + s * n * m * 4);     /* T, U, then the rows */
+  const PetscReal lu = 2.0 / 3 * m * m * m, solve = 2 * m * m + m;     /* LU, triangular solves and the update */
   const PetscReal start = s * n * 2 * (s + 1), end = n * (s + 2 * nq); /* the predictor, the end */
   PetscReal       total = 0;
 
