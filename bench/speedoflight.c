@@ -4,6 +4,14 @@
 */
 #include "speedoflight.h"
 
+/* The loops of a step are inlined with the number of positions n a constant for the pendulums (n = 1, 2), as simpvi's
+   kernel inlines its sums (include/simpvi/private/kernel.h): the compiler then unrolls the loops over n */
+#if defined(__GNUC__)
+  #define LIGHT_INLINE static inline __attribute__((always_inline))
+#else
+  #define LIGHT_INLINE static inline
+#endif
+
 /* The scheme's coefficients for steps of size h (the sums of include/simpvi/private/kernel.h, made here from the
    public tables), the predictor's basis, and the work arrays */
 PetscErrorCode LightCreate(TS ts, PetscInt n, PetscReal h, PetscInt nsteps, TSSimpVIPointwiseFn model, void *mctx, Light **light)
@@ -69,9 +77,9 @@ PetscErrorCode LightDestroy(Light **light)
 }
 
 /* x_k = q0 + sum_l B_kl Z_l, v_k = sum_l D_kl / h Z_l; the model's P, G there (and its derivatives) */
-static PetscErrorCode Evaluate(Light *L, PetscReal t, const PetscReal q0[], PetscBool derivatives)
+LIGHT_INLINE PetscErrorCode Evaluate(Light *L, const PetscInt n, PetscReal t, const PetscReal q0[], PetscBool derivatives)
 {
-  const PetscInt n = L->n, s = L->s, nq = L->nq;
+  const PetscInt s = L->s, nq = L->nq;
 
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < nq; k++) {
@@ -94,9 +102,9 @@ static PetscErrorCode Evaluate(Light *L, PetscReal t, const PetscReal q0[], Pets
 }
 
 /* R_i = delta_i0 p0 + sum_k [w_k D_ki P_k + h w_k B_ki G_k] */
-static void Residual(Light *L, const PetscReal p0[])
+LIGHT_INLINE void Residual(Light *L, const PetscInt n, const PetscReal p0[])
 {
-  const PetscInt n = L->n, s = L->s, nq = L->nq;
+  const PetscInt s = L->s, nq = L->nq;
 
   for (PetscInt i = 0; i < s; i++)
     for (PetscInt j = 0; j < n; j++) {
@@ -109,9 +117,9 @@ static void Residual(Light *L, const PetscReal p0[])
 
 /* dR_i/dZ_l = sum_k [w_k D_ki T_kl + h w_k B_ki U_kl], T_kl = B_kl Px + D_kl/h Pv, U_kl = B_kl Gx + D_kl/h Gv (row-major
    n x n blocks, the model's), then its LU factors in place with partial pivoting */
-static PetscErrorCode JacobianFactor(Light *L)
+LIGHT_INLINE PetscErrorCode JacobianFactor(Light *L, const PetscInt n)
 {
-  const PetscInt n = L->n, s = L->s, nq = L->nq, m = L->m, nn = n * n;
+  const PetscInt s = L->s, nq = L->nq, m = s * n, nn = n * n;
   PetscReal     *J = L->J;
 
   PetscFunctionBeginUser;
@@ -153,9 +161,9 @@ static PetscErrorCode JacobianFactor(Light *L)
 }
 
 /* Z -= J^-1 R by the factors */
-static void SolveUpdate(Light *L)
+LIGHT_INLINE void SolveUpdate(Light *L, const PetscInt n)
 {
-  const PetscInt m = L->m;
+  const PetscInt m = L->s * n;
   PetscReal     *b = L->R, *J = L->J;
 
   for (PetscInt j = 0; j < m; j++) {
@@ -173,15 +181,13 @@ static void SolveUpdate(Light *L)
   for (PetscInt j = 0; j < m; j++) L->Z[j] -= b[j];
 }
 
-/* The trace's steps from (q, p) at t = 0: q1, p1 at their end (may be q, p) */
-PetscErrorCode LightRun(Light *L, const PetscReal q[], const PetscReal p[], PetscReal q1[], PetscReal p1[])
+/* The trace's steps from (q, p) at t = 0: q1, p1 at their end */
+LIGHT_INLINE PetscErrorCode Steps(Light *L, const PetscInt n, const PetscReal q[], const PetscReal p[], PetscReal q1[], PetscReal p1[])
 {
-  const PetscInt n = L->n, s = L->s, nq = L->nq;
+  const PetscInt s = L->s, nq = L->nq;
   PetscReal      q0[8], p0[8]; /* the step's start */
 
   PetscFunctionBeginUser;
-  PetscCheck(n <= 8, PETSC_COMM_SELF, PETSC_ERR_SUP, "At most 8 positions");
-  PetscCheck(!L->nsteps || (L->its[0] && L->jacat[0] & 1), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The trace makes no Jacobian before its first solve");
   for (PetscInt j = 0; j < n; j++) {
     q0[j] = q[j];
     p0[j] = p[j];
@@ -199,13 +205,13 @@ PetscErrorCode LightRun(Light *L, const PetscReal q[], const PetscReal p[], Pets
           for (PetscInt i = 0; i <= s; i++) z += L->phi[a * (s + 1) + i] * L->Q[i * n + j];
         L->Z[a * n + j] = step ? z - q0[j] : 0;
       }
-    PetscCall(Evaluate(L, t, q0, (PetscBool)(jacat & 1)));
-    Residual(L, p0);
+    PetscCall(Evaluate(L, n, t, q0, (PetscBool)(jacat & 1)));
+    Residual(L, n, p0);
     for (PetscInt k = 0; k < its; k++) {
-      if (jacat >> k & 1) PetscCall(JacobianFactor(L));
-      SolveUpdate(L);
-      PetscCall(Evaluate(L, t, q0, (PetscBool)(k + 1 < its && (jacat >> (k + 1) & 1))));
-      Residual(L, p0);
+      if (jacat >> k & 1) PetscCall(JacobianFactor(L, n));
+      SolveUpdate(L, n);
+      PetscCall(Evaluate(L, n, t, q0, (PetscBool)(k + 1 < its && (jacat >> (k + 1) & 1))));
+      Residual(L, n, p0);
     }
     for (PetscInt j = 0; j < n; j++) { /* the end, and the nodes of this step's polynomial for the next predictor */
       L->Q[j] = q0[j];
@@ -217,6 +223,25 @@ PetscErrorCode LightRun(Light *L, const PetscReal q[], const PetscReal p[], Pets
   for (PetscInt j = 0; j < n; j++) {
     q1[j] = q0[j];
     p1[j] = p0[j];
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The trace's steps from (q, p) at t = 0: q1, p1 at their end (may be q, p) */
+PetscErrorCode LightRun(Light *L, const PetscReal q[], const PetscReal p[], PetscReal q1[], PetscReal p1[])
+{
+  PetscFunctionBeginUser;
+  PetscCheck(L->n <= 8, PETSC_COMM_SELF, PETSC_ERR_SUP, "At most 8 positions");
+  PetscCheck(!L->nsteps || (L->its[0] && L->jacat[0] & 1), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The trace makes no Jacobian before its first solve");
+  switch (L->n) {
+  case 1:
+    PetscCall(Steps(L, 1, q, p, q1, p1));
+    break;
+  case 2:
+    PetscCall(Steps(L, 2, q, p, q1, p1));
+    break;
+  default:
+    PetscCall(Steps(L, L->n, q, p, q1, p1));
   }
   PetscFunctionReturn(0);
 }
