@@ -14,12 +14,22 @@ static char help[] = "Wall time of TSSIMPVI against PETSc's own TS types on the 
                      "force the SNES path (-ts_simpvi_small_limit 0) and @pw for the pendulums through TSSimpVISetPointwiseLagrangian()\n"
                      "(e.g. lobatto:5@pw); rk4, theta (theta 1/2), irk (-ts_irk_nstages 3, Gauss), alpha2, bsi1..bsi4\n"
                      "(-ts_basicsymplectic_type k; pendulum_split only).\n"
+                     "Speed of light (-light, default true; the pendulum and the double pendulum): each simpvi row's time per step beside\n"
+                     "that of its arithmetic, timed in the same rounds: the same steps redone in plain C on arrays (bench/speedoflight.h)\n"
+                     "with no PETSc object, from a trace of the run (a run of its own, not timed): per step the run's Newton iterations,\n"
+                     "each a residual (the quadrature points x_k, v_k; the model's P, G there, the pointwise functions of\n"
+                     "examples/models/; the residual's sums with the scheme's tables, TSSimpVIGetTableau()) and a triangular solve, and\n"
+                     "the run's new Jacobians at the iterates where it made them (the model's derivatives, the Jacobian's sums, dense LU),\n"
+                     "then q1 = q0 + Z_s, p1 = p0 + h sum w_k G_k. Printed: both times per step, their ratio, the run's residuals,\n"
+                     "Jacobians and solves per step, the loop's flops per step (from the sizes, the model's own left out) and its end\n"
+                     "state against the run's (the same arithmetic: round-off).\n"
                      "Example: bench/stepcost -problem pendulum -mode target -tol 1e-9 -T 1000 -methods lobatto:4,rk4,irk\n\n";
 
 #include <simpvi.h>
 #include <petsctime.h>
 #include "../examples/models/pendulum.h"
 #include "../examples/models/doublependulum.h"
+#include "speedoflight.h"
 
 typedef enum {
   PENDULUM,
@@ -41,12 +51,77 @@ typedef struct {
 /* ---- the double pendulum (examples/ex2.c's, m = l = 1, g = 9.81: examples/models/doublependulum.h) ---- */
 static DoublePendulum dpm = {1, 1, 1, 1, 9.81};
 
+/* ---- the trace of a simpvi run on the pendulums for the speed-of-light column (bench/speedoflight.h): per step, its
+   Newton iterations (the TS's counters) and the iterates at which it made a Jacobian, seen by the model's callbacks.
+   The mechanical door: the potential's gradient at every quadrature point of each new iterate x_k, its Hessian for a
+   Jacobian at the last iterate evaluated. The pointwise door: the SNES's monitor after each residual evaluation, and
+   the model's derivatives (Px..Gv) at the points of the last call (at x_k, monitored) or at new points (at x_k+1, the
+   residual evaluation that gives them). Calls at one point (simpvi's estimate of the stiffness at the start) are no
+   step's. ---- */
+static struct {
+  PetscBool  on, pointwise;
+  Light     *light;
+  PetscReal *counts;          /* the run's residuals, Jacobians, solves */
+  PetscInt   nq;              /* the quadrature points */
+  PetscInt   snesits, kspits; /* the TS's counters at the end of the last step */
+  PetscInt   evals, potcalls; /* this step's: residual evaluations, calls of the potential's gradient */
+  PetscInt64 jacat;           /* this step's: bit k, a Jacobian made at x_k */
+  PetscReal  lastx[64];       /* the pointwise door: the points of the last residual evaluation */
+  char       failed[256];     /* why the run could not be traced (a step the loop does not redo) */
+} trace;
+
+/* a Jacobian at x_k */
+static void TraceJacobian(PetscInt k)
+{
+  if (k >= 0 && k < 62) trace.jacat |= (PetscInt64)1 << k;
+}
+
+/* the pointwise door's call at the points x: derivatives at the last iterate monitored, or at a new one */
+static void TracePointwise(PetscInt len, const PetscReal x[], PetscBool derivatives)
+{
+  PetscBool same = (PetscBool)(trace.evals > 0);
+
+  for (PetscInt j = 0; j < len && same; j++) same = (PetscBool)(x[j] == trace.lastx[j]);
+  if (derivatives) TraceJacobian(same ? trace.evals - 1 : trace.evals);
+  for (PetscInt j = 0; j < len; j++) trace.lastx[j] = x[j];
+}
+
+static PetscErrorCode TraceMonitor(SNES snes, PetscInt it, PetscReal fnorm, void *ctx)
+{
+  PetscFunctionBeginUser;
+  if (trace.on && trace.pointwise) trace.evals++;
+  PetscFunctionReturn(0);
+}
+
 /* both pendulums through TSSimpVISetPointwiseLagrangian() (the models' pointwise forms), for the @pw methods */
 static PetscErrorCode Pointwise(TS ts, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal L[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[], void *ctx)
 {
   PetscFunctionBeginUser;
+  if (trace.on && npts == trace.nq && npts * n <= 64) TracePointwise(npts * n, x, (PetscBool)(Px != NULL));
   if (n == 1) PetscCall(PendulumPointwise(ts, npts, n, t, x, v, L, P, G, Px, Pv, Gx, Gv, NULL));
   else PetscCall(DoublePendulumPointwise(ts, npts, n, t, x, v, L, P, G, Px, Pv, Gx, Gv, &dpm));
+  PetscFunctionReturn(0);
+}
+
+/* the mechanical door's potential (the double pendulum's with its context), traced */
+static PetscErrorCode TracedPotential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
+{
+  PetscFunctionBeginUser;
+  if (trace.on) {
+    trace.potcalls++;
+    trace.evals = (trace.potcalls + trace.nq - 1) / trace.nq;
+  }
+  if (ctx) PetscCall(DoublePendulumPotential(ts, t, x, V, g, ctx));
+  else PetscCall(Potential(ts, t, x, V, g, ctx));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TracedPotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
+{
+  PetscFunctionBeginUser;
+  if (trace.on) TraceJacobian(trace.evals - 1);
+  if (ctx) PetscCall(DoublePendulumPotentialHessian(ts, t, x, H, ctx));
+  else PetscCall(PotentialHessian(ts, t, x, H, ctx));
   PetscFunctionReturn(0);
 }
 
@@ -276,7 +351,63 @@ typedef struct {
   PetscBool  unmet;      /* target mode: not met with -Nmax steps (its time there is a lower bound) */
   PetscReal  eH;
   PetscReal *times;
+  /* the speed-of-light column (simpvi on the pendulums): the trace and the arithmetic redone, its times, the run's
+     counts (residuals, Jacobians, solves), its start and end states */
+  Light     *light;
+  PetscReal *lighttimes, counts[3], ustart[4], uend[4], lightdiff;
 } Method;
+
+/* After each step of a traced run: its Newton iterations and Jacobians into the trace */
+static PetscErrorCode TraceStep(TS ts)
+{
+  Light   *L = trace.light;
+  SNES     snes;
+  PetscInt step, snesits, kspits, nfuncs, its, njac = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(TSGetStepNumber(ts, &step));
+  PetscCall(TSGetSNESIterations(ts, &snesits));
+  PetscCall(TSGetKSPIterations(ts, &kspits));
+  PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SNESGetNumberFunctionEvals(snes, &nfuncs));
+  its = snesits - trace.snesits;
+  if (!trace.failed[0] && !(step >= 1 && step <= L->nsteps && its < 62 && trace.evals == nfuncs && nfuncs == its + 1)) /* (a line search, a failed step) */
+    PetscCall(
+      PetscSNPrintf(trace.failed, sizeof(trace.failed), "step %" PetscInt_FMT " of %" PetscInt_FMT ": the model saw %" PetscInt_FMT " residual evaluations, the SNES counted %" PetscInt_FMT " in %" PetscInt_FMT " iterations", step, L->nsteps, trace.evals, nfuncs, its));
+  if (trace.failed[0]) PetscFunctionReturn(0);
+  L->its[step - 1]   = its;
+  L->jacat[step - 1] = trace.jacat & (((PetscInt64)1 << its) - 1); /* one made at the last iterate serves no solve */
+  for (PetscInt k = 0; k < its; k++) njac += (PetscInt)(L->jacat[step - 1] >> k & 1);
+  trace.counts[0] += nfuncs;
+  trace.counts[1] += njac;
+  trace.counts[2] += kspits - trace.kspits;
+  trace.snesits = snesits;
+  trace.kspits  = kspits;
+  trace.evals = trace.potcalls = 0;
+  trace.jacat                  = 0;
+  PetscFunctionReturn(0);
+}
+
+/* Starts the trace of a simpvi run set up on the pendulum (n = 1) or the double pendulum (n = 2) with steps h */
+static PetscErrorCode TraceBegin(TS ts, Method *m, PetscInt n, PetscReal h, PetscInt nsteps)
+{
+  SNES snes;
+
+  PetscFunctionBeginUser;
+  PetscCall(LightDestroy(&m->light));
+  PetscCall(LightCreate(ts, n, h, nsteps, n == 1 ? PendulumPointwise : DoublePendulumPointwise, n == 1 ? NULL : &dpm, &m->light));
+  PetscCall(PetscMemzero(&trace, sizeof(trace)));
+  PetscCall(TSSimpVIGetTableau(ts, NULL, &trace.nq, NULL, NULL, NULL, NULL, NULL));
+  trace.on        = PETSC_TRUE;
+  trace.pointwise = m->pointwise;
+  trace.light     = m->light;
+  trace.counts    = m->counts;
+  m->counts[0] = m->counts[1] = m->counts[2] = 0;
+  PetscCall(TSSetPostStep(ts, TraceStep));
+  PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SNESMonitorSet(snes, TraceMonitor, NULL, NULL));
+  PetscFunctionReturn(0);
+}
 
 static PetscErrorCode SetUpMethod(TS ts, Ctx *ctx, const Method *m)
 {
@@ -341,15 +472,18 @@ static PetscErrorCode SetUpMethod(TS ts, Ctx *ctx, const Method *m)
   PetscFunctionReturn(0);
 }
 
-/* Integrates over [0, T] in N steps; time of TSSolve() alone (set-up before), energy error if monitored */
-static PetscErrorCode Run(Ctx *ctx, const Method *m, PetscReal T, PetscInt N, PetscBool monitor, PetscReal *seconds, PetscReal *eH)
+/* Integrates over [0, T] in N steps; time of TSSolve() alone (set-up before), energy error if monitored; traced (simpvi
+   on the pendulum or the double pendulum): the trace of the speed-of-light column, and the start and end states */
+static PetscErrorCode Run(Ctx *ctx, Method *m, PetscReal T, PetscInt N, PetscBool monitor, PetscBool traced, PetscReal *seconds, PetscReal *eH)
 {
-  TS             ts;
-  Vec            U, X = NULL, V = NULL;
-  Mat            J = NULL, M = NULL, Mx = NULL, Mxx = NULL, K = NULL;
-  PetscScalar   *u;
-  PetscLogDouble t0, t1;
-  PetscBool      simpvi = (PetscBool)(m->scheme[0] != 0);
+  TS                 ts;
+  Vec                U, X = NULL, V = NULL;
+  Mat                J = NULL, M = NULL, Mx = NULL, Mxx = NULL, K = NULL;
+  PetscScalar       *u;
+  const PetscScalar *ur;
+  PetscLogDouble     t0, t1;
+  PetscBool          simpvi = (PetscBool)(m->scheme[0] != 0);
+  const PetscInt     dim    = ctx->problem == PENDULUM ? 1 : 2; /* traced: the positions */
 
   PetscFunctionBeginUser;
   PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
@@ -378,14 +512,14 @@ static PetscErrorCode Run(Ctx *ctx, const Method *m, PetscReal T, PetscInt N, Pe
         PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
         PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 1, 1, 1, NULL, &K));
         PetscCall(TSSimpVISetMass(ts, M, NULL, NULL, NULL, NULL));
-        PetscCall(TSSimpVISetPotential(ts, K, Potential, PotentialHessian, NULL));
+        PetscCall(TSSimpVISetPotential(ts, K, TracedPotential, TracedPotentialHessian, NULL));
       } else {
         PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &M));
         PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &Mx));
         PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &Mxx));
         PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &K));
         PetscCall(TSSimpVISetMass(ts, M, Mx, Mxx, DoublePendulumMass, &dpm));
-        PetscCall(TSSimpVISetPotential(ts, K, DoublePendulumPotential, DoublePendulumPotentialHessian, &dpm));
+        PetscCall(TSSimpVISetPotential(ts, K, TracedPotential, TracedPotentialHessian, &dpm));
       }
     } else {
       PetscBool explicit;
@@ -457,9 +591,25 @@ static PetscErrorCode Run(Ctx *ctx, const Method *m, PetscReal T, PetscInt N, Pe
     PetscCall(Energy(ts, ctx, U, &ctx->H0));
     PetscCall(TSMonitorSet(ts, MonitorEnergy, ctx, NULL));
   }
+  if (traced) { /* U = (q, p) */
+    PetscCall(VecGetArrayRead(U, &ur));
+    for (PetscInt j = 0; j < 2 * dim; j++) m->ustart[j] = PetscRealPart(ur[j]);
+    PetscCall(VecRestoreArrayRead(U, &ur));
+    PetscCall(TraceBegin(ts, m, dim, T / N, N));
+  }
   PetscCall(PetscTime(&t0));
   PetscCall(TSSolve(ts, ctx->problem == PENDULUM_I2 || ctx->problem == CHAIN ? X : U));
   PetscCall(PetscTime(&t1));
+  if (traced) {
+    trace.on = PETSC_FALSE;
+    PetscCall(VecGetArrayRead(U, &ur));
+    for (PetscInt j = 0; j < 2 * dim; j++) m->uend[j] = PetscRealPart(ur[j]);
+    PetscCall(VecRestoreArrayRead(U, &ur));
+    if (trace.failed[0]) { /* no column for this row */
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: no speed of light, its Newton iterations not traced (%s)\n", m->name, trace.failed));
+      PetscCall(LightDestroy(&m->light));
+    }
+  }
   *seconds = t1 - t0;
   if (eH) *eH = ctx->eH;
   {
@@ -533,6 +683,36 @@ static PetscReal Median(PetscInt n, const PetscReal x[])
   return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
 
+/* The speed-of-light column: each simpvi row's time per step beside that of its arithmetic (bench/speedoflight.h) */
+static PetscErrorCode PrintLight(PetscInt nmethods, Method *m, PetscInt rounds)
+{
+  PetscBool agree = PETSC_TRUE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  speed of light: each simpvi run's steps redone in plain C on arrays, no PETSc object (bench/speedoflight.h),\n"
+                                          "  timed in the same rounds (arith.): the run's Newton iterations, each a residual (the quadrature points, the model's\n"
+                                          "  P and G there by its pointwise function, the residual's sums) and an LU solve, and the run's new Jacobians at the\n"
+                                          "  iterates where it made them (the model's derivatives, the Jacobian's sums, dense LU); per step the run's residual\n"
+                                          "  evaluations, Jacobians and linear solves, and the loop's flops (from the sizes, the model's own left out)\n"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-16s %12s %13s %12s  %9s %9s %7s %10s %10s\n", "method", "step [us]", "arith. [us]", "step/arith.", "residuals", "Jacobians", "solves", "flops", "end state"));
+  for (PetscInt i = 0; i < nmethods; i++) {
+    PetscReal t, tl, flops;
+
+    if (!m[i].light) continue;
+    t  = 1e6 * Median(rounds, m[i].times) / m[i].nsteps;
+    tl = 1e6 * Median(rounds, m[i].lighttimes) / m[i].nsteps;
+    PetscCall(LightFlops(m[i].light, &flops));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-16s %12.3f %13.3f %12.2f  %9.3f %9.3f %7.3f %10.0f %10.1e\n", m[i].name, (double)t, (double)tl, (double)(t / tl), (double)(m[i].counts[0] / m[i].nsteps), (double)(m[i].counts[1] / m[i].nsteps),
+                          (double)(m[i].counts[2] / m[i].nsteps), (double)(flops / m[i].nsteps), (double)m[i].lightdiff));
+  }
+  for (PetscInt i = 0; i < nmethods; i++) agree = (PetscBool)(agree && (!m[i].light || m[i].lightdiff <= 10 * PETSC_MACHINE_EPSILON * m[i].nsteps));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "  end state: max |(q, p) - the run's| / max(1, |q1|, |p1|) after the N steps; the arithmetic agrees with the\n"
+                        "  runs to round-off (at most 10 eps per step): %s\n",
+                        agree ? "yes" : "no"));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   Ctx       ctx      = {PENDULUM, 10000, PETSC_FALSE, 1.0, 0, 0};
@@ -540,7 +720,7 @@ int main(int argc, char **argv)
   PetscInt  nmethods = 16, rounds = 5, steps = 2000, Nmin = 0, Nmax = 0, warmup = 1;
   PetscReal T = 1000, h = 0.1, tol = 1e-9;
   Method   *m;
-  PetscBool target;
+  PetscBool target, light = PETSC_TRUE;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SimpVIInitializePackage());
@@ -558,7 +738,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-n", "Chain: masses", NULL, ctx.n, &ctx.n, NULL));
   PetscCall(PetscOptionsBool("-linear", "Chain: declared TS_LINEAR (TSSetProblemType()) for every method", NULL, ctx.linear, &ctx.linear, NULL));
   PetscCall(PetscOptionsReal("-q0", "Pendulum: start angle", NULL, ctx.q0, &ctx.q0, NULL));
+  PetscCall(PetscOptionsBool("-light", "The speed-of-light column of simpvi's rows (pendulum, double)", NULL, light, &light, NULL));
   PetscOptionsEnd();
+  light = (PetscBool)(light && (ctx.problem == PENDULUM || ctx.problem == DOUBLE));
   if (!Nmin) Nmin = (PetscInt)PetscCeilReal(ctx.problem == DOUBLE ? 4 * T : T); /* h = 1 (1/4): within the stability bounds */
   if (!Nmax) Nmax = (PetscInt)PetscCeilReal(400 * T);
   PetscCheck(rounds >= 1 && rounds <= 256, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rounds 1..256");
@@ -574,6 +756,7 @@ int main(int argc, char **argv)
   for (PetscInt i = 0; i < nmethods; i++) {
     PetscCall(ParseMethod(names[i], &m[i]));
     PetscCall(PetscMalloc1(rounds, &m[i].times));
+    PetscCall(PetscMalloc1(rounds, &m[i].lighttimes));
   }
 
   if (target) { /* the fewest steps on the grid N = Nmin 2^(j/4) meeting the tolerance */
@@ -589,7 +772,7 @@ int main(int argc, char **argv)
           m[i].unmet = PETSC_TRUE;
           break;
         }
-        PetscCall(Run(&ctx, &m[i], T, N, PETSC_TRUE, &s, &e));
+        PetscCall(Run(&ctx, &m[i], T, N, PETSC_TRUE, PETSC_FALSE, &s, &e));
         if (e <= tol) {
           hi = j;
           break;
@@ -598,19 +781,19 @@ int main(int argc, char **argv)
       }
       if (m[i].unmet) {
         m[i].nsteps = Nmax;
-        PetscCall(Run(&ctx, &m[i], T, Nmax, PETSC_TRUE, &s, &m[i].eH));
+        PetscCall(Run(&ctx, &m[i], T, Nmax, PETSC_TRUE, PETSC_FALSE, &s, &m[i].eH));
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-16s N = %8" PetscInt_FMT "  h = %-10.4g energy error %.2e: not met with -Nmax steps, its time there a lower bound\n", m[i].name, m[i].nsteps, (double)(T / m[i].nsteps), (double)m[i].eH));
         continue;
       }
       while (lo >= 0 && hi - lo > 1) { /* bisection on the quarter-octave grid */
         PetscInt j = (lo + hi) / 2, N = (PetscInt)(Nmin * PetscPowReal(2, j / 4.0) + 0.5);
 
-        PetscCall(Run(&ctx, &m[i], T, N, PETSC_TRUE, &s, &e));
+        PetscCall(Run(&ctx, &m[i], T, N, PETSC_TRUE, PETSC_FALSE, &s, &e));
         if (e <= tol) hi = j;
         else lo = j;
       }
       m[i].nsteps = (PetscInt)(Nmin * PetscPowReal(2, hi / 4.0) + 0.5);
-      PetscCall(Run(&ctx, &m[i], T, m[i].nsteps, PETSC_TRUE, &s, &m[i].eH));
+      PetscCall(Run(&ctx, &m[i], T, m[i].nsteps, PETSC_TRUE, PETSC_FALSE, &s, &m[i].eH));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-16s N = %8" PetscInt_FMT "  h = %-10.4g energy error %.2e\n", m[i].name, m[i].nsteps, (double)(T / m[i].nsteps), (double)m[i].eH));
     }
   } else {
@@ -619,12 +802,30 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " steps of h = %g\n", Problems[ctx.problem], steps, (double)h));
     if (ctx.problem == CHAIN) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  (%" PetscInt_FMT " masses, declared %s for every method)\n", ctx.n, ctx.linear ? "TS_LINEAR" : "TS_NONLINEAR"));
   }
+  for (PetscInt i = 0; i < nmethods && light; i++) { /* the trace of each simpvi row, from a run of its own (not timed) */
+    PetscReal s;
+
+    if (m[i].scheme[0] && !m[i].snes) PetscCall(Run(&ctx, &m[i], T, m[i].nsteps, PETSC_FALSE, PETSC_TRUE, &s, NULL));
+  }
   for (PetscInt r = -warmup; r < rounds; r++) /* interleaved; the warm-up round is not counted */
     for (PetscInt i = 0; i < nmethods; i++) {
       PetscReal s;
 
-      PetscCall(Run(&ctx, &m[i], T, m[i].nsteps, PETSC_FALSE, &s, NULL));
+      PetscCall(Run(&ctx, &m[i], T, m[i].nsteps, PETSC_FALSE, PETSC_FALSE, &s, NULL));
       if (r >= 0) m[i].times[r] = s;
+      if (m[i].light) { /* its arithmetic, timed next to it */
+        const PetscInt d = m[i].light->n;
+        PetscLogDouble t0, t1;
+        PetscReal      q1[2], p1[2];
+
+        PetscCall(PetscTime(&t0));
+        PetscCall(LightRun(m[i].light, m[i].ustart, m[i].ustart + d, q1, p1));
+        PetscCall(PetscTime(&t1));
+        if (r >= 0) m[i].lighttimes[r] = t1 - t0;
+        m[i].lightdiff = 0; /* the end states' difference, relative to the run's */
+        for (PetscInt j = 0; j < d; j++) m[i].lightdiff = PetscMax(m[i].lightdiff, PetscMax(PetscAbsReal(q1[j] - m[i].uend[j]), PetscAbsReal(p1[j] - m[i].uend[d + j])));
+        m[i].lightdiff /= PetscMax(1, PetscMax(PetscAbsReal(m[i].uend[0]), PetscAbsReal(m[i].uend[d])));
+      }
     }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-16s %12s %12s %14s   (medians of %" PetscInt_FMT " interleaved rounds)\n", "method", "time [s]", "per step [us]", target ? "time / first" : "step / first", rounds));
   for (PetscInt i = 0; i < nmethods; i++) {
@@ -633,7 +834,10 @@ int main(int argc, char **argv)
 
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-16s %12.4e %12.3f %s%13.3f   (%s / %s)\n", m[i].name, (double)t, (double)(1e6 * t / m[i].nsteps), m[i].unmet ? ">" : " ", (double)ratio, m[i].name, m[0].name));
   }
+  if (light) PetscCall(PrintLight(nmethods, m, rounds));
   for (PetscInt i = 0; i < nmethods; i++) {
+    PetscCall(LightDestroy(&m[i].light));
+    PetscCall(PetscFree(m[i].lighttimes));
     PetscCall(PetscFree(m[i].times));
     PetscCall(PetscFree(names[i]));
   }

@@ -2,6 +2,8 @@
 # Issues 13's and 22's "Done when" lines of the step's cost, each printed by bench/stepcost (side by side, interleaved
 # rounds, medians): bash bench/stepcost.sh [bindir, default build/bench] [rounds, default 5] [markdown file]
 # With a markdown file (docs/stepcost.md), the output is also written there with the command that made it.
+# The pendulum's and the double pendulum's tables end with the speed-of-light column of their simpvi rows (issue 22):
+# each run's time per step beside that of its own arithmetic redone in plain C (bench/speedoflight.h), and the ratio.
 set -euo pipefail
 bin=${1:-build/bench}/stepcost
 r=${2:-5}
@@ -9,7 +11,8 @@ doc=${3:-}
 
 run() {
   echo "== Pendulum, energy <= 1e-9 over 1000 s, default options: simpvi against rk4 and irk 3-stage Gauss (issue 22: >= 5x"
-  echo "   rk4, >= 3x irk through the mechanical door; >= 15x rk4 through the pointwise door, @pw)"
+  echo "   rk4, >= 3x irk through the mechanical door; >= 15x rk4 through the pointwise door, @pw); then each simpvi row's step"
+  echo "   beside its arithmetic in plain C (speed of light: step/arith.)"
   $bin -problem pendulum -mode target -T 1000 -tol 1e-9 -Nmin 250 -methods lobatto:5@pw,lobatto:6@pw,lobatto:5,lobatto:6,rk4,irk -rounds "$r"
   echo "== The same with -ts_simpvi_lag_jacobian false (Newton with a new Jacobian at every iteration, the default before"
   echo "   issue 22) and with PETSc's -snes_lag_jacobian 100 (one Jacobian per step)"
@@ -18,7 +21,8 @@ run() {
   echo "== The pendulum through the I2 door (TSSetI2Function()/TSSetI2Jacobian()), the same target, against alpha2"
   $bin -problem pendulum_i2 -mode target -T 1000 -tol 1e-9 -Nmin 250 -methods lobatto:4,lobatto:5,simpson,alpha2 -rounds "$r"
   echo "== Double pendulum, the same target, default options, against rk4 (issue 22: >= 10x through the pointwise door,"
-  echo "   >= 5x through the mechanical door); rk4 allowed up to 2e6 steps"
+  echo "   >= 5x through the mechanical door); rk4 allowed up to 2e6 steps; then the speed of light (issue 22: a Lobatto 6"
+  echo "   step within 3x its arithmetic, step/arith. of lobatto:6 and lobatto:6@pw)"
   $bin -problem double -mode target -T 1000 -tol 1e-9 -Nmax 2000000 -methods lobatto:5@pw,lobatto:6@pw,lobatto:6,rk4 -rounds "$r"
   echo "== The same with -ts_simpvi_lag_jacobian false"
   $bin -problem double -mode target -T 1000 -tol 1e-9 -Nmax 2000000 -methods lobatto:5@pw,lobatto:6@pw,lobatto:6,rk4 -rounds "$r" -ts_simpvi_lag_jacobian false
