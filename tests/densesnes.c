@@ -217,6 +217,12 @@ int main(int argc, char **argv)
     args: -case run -snes_monitor
     filter: awk '/SNES Function norm/ {n++} /solved by SNES type/ {t = $NF} END {print "type", t, "monitor lines:", (n > 20) ? "yes" : "no"}'
 
+  # a line search that multiplies by the Jacobian matrix (bt's slope) on the dense path: the matrix is filled for it
+  # (it was left empty by the array functions: "Not for unassembled matrix")
+  test:
+    suffix: linesearch_bt
+    args: -case run -snes_linesearch_type bt -malloc_dump
+
   # -ts_view shows the SNES type that solves the steps, once
   test:
     suffix: view

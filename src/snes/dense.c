@@ -191,8 +191,10 @@ static PetscErrorCode Solve(SNES snes)
   PetscFunctionReturn(0);
 }
 
-/* The line search may be skipped for an update written inline: basic, full steps, no hooks, no monitor */
-static PetscErrorCode InlineUpdate(SNES snes, PetscBool *inl)
+/* The line search may be skipped for an update written inline: basic, full steps, no hooks, no monitor. basic: the
+   type takes the step it is given (damped or not) and needs no Jacobian matrix (bt's slope is a product with it, which
+   the array functions do not fill) */
+static PetscErrorCode InlineUpdate(SNES snes, PetscBool *inl, PetscBool *basic_)
 {
   SNESLineSearch ls;
   PetscReal      damping;
@@ -208,7 +210,8 @@ static PetscErrorCode InlineUpdate(SNES snes, PetscBool *inl)
   PetscCall(SNESLineSearchGetPreCheck(ls, &pre, NULL));
   PetscCall(SNESLineSearchGetPostCheck(ls, &post, NULL));
   PetscCall(SNESLineSearchGetDefaultMonitor(ls, &monitor));
-  *inl = (PetscBool)(basic && damping == 1.0 && !pre && !post && !monitor);
+  *inl    = (PetscBool)(basic && damping == 1.0 && !pre && !post && !monitor);
+  *basic_ = basic;
   PetscFunctionReturn(0);
 }
 
@@ -216,7 +219,7 @@ static PetscErrorCode SNESSolve_SimpVIDense(SNES snes)
 {
   SNES_SimpVIDense *dn = (SNES_SimpVIDense *)snes->data;
   PetscReal         fnorm, xnorm = 0, ynorm = 0;
-  PetscBool         arrays, inl, ok;
+  PetscBool         arrays, inl, basic, ok;
   PetscScalar      *x, *y;
 
   PetscFunctionBegin;
@@ -225,7 +228,8 @@ static PetscErrorCode SNESSolve_SimpVIDense(SNES snes)
   snes->iter   = 0;
   snes->norm   = 0;
   PetscCall(UseArrays(snes, &arrays));
-  PetscCall(InlineUpdate(snes, &inl));
+  PetscCall(InlineUpdate(snes, &inl, &basic));
+  if (!basic && !dn->linear) arrays = PETSC_FALSE; /* e.g. bt: through SNESComputeJacobian(), which fills the matrix */
   dn->arrays = arrays;
   PetscCall(Function(snes, arrays, JacobianDue(snes), &fnorm));
   if (SIMPVI_DOMAINERROR(snes)) {
@@ -355,18 +359,17 @@ static PetscErrorCode SNESSetFromOptions_SimpVIDense(SNES snes, SimpVIOptionItem
 static PetscErrorCode SNESView_SimpVIDense(SNES snes, PetscViewer viewer)
 {
   SNES_SimpVIDense *dn = (SNES_SimpVIDense *)snes->data;
-  PetscBool         iascii, inl, arr;
+  PetscBool         iascii, inl = PETSC_FALSE, basic = PETSC_TRUE, arr;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton on a dense Jacobian, LAPACK LU (getrf/getrs)%s\n", dn->linear ? "; linear system: one Newton step, no convergence test" : ""));
   PetscCall(UseArrays(snes, &arr));
+  if (snes->linesearch) PetscCall(InlineUpdate(snes, &inl, &basic));
+  if (!basic && !dn->linear) arr = PETSC_FALSE;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  residual and Jacobian %s\n", arr ? "on arrays, given by the problem" : "from SNESComputeFunction() and SNESComputeJacobian()"));
-  if (snes->linesearch) {
-    PetscCall(InlineUpdate(snes, &inl));
-    if (inl) PetscCall(PetscViewerASCIIPrintf(viewer, "  full Newton steps (basic line search, damping 1)\n"));
-  }
+  if (inl) PetscCall(PetscViewerASCIIPrintf(viewer, "  full Newton steps (basic line search, damping 1)\n"));
   PetscFunctionReturn(0);
 }
 
