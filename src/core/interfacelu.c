@@ -16,7 +16,7 @@
 
 typedef struct {
   Mat              F;      /* LU factor of the process's diagonal block D */
-  PetscObjectState dstate; /* D's nonzero state at F's symbolic factorization */
+  PetscObjectState pstate; /* the matrix's nonzero state at F's symbolic factorization and G's making */
   Mat              Z;      /* D^{-1} O: local rows x g ghost columns, dense */
   PetscInt         g, *gidx;
   PetscInt         m, k0, mown, rstart; /* |G|; this process's rows of G: G[k0 .. k0 + mown); its first row */
@@ -149,9 +149,9 @@ static PetscErrorCode PCSetUp_InterfaceLU(PC pc)
   PetscCheck(mpiaij, comm, PETSC_ERR_SUP, "The interface LU of a nearly banded step matrix needs a MATMPIAIJ matrix, not %s", ((PetscObject)P)->type_name);
   PetscCall(MatMPIAIJGetSeqAIJ(P, &Ad, &Ao, &garray));
   PetscCall(MatGetOwnershipRange(P, &rstart, &rend));
-  PetscCall(MatGetNonzeroState(Ad, &state));
+  PetscCall(MatGetNonzeroState(P, &state)); /* of both blocks: the ghost columns may change alone */
   PetscCall(MatFactorInfoInitialize(&info));
-  if (!il->F || state != il->dstate) { /* a new pattern: the ordering, symbolic factorization and interface again */
+  if (!il->F || state != il->pstate) { /* a new pattern: the ordering, symbolic factorization and interface again */
     IS rperm, cperm;
 
     PetscCall(Reset(il));
@@ -160,7 +160,7 @@ static PetscErrorCode PCSetUp_InterfaceLU(PC pc)
     PetscCall(MatLUFactorSymbolic(il->F, Ad, rperm, cperm, &info));
     PetscCall(ISDestroy(&rperm));
     PetscCall(ISDestroy(&cperm));
-    il->dstate = state;
+    il->pstate = state;
     PetscCall(MatGetSize(Ao, NULL, &il->g));
     PetscCall(InterfaceSet(il, comm, rstart, rend, garray));
     PetscCall(MatGetLocalSize(P, &n, NULL));

@@ -165,13 +165,15 @@ PetscErrorCode SimpVIDefaultSolverFromMatrix_Private(KSP ksp, Mat A, PetscBool k
     Mat             Ad, Ao;
     const PetscInt *garray;
     PetscInt        m, gmax;
-    PetscBool       all;
+    PetscBool       all, sub;
 
     if (!(bjacobi && bcgs)) PetscFunctionReturn(0); /* not the choice made */
+    PetscCall(PetscOptionsHasName(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-sub_pc_type", &sub));
+    if (sub) PetscFunctionReturn(0); /* options for block Jacobi's blocks: block Jacobi stays */
     PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
     PetscCall(NearlyBanded(Ad, &near, &nzero, &env, &nnz));
     near = (PetscBool)(near && !nzero); /* a saddle point: its blocks' LU would need the natural order (constraints' default) */
-    PetscCallMPI(MPI_Allreduce(&near, &all, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)A)));
+    PetscCallMPI(MPI_Allreduce(&near, &all, 1, SIMPVI_MPI_BOOL, MPI_LAND, PetscObjectComm((PetscObject)A)));
     if (!all) PetscFunctionReturn(0);
     PetscCall(SimpVIInterfaceCount_Private(A, &m, &gmax));
     if (m > SIMPVI_INTERFACE_MAX || gmax > SIMPVI_INTERFACE_GHOSTS) {
