@@ -67,7 +67,7 @@ if [ -n "$doc" ]; then
     echo "# The step's default linear solver: where direct and Krylov cross over"
     echo
     echo "Written by \`bash bench/crossover.sh ${bindir} ${rounds} ${doc}\` on $(date -u +%Y-%m-%dT%H:%MZ); do not edit by hand."
-    echo "Machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo); PETSc $(pkg-config --modversion PETSc 2> /dev/null || echo '?')."
+    echo "Machine: $(getconf _NPROCESSORS_ONLN) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo); PETSc $(pkg-config --modversion PETSc 2> /dev/null || echo '?')."
     echo
     sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
     echo
