@@ -25,6 +25,7 @@ typedef struct {
   Mat              C;               /* I + Z_G, m x m dense, factored */
   Vec              b, y, yG, xG, w; /* b, y: local wrappers of the input and output; yG, xG: m; w: g */
   PetscScalar     *send;
+  PetscBool        failed; /* the last factorization failed (a zero pivot): applications give Inf, as PCLU's */
 } PC_InterfaceLU;
 
 static PetscErrorCode Reset(PC_InterfaceLU *il)
@@ -170,9 +171,11 @@ static PetscErrorCode PCSetUp_InterfaceLU(PC pc)
     PetscCall(VecDuplicate(il->yG, &il->xG));
     PetscCall(VecCreateSeq(PETSC_COMM_SELF, il->g, &il->w));
   }
+  PetscCall(MatFactorClearError(il->F));
   PetscCall(MatLUFactorNumeric(il->F, Ad, &info));
   PetscCall(MatFactorGetError(il->F, &err));
-  if (err) { /* a zero pivot: the solve fails as PCLU's would (the step is retried or the error reported) */
+  il->failed = (PetscBool)(err != MAT_FACTOR_NOERROR);
+  if (il->failed) { /* a zero pivot: the solve fails as PCLU's would (the step is retried or the error reported) */
     PetscCall(PetscInfo(pc, "The LU of this process's block failed (MatFactorError %d)\n", (int)err));
     PetscCall(PCSetFailedReason(pc, err == MAT_FACTOR_NUMERIC_ZEROPIVOT ? PC_FACTOR_NUMERIC_ZEROPIVOT : PC_FACTOR_OTHER));
     PetscFunctionReturn(0);
@@ -194,6 +197,10 @@ static PetscErrorCode PCApply_InterfaceLU(PC pc, Vec b, Vec x)
 
   PetscFunctionBegin;
   PetscCall(PCShellGetContext(pc, &il));
+  if (il->failed) {
+    PetscCall(VecSet(x, PETSC_INFINITY));
+    PetscFunctionReturn(0);
+  }
   PetscCall(VecGetArrayRead(b, &ba));
   PetscCall(VecGetArray(x, &xa));
   PetscCall(VecPlaceArray(il->b, ba));

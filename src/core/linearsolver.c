@@ -103,7 +103,7 @@ static PetscErrorCode Envelope(Mat A, const PetscInt perm[], PetscCount *env, Pe
 }
 
 /* Whether the square AIJ matrix A (one process's) is nearly banded under RCM: its envelope at most
-   SIMPVI_BANDED_ENVELOPE times its entries; *zero: whether it has zero diagonal entries */
+   SIMPVI_BANDED_ENVELOPE times its entries; *zero: its number of zero diagonal entries */
 #define SIMPVI_BANDED_ENVELOPE 4
 static PetscErrorCode NearlyBanded(Mat A, PetscBool *banded, PetscInt *zero, PetscCount *env, PetscCount *nnz)
 {
