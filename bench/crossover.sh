@@ -3,7 +3,8 @@
 # (examples/ex6.c as bench/chain, Simpson, h = 0.5, default options otherwise: simplified Newton keeps the Jacobian and
 # its factors) of 50 to 10^5 masses on 1 and 2 processes; for each size and process count the time per step of
 #   default  (the library's choice: on one process LU, ordered by RCM for these banded step matrices at any size; in
-#            parallel BiCGStab/bjacobi ILU(0)),
+#            parallel the exact interface LU: each rank's band by an LU ordered by RCM, the ranks' few coupling
+#            unknowns by a capacitance system; BiCGStab/bjacobi ILU(0) for matrices not nearly banded),
 #   direct   (-ksp_type preonly -pc_type lu, PETSc's default ordering; SuperLU_DIST in parallel, where the PETSc at
 #            hand has it),
 #   krylov   (-ksp_type bcgs -pc_type bjacobi -ksp_rtol 1e-12),
@@ -66,9 +67,9 @@ if [ -n "$doc" ]; then
     echo "# The step's default linear solver: where direct and Krylov cross over"
     echo
     echo "Written by \`bash bench/crossover.sh ${bindir} ${rounds} ${doc}\` on $(date -u +%Y-%m-%dT%H:%MZ); do not edit by hand."
-    echo "Machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo); PETSc $(pkg-config --modversion PETSc 2> /dev/null || echo '?')."
+    echo "Machine: $(getconf _NPROCESSORS_ONLN) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo); PETSc $(pkg-config --modversion PETSc 2> /dev/null || echo '?')."
     echo
-    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
     echo
     run
   } | tee "$doc"

@@ -215,7 +215,7 @@ differences with dx = 0.05, h = dx/2, exact time-dependent Dirichlet data). Both
 \`theta\` gets the phase-space form from \`TSSimpVISetUpPhaseSpace()\`; both use Newton with simpvi's tolerance
 (\`-snes_rtol 1e-14\` is given to theta; both then stop on the size of the update) and the same linear solver per row:
 
-* **krylov**: \`$solver_krylov\` (ILU(0) blocks), the library's default for step systems of more than 10^5 rows
+* **krylov**: \`$solver_krylov\` (ILU(0) blocks), the library's default for step systems of more than 10^5 rows and, in parallel, for any not nearly banded on each rank
   and in parallel at every size (bench/crossover.sh);
 * **direct**: \`-ksp_type preonly -pc_type lu\` (SuperLU_DIST in parallel, OMP_NUM_THREADS=$OMP_NUM_THREADS), the library's
   default below 10^5 rows on one process, forced here with \`-ts_simpvi_direct_limit\` (and \`-pc_type lu\` in parallel);

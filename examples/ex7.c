@@ -867,13 +867,25 @@ int main(int argc, char **argv)
     args: -dim 2 -n 19 -L 10 -T 1 -levels 1 -serial -ksp_type gmres -pc_type bjacobi -ksp_rtol 1e-14
     output_file: output/ex7_2d_1.out
 
-  # above -ts_simpvi_direct_limit rows the default step solver is BiCGStab with block Jacobi/ILU(0): the same kink, the
-  # same error, and the parallel run still agrees with the serial one
+  # above -ts_simpvi_direct_limit rows the default step solver of a 1-D grid is the LU ordered by RCM on one process and,
+  # in parallel, the exact interface LU (each rank's band by an LU ordered by RCM, the ranks' few coupling unknowns by a
+  # capacitance system, src/core/interfacelu.c); of a 2-D grid BiCGStab with block Jacobi/ILU(0): the same kink, the
+  # same error, and the parallel run still agrees with the serial one (on 4 ranks the middle ranks couple both ways)
   test:
     suffix: krylov_default
     nsize: 2
     args: -n 99 -T 2 -levels 1 -serial -ts_simpvi_direct_limit 100
     output_file: output/ex7_par_1.out
+  test:
+    suffix: interface_default_4
+    nsize: 4
+    args: -n 99 -T 2 -levels 1 -serial
+    output_file: output/ex7_par_1.out
+  test:
+    suffix: krylov_default_2d_2
+    nsize: 2
+    args: -dim 2 -n 19 -L 10 -T 1 -levels 1 -serial
+    output_file: output/ex7_2d_1.out
 
   test:
     suffix: krylov_default_view
@@ -884,6 +896,18 @@ int main(int argc, char **argv)
     suffix: banded_default_view
     args: -n 99 -T 0.4 -levels 1 -ts_simpvi_direct_limit 100 -ts_view
     filter: grep -E "Step's linear solver|(KSP|PC) Object|type: (bcgs|bjacobi|preonly|lu)$|matrix ordering"
+
+  # on 2 ranks the same 1-D grid gets the interface LU (a 2-D grid keeps BiCGStab: krylov_default_2d_view_2)
+  test:
+    suffix: banded_default_view_2
+    nsize: 2
+    args: -n 99 -T 0.4 -levels 1 -ts_view
+    filter: grep -E "Step's linear solver|(KSP|PC) Object|type: (bcgs|bjacobi|preonly|lu|shell)$|capacitance"
+  test:
+    suffix: krylov_default_2d_view_2
+    nsize: 2
+    args: -dim 2 -n 19 -L 10 -T 0.4 -levels 1 -ts_view
+    filter: grep -E "Step's linear solver|(KSP|PC) Object|type: (bcgs|bjacobi|preonly|ilu|shell)$"
 
   # -native: PETSc's types with the hand-written right-hand side (and Jacobian: the same Newton iterations) against
   # TSSimpVISetUpPhaseSpace(), the same trajectory to round-off; on 2 ranks the Jacobian has off-process columns

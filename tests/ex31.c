@@ -111,8 +111,8 @@ int main(int argc, char **argv)
   build:
     requires: !complex
 
-  # default options on 1 and 2 ranks, with and without a DMDA: the direct solve (PC lu); a PETSc without a parallel LU
-  # gives BiCGStab with block Jacobi on 2 ranks (ex31_default_alt.out)
+  # default options on 1 and 2 ranks, with and without a DMDA: the direct solve, PC lu on 1 rank; on 2 ranks this
+  # banded chain gets the exact interface LU (src/core/interfacelu.c, a PCSHELL: ex31_default_alt.out)
   test:
     suffix: default
     nsize: {{1 2}}

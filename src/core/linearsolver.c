@@ -27,8 +27,9 @@ static PetscErrorCode TypeUnchosen(PetscObject obj, const char option[], const c
   (SuperLU_DIST) was measured 1.2 to 5 times slower than the Krylov solve on every size of bench/crossover.sh (50 to
   2 10^5 masses on 2 processes, docs/crossover.md), with the Jacobian and its factors kept or not. Only the types the
   user left unchosen (TypeUnchosen) are set; placeholder: the KSP carries the step placeholders of
-  SimpVIStepPlaceholderSolver_Private(). ours (optional): whether it chose both types on one process, so that
-SimpVIDefaultSolverFromMatrix_Private() may refine the choice from the first matrix.
+  SimpVIStepPlaceholderSolver_Private(). ours (optional): whether it chose both types, so that
+  SimpVIDefaultSolverFromMatrix_Private() may refine the choice from the first matrix (in parallel too: a nearly banded
+  step matrix gets an exact solve, src/core/interfacelu.c).
 */
 PetscErrorCode SimpVIDefaultLinearSolver_Private(KSP ksp, PetscInt N, PetscInt limit, PetscBool spd, PetscBool placeholder, PetscBool *ours)
 {
@@ -42,7 +43,7 @@ PetscErrorCode SimpVIDefaultLinearSolver_Private(KSP ksp, PetscInt N, PetscInt l
   PetscCall(TypeUnchosen((PetscObject)ksp, "-ksp_type", placeholder ? KSPPREONLY : NULL, &kspfree));
   PetscCall(TypeUnchosen((PetscObject)pc, "-pc_type", placeholder ? PCNONE : NULL, &pcfree));
   if (pcfree) PetscCall(PCSetType(pc, N > limit || size > 1 ? PCBJACOBI : PCLU));
-  if (ours) *ours = (PetscBool)(pcfree && kspfree && size == 1);
+  if (ours) *ours = (PetscBool)(pcfree && kspfree);
   if (!kspfree) PetscFunctionReturn(0);
   PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &direct, PCLU, PCCHOLESKY, PCQR, ""));
   if (direct) PetscCall(KSPSetType(ksp, KSPPREONLY));
@@ -101,25 +102,53 @@ static PetscErrorCode Envelope(Mat A, const PetscInt perm[], PetscCount *env, Pe
   PetscFunctionReturn(0);
 }
 
+/* Whether the square AIJ matrix A (one process's) is nearly banded under RCM: its envelope at most
+   SIMPVI_BANDED_ENVELOPE times its entries; *zero: its number of zero diagonal entries */
+#define SIMPVI_BANDED_ENVELOPE 4
+static PetscErrorCode NearlyBanded(Mat A, PetscBool *banded, PetscInt *zero, PetscCount *env, PetscCount *nnz)
+{
+  IS              rperm, cperm, zeros;
+  const PetscInt *perm;
+
+  PetscFunctionBegin;
+  PetscCall(MatFindZeroDiagonals(A, &zeros));
+  PetscCall(ISGetSize(zeros, zero));
+  PetscCall(ISDestroy(&zeros));
+  PetscCall(MatGetOrdering(A, MATORDERINGRCM, &rperm, &cperm));
+  PetscCall(ISGetIndices(rperm, &perm));
+  PetscCall(Envelope(A, perm, env, nnz));
+  PetscCall(ISRestoreIndices(rperm, &perm));
+  PetscCall(ISDestroy(&rperm));
+  PetscCall(ISDestroy(&cperm));
+  *banded = (PetscBool)(*env <= SIMPVI_BANDED_ENVELOPE * *nnz);
+  PetscFunctionReturn(0);
+}
+
 /*
   SimpVIDefaultSolverFromMatrix_Private - refines the default solver of the step (SimpVIDefaultLinearSolver_Private()
-  chose both types, on one process) from the step matrix A's first pattern, before its first factorization: where A is
-  nearly banded under reverse Cuthill-McKee (its envelope at most SIMPVI_BANDED_ENVELOPE times its entries: a chain, a
-  1-D grid, whose step matrix couples s copies of a band), an LU ordered by RCM fills at most that envelope, whatever
-  the size: the direct solve then, ordered by RCM (unless -pc_factor_mat_ordering_type is given). Otherwise (2-D and
-  3-D grids) the choice stays: an LU up to -ts_simpvi_direct_limit rows ordered by PETSc's nested dissection, Krylov
-  above. On the chains of bench/stepcost.sh and bench/crossover.sh nested dissection filled the factor 1.7 times and
-  scattered it (a Simpson step 3.5 times slower than with RCM), and above the limit (2 10^5 rows) BiCGStab cost 2.8
-  times the direct solve that simplified Newton factors once for many steps. *banded: whether RCM was chosen.
+  chose both types) from the step matrix A's first pattern, before its first factorization: where A is nearly banded
+  under reverse Cuthill-McKee (its envelope at most SIMPVI_BANDED_ENVELOPE times its entries: a chain, a 1-D grid,
+  whose step matrix couples s copies of a band), an LU ordered by RCM fills at most that envelope, whatever the size:
+  the direct solve then, ordered by RCM (unless -pc_factor_mat_ordering_type is given). Otherwise (2-D and 3-D grids)
+  the choice stays: an LU up to -ts_simpvi_direct_limit rows ordered by PETSc's nested dissection, Krylov above. On the
+  chains of bench/stepcost.sh and bench/crossover.sh nested dissection filled the factor 1.7 times and scattered it (a
+  Simpson step 3.5 times slower than with RCM), and above the limit (2 10^5 rows) BiCGStab cost 2.8 times the direct
+  solve that simplified Newton factors once for many steps.
+  In parallel the same test on each process's diagonal block, and the processes coupled through at most
+  SIMPVI_INTERFACE_MAX unknowns (SIMPVI_INTERFACE_GHOSTS per process): the exact solve of src/core/interfacelu.c, each
+  block by an LU ordered by RCM, in place of BiCGStab with block Jacobi/ILU(0) (on the 10^5-mass FPUT chain of the
+  conformance suite, 2 BiCGStab iterations a solve: 5 products and 5 block solves, 8 reductions, where this solve
+  needs one pair of triangular solves and one MPI_Allgatherv(): bench/ranks.sh). krylov: the step's operator is not
+  A (an inexact Jacobian, A only preconditions it): the Krylov method stays. *banded: whether RCM was chosen.
 */
-#define SIMPVI_BANDED_ENVELOPE 4
-PetscErrorCode SimpVIDefaultSolverFromMatrix_Private(KSP ksp, Mat A, PetscBool *banded)
+#define SIMPVI_INTERFACE_MAX    256
+#define SIMPVI_INTERFACE_GHOSTS 32
+PetscErrorCode SimpVIDefaultSolverFromMatrix_Private(KSP ksp, Mat A, PetscBool krylov, PetscBool *banded)
 {
-  PC              pc;
-  PetscBool       lu, bjacobi, bcgs, preonly, seqaij, given;
-  IS              rperm, cperm;
-  const PetscInt *perm;
-  PetscCount      env = 0, nnz = 0;
+  PC         pc;
+  PetscBool  lu, bjacobi, bcgs, preonly, seqaij, mpiaij, given, near;
+  PetscCount env = 0, nnz = 0;
+  PetscInt   nzero;
 
   PetscFunctionBegin;
   *banded = PETSC_FALSE;
@@ -129,34 +158,48 @@ PetscErrorCode SimpVIDefaultSolverFromMatrix_Private(KSP ksp, Mat A, PetscBool *
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPBCGS, &bcgs));
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &seqaij));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPIAIJ, &mpiaij));
   PetscCall(PetscOptionsHasName(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_factor_mat_ordering_type", &given));
-  if (!seqaij || given || !((lu && preonly) || (bjacobi && bcgs))) PetscFunctionReturn(0); /* not the choice made */
-  /* zero diagonals: a saddle point (the multipliers of constraints, after the positions), which an LU without pivoting
-     factors in the natural order, the multipliers' Schur complement last; RCM may put a zero pivot first */
-  {
-    IS       zero;
-    PetscInt nzero;
+  if (given) PetscFunctionReturn(0);
+  if (mpiaij) { /* in parallel (collective): each process's block, and the coupling of the processes */
+    Mat             Ad, Ao;
+    const PetscInt *garray;
+    PetscInt        m, gmax;
+    PetscBool       all, sub;
 
-    PetscCall(MatFindZeroDiagonals(A, &zero));
-    PetscCall(ISGetSize(zero, &nzero));
-    PetscCall(ISDestroy(&zero));
-    if (nzero && lu && preonly) {
-      PetscCall(PetscInfo(pc, "The step matrix has %" PetscInt_FMT " zero diagonal entries (a saddle point): LU in the natural order\n", nzero));
-      PetscCall(PCFactorSetMatOrderingType(pc, MATORDERINGNATURAL));
+    if (!(bjacobi && bcgs)) PetscFunctionReturn(0); /* not the choice made */
+    PetscCall(PetscOptionsHasName(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-sub_pc_type", &sub));
+    if (sub) PetscFunctionReturn(0); /* options for block Jacobi's blocks: block Jacobi stays */
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
+    PetscCall(NearlyBanded(Ad, &near, &nzero, &env, &nnz));
+    near = (PetscBool)(near && !nzero); /* a saddle point: its blocks' LU would need the natural order (constraints' default) */
+    PetscCallMPI(MPI_Allreduce(&near, &all, 1, SIMPVI_MPI_BOOL, MPI_LAND, PetscObjectComm((PetscObject)A)));
+    if (!all) PetscFunctionReturn(0);
+    PetscCall(SimpVIInterfaceCount_Private(A, &m, &gmax));
+    if (m > SIMPVI_INTERFACE_MAX || gmax > SIMPVI_INTERFACE_GHOSTS) {
+      PetscCall(PetscInfo(pc, "The processes' blocks of the step matrix are nearly banded, but they couple through up to %" PetscInt_FMT " unknowns (%" PetscInt_FMT " on one process): block Jacobi stays\n", m, gmax));
       PetscFunctionReturn(0);
     }
+    PetscCall(PetscInfo(pc, "The step matrix is nearly banded under RCM on each process (envelope %" PetscCount_FMT ", %" PetscCount_FMT " entries on this one), its processes coupled through at most %" PetscInt_FMT " unknowns: each block by an LU ordered by RCM, the coupling by a capacitance system\n", env, nnz, m));
+    PetscCall(SimpVIPCSetInterfaceLU_Private(pc));
+    if (!krylov) PetscCall(KSPSetType(ksp, KSPPREONLY));
+    *banded = PETSC_TRUE;
+    PetscFunctionReturn(0);
   }
-  PetscCall(MatGetOrdering(A, MATORDERINGRCM, &rperm, &cperm));
-  PetscCall(ISGetIndices(rperm, &perm));
-  PetscCall(Envelope(A, perm, &env, &nnz));
-  PetscCall(ISRestoreIndices(rperm, &perm));
-  PetscCall(ISDestroy(&rperm));
-  PetscCall(ISDestroy(&cperm));
-  if (env > SIMPVI_BANDED_ENVELOPE * nnz) PetscFunctionReturn(0);
+  if (!seqaij || !((lu && preonly) || (bjacobi && bcgs))) PetscFunctionReturn(0); /* not the choice made */
+  PetscCall(NearlyBanded(A, &near, &nzero, &env, &nnz));
+  /* zero diagonals: a saddle point (the multipliers of constraints, after the positions), which an LU without pivoting
+     factors in the natural order, the multipliers' Schur complement last; RCM may put a zero pivot first */
+  if (nzero && lu && preonly) {
+    PetscCall(PetscInfo(pc, "The step matrix has %" PetscInt_FMT " zero diagonal entries (a saddle point): LU in the natural order\n", nzero));
+    PetscCall(PCFactorSetMatOrderingType(pc, MATORDERINGNATURAL));
+    PetscFunctionReturn(0);
+  }
+  if (!near) PetscFunctionReturn(0);
   PetscCall(PetscInfo(pc, "The step matrix is nearly banded under RCM (envelope %" PetscCount_FMT ", %" PetscCount_FMT " entries): LU ordered by RCM%s\n", env, nnz, bjacobi ? " in place of BiCGStab above -ts_simpvi_direct_limit" : ""));
   if (bjacobi) {
     PetscCall(PCSetType(pc, PCLU));
-    PetscCall(KSPSetType(ksp, KSPPREONLY));
+    if (!krylov) PetscCall(KSPSetType(ksp, KSPPREONLY));
   }
   PetscCall(PCFactorSetMatOrderingType(pc, MATORDERINGRCM));
   *banded = PETSC_TRUE;

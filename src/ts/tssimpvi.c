@@ -282,7 +282,7 @@ static PetscErrorCode SNESTSFormJacobian_SimpVI(SNES snes, Vec Y, Mat A, Mat B, 
     KSP ksp;
 
     PetscCall(SNESGetKSP(snes, &ksp));
-    PetscCall(SimpVIDefaultSolverFromMatrix_Private(ksp, B, &vi->banded));
+    PetscCall(SimpVIDefaultSolverFromMatrix_Private(ksp, B, vi->prob->inexactjacobian, &vi->banded));
     vi->solverpending = PETSC_FALSE;
   }
   if (vi->saddlepending) { /* the saddle-point default's blocks, on the first step matrix */
@@ -663,11 +663,16 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
     PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPBCGS, &bcgs));
     PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCBJACOBI, &bjacobi));
     if (size > 1 && bcgs && bjacobi)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  Step's linear solver: BiCGStab with block Jacobi/ILU(0), the default in parallel at every size (a parallel LU was measured slower at every size: bench/crossover.sh)\n"));
+      PetscCall(
+        PetscViewerASCIIPrintf(viewer,
+                               "  Step's linear solver: BiCGStab with block Jacobi/ILU(0), the default in parallel unless the step matrix is nearly banded on each process (a parallel LU was measured slower at every size: bench/crossover.sh)\n"));
     if (vi->saddle)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  Step's linear solver: the saddle-point default of the Vec/Mat constraints, %s\n", size > 1 ? "GMRES with block Jacobi, each process's block (its positions, then its multipliers) by an LU in the natural order" : "an LU in the natural order (the multipliers last)"));
     PetscCall(SimpVIStepConstraintsView_Private(vi->step, viewer));
-    if (vi->banded) PetscCall(PetscViewerASCIIPrintf(viewer, "  Step's linear solver: LU ordered by reverse Cuthill-McKee, the default for a step matrix nearly banded under it at any size (bench/crossover.sh)\n"));
+    if (vi->banded && size == 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  Step's linear solver: LU ordered by reverse Cuthill-McKee, the default for a step matrix nearly banded under it at any size (bench/crossover.sh)\n"));
+    if (vi->banded && size > 1)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  Step's linear solver: each process's block by an LU ordered by reverse Cuthill-McKee and the few unknowns coupling the processes by a dense capacitance system (an exact solve), the default in "
+                                               "parallel for a step matrix nearly banded on each process (bench/ranks.sh, bench/crossover.sh)\n"));
   }
   PetscCall(SimpVIAdjointView_Private(ts, viewer));
   if (!vi->compensated) PetscCall(PetscViewerASCIIPrintf(viewer, "  Compensated (Kahan) summation of the q, p and t updates: off\n"));

@@ -148,7 +148,10 @@ PETSC_INTERN PetscErrorCode SimpVIMatFill_Private(Mat, PetscBool *, PetscErrorCo
 #define SIMPVI_DIRECT_LIMIT 100000
 PETSC_INTERN PetscErrorCode SimpVIDefaultLinearSolver_Private(KSP, PetscInt, PetscInt, PetscBool, PetscBool, PetscBool *);
 PETSC_INTERN PetscErrorCode SimpVIStepPlaceholderSolver_Private(KSP);
-PETSC_INTERN PetscErrorCode SimpVIDefaultSolverFromMatrix_Private(KSP, Mat, PetscBool *);
+PETSC_INTERN PetscErrorCode SimpVIDefaultSolverFromMatrix_Private(KSP, Mat, PetscBool, PetscBool *);
+/* the exact parallel solve of a matrix nearly banded on each process, coupled through few unknowns (src/core/interfacelu.c) */
+PETSC_INTERN PetscErrorCode SimpVIPCSetInterfaceLU_Private(PC);
+PETSC_INTERN PetscErrorCode SimpVIInterfaceCount_Private(Mat, PetscInt *, PetscInt *);
 
 /* The step's residual and dense Jacobian on arrays for SNESSIMPVIDENSE (src/core/smallstep.c; the functions of
    include/simpvi/private/snesdense.h, their context the step) */
