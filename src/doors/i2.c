@@ -22,8 +22,10 @@
 
 /* The user's I2 function and Jacobian are called directly when they are the whole F (no RHS part): a failure on some
    processes is then made collective right after the user's code, while TSComputeI2Function() and
-   TSComputeI2Jacobian() may do collective work of their own after it (a debug PETSc's check of its log events) */
-static PetscErrorCode I2Function(TS ts, PetscReal t, Vec x, Vec v, Vec a, Vec F)
+   TSComputeI2Jacobian() may do collective work of their own after it (a debug PETSc's check of its log events). On one
+   process a success needs no check (nor the MPI_Comm_size() of SimpVICallBack(), which the door calls at every
+   quadrature point) */
+static PetscErrorCode I2Function(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, Vec a, Vec F)
 {
   DM            dm;
   TSI2Function  f;
@@ -34,7 +36,8 @@ static PetscErrorCode I2Function(TS ts, PetscReal t, Vec x, Vec v, Vec a, Vec F)
   PetscCall(TSGetDM(ts, &dm));
   PetscCall(DMTSGetI2Function(dm, &f, &ctx));
   PetscCall(DMTSGetRHSFunction(dm, &rhs, NULL));
-  if (f && !rhs) SimpVICallBack(ts, "TSSIMPVI I2 function", f(ts, t, x, v, a, F, ctx));
+  if (f && !rhs && prob->I2oneprocess) SimpVICallBackOneProcess(ts, "TSSIMPVI I2 function", f(ts, t, x, v, a, F, ctx));
+  else if (f && !rhs) SimpVICallBack(ts, "TSSIMPVI I2 function", f(ts, t, x, v, a, F, ctx));
   else SimpVICallBack(ts, "TSSIMPVI I2 function", TSComputeI2Function(ts, t, x, v, a, F));
   PetscFunctionReturn(0);
 }
@@ -168,11 +171,11 @@ static PetscErrorCode MassFromFunction(TS ts, SimpVIProblem *prob, PetscReal t, 
     PetscCall(VecSet(y, 0));
     PetscFunctionReturn(0);
   }
-  PetscCall(I2Function(ts, t, x, v, prob->zero, prob->I2f));
+  PetscCall(I2Function(ts, prob, t, x, v, prob->zero, prob->I2f));
   PetscCall(VecNorm(prob->I2f, NORM_INFINITY, &fnorm));
   sigma = PetscPowReal(2, PetscCeilReal(PetscLog2Real(PetscMax(fnorm / (prob->I2Mscale * rnorm), 1))) + 20);
   PetscCall(VecAXPBY(prob->I2s, sigma, 0, r));
-  PetscCall(I2Function(ts, t, x, v, prob->I2s, y));
+  PetscCall(I2Function(ts, prob, t, x, v, prob->I2s, y));
   PetscCall(VecAXPY(y, -1, prob->I2f));
   PetscCall(VecScale(y, 1 / sigma));
   PetscFunctionReturn(0);
@@ -198,6 +201,12 @@ static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
   PetscFunctionBegin;
   PetscCall(TSGetDM(ts, &dm));
   PetscCall(DMTSGetI2Function(dm, &i2f, NULL));
+  {
+    PetscMPIInt size;
+
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ts), &size));
+    prob->I2oneprocess = (PetscBool)(size == 1);
+  }
   if (!P) { /* TSSetI2Jacobian(ts, NULL, NULL, ...) on a DM that makes matrices: the DM's matrix, as the SNES of TSALPHA2 makes it */
     PetscBool shell;
 
@@ -255,6 +264,7 @@ static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
     prob->I2fnmass        = (PetscBool)(dnorm > SIMPVI_I2_MASS_RTOL * mrnorm);
     prob->inexactjacobian = prob->I2fnmass;
     PetscCall(VecCopy(prob->work, prob->I2Mr));
+    PetscCall(VecNorm(prob->I2Mr, NORM_INFINITY, &prob->I2Mrnorm));
     if (prob->I2fnmass) PetscCall(PetscInfo(ts, "The I2 Jacobian's dF/dA differs from the I2 function's by %g (relative): M is taken from the function, the Jacobian's M only preconditions it\n", (double)(dnorm / mrnorm)));
   }
   { /* a diagonal M (a lumped mass, the usual case) gives P = M v entry by entry, the same numbers as MatMult(), and
@@ -310,12 +320,37 @@ static PetscErrorCode Reset_I2(SimpVIProblem *prob)
   PetscFunctionReturn(0);
 }
 
+/* P = M v with M = diag(d), and G = -G when G is given, on the arrays: the products and signs of VecPointwiseMult()
+   and VecScale(), without their overhead, which was a third of the door's cost at a point of a small system
+   (bench/stepinstr.sh) */
+static PetscErrorCode DiagonalMomentum(Vec d, Vec v, Vec P, Vec G)
+{
+  const PetscScalar *dd, *vv;
+  PetscScalar       *pp, *gg = NULL;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(P, &n));
+  PetscCall(VecGetArrayRead(d, &dd));
+  PetscCall(VecGetArrayRead(v, &vv));
+  PetscCall(VecGetArrayWrite(P, &pp));
+  if (G) PetscCall(VecGetArray(G, &gg));
+  for (PetscInt i = 0; i < n; i++) pp[i] = dd[i] * vv[i];
+  if (G)
+    for (PetscInt i = 0; i < n; i++) gg[i] = -gg[i];
+  if (G) PetscCall(VecRestoreArray(G, &gg));
+  PetscCall(VecRestoreArrayWrite(P, &pp));
+  PetscCall(VecRestoreArrayRead(v, &vv));
+  PetscCall(VecRestoreArrayRead(d, &dd));
+  PetscFunctionReturn(0);
+}
+
 /* P = M v */
 static PetscErrorCode Momentum_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, Vec P)
 {
   PetscFunctionBegin;
   if (prob->I2fnmass) PetscCall(MassFromFunction(ts, prob, t, x, v, v, P));
-  else if (prob->I2Md) PetscCall(VecPointwiseMult(P, prob->I2Md, v));
+  else if (prob->I2Md) PetscCall(DiagonalMomentum(prob->I2Md, v, P, NULL));
   else PetscCall(MatMult(prob->I2D[0].D, v, P));
   PetscFunctionReturn(0);
 }
@@ -360,8 +395,13 @@ static PetscErrorCode Velocity_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x
 static PetscErrorCode PG_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, Vec P, Vec G)
 {
   PetscFunctionBegin;
+  if (prob->I2Md) { /* a lumped mass (never with I2fnmass): P and -F in one pass over the arrays */
+    PetscCall(I2Function(ts, prob, t, x, v, prob->zero, G));
+    PetscCall(DiagonalMomentum(prob->I2Md, v, P, G));
+    PetscFunctionReturn(0);
+  }
   PetscCall(Momentum_I2(ts, prob, t, x, v, P));
-  PetscCall(I2Function(ts, t, x, v, prob->zero, G));
+  PetscCall(I2Function(ts, prob, t, x, v, prob->zero, G));
   PetscCall(VecScale(G, -1));
   PetscFunctionReturn(0);
 }
@@ -383,8 +423,8 @@ static PetscErrorCode SeesVelocity(TS ts, SimpVIProblem *prob, PetscReal t, Vec 
   PetscCall(VecNorm(v, NORM_INFINITY, &vnorm));
   sigma = PetscIsInfOrNanReal(vnorm) ? 1 : PetscPowReal(2, PetscCeilReal(PetscLog2Real(PetscMax(vnorm, 1))));
   PetscCall(VecWAXPY(prob->I2s, sigma, prob->I2r, v));
-  PetscCall(I2Function(ts, t, x, v, prob->zero, prob->I2f));
-  PetscCall(I2Function(ts, t, x, prob->I2s, prob->zero, prob->I2fdw));
+  PetscCall(I2Function(ts, prob, t, x, v, prob->zero, prob->I2f));
+  PetscCall(I2Function(ts, prob, t, x, prob->I2s, prob->zero, prob->I2fdw));
   PetscCall(VecEqual(prob->I2f, prob->I2fdw, sees));
   *sees        = (PetscBool) !*sees;
   prob->I2vdep = *sees;
@@ -410,24 +450,47 @@ static PetscErrorCode Terms_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, V
   PetscFunctionReturn(0);
 }
 
+/* ||f1 - f0 - sigma M0 r||_inf in one pass (a NaN counts as infinite): sigma (M - M0) r, with f1 = F(a = sigma r) and
+   f0 = F(a = 0); the reduction only on more than one process (an MPI_Allreduce() costs as much as the rest) */
+static PetscErrorCode ProbeDifference(SimpVIProblem *prob, Vec f1, Vec f0, Vec mr, PetscReal sigma, PetscReal *dnorm)
+{
+  const PetscScalar *a, *b, *c;
+  PetscInt           n;
+  PetscReal          d = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(f1, &n));
+  PetscCall(VecGetArrayRead(f1, &a));
+  PetscCall(VecGetArrayRead(f0, &b));
+  PetscCall(VecGetArrayRead(mr, &c));
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscReal e = PetscAbsScalar(a[i] - b[i] - sigma * c[i]);
+
+    d = PetscIsNanReal(e) ? PETSC_INFINITY : PetscMax(d, e);
+  }
+  PetscCall(VecRestoreArrayRead(mr, &c));
+  PetscCall(VecRestoreArrayRead(f0, &b));
+  PetscCall(VecRestoreArrayRead(f1, &a));
+  if (prob->I2oneprocess) *dnorm = d;
+  else PetscCall(MPIU_Allreduce(&d, dnorm, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)f1)));
+  PetscFunctionReturn(0);
+}
+
 /* At the end of a step: M r = F(a = sigma r) - F(a = 0) (over sigma) against M0 r; when they differ, M read again at
    (t, x, v) must be the M of the start. sigma, a power of two, puts sigma M r far above f, so that the difference is
    not lost in f's round-off. */
 static PetscErrorCode Check_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v)
 {
-  PetscReal dnorm, fnorm, mrnorm, sigma;
+  PetscReal dnorm, fnorm, mrnorm = prob->I2Mrnorm, sigma;
 
   PetscFunctionBegin;
-  PetscCall(I2Function(ts, t, x, v, prob->zero, prob->work));
+  PetscCall(I2Function(ts, prob, t, x, v, prob->zero, prob->work));
   PetscCall(VecNorm(prob->work, NORM_INFINITY, &fnorm));
-  PetscCall(VecNorm(prob->I2Mr, NORM_INFINITY, &mrnorm));
   sigma = PetscPowReal(2, PetscCeilReal(PetscLog2Real(PetscMax(fnorm / mrnorm, 1))) + 20);
   if (!PetscIsInfOrNanReal(sigma)) {
     PetscCall(VecAXPBY(prob->work2, sigma, 0, prob->I2r));
-    PetscCall(I2Function(ts, t, x, v, prob->work2, prob->I2f));
-    PetscCall(VecAXPY(prob->I2f, -1, prob->work));     /* sigma M r */
-    PetscCall(VecAXPY(prob->I2f, -sigma, prob->I2Mr)); /* sigma (M - M0) r */
-    PetscCall(VecNorm(prob->I2f, NORM_INFINITY, &dnorm));
+    PetscCall(I2Function(ts, prob, t, x, v, prob->work2, prob->I2f));
+    PetscCall(ProbeDifference(prob, prob->I2f, prob->work, prob->I2Mr, sigma, &dnorm));
     if (dnorm <= SIMPVI_I2_PROBE_RTOL * sigma * mrnorm) PetscFunctionReturn(0);
     if (prob->I2fnmass) { /* the Jacobian does not tell M: the probe decides */
       PetscCheck(dnorm <= SIMPVI_I2_MASS_RTOL * sigma * mrnorm, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI second-order door: the mass dF/dA changed by %g (relative) between t = %g and t = %g: this door integrates constant M only: give a configuration-dependent mass M(x) with TSSimpVISetMass()", (double)(dnorm / (sigma * mrnorm)),

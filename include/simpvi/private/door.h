@@ -124,6 +124,7 @@ typedef struct {
   PetscReal         I2shift;          /* I2 door: the shift that reads M and C from the Jacobian without cancellation */
   PetscReal         I2Mnorm, I2Mtime; /* I2 door: ||M|| and the time M was read */
   Vec               I2r, I2Mr, I2f;   /* I2 door: the probe of the mass check, M r, work */
+  PetscReal         I2Mrnorm;         /* I2 door: ||M r||_inf */
   Vec               I2Md;             /* I2 door: M's diagonal when M is diagonal (lumped), for P = M v; else NULL */
   PetscBool         I2fnmass;         /* I2 door: the Jacobian's dF/dA is not the function's (a preconditioner): M from F */
   PetscReal         I2Mscale;         /* I2 door: the size of M's entries */
@@ -140,6 +141,7 @@ typedef struct {
   PetscReal         I2fdt, I2fdsv, I2fdsa;
   PetscBool         damped;
   PetscBool         I2vdep;          /* I2 door: F has been seen to depend on v (C is read without probing first) */
+  PetscBool         I2oneprocess;    /* I2 door: the TS is on one process (a user callback's success needs no check) */
   PetscBool         inexactjacobian; /* the door's terms only approximate the derivatives: the step's operator is matrix-free */
   Mat               pwmat[4];        /* pointwise door: Px, Pv, Gx, Gv at one point, and their row-major values */
   PetscReal        *pwderiv;
