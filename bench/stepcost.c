@@ -1,12 +1,13 @@
 static char help[] = "Wall time of TSSIMPVI against PETSc's own TS types on the same problems, measured side by side (issue 13).\n"
                      "Problems (-problem): pendulum (q'' = -sin q, mechanical door; PETSc's types get U = (q, p) and a hand-written\n"
                      "RHS), pendulum_i2 (the same through TSSetI2Function()/TSSetI2Jacobian() for TSSIMPVI and alpha2; rk4 and irk get\n"
-                     "the pendulum's U = (q, p) and RHS, as their users write it), double (the\n"
-                     "nonlinear double pendulum, mechanical door with M(q); PETSc's types get a hand-written Hamiltonian RHS), chain\n"
+                     "the pendulum's U = (q, p) and RHS, as their users write it), double (the nonlinear double pendulum,\n"
+                     "mechanical door with M(q); PETSc's types get a hand-written Hamiltonian RHS), chain\n"
                      "(-n masses on linear springs with fixed ends, through the I2 door, for TSSIMPVI and alpha2; -linear declares it\n"
-                     "TS_LINEAR, TSSetProblemType(), for both), pendulum_split (the pendulum as a TSBASICSYMPLECTIC program writes it:\n"
-                     "TSRHSSplitSetIS() and TSRHSSplitSetRHSFunction() for \"position\" q' = p and \"momentum\" p' = -sin q; TSSIMPVI\n"
-                     "reads it through its split door, basicsymplectic as written).\n"
+                     "TS_LINEAR, TSSetProblemType(), for both), fput (-n unequal masses on FPUT-beta springs, -beta, through the I2\n"
+                     "door, for TSSIMPVI and alpha2: examples/models/fputchain.h), pendulum_split (the pendulum as a\n"
+                     "TSBASICSYMPLECTIC program writes it: TSRHSSplitSetIS() and TSRHSSplitSetRHSFunction() for \"position\" q' = p and\n"
+                     "\"momentum\" p' = -sin q; TSSIMPVI reads it through its split door, basicsymplectic as written).\n"
                      "Modes (-mode): step: every method at the same h (-h, -steps), time per step; target: for every method the\n"
                      "largest h = T/N on a geometric grid of N (ratio 2^(1/4)) whose relative energy error sup |H - H0|/|H0| over\n"
                      "[0, T] is at most -tol, then its time. Runs are interleaved (every method once per round, -rounds rounds), the\n"
@@ -31,23 +32,26 @@ static char help[] = "Wall time of TSSIMPVI against PETSc's own TS types on the 
 #include "../examples/models/pendulum.h"
 #include "../examples/models/doublependulum.h"
 #include "speedoflight.h"
+#include "../examples/models/fputchain.h"
 
 typedef enum {
   PENDULUM,
   PENDULUM_I2,
   DOUBLE,
   CHAIN,
-  PENDULUM_SPLIT
+  PENDULUM_SPLIT,
+  FPUT
 } Problem;
-static const char *const Problems[] = {"pendulum", "pendulum_i2", "double", "chain", "pendulum_split", "Problem", "", NULL};
+static const char *const Problems[] = {"pendulum", "pendulum_i2", "double", "chain", "pendulum_split", "fput", "Problem", "", NULL};
 
 typedef struct {
   Problem   problem;
-  PetscInt  n;      /* chain: masses */
-  PetscBool linear; /* chain: declared TS_LINEAR (for every method) */
+  PetscInt  n;      /* chain, fput: masses */
+  PetscBool linear; /* chain, fput: declared TS_LINEAR (for every method) */
   PetscReal q0;     /* pendulum: start angle */
   Problem   run;    /* the problem as the running method takes it: pendulum_i2 is pendulum for rk4 and irk */
   PetscReal H0, eH; /* energy at t = 0, sup of the relative error */
+  FPUTChain fput;   /* fput: the chain (-n, -beta) */
 } Ctx;
 
 /* ---- the double pendulum (examples/ex2.c's, m = l = 1, g = 9.81: examples/models/doublependulum.h) ---- */
@@ -312,6 +316,10 @@ static PetscErrorCode Energy(TS ts, Ctx *ctx, Vec U, PetscReal *H)
       *H = DoublePendulumEnergy(&dpm, uu);
     }
     PetscCall(VecRestoreArrayRead(U, &u));
+    break;
+  case FPUT:
+    PetscCall(TS2GetSolution(ts, &X, &V));
+    PetscCall(FPUTChainEnergy(&ctx->fput, X, V, H));
     break;
   case PENDULUM_I2:
   case CHAIN:
@@ -581,6 +589,17 @@ static PetscErrorCode Run(Ctx *ctx, Method *m, PetscReal T, PetscInt N, PetscBoo
     U = X;
     PetscCall(PetscObjectReference((PetscObject)U));
   } break;
+  case FPUT:
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, ctx->fput.n, &X));
+    PetscCall(VecDuplicate(X, &V));
+    PetscCall(FPUTChainStart(&ctx->fput, X, V));
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, ctx->fput.n, ctx->fput.n, 3, NULL, &J));
+    PetscCall(TSSetI2Function(ts, NULL, FPUTChainI2Function, &ctx->fput));
+    PetscCall(TSSetI2Jacobian(ts, J, J, FPUTChainI2Jacobian, &ctx->fput));
+    PetscCall(TS2SetSolution(ts, X, V));
+    U = X;
+    PetscCall(PetscObjectReference((PetscObject)U));
+    break;
   }
   PetscCall(TSSetTime(ts, 0));
   PetscCall(TSSetTimeStep(ts, T / N));
@@ -720,10 +739,10 @@ static PetscErrorCode PrintLight(PetscInt nmethods, Method *m, PetscInt rounds)
 
 int main(int argc, char **argv)
 {
-  Ctx       ctx      = {PENDULUM, 10000, PETSC_FALSE, 1.0, PENDULUM, 0, 0};
+  Ctx       ctx      = {PENDULUM, 10000, PETSC_FALSE, 1.0, PENDULUM, 0, 0, {0}};
   char      mode[16] = "step", *names[16];
   PetscInt  nmethods = 16, rounds = 5, steps = 2000, Nmin = 0, Nmax = 0, warmup = 1;
-  PetscReal T = 1000, h = 0.1, tol = 1e-9;
+  PetscReal T = 1000, h = 0.1, tol = 1e-9, beta = 1;
   Method   *m;
   PetscBool target, light = PETSC_TRUE;
 
@@ -740,18 +759,20 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-tol", "Relative energy error (target mode)", NULL, tol, &tol, NULL));
   PetscCall(PetscOptionsInt("-Nmin", "Fewest steps tried (target mode; default T, 4 T for double)", NULL, Nmin, &Nmin, NULL));
   PetscCall(PetscOptionsInt("-Nmax", "Most steps tried (target mode; default 400 T)", NULL, Nmax, &Nmax, NULL));
-  PetscCall(PetscOptionsInt("-n", "Chain: masses", NULL, ctx.n, &ctx.n, NULL));
-  PetscCall(PetscOptionsBool("-linear", "Chain: declared TS_LINEAR (TSSetProblemType()) for every method", NULL, ctx.linear, &ctx.linear, NULL));
+  PetscCall(PetscOptionsInt("-n", "Chain, fput: masses", NULL, ctx.n, &ctx.n, NULL));
+  PetscCall(PetscOptionsReal("-beta", "FPUT: the springs' cubic term", NULL, beta, &beta, NULL));
+  PetscCall(PetscOptionsBool("-linear", "Chain, fput: declared TS_LINEAR (TSSetProblemType()) for every method", NULL, ctx.linear, &ctx.linear, NULL));
   PetscCall(PetscOptionsReal("-q0", "Pendulum: start angle", NULL, ctx.q0, &ctx.q0, NULL));
   PetscCall(PetscOptionsBool("-light", "The speed-of-light column of simpvi's rows (pendulum, double)", NULL, light, &light, NULL));
   PetscOptionsEnd();
   light = (PetscBool)(light && (ctx.problem == PENDULUM || ctx.problem == DOUBLE));
+  if (ctx.problem == FPUT) PetscCall(FPUTChainCreate(ctx.n, beta, &ctx.fput));
   if (!Nmin) Nmin = (PetscInt)PetscCeilReal(ctx.problem == DOUBLE ? 4 * T : T); /* h = 1 (1/4): within the stability bounds */
   if (!Nmax) Nmax = (PetscInt)PetscCeilReal(400 * T);
   PetscCheck(rounds >= 1 && rounds <= 256, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rounds 1..256");
   if (nmethods == 16) { /* not given */
     const char     *i2[] = {"simpson", "alpha2"}, *ps[] = {"simpson", "theta", "rk4"}, *split[] = {"simpson", "lobatto", "bsi4"};
-    const PetscBool isi2 = (PetscBool)(ctx.problem == CHAIN || ctx.problem == PENDULUM_I2);
+    const PetscBool isi2 = (PetscBool)(ctx.problem == CHAIN || ctx.problem == PENDULUM_I2 || ctx.problem == FPUT);
 
     nmethods = isi2 ? 2 : 3;
     for (PetscInt i = 0; i < nmethods; i++) PetscCall(PetscStrallocpy(isi2 ? i2[i] : (ctx.problem == PENDULUM_SPLIT ? split[i] : ps[i]), &names[i]));
@@ -766,6 +787,7 @@ int main(int argc, char **argv)
 
   if (target) { /* the fewest steps on the grid N = Nmin 2^(j/4) meeting the tolerance */
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, T = %g: relative energy error <= %g\n", Problems[ctx.problem], (double)T, (double)tol));
+    if (ctx.problem == FPUT) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  (%" PetscInt_FMT " masses, beta %g, declared %s for every method)\n", ctx.n, (double)beta, ctx.linear ? "TS_LINEAR" : "TS_NONLINEAR"));
     for (PetscInt i = 0; i < nmethods; i++) {
       PetscInt  lo = -1, hi = -1; /* grid indices: lo fails, hi meets */
       PetscReal s, e;
@@ -805,7 +827,7 @@ int main(int argc, char **argv)
     T = h * steps;
     for (PetscInt i = 0; i < nmethods; i++) m[i].nsteps = steps;
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " steps of h = %g\n", Problems[ctx.problem], steps, (double)h));
-    if (ctx.problem == CHAIN) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  (%" PetscInt_FMT " masses, declared %s for every method)\n", ctx.n, ctx.linear ? "TS_LINEAR" : "TS_NONLINEAR"));
+    if (ctx.problem == CHAIN || ctx.problem == FPUT) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  (%" PetscInt_FMT " masses, declared %s for every method)\n", ctx.n, ctx.linear ? "TS_LINEAR" : "TS_NONLINEAR"));
   }
   for (PetscInt i = 0; i < nmethods && light; i++) { /* the trace of each simpvi row, from a run of its own (not timed) */
     PetscReal s;
@@ -847,6 +869,7 @@ int main(int argc, char **argv)
     PetscCall(PetscFree(names[i]));
   }
   PetscCall(PetscFree(m));
+  PetscCall(FPUTChainDestroy(&ctx.fput));
   PetscCall(PetscFinalize());
   return 0;
 }

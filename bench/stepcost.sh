@@ -42,6 +42,10 @@ run() {
   echo "   steps): default options, then -ts_simpvi_lag_jacobian false"
   $bin -problem chain -n 10000 -steps 300 -h 0.1 -methods simpson,alpha2 -rounds "$r"
   $bin -problem chain -n 10000 -steps 300 -h 0.1 -methods simpson,alpha2 -rounds "$r" -ts_simpvi_lag_jacobian false
+  echo "== A nonlinear chain: 10^4 unequal masses on FPUT-beta springs (beta = 1, examples/models/fputchain.h, a pulse in"
+  echo "   the middle) through the I2 door, TS_NONLINEAR, energy <= 1e-7 over 20 s (issue 22: at equal energy error simpvi"
+  echo "   >= 3x faster than alpha2); grid from h = 4 (-Nmin 5): the high orders meet it at h > 1"
+  $bin -problem fput -n 10000 -mode target -T 20 -tol 1e-7 -Nmin 5 -methods simpson,lobatto:3,lobatto:4,alpha2 -rounds "$r"
 }
 
 if [ -z "$doc" ]; then
