@@ -76,9 +76,10 @@ static inline PetscErrorCode FPUTChainI2Jacobian(TS ts, PetscReal t, Vec U, Vec 
   for (PetscInt i = 0; i < c->n; i++) {
     const PetscReal ul = i > 0 ? u[i - 1] : 0, ur = i < c->n - 1 ? u[i + 1] : 0;
     const PetscReal kl = FPUTChainStiffness(c, u[i] - ul), kr = FPUTChainStiffness(c, ur - u[i]);
-    PetscInt        cols[3], k = 0;
     PetscScalar     vals[3];
+    PetscInt        cols[3], k;
 
+    k = 0;
     if (i > 0) {
       cols[k]   = i - 1;
       vals[k++] = -kl;

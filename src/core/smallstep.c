@@ -4,7 +4,8 @@
    times the arithmetic at these sizes (bench/stepcost). The residual is the step's own (SimpVIStepResidual_Private(),
    so X, V, P, G hold the quadrature values of the last iterate as on the SNES path); the Jacobian is the same sum of
    the door's terms (SimpVIStepAssembleTerms_Private()) added into a dense array instead of a matrix. A door with
-   points() gives both on arrays, every quadrature point in one call. The SNES type runs the Newton iteration.
+   points() gives both on arrays, every quadrature point in one call (or the residual's P and G only, pointspg: the
+   Jacobian then from its terms). The SNES type runs the Newton iteration.
 */
 #include <petsc/private/petscimpl.h>
 #include <simpvi/private/stepimpl.h>
@@ -315,7 +316,7 @@ static PetscErrorCode Jacobian(SimpVIStep st)
   PetscFunctionBegin;
   if (!st->dassembled) {
     PetscCall(PetscLogEventBegin(SIMPVI_Jacobian, 0, 0, 0, 0));
-    if (st->door.points) PetscCall(PointsJacobian(st));
+    if (st->door.points && !st->door.pointspg) PetscCall(PointsJacobian(st));
     else {
       PetscCall(SimpVIStepEvaluate_Private(st, st->Y));
       PetscCall(PetscArrayzero(st->dJ, st->dm * st->dm));
@@ -334,9 +335,9 @@ static PetscErrorCode Residual(SimpVIStep st, PetscBool fuse)
   PetscFunctionBegin;
   if (st->door.points) {
     PetscCall(PetscLogEventBegin(SIMPVI_Residual, 0, 0, 0, 0));
-    PetscCall(PointsResidual(st, fuse));
+    PetscCall(PointsResidual(st, (PetscBool)(fuse && !st->door.pointspg)));
     PetscCall(PetscLogEventEnd(SIMPVI_Residual, 0, 0, 0, 0));
-    fuse = PETSC_FALSE; /* the derivatives are kept on the arrays: the Jacobian is assembled from them if asked */
+    fuse = PETSC_FALSE; /* the derivatives are kept on the arrays (pointspg: none): the Jacobian is assembled from them if asked */
   } else if (fuse) {
     PetscCall(PetscArrayzero(st->dJ, st->dm * st->dm));
     PetscCall(SimpVIStepResidualAndTerms_Private(st, st->Y, st->R, AddToDense, NULL));

@@ -95,7 +95,7 @@ PetscErrorCode SimpVIProblemStepConstraints_Private(TS ts, SimpVIProblem *prob, 
     PetscFunctionReturn(0);
   }
   if (!prob->user.confn) PetscFunctionReturn(0);
-  PetscCheck(door->points, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSimpVISetConstraints() needs the pointwise door (TSSimpVISetPointwiseLagrangian()) for now, not the %s door", door->name);
+  PetscCheck(door == &SimpVIDoorPointwise, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSimpVISetConstraints() needs the pointwise door (TSSimpVISetPointwiseLagrangian()) for now, not the %s door", door->name);
   PetscCheck(!prob->user.forcefn, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSimpVISetConstraints() does not take TSSimpVISetForce() yet: put the force in the pointwise Lagrangian's G");
   PetscCall(VecGetSize(q, &n));
   PetscCheck(prob->user.ncon < n, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " constraints on %" PetscInt_FMT " positions: give fewer constraints than positions", prob->user.ncon, n);

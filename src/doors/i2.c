@@ -294,6 +294,14 @@ static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
       PetscCall(MatGetDiagonal(prob->I2D[0].D, prob->I2Md));
     }
   }
+  { /* a lumped mass on one process, plain Vecs: the small dense path may take P and G on arrays (Points_I2()), the
+       user's function called on Vecs of the program's own kind (duplicates of its state: its DM) placed on them */
+    PetscBool seq;
+
+    PetscCall(PetscObjectTypeCompare((PetscObject)q, VECSEQ, &seq));
+    if (prob->I2Md && prob->I2oneprocess && seq)
+      for (PetscInt i = 0; i < 3; i++) PetscCall(VecDuplicate(q, &prob->I2pt[i]));
+  }
   /* damping C = dF/dV, evaluated wherever the Jacobian is and F is seen to depend on v (it may vanish at the start:
      C(t), C(v)); an IFunction on (U, A) has none */
   prob->damped = (PetscBool)(i2f != NULL);
@@ -315,6 +323,7 @@ static PetscErrorCode Reset_I2(SimpVIProblem *prob)
   PetscCall(MatFDColoringDestroy(&prob->I2fdc));
   PetscCall(MatDestroy(&prob->I2fdJ));
   PetscCall(VecDestroy(&prob->I2fdw));
+  for (PetscInt i = 0; i < 3; i++) PetscCall(VecDestroy(&prob->I2pt[i]));
   PetscCall(MatDestroy(&prob->I2Mfn));
   PetscCall(KSPDestroy(&prob->I2kspm));
   PetscFunctionReturn(0);
@@ -508,6 +517,43 @@ static PetscErrorCode Check_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, V
   PetscFunctionReturn(0);
 }
 
+/* P and G at npts points on arrays, for the small dense path's residual: the user's I2 function at each point on the
+   door's Vecs placed on the arrays, then P = M v and G = -F there, the numbers of PG_I2() without a Vec of the
+   step's per point. The step's Jacobian still comes from Terms_I2() (pointspg): the same Jacobian calls and matrix. */
+static PetscErrorCode Points_I2(TS ts, SimpVIProblem *prob, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[])
+{
+  Vec                X = prob->I2pt[0], V = prob->I2pt[1], F = prob->I2pt[2];
+  const PetscScalar *d;
+
+  PetscFunctionBegin;
+  PetscCheck(!Px && !Pv && !Gx && !Gv, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The I2 door's points() gives P and G only");
+  PetscCall(VecGetArrayRead(prob->I2Md, &d));
+  for (PetscInt k = 0; k < npts; k++) {
+    const PetscReal *vk = v + k * n;
+    PetscReal       *Pk = P + k * n, *Gk = G + k * n;
+
+    PetscCall(VecPlaceArray(X, x + k * n));
+    PetscCall(VecPlaceArray(V, vk));
+    PetscCall(VecPlaceArray(F, Gk));
+    PetscCall(I2Function(ts, prob, t[k], X, V, prob->zero, F));
+    PetscCall(VecResetArray(X));
+    PetscCall(VecResetArray(V));
+    PetscCall(VecResetArray(F));
+    for (PetscInt i = 0; i < n; i++) {
+      Pk[i] = d[i] * vk[i];
+      Gk[i] = -Gk[i];
+    }
+  }
+  PetscCall(VecRestoreArrayRead(prob->I2Md, &d));
+  PetscFunctionReturn(0);
+}
+
+/* points() only where Points_I2() applies (set-up made its Vecs) */
+static PetscBool HasPoints_I2(const SimpVIProblem *prob)
+{
+  return (PetscBool)(prob->I2pt[0] != NULL);
+}
+
 const SimpVIDoor SimpVIDoorI2 = {
   .name         = "second-order (I2)",
   .maxterms     = 3, /* M, K, C */
@@ -518,6 +564,9 @@ const SimpVIDoor SimpVIDoorI2 = {
   .check        = Check_I2,
   .momentum     = Momentum_I2,
   .velocity     = Velocity_I2,
+  .points       = Points_I2,
+  .haspoints    = HasPoints_I2,
+  .pointspg     = PETSC_TRUE,
   .state        = SIMPVI_STATE_I2,
   .userjacobian = PETSC_TRUE, /* the I2 (or I) Jacobian of TSSetI2Jacobian() */
   .ijacobianp   = PETSC_TRUE,

@@ -485,7 +485,8 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   stepdoor.terms    = StepTerms;
   stepdoor.ctx      = ts;
   stepdoor.shared   = (PetscBool)(door->shares && door->shares(vi->prob));
-  stepdoor.points   = door->points && !vi->prob->user.forcefn ? StepPoints : NULL; /* forces come as Vecs */
+  stepdoor.pointspg = door->pointspg;
+  stepdoor.points   = door->points && (!door->haspoints || door->haspoints(vi->prob)) && !vi->prob->user.forcefn ? StepPoints : NULL; /* forces come as Vecs */
   PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sts_simpvi_", ((PetscObject)ts)->prefix ? ((PetscObject)ts)->prefix : ""));
   PetscCall(SimpVIStepSetUp_Private(vi->step, vi->scheme, &stepdoor, (PetscBool)(ts->problem_type == TS_LINEAR), vi->q1, prefix));
   PetscCall(SimpVIStepSolverSetUp_Private(ts)); /* and the SNES type: the dense one for small systems, ksponly for TS_LINEAR */
@@ -648,7 +649,8 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
     PetscCall(SNESGetType(ts->snes, &type));
     PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESSIMPVIDENSE, &dense));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by the SNES, type %s%s\n", type ? type : "not set", dense ? " (the default for systems of at most -ts_simpvi_small_limit rows on one process)" : ""));
-    if (dense && points) PetscCall(PetscViewerASCIIPrintf(viewer, "  Its residual and Jacobian on arrays: every quadrature point in one call of the pointwise Lagrangian\n"));
+    if (dense && points && !vi->prob->door->pointspg) PetscCall(PetscViewerASCIIPrintf(viewer, "  Its residual and Jacobian on arrays: every quadrature point in one call of the pointwise Lagrangian\n"));
+    else if (dense && points) PetscCall(PetscViewerASCIIPrintf(viewer, "  Its residual on arrays: the %s door's P and G at every quadrature point\n", vi->prob->door->name));
     PetscCall(SimpVIStepSolverView_Private(ts, viewer));
   }
   {

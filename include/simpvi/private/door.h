@@ -142,6 +142,7 @@ typedef struct {
   PetscBool         damped;
   PetscBool         I2vdep;          /* I2 door: F has been seen to depend on v (C is read without probing first) */
   PetscBool         I2oneprocess;    /* I2 door: the TS is on one process (a user callback's success needs no check) */
+  Vec               I2pt[3];         /* I2 door: x, v, F of Points_I2(), placed on its arrays (NULL: no points()) */
   PetscBool         inexactjacobian; /* the door's terms only approximate the derivatives: the step's operator is matrix-free */
   Mat               pwmat[4];        /* pointwise door: Px, Pv, Gx, Gv at one point, and their row-major values */
   PetscReal        *pwderiv;
@@ -174,8 +175,11 @@ struct _SimpVIDoor {
   PetscErrorCode (*check)(TS, SimpVIProblem *, PetscReal, Vec, Vec);                      /* at the end of a step (t, x, v); may be NULL */
   PetscErrorCode (*momentum)(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec);              /* P = L_v alone, where pg would also compute G for nothing; may be NULL */
   PetscErrorCode (*velocity)(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec, PetscBool *); /* v from p = L_v at (t, x) directly where the door can (PetscBool: done); may be NULL */
-  /* P, G and their derivatives at many points on plain arrays in one call (the small dense path); may be NULL */
+  /* P, G and their derivatives (or P and G only: pointspg) at many points on plain arrays in one call (the small dense
+     path); may be NULL */
   PetscErrorCode (*points)(TS, SimpVIProblem *, PetscInt, PetscInt, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[]);
+  PetscBool (*haspoints)(const SimpVIProblem *);        /* whether points() serves this problem, after set-up; NULL: always */
+  PetscBool pointspg;                                   /* points() gives P and G only: the dense Jacobian comes from terms() */
   PetscBool (*shares)(const SimpVIProblem *);           /* pg and terms at one point come from one user callback (the step asks for them together); may be NULL */
   PetscBool (*separable)(const SimpVIProblem *);        /* a separable Hamiltonian T(p) + V(q) with constant mass, as TSBASICSYMPLECTIC integrates; may be NULL */
   PetscErrorCode (*view)(SimpVIProblem *, PetscViewer); /* its lines in TSView(); may be NULL */

@@ -29,6 +29,7 @@ typedef struct {
   /* P, G and their derivatives Px, Pv, Gx, Gv (n x n row-major each) at npts points (t, x, v) on arrays, one process:
      the small dense path then calls it once per Newton iteration, with no Vec or Mat; NULL when the door has none */
   PetscErrorCode (*points)(void *, PetscInt, PetscInt, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[]);
+  PetscBool pointspg; /* points() gives P and G only (never asked for derivatives): the dense Jacobian from terms() */
   /* holonomic constraints (src/core/constraints.c): nmultiplier of them, g(q), G = dg/dq (m x n row-major) and
      sum_r lambda_r d2 g_r/dq2 (n x n) at a configuration on arrays (lambda, g, G, H: NULL when not wanted); 0 and NULL
      without. They need points() (the end momentum's Legendre inversion onto the hidden constraint) and one process */
