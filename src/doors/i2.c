@@ -24,21 +24,41 @@
    processes is then made collective right after the user's code, while TSComputeI2Function() and
    TSComputeI2Jacobian() may do collective work of their own after it (a debug PETSc's check of its log events). On one
    process a success needs no check (nor the MPI_Comm_size() of SimpVICallBack(), which the door calls at every
-   quadrature point) */
-static PetscErrorCode I2Function(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, Vec a, Vec F)
+   quadrature point). The function is looked up once for the points of one call of Points_I2(). */
+typedef struct {
+  TSI2Function f;   /* called directly when not NULL */
+  void        *ctx; /* its context */
+} I2Callee;
+
+static PetscErrorCode I2FunctionLookUp(TS ts, I2Callee *c)
 {
   DM            dm;
-  TSI2Function  f;
   TSRHSFunction rhs;
-  void         *ctx;
 
   PetscFunctionBegin;
   PetscCall(TSGetDM(ts, &dm));
-  PetscCall(DMTSGetI2Function(dm, &f, &ctx));
+  PetscCall(DMTSGetI2Function(dm, &c->f, &c->ctx));
   PetscCall(DMTSGetRHSFunction(dm, &rhs, NULL));
-  if (f && !rhs && prob->I2oneprocess) SimpVICallBackOneProcess(ts, "TSSIMPVI I2 function", f(ts, t, x, v, a, F, ctx));
-  else if (f && !rhs) SimpVICallBack(ts, "TSSIMPVI I2 function", f(ts, t, x, v, a, F, ctx));
+  if (rhs) c->f = NULL;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode I2FunctionCall(TS ts, SimpVIProblem *prob, const I2Callee *c, PetscReal t, Vec x, Vec v, Vec a, Vec F)
+{
+  PetscFunctionBegin;
+  if (c->f && prob->I2oneprocess) SimpVICallBackOneProcess(ts, "TSSIMPVI I2 function", c->f(ts, t, x, v, a, F, c->ctx));
+  else if (c->f) SimpVICallBack(ts, "TSSIMPVI I2 function", c->f(ts, t, x, v, a, F, c->ctx));
   else SimpVICallBack(ts, "TSSIMPVI I2 function", TSComputeI2Function(ts, t, x, v, a, F));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode I2Function(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, Vec a, Vec F)
+{
+  I2Callee c;
+
+  PetscFunctionBegin;
+  PetscCall(I2FunctionLookUp(ts, &c));
+  PetscCall(I2FunctionCall(ts, prob, &c, t, x, v, a, F));
   PetscFunctionReturn(0);
 }
 
@@ -524,9 +544,11 @@ static PetscErrorCode Points_I2(TS ts, SimpVIProblem *prob, PetscInt npts, Petsc
 {
   Vec                X = prob->I2pt[0], V = prob->I2pt[1], F = prob->I2pt[2];
   const PetscScalar *d;
+  I2Callee           c;
 
   PetscFunctionBegin;
   PetscCheck(!Px && !Pv && !Gx && !Gv, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The I2 door's points() gives P and G only");
+  PetscCall(I2FunctionLookUp(ts, &c));
   PetscCall(VecGetArrayRead(prob->I2Md, &d));
   for (PetscInt k = 0; k < npts; k++) {
     const PetscReal *vk = v + k * n;
@@ -535,7 +557,7 @@ static PetscErrorCode Points_I2(TS ts, SimpVIProblem *prob, PetscInt npts, Petsc
     PetscCall(VecPlaceArray(X, x + k * n));
     PetscCall(VecPlaceArray(V, vk));
     PetscCall(VecPlaceArray(F, Gk));
-    PetscCall(I2Function(ts, prob, t[k], X, V, prob->zero, F));
+    PetscCall(I2FunctionCall(ts, prob, &c, t[k], X, V, prob->zero, F));
     PetscCall(VecResetArray(X));
     PetscCall(VecResetArray(V));
     PetscCall(VecResetArray(F));
