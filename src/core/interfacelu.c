@@ -17,6 +17,7 @@
 typedef struct {
   Mat              F;      /* LU factor of the process's diagonal block D */
   PetscObjectState pstate; /* the matrix's nonzero state at F's symbolic factorization and G's making */
+  PetscObjectId    pid;    /* and the matrix (a new one, e.g. of another degree, may show the same state) */
   Mat              Z;      /* D^{-1} O: local rows x g ghost columns, dense */
   PetscInt         g, *gidx;
   PetscInt         m, k0, mown, rstart; /* |G|; this process's rows of G: G[k0 .. k0 + mown); its first row */
@@ -152,7 +153,7 @@ static PetscErrorCode PCSetUp_InterfaceLU(PC pc)
   PetscCall(MatGetOwnershipRange(P, &rstart, &rend));
   PetscCall(MatGetNonzeroState(P, &state)); /* of both blocks: the ghost columns may change alone */
   PetscCall(MatFactorInfoInitialize(&info));
-  if (!il->F || state != il->pstate) { /* a new pattern: the ordering, symbolic factorization and interface again */
+  if (!il->F || state != il->pstate || ((PetscObject)P)->id != il->pid) { /* a new pattern or matrix: the ordering, symbolic factorization and interface again */
     IS rperm, cperm;
 
     PetscCall(Reset(il));
@@ -162,6 +163,7 @@ static PetscErrorCode PCSetUp_InterfaceLU(PC pc)
     PetscCall(ISDestroy(&rperm));
     PetscCall(ISDestroy(&cperm));
     il->pstate = state;
+    il->pid    = ((PetscObject)P)->id;
     PetscCall(MatGetSize(Ao, NULL, &il->g));
     PetscCall(InterfaceSet(il, comm, rstart, rend, garray));
     PetscCall(MatGetLocalSize(P, &n, NULL));
