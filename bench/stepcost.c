@@ -24,7 +24,12 @@ static char help[] = "Wall time of TSSIMPVI against PETSc's own TS types on the 
                      "the run's new Jacobians at the iterates where it made them (the model's derivatives, the Jacobian's sums, dense LU),\n"
                      "then q1 = q0 + Z_s, p1 = p0 + h sum w_k G_k. Printed: both times per step, their ratio, the run's residuals,\n"
                      "Jacobians and solves per step, the loop's flops per step (from the sizes, the model's own left out) and its end\n"
-                     "state against the run's (the same arithmetic: round-off).\n"
+                     "state against the run's (the same arithmetic: round-off), and rk4's time over the arithmetic's.\n"
+                     "The model (-model, default true; the pendulum and the double pendulum): per step, the calls of the user's\n"
+                     "functions that each run made (rk4's right-hand side; the pointwise door's points without and with derivatives;\n"
+                     "the mechanical door's mass, potential gradient and Hessian callbacks), each kind timed alone in a loop as the\n"
+                     "library calls it, their time per step, the step's time over it, and rk4's time over it (the ratio rk4 / row if\n"
+                     "the row's library cost nothing: the most any work on the library could give).\n"
                      "Example: bench/stepcost -problem pendulum -mode target -tol 1e-9 -T 1000 -methods lobatto:4,rk4,irk\n\n";
 
 #include <simpvi.h>
@@ -76,6 +81,20 @@ static struct {
   char       failed[256];     /* why the run could not be traced (a step the loop does not redo) */
 } trace;
 
+/* ---- the model column (the pendulums): the user's functions that each run called, counted in every run (an increment
+   a call); each kind then timed alone in a loop, called as the library calls it (bench/stepcost.c's ModelTimes()) ---- */
+typedef enum {
+  CALL_RHS,      /* the right-hand side of U = (q, p) (rk4) */
+  CALL_POINTS,   /* the pointwise door: points without derivatives */
+  CALL_POINTSD,  /* the pointwise door: points with derivatives (for a Jacobian) */
+  CALL_MASS,     /* the mechanical door: the mass callback (M, Mx, Mxx, g) */
+  CALL_GRADIENT, /* the mechanical door: the potential and its gradient */
+  CALL_HESSIAN,  /* the mechanical door: the potential's Hessian */
+  CALL_KINDS
+} CallKind;
+static const char *const CallNames[] = {"rhs", "points", "points+d", "mass", "grad V", "hess V"};
+static PetscInt64        calls[CALL_KINDS];
+
 /* a Jacobian at x_k */
 static void TraceJacobian(PetscInt k)
 {
@@ -103,6 +122,7 @@ static PetscErrorCode TraceMonitor(SNES snes, PetscInt it, PetscReal fnorm, void
 static PetscErrorCode Pointwise(TS ts, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal L[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[], void *ctx)
 {
   PetscFunctionBeginUser;
+  calls[Px ? CALL_POINTSD : CALL_POINTS] += npts;
   if (trace.on && npts == trace.nq && npts * n <= 64) TracePointwise(npts * n, x, (PetscBool)(Px != NULL));
   if (n == 1) PetscCall(PendulumPointwise(ts, npts, n, t, x, v, L, P, G, Px, Pv, Gx, Gv, NULL));
   else PetscCall(DoublePendulumPointwise(ts, npts, n, t, x, v, L, P, G, Px, Pv, Gx, Gv, &dpm));
@@ -113,6 +133,7 @@ static PetscErrorCode Pointwise(TS ts, PetscInt npts, PetscInt n, const PetscRea
 static PetscErrorCode TracedPotential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
 {
   PetscFunctionBeginUser;
+  calls[CALL_GRADIENT]++;
   if (trace.on) {
     trace.potcalls++;
     trace.evals = (trace.potcalls + trace.nq - 1) / trace.nq;
@@ -125,9 +146,19 @@ static PetscErrorCode TracedPotential(TS ts, PetscReal t, Vec x, PetscReal *V, V
 static PetscErrorCode TracedPotentialHessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
 {
   PetscFunctionBeginUser;
+  calls[CALL_HESSIAN]++;
   if (trace.on) TraceJacobian(trace.evals - 1);
   if (ctx) PetscCall(DoublePendulumPotentialHessian(ts, t, x, H, ctx));
   else PetscCall(PotentialHessian(ts, t, x, H, ctx));
+  PetscFunctionReturn(0);
+}
+
+/* the double pendulum's mass callback (examples/models/doublependulum.h), counted */
+static PetscErrorCode CountedMass(TS ts, Vec x, Vec v, Mat M, Mat Mx, Vec g, Mat Mxx, void *ctx)
+{
+  PetscFunctionBeginUser;
+  calls[CALL_MASS]++;
+  PetscCall(DoublePendulumMass(ts, x, v, M, Mx, g, Mxx, ctx));
   PetscFunctionReturn(0);
 }
 
@@ -156,6 +187,7 @@ static PetscErrorCode RHSFunction(TS ts, PetscReal t, Vec U, Vec F, void *ptr)
   PetscScalar       *f;
 
   PetscFunctionBeginUser;
+  calls[CALL_RHS]++;
   PetscCall(VecGetArrayRead(U, &u));
   PetscCall(VecGetArrayWrite(F, &f));
   if (ctx->run == PENDULUM) {
@@ -365,6 +397,7 @@ typedef struct {
      counts (residuals, Jacobians, solves), its start and end states */
   Light     *light;
   PetscReal *lighttimes, counts[3], ustart[4], uend[4], lightdiff;
+  PetscInt64 calls[CALL_KINDS]; /* the model column: the user's functions called by the last run */
 } Method;
 
 /* After each step of a traced run: its Newton iterations and Jacobians into the trace */
@@ -531,7 +564,7 @@ static PetscErrorCode Run(Ctx *ctx, Method *m, PetscReal T, PetscInt N, PetscBoo
         PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &Mx));
         PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &Mxx));
         PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &K));
-        PetscCall(TSSimpVISetMass(ts, M, Mx, Mxx, DoublePendulumMass, &dpm));
+        PetscCall(TSSimpVISetMass(ts, M, Mx, Mxx, CountedMass, &dpm));
         PetscCall(TSSimpVISetPotential(ts, K, TracedPotential, TracedPotentialHessian, &dpm));
       }
     } else {
@@ -621,9 +654,11 @@ static PetscErrorCode Run(Ctx *ctx, Method *m, PetscReal T, PetscInt N, PetscBoo
     PetscCall(VecRestoreArrayRead(U, &ur));
     PetscCall(TraceBegin(ts, m, dim, T / N, N));
   }
+  PetscCall(PetscArrayzero(calls, CALL_KINDS));
   PetscCall(PetscTime(&t0));
   PetscCall(TSSolve(ts, X ? X : U));
   PetscCall(PetscTime(&t1));
+  PetscCall(PetscArraycpy(m->calls, calls, CALL_KINDS));
   if (traced) {
     trace.on = PETSC_FALSE;
     PetscCall(VecGetArrayRead(U, &ur));
@@ -708,17 +743,21 @@ static PetscReal Median(PetscInt n, const PetscReal x[])
 }
 
 /* The speed-of-light column: each simpvi row's time per step beside that of its arithmetic (bench/speedoflight.h) */
-static PetscErrorCode PrintLight(PetscInt nmethods, Method *m, PetscInt rounds)
+static PetscErrorCode PrintLight(PetscInt nmethods, Method *m, PetscInt rounds, PetscBool target)
 {
   PetscBool agree = PETSC_TRUE;
+  PetscReal trk4  = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  speed of light: each simpvi run's steps redone in plain C on arrays, no PETSc object (bench/speedoflight.h),\n"
                                           "  timed in the same rounds (arith.): the run's Newton iterations, each a residual (the quadrature points, the model's\n"
                                           "  P and G there by its pointwise function, the residual's sums) and an LU solve, and the run's new Jacobians at the\n"
                                           "  iterates where it made them (the model's derivatives, the Jacobian's sums, dense LU); per step the run's residual\n"
-                                          "  evaluations, Jacobians and linear solves, and the loop's flops (from the sizes, the model's own left out)\n"));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-16s %12s %13s %12s  %9s %9s %7s %10s %10s\n", "method", "step [us]", "arith. [us]", "step/arith.", "residuals", "Jacobians", "solves", "flops", "end state"));
+                                          "  evaluations, Jacobians and linear solves, and the loop's flops (from the sizes, the model's own left out);\n"
+                                          "  rk4/arith.: rk4's time over the arithmetic's, the ratio rk4 / row if the row's step cost only its arithmetic\n"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-16s %12s %13s %12s  %9s %9s %7s %10s %10s %10s\n", "method", "step [us]", "arith. [us]", "step/arith.", "residuals", "Jacobians", "solves", "flops", "end state", "rk4/arith."));
+  for (PetscInt i = 0; i < nmethods; i++)
+    if (target && !strcmp(m[i].name, "rk4")) trk4 = Median(rounds, m[i].times); /* at equal accuracy: the target mode's */
   for (PetscInt i = 0; i < nmethods; i++) {
     PetscReal t, tl, flops;
 
@@ -726,13 +765,162 @@ static PetscErrorCode PrintLight(PetscInt nmethods, Method *m, PetscInt rounds)
     t  = 1e6 * Median(rounds, m[i].times) / m[i].nsteps;
     tl = 1e6 * Median(rounds, m[i].lighttimes) / m[i].nsteps;
     PetscCall(LightFlops(m[i].light, &flops));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-16s %12.3f %13.3f %12.2f  %9.3f %9.3f %7.3f %10.0f %10.1e\n", m[i].name, (double)t, (double)tl, (double)(t / tl), (double)(m[i].counts[0] / m[i].nsteps), (double)(m[i].counts[1] / m[i].nsteps),
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-16s %12.3f %13.3f %12.2f  %9.3f %9.3f %7.3f %10.0f %10.1e", m[i].name, (double)t, (double)tl, (double)(t / tl), (double)(m[i].counts[0] / m[i].nsteps), (double)(m[i].counts[1] / m[i].nsteps),
                           (double)(m[i].counts[2] / m[i].nsteps), (double)(flops / m[i].nsteps), (double)m[i].lightdiff));
+    if (trk4 > 0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, " %10.2f\n", (double)(trk4 / Median(rounds, m[i].lighttimes))));
+    else PetscCall(PetscPrintf(PETSC_COMM_WORLD, " %10s\n", "-"));
   }
   for (PetscInt i = 0; i < nmethods; i++) agree = (PetscBool)(agree && (!m[i].light || m[i].lightdiff <= 10 * PETSC_MACHINE_EPSILON * m[i].nsteps));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD,
                         "  end state: max |(q, p) - the run's| / max(1, |q1|, |p1|) after the N steps; the arithmetic agrees with the\n"
                         "  runs to round-off (at most 10 eps per step): %s\n",
+                        agree ? "yes" : "no"));
+  PetscFunctionReturn(0);
+}
+
+/* The time of one call of each kind of the user's functions (per point for the pointwise door), each called alone in a
+   loop as the library calls it, on 64 points cycled through (their arguments vary, as a run's do): the median of 3
+   loops of 20000 calls. The pendulums only (d positions); nq: the pointwise door's points per call */
+static PetscErrorCode ModelTimes(Ctx *ctx, PetscInt d, PetscInt nq, PetscReal tcall[CALL_KINDS])
+{
+  enum {
+    NP   = 64,
+    REPS = 20000
+  };
+  Ctx       rctx = *ctx;
+  Vec       U[NP], F, x[NP], v[NP], g;
+  Mat       M = NULL, Mx = NULL, Mxx = NULL, K;
+  PetscReal px[2 * (NP + 16)], pv[2 * (NP + 16)], tk[16], P[32], G[32], D[4][64], loops[CALL_KINDS][3], V;
+
+  PetscFunctionBeginUser;
+  PetscCheck(nq <= 16, PETSC_COMM_SELF, PETSC_ERR_SUP, "At most 16 points a call");
+  rctx.run = d == 1 ? PENDULUM : DOUBLE;
+  for (PetscInt k = 0; k < NP + 16; k++)
+    for (PetscInt j = 0; j < d; j++) {
+      px[d * k + j] = 0.3 + 0.01 * k - 0.5 * j;
+      pv[d * k + j] = 0.5 - 0.02 * k + 0.3 * j;
+    }
+  for (PetscInt k = 0; k < 16; k++) tk[k] = 0;
+  for (PetscInt k = 0; k < NP; k++) {
+    PetscScalar *a;
+
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2 * d, &U[k]));
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, d, &x[k]));
+    PetscCall(VecDuplicate(x[k], &v[k]));
+    PetscCall(VecGetArrayWrite(U[k], &a));
+    for (PetscInt j = 0; j < d; j++) a[j] = px[d * k + j], a[d + j] = pv[d * k + j];
+    PetscCall(VecRestoreArrayWrite(U[k], &a));
+    PetscCall(VecGetArrayWrite(x[k], &a));
+    for (PetscInt j = 0; j < d; j++) a[j] = px[d * k + j];
+    PetscCall(VecRestoreArrayWrite(x[k], &a));
+    PetscCall(VecGetArrayWrite(v[k], &a));
+    for (PetscInt j = 0; j < d; j++) a[j] = pv[d * k + j];
+    PetscCall(VecRestoreArrayWrite(v[k], &a));
+  }
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2 * d, &F));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, d, &g));
+  if (d == 1) PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 1, 1, 1, NULL, &K)); /* as Run() makes them */
+  else {
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &M));
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &Mx));
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &Mxx));
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &K));
+  }
+  for (PetscInt l = 0; l < 3; l++)
+    for (PetscInt c = 0; c < CALL_KINDS; c++) {
+      PetscLogDouble t0, t1;
+
+      loops[c][l] = 0;
+      if (c == CALL_MASS && d == 1) continue; /* the pendulum's mass is constant: no callback */
+      PetscCall(PetscTime(&t0));
+      for (PetscInt i = 0; i < REPS; i++) {
+        const PetscInt k = i % NP;
+
+        switch ((CallKind)c) {
+        case CALL_RHS:
+          PetscCall(RHSFunction(NULL, 0, U[k], F, &rctx));
+          break;
+        case CALL_POINTS:
+        case CALL_POINTSD: {
+          const PetscBool deriv = (PetscBool)(c == CALL_POINTSD);
+
+          if (d == 1) PetscCall(PendulumPointwise(NULL, nq, 1, tk, px + k, pv + k, NULL, P, G, deriv ? D[0] : NULL, deriv ? D[1] : NULL, deriv ? D[2] : NULL, deriv ? D[3] : NULL, NULL));
+          else PetscCall(DoublePendulumPointwise(NULL, nq, 2, tk, px + 2 * k, pv + 2 * k, NULL, P, G, deriv ? D[0] : NULL, deriv ? D[1] : NULL, deriv ? D[2] : NULL, deriv ? D[3] : NULL, &dpm));
+        } break;
+        case CALL_MASS:
+          PetscCall(DoublePendulumMass(NULL, x[k], v[k], M, Mx, g, Mxx, &dpm));
+          break;
+        case CALL_GRADIENT:
+          if (d == 1) PetscCall(Potential(NULL, 0, x[k], &V, g, NULL));
+          else PetscCall(DoublePendulumPotential(NULL, 0, x[k], &V, g, &dpm));
+          break;
+        case CALL_HESSIAN:
+          if (d == 1) PetscCall(PotentialHessian(NULL, 0, x[k], K, NULL));
+          else PetscCall(DoublePendulumPotentialHessian(NULL, 0, x[k], K, &dpm));
+          break;
+        default:
+          break;
+        }
+      }
+      PetscCall(PetscTime(&t1));
+      loops[c][l] = (t1 - t0) / REPS / (c == CALL_POINTS || c == CALL_POINTSD ? nq : 1);
+    }
+  for (PetscInt c = 0; c < CALL_KINDS; c++) tcall[c] = Median(3, loops[c]);
+  for (PetscInt k = 0; k < NP; k++) {
+    PetscCall(VecDestroy(&U[k]));
+    PetscCall(VecDestroy(&x[k]));
+    PetscCall(VecDestroy(&v[k]));
+  }
+  PetscCall(VecDestroy(&F));
+  PetscCall(VecDestroy(&g));
+  PetscCall(MatDestroy(&M));
+  PetscCall(MatDestroy(&Mx));
+  PetscCall(MatDestroy(&Mxx));
+  PetscCall(MatDestroy(&K));
+  PetscFunctionReturn(0);
+}
+
+/* The model column: per step the user's functions each row called, their time alone (ModelTimes()), and how far the
+   row's step is above it; rk4 over a row's model time is the ratio rk4 / that row if the row's library cost nothing */
+static PetscErrorCode PrintModel(Ctx *ctx, PetscInt nmethods, Method *m, PetscInt rounds, PetscInt nq, PetscBool target)
+{
+  const PetscInt d = ctx->problem == PENDULUM ? 1 : 2;
+  PetscReal      tcall[CALL_KINDS], trk4 = 0;
+  PetscBool      agree = PETSC_TRUE;
+
+  PetscFunctionBeginUser;
+  PetscCall(ModelTimes(ctx, d, nq, tcall));
+  for (PetscInt i = 0; i < nmethods; i++)
+    if (target && !strcmp(m[i].name, "rk4")) trk4 = Median(rounds, m[i].times); /* at equal accuracy: the target mode's */
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  the model alone: per step, the calls of the user's functions each run made (counted) and their time, each kind\n"
+                                          "  timed alone in a loop as the library calls it (bench/stepcost.c ModelTimes(); the pointwise door per point, in\n"
+                                          "  calls of 6 points);\n"
+                                          "  rk4/model: rk4's time over the row's model time, the ratio rk4 / row if the row's library cost nothing\n"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-16s", "call [us]"));
+  for (PetscInt c = 0; c < CALL_KINDS; c++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, " %9.4f", (double)(1e6 * tcall[c])));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n  %-16s", "method"));
+  for (PetscInt c = 0; c < CALL_KINDS; c++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, " %9s", CallNames[c]));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, " %11s %10s %11s %10s\n", "model [us]", "step [us]", "step/model", "rk4/model"));
+  for (PetscInt i = 0; i < nmethods; i++) {
+    PetscReal model = 0, t = Median(rounds, m[i].times);
+
+    for (PetscInt c = 0; c < CALL_KINDS; c++) model += m[i].calls[c] * tcall[c];
+    if (model == 0) continue; /* a method whose functions are not timed (theta, irk: their implicit functions) */
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-16s", m[i].name));
+    for (PetscInt c = 0; c < CALL_KINDS; c++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, " %9.2f", (double)m[i].calls[c] / m[i].nsteps));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, " %11.3f %10.3f %11.2f", (double)(1e6 * model / m[i].nsteps), (double)(1e6 * t / m[i].nsteps), (double)(t / model)));
+    if (trk4 > 0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, " %10.2f\n", (double)(trk4 / model)));
+    else PetscCall(PetscPrintf(PETSC_COMM_WORLD, " %10s\n", "-"));
+  }
+  for (PetscInt i = 0; i < nmethods; i++) { /* the counts against what the runs did: rk4's four stages, the trace's evaluations */
+    const PetscInt64 points = m[i].calls[CALL_POINTS] + m[i].calls[CALL_POINTSD];
+
+    if (!strcmp(m[i].name, "rk4")) agree = (PetscBool)(agree && m[i].calls[CALL_RHS] == 4 * m[i].nsteps);
+    if (m[i].light && m[i].pointwise) agree = (PetscBool)(agree && points >= m[i].light->nq * m[i].counts[0] && points <= m[i].light->nq * (m[i].counts[0] + m[i].counts[1]));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "  calls as the runs made them (rk4: 4 a step; a pointwise row with the speed of light: nq points a residual\n"
+                        "  evaluation of its trace, and at most one call more a Jacobian): %s\n",
                         agree ? "yes" : "no"));
   PetscFunctionReturn(0);
 }
@@ -744,7 +932,7 @@ int main(int argc, char **argv)
   PetscInt  nmethods = 16, rounds = 5, steps = 2000, Nmin = 0, Nmax = 0, warmup = 1;
   PetscReal T = 1000, h = 0.1, tol = 1e-9, beta = 1;
   Method   *m;
-  PetscBool target, light = PETSC_TRUE;
+  PetscBool target, light = PETSC_TRUE, model = PETSC_TRUE;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SimpVIInitializePackage());
@@ -764,8 +952,10 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-linear", "Chain, fput: declared TS_LINEAR (TSSetProblemType()) for every method", NULL, ctx.linear, &ctx.linear, NULL));
   PetscCall(PetscOptionsReal("-q0", "Pendulum: start angle", NULL, ctx.q0, &ctx.q0, NULL));
   PetscCall(PetscOptionsBool("-light", "The speed-of-light column of simpvi's rows (pendulum, double)", NULL, light, &light, NULL));
+  PetscCall(PetscOptionsBool("-model", "The model table: the user's functions' calls and time per step (pendulum, double)", NULL, model, &model, NULL));
   PetscOptionsEnd();
   light = (PetscBool)(light && (ctx.problem == PENDULUM || ctx.problem == DOUBLE));
+  model = (PetscBool)(model && (ctx.problem == PENDULUM || ctx.problem == DOUBLE));
   if (ctx.problem == FPUT) PetscCall(FPUTChainCreate(ctx.n, beta, &ctx.fput));
   if (!Nmin) Nmin = (PetscInt)PetscCeilReal(ctx.problem == DOUBLE ? 4 * T : T); /* h = 1 (1/4): within the stability bounds */
   if (!Nmax) Nmax = (PetscInt)PetscCeilReal(400 * T);
@@ -861,7 +1051,8 @@ int main(int argc, char **argv)
 
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-16s %12.4e %12.3f %s%13.3f   (%s / %s)\n", m[i].name, (double)t, (double)(1e6 * t / m[i].nsteps), m[i].unmet ? ">" : " ", (double)ratio, m[i].name, m[0].name));
   }
-  if (light) PetscCall(PrintLight(nmethods, m, rounds));
+  if (light) PetscCall(PrintLight(nmethods, m, rounds, target));
+  if (model) PetscCall(PrintModel(&ctx, nmethods, m, rounds, 6, target));
   for (PetscInt i = 0; i < nmethods; i++) {
     PetscCall(LightDestroy(&m[i].light));
     PetscCall(PetscFree(m[i].lighttimes));

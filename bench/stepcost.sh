@@ -3,7 +3,9 @@
 # rounds, medians): bash bench/stepcost.sh [bindir, default build/bench] [rounds, default 5] [markdown file]
 # With a markdown file (docs/stepcost.md), the output is also written there with the command that made it.
 # The pendulum's and the double pendulum's tables end with the speed-of-light column of their simpvi rows (issue 22):
-# each run's time per step beside that of its own arithmetic redone in plain C (bench/speedoflight.h), and the ratio.
+# each run's time per step beside that of its own arithmetic redone in plain C (bench/speedoflight.h), and the ratio;
+# then the model table: the user's functions' calls per step and their time alone. rk4/arith. and rk4/model are the
+# ceilings of the Done-when ratios: rk4 / simpvi if a step cost only its arithmetic, or only the user's functions.
 set -euo pipefail
 bin=${1:-build/bench}/stepcost
 r=${2:-5}
