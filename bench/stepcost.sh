@@ -56,12 +56,18 @@ if [ -z "$doc" ]; then
 fi
 out=$(run)
 echo "$out"
+# the PETSc the bench was built against: its -version line, and the library's path for a development version
+petsc=$("$bin" -version 2>&1 | head -1 | sed 's/ *$//')
+case $petsc in
+*Development*) petsc="$petsc, $(ldd "$bin" | awk '/libpetsc/ {print $3; exit}')" ;;
+esac
 {
   echo "# Per-step costs: issues 13's and 22's Done-when ratios"
   echo
   echo "Written by the command below (bench/stepcost.c: the same program and options for TSSIMPVI and PETSc's \`rk 4\`"
   echo "(hand-written right-hand side), \`theta 0.5\`, \`irk\` and \`alpha2\`; medians of interleaved rounds on the shared"
-  echo "2-core machine, load $(cut -d' ' -f1-3 /proc/loadavg) at the end). Do not edit by hand: re-run the command."
+  echo "2-core machine, load $(cut -d' ' -f1-3 /proc/loadavg) at the end), against $petsc. Do not edit by hand:"
+  echo "re-run the command."
   echo
   echo '```'
   echo "\$ bash bench/stepcost.sh ${1:-build/bench} $r $doc"
