@@ -784,6 +784,7 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
 . -ts_simpvi_check_stability <true> - stop when h*omega_max, with omega_max estimated at the first step from the mass and
                                        the Hessian, is beyond the scheme's linear stability bound, or when the state blows up
 . -ts_simpvi_check_stability_warn - only warn instead
+. -ts_simpvi_stability_ksp_* - the solver of the mass solves in the omega_max estimate (CG with Jacobi, rtol 1e-10; -ts_simpvi_stability_pc_*)
 . -ts_simpvi_compensated_summation <true> - sum the q, p and t updates with Kahan's compensation: round-off then stays near
                                        one rounding instead of growing like sqrt(steps)
 . -ts_simpvi_checkpoint <file> - write a checkpoint (state, step, time, time step, the last step's polynomial, compensations,
