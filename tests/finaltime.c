@@ -2,13 +2,16 @@ static char help[] = "Final times and continued solves of TSSIMPVI, beside TSRK 
                      "oscillators q_i'' = -w_i^2 q_i through the mechanical door, any number of processes, a final time that is\n"
                      "not a multiple of the step. Each run's end time, step count and reason against TSRK's (PETSc's own logic of\n"
                      "-ts_exact_final_time and TSSetMaxSteps()), and its state against the exact solution.\n"
-                     "-case matchstep|interpolate|stepover|maxsteps|continue|newdt|restart  -dt <0.025> -T <1.23> -error_tol <1e-6>\n\n";
+                     "-case matchstep|interpolate|stepover|maxsteps|continue|newdt|restart|poststep (a post-step reverses p once, at t = 0.25)\n"
+                     "-dt <0.025> -T <1.23> -error_tol <1e-6>\n\n";
 
 #include <simpvi.h>
 
 typedef struct {
   PetscInt  n, rstart; /* this process's oscillators */
   PetscReal m, *w;
+  PetscReal tkick; /* -case poststep: the post-step reverses p after the step that ends at tkick */
+  PetscBool kicked;
 } Ctx;
 
 static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
@@ -39,20 +42,48 @@ static PetscErrorCode Hessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
   PetscFunctionReturn(0);
 }
 
-/* U = (q, p), on each process its q then its p; q(0) = 1 + i/10, p(0) = 0 */
+/* U = (q, p), on each process its q then its p; q(0) = 1 + i/10, p(0) = 0. After the post-step reversed p at tkick, the
+   motion is the exact one run backwards: q(t) = q_ex(2 tkick - t), p(t) = -p_ex(2 tkick - t) */
 static PetscErrorCode Exact(Ctx *c, PetscReal t, Vec U)
 {
-  PetscScalar *u;
+  PetscScalar    *u;
+  const PetscReal s = c->kicked ? -1 : 1;
 
   PetscFunctionBeginUser;
+  if (c->kicked) t = 2 * c->tkick - t;
   PetscCall(VecGetArrayWrite(U, &u));
   for (PetscInt i = 0; i < c->n; i++) {
     const PetscReal q0 = 1 + 0.1 * (c->rstart + i), w = c->w[i];
 
     u[i]        = q0 * PetscCosReal(w * t);
-    u[c->n + i] = -c->m * w * q0 * PetscSinReal(w * t);
+    u[c->n + i] = -s * c->m * w * q0 * PetscSinReal(w * t);
   }
   PetscCall(VecRestoreArrayWrite(U, &u));
+  PetscFunctionReturn(0);
+}
+
+/* -case poststep: the user's post-step reverses the momenta (TSRHSSplitGetIS() "momentum") once, after the step that
+   ends nearest tkick */
+static PetscErrorCode PostStep(TS ts)
+{
+  Ctx      *c;
+  PetscReal t, h;
+  Vec       U, P;
+  IS        isp;
+
+  PetscFunctionBeginUser;
+  PetscCall(TSGetApplicationContext(ts, &c));
+  PetscCall(TSGetTime(ts, &t));
+  PetscCall(TSGetTimeStep(ts, &h));
+  if (c->tkick < 0 || c->kicked || PetscAbsReal(t - c->tkick) > h / 2) PetscFunctionReturn(0);
+  c->tkick  = t;
+  c->kicked = PETSC_TRUE;
+  PetscCall(PetscInfo(ts, "post-step: p reversed at t = %g\n", (double)t));
+  PetscCall(TSGetSolution(ts, &U));
+  PetscCall(TSRHSSplitGetIS(ts, "momentum", &isp));
+  PetscCall(VecGetSubVector(U, isp, &P));
+  PetscCall(VecScale(P, -1));
+  PetscCall(VecRestoreSubVector(U, isp, &P));
   PetscFunctionReturn(0);
 }
 
@@ -99,6 +130,7 @@ static PetscErrorCode Run(Ctx *c, PetscInt N, TSType type, const char *kase, Pet
   PetscCall(VecGetOwnershipRange(U, &ustart, NULL));
   PetscCall(ISCreateStride(PETSC_COMM_WORLD, c->n, ustart, 1, &isq));
   PetscCall(ISCreateStride(PETSC_COMM_WORLD, c->n, ustart + c->n, 1, &isp));
+  c->kicked = PETSC_FALSE;
   PetscCall(Exact(c, 0, U));
 
   PetscCall(TSCreate(PETSC_COMM_WORLD, &ts));
@@ -117,6 +149,10 @@ static PetscErrorCode Run(Ctx *c, PetscInt N, TSType type, const char *kase, Pet
   if (is) PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_STEPOVER));
   PetscCall(PetscStrcmp(kase, "maxsteps", &is));
   if (is) PetscCall(TSSetMaxSteps(ts, 7));
+  PetscCall(PetscStrcmp(kase, "poststep", &is));
+  c->tkick = is ? 0.25 : -1;
+  PetscCall(TSSetApplicationContext(ts, c));
+  PetscCall(TSSetPostStep(ts, PostStep));
   PetscCall(TSSetFromOptions(ts));
   PetscCall(TSSetType(ts, type));
   PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSRK, &is));
@@ -176,7 +212,7 @@ static PetscErrorCode Run(Ctx *c, PetscInt N, TSType type, const char *kase, Pet
 
 int main(int argc, char **argv)
 {
-  Ctx       c  = {0, 0, 1.5, NULL};
+  Ctx       c  = {0, 0, 1.5, NULL, -1, PETSC_FALSE};
   PetscInt  N  = 4, nvi, nrk;
   PetscReal dt = 0.025, T = 1.23, tol = 1e-6;
   char      kase[32] = "matchstep";
@@ -190,7 +226,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-dt", "Step", NULL, dt, &dt, NULL));
   PetscCall(PetscOptionsReal("-T", "Final time", NULL, T, &T, NULL));
   PetscCall(PetscOptionsReal("-error_tol", "Bound on the error against the exact solution", NULL, tol, &tol, NULL));
-  PetscCall(PetscOptionsString("-case", "matchstep, interpolate, stepover, maxsteps, continue, newdt or restart", NULL, kase, kase, sizeof(kase), NULL));
+  PetscCall(PetscOptionsString("-case", "matchstep, interpolate, stepover, maxsteps, continue, newdt, restart or poststep", NULL, kase, kase, sizeof(kase), NULL));
   PetscOptionsEnd();
   c.n = PETSC_DECIDE;
   PetscCall(PetscSplitOwnership(PETSC_COMM_WORLD, &c.n, &N));
@@ -241,6 +277,12 @@ int main(int argc, char **argv)
   test:
     suffix: others
     args: -case {{stepover maxsteps restart}separate output}
+  # a post-step that changes the state: the next step starts from it (compensations and all), on 1 and 2 ranks
+  test:
+    suffix: poststep
+    nsize: {{1 2}}
+    args: -case poststep -ts_simpvi_type {{simpson lobatto}} -error_tol 2e-7
+    output_file: output/finaltime_poststep.out
   # other final times and steps
   test:
     suffix: sweep_matchstep
