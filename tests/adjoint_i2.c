@@ -6,7 +6,8 @@ static char help[] = "The discrete adjoint of TSSIMPVI on PETSc's second-order d
                      "Checks (-check): fd (dC/dU0 and dC/dg, g through TSSetIJacobianP(), or TSSimpVISetParameterJacobian() with\n"
                      "  -simpvi_param, against central differences), and what is not supported, which must stop with an error:\n"
                      "  forward (TSForwardSetSensitivities()), recompute (-ts_trajectory_solution_only), nomu (mu without a\n"
-                     "  parameter Jacobian function), restart (an adjoint that does not go on from where the last one stopped);\n"
+                     "  parameter Jacobian function), restart (an adjoint that does not go on from where the last one stopped),\n"
+                     "  interpolate (a final time that TSSolve() interpolated to: the adjoint starts from the last step);\n"
                      "  resume: fd with the adjoint run in two TSAdjointSolve() calls (TSAdjointSetSteps()).\n\n";
 
 #include <simpvi.h>
@@ -372,7 +373,7 @@ int main(int argc, char **argv)
   c.n     = 12;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "I2 adjoint checks", NULL);
   PetscCall(PetscOptionsEnum("-problem", "Problem", NULL, Problems, (PetscEnum)c.problem, (PetscEnum *)&c.problem, NULL));
-  PetscCall(PetscOptionsString("-check", "fd, resume, forward, recompute, nomu or restart", NULL, check, check, sizeof(check), NULL));
+  PetscCall(PetscOptionsString("-check", "fd, resume, forward, recompute, nomu, restart or interpolate", NULL, check, check, sizeof(check), NULL));
   PetscCall(PetscOptionsBool("-integral", "Add the cost integral", NULL, c.integral, &c.integral, NULL));
   PetscCall(PetscOptionsBool("-simpvi_param", "mu through TSSimpVISetParameterJacobian() instead of TSSetIJacobianP()", NULL, c.simpviparam, &c.simpviparam, NULL));
   PetscCall(PetscOptionsBool("-verbose", "Print the numbers", NULL, c.verbose, &c.verbose, NULL));
@@ -391,6 +392,13 @@ int main(int argc, char **argv)
   if (!strcmp(check, "recompute")) {
     PetscCall(PetscOptionsSetValue(NULL, "-ts_trajectory_type", "memory"));
     PetscCall(PetscOptionsSetValue(NULL, "-ts_trajectory_solution_only", "1"));
+  }
+  if (!strcmp(check, "interpolate")) { /* TSSolve() interpolates back to T = 39.6 h inside the last step */
+    char T[32];
+
+    PetscCall(PetscSNPrintf(T, sizeof(T), "%.17g", (double)((c.steps - 0.4) * c.h)));
+    PetscCall(PetscOptionsSetValue(NULL, "-ts_max_time", T));
+    PetscCall(PetscOptionsSetValue(NULL, "-ts_exact_final_time", "interpolate"));
   }
   PetscCall(CheckFD(&c, check, U0, V0));
   PetscCall(VecDestroy(&U0));
@@ -448,5 +456,8 @@ int main(int argc, char **argv)
     test:
       suffix: restart
       args: -check restart
+    test:
+      suffix: interpolate
+      args: -check interpolate
 
 TEST*/

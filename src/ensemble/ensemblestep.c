@@ -297,7 +297,7 @@ static PetscErrorCode Finish(SimpVIEnsemble ens, PetscInt j)
     const PetscReal y = h - B->ct[b], tc = t + y;
 
     B->ct[b] = (tc - t) - y;
-    if (ctl->eftopt == TS_EXACTFINALTIME_MATCHSTEP && tc < ctl->tmax && t + h >= ctl->tmax) {
+    if (ctl->eftopt == TS_EXACTFINALTIME_MATCHSTEP && tc != ctl->tmax && ((tc < ctl->tmax && t + h >= ctl->tmax) || PetscAbsReal(tc - ctl->tmax) <= 8 * PETSC_MACHINE_EPSILON * PetscAbsReal(ctl->tmax))) {
       B->t[b]  = ctl->tmax;
       B->ct[b] = 0;
     } else B->t[b] = tc;

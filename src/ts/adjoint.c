@@ -278,6 +278,10 @@ static PetscErrorCode TSAdjointSetUp_SimpVI(TS ts)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
+  /* TSSolve() interpolated U back to the final time, but the trajectory, and so the adjoint, ends at the last step:
+     lambda of U(T) pulled back through the steps to ptime would be a gradient of nothing (beyond round-off) */
+  PetscCheck(ts->exact_final_time != TS_EXACTFINALTIME_INTERPOLATE || ts->ptime - ts->solvetime <= 1e-6 * PetscAbsReal(ts->time_step), PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI's adjoint runs back from the last step, which ends at t = %g, not from the final time %g that TSSolve() interpolated the solution to: use -ts_exact_final_time matchstep (TS_EXACTFINALTIME_MATCHSTEP)",
+             (double)ts->ptime, (double)ts->solvetime);
   if (vi->rb) {
     PetscCall(SimpVIRigidAdjointSetUp_Private(ts));
     PetscFunctionReturn(0);

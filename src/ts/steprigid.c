@@ -119,7 +119,7 @@ PetscErrorCode SimpVIRigidStep_Private(TS ts)
     PetscCall(SimpVIRigidBodiesFinish_Private(vi->rb, ts->vec_sol, PETSC_TRUE));
     if (ts->trajectory) PetscCall(SimpVIRigidStagesPack_Private(ts, vi->rbt0, h)); /* the step as TSTrajectory keeps it, for the adjoint */
     vi->rbhas = PETSC_TRUE;
-    SimpVIAdvanceTime_Private(ts);
+    SimpVIAdvanceTime_Private(ts, &next_time_step);
     ts->time_step = next_time_step;
     break;
 

@@ -124,8 +124,12 @@ static PetscErrorCode FinishStep(TS ts)
 }
 
 /* t += h, compensated as q and p are. PETSc's TSAdaptChoose() clips the last step of a matchstep run to end where its
-   uncompensated sum reaches the final time: that step lands on it exactly, or the run would take one more step */
-void SimpVIAdvanceTime_Private(TS ts)
+   uncompensated sum reaches the final time, from the uncompensated end of the step before: that step lands on it
+   exactly, or the run would take one more step of an ulp or two (the compensated and the uncompensated sums of the
+   two steps differ by that much: T = 1.23 with h = 0.025). A step that ends on the final time keeps its size for the
+   next TSSolve(), as TSAdaptChoose() leaves it when its own sum reaches the final time; *next_h is not the ulp that
+   TSAdaptChoose() found left (a continued run would crawl by ulps) */
+void SimpVIAdvanceTime_Private(TS ts, PetscReal *next_h)
 {
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
@@ -133,9 +137,10 @@ void SimpVIAdvanceTime_Private(TS ts)
     const PetscReal y = ts->time_step - vi->ct, t = ts->ptime + y;
 
     vi->ct = (t - ts->ptime) - y;
-    if (ts->exact_final_time == TS_EXACTFINALTIME_MATCHSTEP && t < ts->max_time && ts->ptime + ts->time_step >= ts->max_time) {
+    if (ts->exact_final_time == TS_EXACTFINALTIME_MATCHSTEP && ((t < ts->max_time && ts->ptime + ts->time_step >= ts->max_time) || PetscAbsReal(t - ts->max_time) <= 8 * PETSC_MACHINE_EPSILON * PetscAbsReal(ts->max_time))) {
       ts->ptime = ts->max_time;
       vi->ct    = 0;
+      *next_h   = ts->time_step;
     } else ts->ptime = t;
   } else ts->ptime += ts->time_step;
   vi->tstored = ts->ptime;
@@ -245,7 +250,7 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
     PetscCall(SimpVIStepAccept_Private(vi->step));
     if (ts->trajectory) PetscCall(SimpVIStagesPack_Private(ts));   /* the step as TSTrajectory keeps it, for the adjoint */
     if (vi->layout->accepted) PetscCall(vi->layout->accepted(ts)); /* what TSRollBack() needs beyond the polynomial */
-    SimpVIAdvanceTime_Private(ts);
+    SimpVIAdvanceTime_Private(ts, &next_time_step);
     PetscCall(StoreState(ts, ts->ptime));
     ts->time_step = next_time_step;
     break;
@@ -779,6 +784,7 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
 . -ts_simpvi_check_stability <true> - stop when h*omega_max, with omega_max estimated at the first step from the mass and
                                        the Hessian, is beyond the scheme's linear stability bound, or when the state blows up
 . -ts_simpvi_check_stability_warn - only warn instead
+. -ts_simpvi_stability_ksp_* - the solver of the mass solves in the omega_max estimate (CG with Jacobi, rtol 1e-10; -ts_simpvi_stability_pc_*)
 . -ts_simpvi_compensated_summation <true> - sum the q, p and t updates with Kahan's compensation: round-off then stays near
                                        one rounding instead of growing like sqrt(steps)
 . -ts_simpvi_checkpoint <file> - write a checkpoint (state, step, time, time step, the last step's polynomial, compensations,
@@ -822,6 +828,10 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
   coordinate's momentum) is conserved exactly at interpolated times, as at the steps (tests/dense.c). The step
   polynomial only predicts the partial step; its nonlinear solve (-info shows its iterations, which the TS's totals
   leave out) is the price of dense output: the polynomial alone, with momenta as L_v of its derivative, loses orders.
+  On the I2 door `TSInterpolate()` gives the positions u alone: the velocity of `TS2GetSolution()` stays that of the
+  last step, at `TSGetTime()`, so after a `TSSolve()` that interpolated back to the final time (its U at
+  `TSGetSolveTime()`) V is not at that time; -ts_exact_final_time matchstep ends the steps on it, U and V alike. An
+  adjoint (`TSAdjointSolve()`) runs back from the last step, so it refuses a solve that interpolated.
 
   Events (`TSSetEventHandler()`): PETSc locates an event by rolling the step back (`TSRollBack()` restores its start)
   and retaking it shorter until the event function is below its tolerance (`TSSetEventTolerances()`); after the event

@@ -141,7 +141,7 @@ PETSC_INTERN PetscErrorCode SimpVIStepSolve_Private(TS, PetscInt *, PetscInt *, 
 PETSC_INTERN PetscErrorCode SimpVIStepSolverView_Private(TS, PetscViewer);
 PETSC_INTERN PetscErrorCode SimpVIInterpolate_Private(TS, PetscReal, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVIStateIsStored_Private(TS, PetscBool *);
-PETSC_INTERN void           SimpVIAdvanceTime_Private(TS);
+PETSC_INTERN void           SimpVIAdvanceTime_Private(TS, PetscReal *);
 PETSC_INTERN PetscErrorCode SimpVIStepRejected_Private(TS, const char[], PetscInt *);
 
 /* rigid bodies as the TS's problem (src/ts/steprigid.c) */

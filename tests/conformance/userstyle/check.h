@@ -9,7 +9,7 @@
 */
 #include <petscviewer.h>
 
-static PetscErrorCode CheckWriteCompare(Vec X)
+static inline PetscErrorCode CheckWriteCompare(Vec X)
 {
   char      name[PETSC_MAX_PATH_LEN];
   PetscBool flg;
@@ -54,7 +54,7 @@ static PetscErrorCode CheckWriteCompare(Vec X)
 
 /* err[0..n-1]: errors at steps h, h/2, h/4, ...; the order observed between the last two must be at least order - 0.3
    (-order <p>, 0: no check), and the error at the finest step below -error_tol (0: no check) */
-static PetscErrorCode CheckErrors(MPI_Comm comm, const char *what, PetscInt n, const PetscReal err[])
+static inline PetscErrorCode CheckErrors(MPI_Comm comm, const char *what, PetscInt n, const PetscReal err[])
 {
   PetscReal order = 0, tol = 0;
 
