@@ -86,11 +86,14 @@ static PetscErrorCode Hessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
    Jacobian), Newton iterations, the quadrature points of the scheme */
 static PetscErrorCode Run(Fill fill, const char scheme[], PetscInt degree, PetscReal h, PetscInt steps, PetscReal u[4], PetscInt *calls, PetscInt *hcalls, PetscInt *its, PetscInt *nq)
 {
-  TS           ts;
-  SNES         snes;
-  Vec          U;
-  Mat          A[3], K;
-  Ctx          c = {.dp = {1, 1, 1, 1, 9.81}, .fill = fill};
+  TS   ts;
+  SNES snes;
+  Vec  U;
+  Mat  A[3], K;
+  Ctx  c = {
+     .dp = {1, 1, 1, 1, 9.81},
+       .fill = fill
+  };
   PetscScalar *uu;
   PetscBool    dense;
 
@@ -147,8 +150,8 @@ int main(int argc, char **argv)
 {
   const char    *schemes[] = {"lobatto", "lobatto", "gauss", "simpson"};
   const PetscInt degrees[] = {6, 3, 3, 0};
-  PetscReal      h = 0.1;
-  PetscInt       steps = 60;
+  PetscReal      h         = 0.1;
+  PetscInt       steps     = 60;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SimpVIInitializePackage());
@@ -166,8 +169,7 @@ int main(int argc, char **argv)
 
       PetscCall(Run((Fill)f, schemes[s], degrees[s], h, steps, u, &calls, &hcalls, &its, &nq));
       for (PetscInt i = 0; i < 4; i++) same = (PetscBool)(same && u[i] == ref[i]);
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s %" PetscInt_FMT ", %-30s: the AIJ run's end state bit for bit: %s, its Newton iterations and Jacobians: %s, fewer mass calls by whole sets of the %" PetscInt_FMT " points: %s\n", schemes[s], degrees[s], Fills[f], same ? "yes" : "no",
-                            its == refits && hcalls == refhcalls ? "yes" : "no", nq, calls < refcalls && (refcalls - calls) % nq == 0 ? "yes" : "no"));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s %" PetscInt_FMT ", %-30s: the AIJ run's end state bit for bit: %s, its Newton iterations and Jacobians: %s, fewer mass calls by whole sets of the %" PetscInt_FMT " points: %s\n", schemes[s], degrees[s], Fills[f], same ? "yes" : "no", its == refits && hcalls == refhcalls ? "yes" : "no", nq, calls < refcalls && (refcalls - calls) % nq == 0 ? "yes" : "no"));
       PetscCall(PetscInfo(NULL, "mass calls %" PetscInt_FMT " against %" PetscInt_FMT " (AIJ), Hessian calls %" PetscInt_FMT "\n", calls, refcalls, hcalls));
     }
   }
