@@ -448,6 +448,12 @@ PetscErrorCode SimpVIKernelJacobianTerm_Private(SimpVIKernel K, PetscInt k, Simp
   const PetscReal *unit = &K->jc[(k * 4 + b) * s2];
 
   PetscFunctionBegin;
+#if !defined(PETSC_USE_COMPLEX)
+  if (scale == 1) { /* 1 x is x, bit for bit: most terms' scale */
+    PetscCall(PetscArraycpy(coef, unit, s2));
+    PetscFunctionReturn(0);
+  }
+#endif
   for (PetscInt j = 0; j < s2; j++) coef[j] = scale * unit[j];
   PetscFunctionReturn(0);
 }

@@ -56,21 +56,14 @@ PetscErrorCode SimpVIStepSmallReset_Private(SimpVIStep st)
 
 /*
   SimpVIDenseAccessSet_Private - acc made (again) for A unless it is A's already: whether A is a MATSEQDENSE and, if so,
-  the array functions it composes
+  the array functions it composes (looked up by name once, not at every access)
 */
-static PetscBool DenseAccessCurrent(const SimpVIDenseAccess *acc, Mat A)
-{
-  PetscObject obj = (PetscObject)A;
-
-  return (PetscBool)(acc->A == A && acc->id == obj->id && acc->type == obj->type_name && acc->qlist == obj->qlist);
-}
-
 PetscErrorCode SimpVIDenseAccessSet_Private(SimpVIDenseAccess *acc, Mat A)
 {
   PetscObject obj = (PetscObject)A;
 
   PetscFunctionBegin;
-  if (DenseAccessCurrent(acc, A)) PetscFunctionReturn(0);
+  if (SimpVIDenseAccessCurrent(acc, A)) PetscFunctionReturn(0);
   PetscCall(PetscMemzero(acc, sizeof(*acc)));
   PetscCall(PetscObjectTypeCompare(obj, MATSEQDENSE, &acc->dense));
   if (!acc->dense) PetscCall(PetscObjectTypeCompare(obj, MATSEQAIJ, &acc->aij));
@@ -79,7 +72,10 @@ PetscErrorCode SimpVIDenseAccessSet_Private(SimpVIDenseAccess *acc, Mat A)
     PetscCall(PetscObjectQueryFunction(obj, "MatDenseRestoreArrayRead_C", &acc->restorearray));
     PetscCall(PetscObjectQueryFunction(obj, "MatDenseGetLDA_C", &acc->getlda));
     acc->dense = (PetscBool)(acc->getarray && acc->restorearray && acc->getlda);
+    PetscCall(PetscObjectQueryFunction(obj, "MatDenseGetArrayWrite_C", &acc->getwrite));
+    PetscCall(PetscObjectQueryFunction(obj, "MatDenseRestoreArrayWrite_C", &acc->restorewrite));
   }
+  PetscCall(MatGetLocalSize(A, &acc->mloc, &acc->nloc)); /* fixed once set */
   acc->A     = A;
   acc->id    = obj->id;
   acc->type  = obj->type_name;
@@ -100,7 +96,7 @@ PetscErrorCode SimpVIDenseMult_Private(SimpVIDenseAccess *acc, Mat A, Vec x, Vec
   PetscBool          assembled;
 
   PetscFunctionBegin;
-  PetscCall(SimpVIDenseAccessSet_Private(acc, A));
+  if (!SimpVIDenseAccessCurrent(acc, A)) PetscCall(SimpVIDenseAccessSet_Private(acc, A));
   if (!acc->dense && !acc->aij) {
     PetscCall(MatMult(A, x, y));
     PetscFunctionReturn(0);
@@ -138,7 +134,8 @@ PetscErrorCode SimpVIDenseMult_Private(SimpVIDenseAccess *acc, Mat A, Vec x, Vec
     PetscCall(MatSeqAIJRestoreArrayRead(A, &a));
     PetscFunctionReturn(0);
   }
-  PetscCall(MatGetLocalSize(A, &m, &n));
+  m = acc->mloc;
+  n = acc->nloc;
   PetscCall(acc->getlda(A, &lda));
   PetscCall(acc->getarray(A, &a));
   PetscCall(VecGetArrayRead(x, &xx));
@@ -164,12 +161,30 @@ static PetscErrorCode MatReader(SimpVIStep st, Mat A, struct _SimpVIMatReader **
     rd = &st->dread[st->ndread < st->door.maxterms ? st->ndread++ : 0]; /* more matrices than terms: unusual */
     PetscCall(PetscMemzero(rd, sizeof(*rd)));
   }
-  if (!DenseAccessCurrent(&rd->acc, A)) {
+  if (!SimpVIDenseAccessCurrent(&rd->acc, A)) {
     PetscCall(SimpVIDenseAccessSet_Private(&rd->acc, A));
     PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &rd->aij));
   }
   *reader = rd;
   PetscFunctionReturn(0);
+}
+
+#define SIMPVI_ADD_BLOCK_MAX 8 /* the largest dense term added block by block */
+
+/* The nonzero coefficients of a term (s x s) and the offsets of their blocks in dJ, for AddEntry() and AddBlock(): their
+   number */
+static PetscInt NonzeroCoefficients(SimpVIStep st, const PetscScalar coef[])
+{
+  const PetscInt s = st->scheme->degree, n = st->qmap->n, m = st->dm;
+  PetscInt       nz = 0;
+
+  for (PetscInt i = 0; i < s; i++)
+    for (PetscInt l = 0; l < s; l++)
+      if (coef[i * s + l] != 0) {
+        st->dnzoff[nz] = i * n * m + l * n;
+        st->dnzc[nz++] = coef[i * s + l];
+      }
+  return nz;
 }
 
 /* dJ += c a in block (i, l) for each nonzero coefficient c of the term (st->dnzc, its block's offset st->dnzoff), a the
@@ -183,22 +198,40 @@ static inline void AddEntry(SimpVIStep st, PetscInt nz, PetscBool transpose, Pet
   for (PetscInt t = 0; t < nz; t++) J[off[t]] += c[t] * a;
 }
 
+/* AddEntry() for every entry of an n x n term B (row-major, as added: A or A'), block by block: a block's rows are then
+   a few vector operations where the compiler makes them (inlined with n a constant for the smallest systems) */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+AddBlock(SimpVIStep st, PetscInt nz, const PetscInt n, const PetscScalar *PETSC_RESTRICT B)
+{
+  const PetscInt                    m   = st->dm;
+  const PetscInt *PETSC_RESTRICT    off = st->dnzoff;
+  const PetscScalar *PETSC_RESTRICT c   = st->dnzc;
+
+  for (PetscInt t = 0; t < nz; t++) {
+    PetscScalar *PETSC_RESTRICT J = st->dJ + off[t];
+
+    SIMPVI_UNROLL_FOR(PetscInt r = 0; r < n; r++) {
+      SIMPVI_UNROLL_FOR(PetscInt col = 0; col < n; col++) J[r * m + col] += c[t] * B[r * n + col];
+    }
+  }
+}
+
 /* dJ += coef (x) A (A' when transpose), row-major, rows and columns block-major as the step vector. A dense matrix is
    read on its array (MatGetRow() of a dense matrix allocates at each call), an AIJ one on its arrays, others by rows.
-   Each entry of dJ takes one product of a coefficient and an entry of A, whatever the order of the loops. */
+   Each entry of dJ takes one product of a coefficient and an entry of A, whatever the order of the loops. A dense
+   term of a few positions is added block by block (AddBlock()), its zero entries too: the product of a zero and a
+   finite coefficient is a zero, which leaves every entry as it was (dJ starts at +0, and a sum is -0 only when both
+   its terms are); where a coefficient is not finite, zeros are skipped entry by entry, as for larger terms. */
 static PetscErrorCode AddToDense(SimpVIStep st, void *ctx, Mat A, PetscBool transpose, const PetscScalar coef[])
 {
-  const PetscInt           s = st->scheme->degree, n = st->qmap->n, m = st->dm;
-  PetscInt                 nz = 0;
+  const PetscInt           n = st->qmap->n;
+  PetscInt                 nz;
   struct _SimpVIMatReader *rd = NULL;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < s; i++)
-    for (PetscInt l = 0; l < s; l++)
-      if (coef[i * s + l] != 0) {
-        st->dnzoff[nz] = i * n * m + l * n;
-        st->dnzc[nz++] = coef[i * s + l];
-      }
   PetscCall(MatReader(st, A, &rd));
   if (rd->acc.dense) {
     const PetscScalar *a;
@@ -209,6 +242,37 @@ static PetscErrorCode AddToDense(SimpVIStep st, void *ctx, Mat A, PetscBool tran
     PetscCheck(assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Not for unassembled matrix");
     PetscCall(rd->acc.getlda(A, &lda));
     PetscCall(rd->acc.getarray(A, &a));
+    if (n <= SIMPVI_ADD_BLOCK_MAX) {
+      PetscScalar B[SIMPVI_ADD_BLOCK_MAX * SIMPVI_ADD_BLOCK_MAX];
+      PetscBool   zero = PETSC_FALSE, finite = PETSC_TRUE;
+
+      for (PetscInt r = 0; r < n; r++)
+        for (PetscInt col = 0; col < n; col++) {
+          B[r * n + col] = transpose ? a[r * lda + col] : a[col * lda + r];
+          if (B[r * n + col] == 0) zero = PETSC_TRUE;
+        }
+      nz = NonzeroCoefficients(st, coef);
+      if (zero)
+        for (PetscInt t = 0; t < nz && finite; t++) finite = (PetscBool)!PetscIsInfOrNanScalar(st->dnzc[t]);
+      if (finite) {
+        switch (n) {
+        case 1:
+          AddBlock(st, nz, 1, B);
+          break;
+        case 2:
+          AddBlock(st, nz, 2, B);
+          break;
+        case 3:
+          AddBlock(st, nz, 3, B);
+          break;
+        default:
+          AddBlock(st, nz, n, B);
+        }
+        PetscCall(rd->acc.restorearray(A, &a));
+        PetscFunctionReturn(0);
+      }
+    }
+    nz = NonzeroCoefficients(st, coef);
     for (PetscInt r = 0; r < n; r++)
       for (PetscInt col = 0; col < n; col++)
         if (a[col * lda + r] != 0) AddEntry(st, nz, transpose, r, col, a[col * lda + r]);
@@ -219,6 +283,7 @@ static PetscErrorCode AddToDense(SimpVIStep st, void *ctx, Mat A, PetscBool tran
     PetscInt           nrows;
     PetscBool          done;
 
+    nz = NonzeroCoefficients(st, coef);
     PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrows, &ai, &aj, &done));
     PetscCheck(done && nrows == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cannot read the rows of a matrix of the problem");
     PetscCall(MatSeqAIJGetArrayRead(A, &a));
@@ -227,6 +292,7 @@ static PetscErrorCode AddToDense(SimpVIStep st, void *ctx, Mat A, PetscBool tran
     PetscCall(MatSeqAIJRestoreArrayRead(A, &a));
     PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrows, &ai, &aj, &done));
   } else {
+    nz = NonzeroCoefficients(st, coef);
     for (PetscInt r = 0; r < n; r++) {
       PetscInt           ncols;
       const PetscInt    *cols;
@@ -346,6 +412,22 @@ static PetscErrorCode Residual(SimpVIStep st, PetscBool fuse)
   PetscFunctionReturn(0);
 }
 
+/* Whether simplified Newton, holding a Jacobian, is likely to replace it at the iterate whose residual comes next: after
+   an iteration that contracts slower than SIMPVI_NEWTON_THETA_MAX, by the rate theta = ||dY|| / ||dY_prev|| of
+   src/core/newton.c (or the last solve's, at the first), known before the residual (unless the residual then shows
+   convergence). A guess, for a door that keeps its user callbacks' values for a Jacobian (SimpVIStepDoor's keep): a
+   wrong one costs time, never a different answer. */
+static PetscBool JacobianLikely(SNES snes, SimpVIStep st)
+{
+  PetscInt  it;
+  PetscReal dy, theta;
+
+  if (!st->simplified || SNESGetIterationNumber(snes, &it) || SNESGetUpdateNorm(snes, &dy)) return PETSC_TRUE;
+  if (it == 0) return PETSC_FALSE; /* the first residual of a solve only tests */
+  theta = st->dyprev > 0 ? dy / st->dyprev : PetscPowReal(st->thetaprev, 0.8);
+  return (PetscBool)(theta > SIMPVI_NEWTON_THETA_MAX / 2);
+}
+
 /*
   SimpVIStepDenseFunction_Private - the step's residual R(Y) for SNESSIMPVIDENSE (Y, R: the step's vectors, which are
   the SNES's); jacobian: the SNES asks for the Jacobian at Y next, which a door with shared callbacks or points()
@@ -354,20 +436,19 @@ static PetscErrorCode Residual(SimpVIStep st, PetscBool fuse)
 PetscErrorCode SimpVIStepDenseFunction_Private(SNES snes, Vec Y, Vec R, PetscBool jacobian, void *ctx)
 {
   SimpVIStep st = (SimpVIStep)ctx;
-  PetscBool  fuse;
+  PetscBool  fuse, kept;
 
   PetscFunctionBegin;
   if (Y != st->Y || R != st->R) { /* not the step's own vectors: the Vec path */
+    if (st->door.keep) PetscCall(st->door.keep(st->door.ctx, PETSC_TRUE));
     PetscCall(SimpVIStepResidual_Private(st, Y, R));
     PetscFunctionReturn(0);
   }
   PetscCall(SmallWorkSpace(st));
+  kept = (PetscBool)((st->linear || st->simplified) && st->dgiven && st->dJh == st->h && (st->linear ? st->dJt == st->t : !st->refresh));
   fuse = (PetscBool)(jacobian && (st->door.shared || st->door.points));
-  if (fuse && (st->linear || st->simplified)) { /* only points() derivatives, and only for a Jacobian that is not kept */
-    const PetscBool kept = (PetscBool)(st->dgiven && st->dJh == st->h && (st->linear ? st->dJt == st->t : !st->refresh));
-
-    fuse = (PetscBool)(st->door.points && !kept);
-  }
+  if (fuse && (st->linear || st->simplified)) fuse = (PetscBool)(st->door.points && !kept);                                         /* only points() derivatives, and only for a Jacobian that is not kept */
+  if (st->door.keep) PetscCall(st->door.keep(st->door.ctx, (PetscBool)(jacobian && !fuse && (!kept || JacobianLikely(snes, st))))); /* fuse: the terms come now */
   PetscCall(Residual(st, fuse));
   PetscFunctionReturn(0);
 }

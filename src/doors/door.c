@@ -66,9 +66,15 @@ PetscErrorCode SimpVICheckVecSize_Private(TS ts, Vec U, PetscInt n, PetscInt N, 
 /* The door's work space, shaped on the positions q, then the door's own checks */
 PetscErrorCode SimpVIProblemSetUp_Private(TS ts, SimpVIProblem *prob, const SimpVIDoor *door, Vec q)
 {
+  PetscMPIInt size;
+
   PetscFunctionBegin;
   PetscCall(SimpVIProblemReset_Private(prob));
   prob->door = door;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ts), &size));
+  prob->oneprocess = (PetscBool)(size == 1);
+  prob->keepvalues = PETSC_TRUE; /* until the step says otherwise */
+  PetscCall(VecGetLocalSize(q, &prob->nlocal));
   PetscCall(PetscMalloc1(door->maxterms, &prob->terms));
   PetscCall(VecDuplicate(q, &prob->work));
   PetscCall(VecDuplicate(q, &prob->work2));

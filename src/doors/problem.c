@@ -282,6 +282,11 @@ $ PetscErrorCode f(TS ts, Vec x, Vec v, Mat M, Mat Mx, Vec g, Mat Mxx, void *ctx
   A configuration-dependent mass M(x): f fills M, Mx, g and Mxx at each (x, v) the step evaluates, and the step
   needs them all, g for its residual and Mx, Mxx for its Jacobian (tutorials/ex4.c, the spherical pendulum).
 
+  f must be a function of x and v alone: it is not called again at an (x, v) it has just been called at. On one
+  process, for MATSEQDENSE M, Mx and Mxx of at most 16 positions, the values f gave at the quadrature points of a Newton
+  iterate are kept and written back into the matrices (as f writes them, the matrices' states increased) when a
+  Jacobian is made there, instead of calling f again at each point.
+
   Level: beginner
 
 .seealso: `TSSIMPVI`, `TSSimpVIMassFn`, `TSSimpVISetPotential()`
@@ -302,6 +307,7 @@ PetscErrorCode TSSimpVISetMass(TS ts, Mat M, Mat Mx, Mat Mxx, TSSimpVIMassFn f, 
   PetscCall(KeepMat(Mxx, &prob->user.Mxx));
   prob->user.massfn  = f;
   prob->user.massctx = ctx;
+  PetscCall(SimpVIMassForget_Private(prob));
   PetscFunctionReturn(0);
 }
 

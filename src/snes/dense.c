@@ -257,8 +257,9 @@ static PetscErrorCode SNESSolve_SimpVIDense(SNES snes)
       for (PetscInt j = 0; j < dn->m; j++) x[j] -= dn->dy[j];
       xnorm = Norm2(dn->m, x);
       PetscCall(VecRestoreArray(snes->vec_sol, &x));
-      ynorm      = Norm2(dn->m, dn->dy);
-      snes->iter = i + 1;
+      ynorm       = Norm2(dn->m, dn->dy);
+      snes->iter  = i + 1;
+      snes->ynorm = ynorm; /* for the function: the update's size, which tells whether a Jacobian is likely next */
       PetscCall(Function(snes, arrays, (PetscBool)(!dn->linear && JacobianDue(snes)), &fnorm));
       if (SIMPVI_DOMAINERROR(snes)) {
         snes->reason = SNES_DIVERGED_FUNCTION_DOMAIN;

@@ -425,6 +425,16 @@ static PetscErrorCode StepTerms(void *ctx, PetscReal t, Vec x, Vec v, PetscInt n
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode StepKeep(void *ctx, PetscBool keep)
+{
+  TS         ts = (TS)ctx;
+  TS_SimpVI *vi = (TS_SimpVI *)ts->data;
+
+  PetscFunctionBegin;
+  vi->prob->keepvalues = keep;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode StepPoints(void *ctx, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[])
 {
   TS         ts = (TS)ctx;
@@ -488,6 +498,7 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   stepdoor.maxterms = door->maxterms;
   stepdoor.pg       = StepPG;
   stepdoor.terms    = StepTerms;
+  stepdoor.keep     = door->keeps ? StepKeep : NULL;
   stepdoor.ctx      = ts;
   stepdoor.shared   = (PetscBool)(door->shares && door->shares(vi->prob));
   stepdoor.pointspg = door->pointspg;

@@ -38,7 +38,16 @@ PETSC_INTERN PetscErrorCode SimpVICallBackCheck_Private(TS, const char[], PetscE
     if (PetscUnlikely(ierr_simpvi_cb_)) PetscCall(SimpVICallBackCheck_Private(ts, name, ierr_simpvi_cb_)); \
   } while (0)
 
+/* SimpVICallBack() for a door's problem set up (SimpVIProblemSetUp_Private()): on one process without the MPI_Comm_size()
+   of every call */
+#define SimpVICallBackProblem(ts, prob, name, ...) \
+  do { \
+    if ((prob)->oneprocess) SimpVICallBackOneProcess(ts, name, __VA_ARGS__); \
+    else SimpVICallBack(ts, name, __VA_ARGS__); \
+  } while (0)
+
 typedef struct _SimpVIDoor        SimpVIDoor;
+typedef struct _SimpVIMassMemo    SimpVIMassMemo; /* the mechanical door's (src/doors/mechanical.c) */
 typedef struct _SimpVIPhaseSpace *SimpVIPhaseSpace;
 typedef struct _SimpVISplit       SimpVISplit; /* the split door's work (src/doors/split.c) */
 
@@ -117,6 +126,10 @@ typedef struct {
   PetscObjectState  massstate[2];
   PetscBool         massvalid;
   SimpVIDenseAccess massacc;          /* mechanical door: P = M v on a MATSEQDENSE M's array */
+  SimpVIMassMemo   *massmemo;         /* mechanical door: the mass callback's values at its last points (src/doors/mechanical.c) */
+  PetscBool         oneprocess;       /* the TS is on one process (a user callback's success needs no check): set up with the door */
+  PetscInt          nlocal;           /* the positions on this process: set up with the door */
+  PetscBool         keepvalues;       /* the step may ask for the terms at the points it evaluates next (SimpVIStepDoor's keep) */
   KSP               kspv;             /* L_vv solves of the Legendre inversion */
   Mat               I2J[2];           /* I2 door: what the user's Jacobian fills (K = dF/dU at shifts 0; J at a shift): copies of I2P */
   PetscObjectState  I2Jstate[2];      /* I2 door: their nonzero states as copied (the pattern of I2P while unchanged) */
@@ -182,6 +195,7 @@ struct _SimpVIDoor {
   PetscBool pointspg;                                   /* points() gives P and G only: the dense Jacobian comes from terms() */
   PetscBool (*shares)(const SimpVIProblem *);           /* pg and terms at one point come from one user callback (the step asks for them together); may be NULL */
   PetscBool (*separable)(const SimpVIProblem *);        /* a separable Hamiltonian T(p) + V(q) with constant mass, as TSBASICSYMPLECTIC integrates; may be NULL */
+  PetscBool keeps;                                      /* keeps what its user callbacks give at an iterate's points for the terms there, when prob->keepvalues says they may be asked for */
   PetscErrorCode (*view)(SimpVIProblem *, PetscViewer); /* its lines in TSView(); may be NULL */
   SimpVIStateKind state;                                /* the TS state its problems come with */
   PetscBool       userjacobian;                         /* reads the Jacobian matrix the program gave the SNES (TSSetI2Jacobian(), TSSetRHSJacobian()) */
@@ -228,6 +242,7 @@ PETSC_INTERN PetscErrorCode SimpVICheckVecSize_Private(TS, Vec, PetscInt, PetscI
     PetscAssertPointer(p, arg); \
     PetscCheck((p) != NULL, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null Pointer: Parameter # %d", (int)(arg)); \
   } while (0)
+PETSC_INTERN PetscErrorCode SimpVIMassForget_Private(SimpVIProblem *);
 PETSC_INTERN PetscErrorCode SimpVIForceAdd_Private(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVIForceTerms_Private(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscInt *, SimpVITerm[]);
 /* terms[(*n)++] = term, within the door's declared maxterms */

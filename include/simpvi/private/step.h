@@ -5,6 +5,7 @@
 #ifndef SIMPVI_STEP_H
 #define SIMPVI_STEP_H
 
+#include <petsc/private/petscimpl.h> /* SimpVIDenseAccessCurrent() reads the object header */
 #include <petscsnes.h>
 #include <simpvi/private/compat.h>
 #include <simpvi/private/scheme.h>
@@ -26,6 +27,9 @@ typedef struct {
   PetscErrorCode (*terms)(void *, PetscReal, Vec, Vec, PetscInt, PetscInt *, SimpVITerm[]);
   void     *ctx;
   PetscBool shared; /* pg and terms share a user callback (a mass M(x)): the dense path calls them together, point by point */
+  /* whether the step may ask for the terms at the points of its next evaluation (a Jacobian there), so that a door may
+     keep what its user callbacks give there (the mechanical door's mass memo) or not bother; NULL: never told */
+  PetscErrorCode (*keep)(void *, PetscBool);
   /* P, G and their derivatives Px, Pv, Gx, Gv (n x n row-major each) at npts points (t, x, v) on arrays, one process:
      the small dense path then calls it once per Newton iteration, with no Vec or Mat; NULL when the door has none */
   PetscErrorCode (*points)(void *, PetscInt, PetscInt, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[]);
@@ -207,12 +211,22 @@ typedef struct {
   PetscBool         aij;   /* A is a MATSEQAIJ, read on its CSR arrays: the row starts and columns of its nonzero state */
   PetscObjectState  nzstate;
   PetscInt          nrows;
+  PetscInt          mloc, nloc; /* A's local sizes */
   const PetscInt   *ai, *aj;
   PetscErrorCode (*getarray)(Mat, const PetscScalar **);
   PetscErrorCode (*restorearray)(Mat, const PetscScalar **);
   PetscErrorCode (*getlda)(Mat, PetscInt *);
+  PetscErrorCode (*getwrite)(Mat, PetscScalar **); /* write access, when the type composes it (may be NULL) */
+  PetscErrorCode (*restorewrite)(Mat, PetscScalar **);
 } SimpVIDenseAccess;
 PETSC_INTERN PetscErrorCode SimpVIDenseAccessSet_Private(SimpVIDenseAccess *, Mat);
+/* whether acc is A's as A is now (SimpVIDenseAccessSet_Private() then does nothing) */
+static inline PetscBool SimpVIDenseAccessCurrent(const SimpVIDenseAccess *acc, Mat A)
+{
+  PetscObject obj = (PetscObject)A;
+
+  return (PetscBool)(acc->A == A && acc->id == obj->id && acc->type == obj->type_name && acc->qlist == obj->qlist);
+}
 PETSC_INTERN PetscErrorCode SimpVIDenseMult_Private(SimpVIDenseAccess *, Mat, Vec, Vec);
 
 #endif
