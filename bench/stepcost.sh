@@ -57,9 +57,10 @@ fi
 out=$(run)
 echo "$out"
 # the PETSc the bench was built against: its -version line, and the library's path for a development version
-petsc=$("$bin" -version 2>&1 | head -1 | sed 's/ *$//')
+# (filters that read all their input: an early exit would fail the pipe under pipefail)
+petsc=$("$bin" -version 2>&1 | sed -n '1s/ *$//p')
 case $petsc in
-*Development*) petsc="$petsc, $(ldd "$bin" | awk '/libpetsc/ {print $3; exit}')" ;;
+*Development*) petsc="$petsc, $(ldd "$bin" | awk '/libpetsc/ && !n++ {print $3}')" ;;
 esac
 {
   echo "# Per-step costs: issues 13's and 22's Done-when ratios"

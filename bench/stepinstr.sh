@@ -17,7 +17,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 count() { # problem method steps -> total instructions of the run
-  valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$bin" -problem "$1" -methods "$2" -steps "$3" -h 0.1 -rounds 1 -light false > /dev/null 2>&1
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$bin" -problem "$1" -methods "$2" -steps "$3" -h 0.1 -rounds 1 -light false -model false > /dev/null 2>&1
   callgrind_annotate "$tmp/out" 2> /dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}'
 }
 
