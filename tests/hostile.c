@@ -296,6 +296,7 @@ typedef enum {
   ABUSE_HESSIAN_SIZE,     /* a potential Hessian with one row too few */
   ABUSE_LAGHESSIAN_SIZE,  /* a Lagrangian Hessian block of the wrong size */
   ABUSE_MASS_SPLIT,       /* the right global size, rows split over the processes unlike the positions */
+  ABUSE_MASS_SINGULAR,    /* a mass matrix with a zero on its diagonal (the first position's) */
   ABUSE_ENERGY_OTHER,     /* TSSimpVIComputeEnergy() on an rk TS without TSSimpVISetUpPhaseSpace() */
   ABUSE_MONITOR_OTHER,    /* TSSimpVIMonitorEnergy() on an rk TS */
   ABUSE_PHASESPACE_OTHER, /* TSSimpVIGetPhaseSpaceIS() on an rk TS */
@@ -341,6 +342,7 @@ static const Case cases[] = {
   {"lagrangian_hessian_size", DOOR_LAGRANGIAN, ABUSE_LAGHESSIAN_SIZE, NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_SIZ, NULL, PETSC_FALSE, 0.1},
   {"mass_split",         DOOR_MECHANICAL, ABUSE_MASS_SPLIT,       NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_SIZ, "parallel", PETSC_FALSE, 0.1},
   {"split_unnamed",      DOOR_MECHANICAL, ABUSE_SPLIT_UNNAMED,    NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_WRONGSTATE, "parallel", PETSC_FALSE, 0.1},
+  {"mass_singular",      DOOR_MECHANICAL, ABUSE_MASS_SINGULAR,    NULL, CB_NONE, FAULT_NONE, PETSC_ERR_NOT_CONVERGED, NULL, PETSC_FALSE, 0.1},
   /* time steps */
   {"dt_zero",            DOOR_MECHANICAL, ABUSE_NONE, NULL,      CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_FALSE, 0},
   {"dt_negative",        DOOR_MECHANICAL, ABUSE_NONE, NULL,   CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_FALSE, -0.1},
@@ -493,6 +495,11 @@ static PetscErrorCode RunCase(const Case *c, AppCtx *user, Objects *o, TSConverg
     if (c->abuse == ABUSE_MASS_SIZE) PetscCall(DiagonalMat(PETSC_DECIDE, n + 1, 1, &o->M));
     else if (c->abuse == ABUSE_MASS_SPLIT) PetscCall(DiagonalMat(size == 1 ? nloc : rank == 0 && size > 2 ? nloc : rank == 0 ? nloc - 1 : rank == size - 1 ? nloc + 1 : rank == 1 ? nloc - 1 : nloc, n, 1, &o->M));
     else PetscCall(DiagonalMat(nloc, n, 1, &o->M));
+    if (c->abuse == ABUSE_MASS_SINGULAR) {
+      if (!rank) PetscCall(MatSetValue(o->M, 0, 0, 0, INSERT_VALUES));
+      PetscCall(MatAssemblyBegin(o->M, MAT_FINAL_ASSEMBLY));
+      PetscCall(MatAssemblyEnd(o->M, MAT_FINAL_ASSEMBLY));
+    }
     PetscCall(c->abuse == ABUSE_HESSIAN_SIZE ? DiagonalMat(PETSC_DECIDE, n - 1, 1, &o->H) : DiagonalMat(nloc, n, 1, &o->H));
     if (c->door == DOOR_MASSFN) {
       PetscCall(DiagonalMat(nloc, n, 0, &o->Mx));
@@ -720,7 +727,7 @@ int main(int argc, char **argv)
       args: -case {{null_ts dm_as_ts vec_as_mat null_mass null_energy massfn_without_mx energy_other_type monitor_other_type phasespace_other_type tableau_other_type}separate output}
     test:
       suffix: sizes
-      args: -case {{energy_size mass_size hessian_size lagrangian_hessian_size split_unnamed}separate output}
+      args: -case {{energy_size mass_size hessian_size lagrangian_hessian_size split_unnamed mass_singular}separate output}
     test:
       suffix: dt
       args: -case {{dt_zero dt_negative dt_nan dt_inf dt_huge dt_tiny}separate output}

@@ -282,6 +282,8 @@ PetscErrorCode SimpVIStepSolve_Private(TS ts, PetscInt *its, PetscInt *lits, Pet
   }
   PetscTryMethod(ts->snes, "SNESKINSOLGetReturnFlag_C", (SNES, int *, const char **), (ts->snes, NULL, &kinsolflag));
   if (kinsolflag) PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "KINSOL %s", kinsolflag));
+  else if (snesreason == SNES_DIVERGED_LINEAR_SOLVE) /* say what makes the step's linear system unsolvable */
+    PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "SNES %s (the step's linear system not solved: a singular step Jacobian, from a singular mass matrix, L_vv or dF/dA of the I2 function? or a Krylov solve that did not converge, -ksp_converged_reason)", SNESConvergedReasons[snesreason]));
   else PetscCall(PetscSNPrintf(vi->reason, sizeof(vi->reason), "SNES %s", SNESConvergedReasons[snesreason]));
   *reason = vi->reason;
   PetscFunctionReturn(0);
