@@ -200,7 +200,7 @@ int main(int argc, char **argv)
   Study                             st         = {.dbl = PETSC_FALSE, .nmembers = 24, .nanmember = -1, .dt = 0.05};
   const char                       *problems[] = {"pendulum", "double"};
   PetscInt                          problem = 0, n, nout, mismatches = 0, lagmismatches = 0, others = 0;
-  PetscReal                         lagdiff = 0, lagtol = 1e-8; /* round-off differences grow in the chaotic double pendulums: 4e-9 after 10 s */
+  PetscReal                         lagdiff = 0, lagtol = 2e-7; /* round-off differences grow about 1e8-fold over the 10 s of the chaotic double pendulums: 2e-8 measured between Newton and simplified Newton with a Newton tolerance of 1e-22 */
   PetscBool                         stop = PETSC_FALSE, batchstop = PETSC_FALSE, csv = PETSC_FALSE, twice = PETSC_FALSE, binary = PETSC_FALSE;
   const char                       *errors[] = {"none", "type", "interpolate", "nomembers"};
   PetscInt                          error    = 0;
