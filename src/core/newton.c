@@ -116,7 +116,8 @@ PetscErrorCode SimpVIStepNewtonAtRecord_Private(SimpVIStep st, Vec Y)
   after an iteration with a kept Jacobian its step-length test is replaced by the estimate of the error left,
   theta/(1 - theta) ||dY|| <= newtonrtol ||Y||, or ||dY|| at round-off. An iteration that has not converged and
   contracted slower than SIMPVI_NEWTON_THETA_MAX asks for a new Jacobian at the next request, unless its update is at the
-  round-off of the positions or its residual at that of p0: it has stagnated there and converged. Newton's iterations
+  round-off of the positions or its residual at that of p0: it has stagnated there and converged. The rate of the
+  first iteration of a solve with a kept Jacobian is its residual's fall (no earlier update to measure it by). Newton's iterations
   (a new Jacobian each) are judged by SNESConvergedDefault() and, where their residual stops falling, by the latter.
 */
 /* the sizes of the solve's q0 and p0, made when a stagnation test first needs them (every process together) */
@@ -174,6 +175,15 @@ PetscErrorCode SimpVIStepNewtonConverged_Private(SNES snes, PetscInt it, PetscRe
   } else if (measured && theta > SIMPVI_NEWTON_THETA_MAX) { /* (not at convergence, whose rate may be round-off's) */
     PetscCall(PetscInfo(snes, "Simplified Newton contracts by %g only: a new Jacobian next\n", (double)theta));
     st->refresh = PETSC_TRUE;
+  } else if (!measured && fnorm > SIMPVI_NEWTON_THETA_MAX * fprev) {
+    /* the first iteration with a Jacobian kept from an earlier solve has no rate of updates yet, but its residual's fall
+       tells the same: one too old is replaced here rather than after a second iteration. Not at the round-off of p0,
+       where a residual no longer falls */
+    PetscCall(StartSizes(st));
+    if (fnorm > SIMPVI_NEWTON_ROUNDOFF * st->p0norm && ynorm > SIMPVI_NEWTON_ROUNDOFF * (xnorm + st->q0norm)) {
+      PetscCall(PetscInfo(snes, "Simplified Newton's first iteration reduces the residual by %g only: a new Jacobian next\n", (double)(fnorm / fprev)));
+      st->refresh = PETSC_TRUE;
+    }
   }
   PetscFunctionReturn(0);
 }
