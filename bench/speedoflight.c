@@ -110,7 +110,7 @@ LIGHT_INLINE void Residual(Light *L, const PetscInt n, const PetscReal p0[])
     for (PetscInt j = 0; j < n; j++) {
       PetscReal r = i ? 0 : p0[j];
 
-      for (PetscInt k = 0; k < nq; k++) r += L->pc[i * nq + k] * L->P[k * n + j] + L->gc[i * nq + k] * L->G[k * n + j];
+      for (PetscInt k = 0; k < nq; k++) r += L->gc[i * nq + k] == 0 ? L->pc[i * nq + k] * L->P[k * n + j] : L->pc[i * nq + k] * L->P[k * n + j] + L->gc[i * nq + k] * L->G[k * n + j];
       L->R[i * n + j] = r;
     }
 }
@@ -133,9 +133,16 @@ LIGHT_INLINE PetscErrorCode JacobianFactor(Light *L, const PetscInt n)
           L->T[r * m + l * n + c] = b * L->Px[k * nn + r * n + c] + d * L->Pv[k * nn + r * n + c];
           L->U[r * m + l * n + c] = b * L->Gx[k * nn + r * n + c] + d * L->Gv[k * nn + r * n + c];
         }
-    for (PetscInt i = 0; i < s; i++)
-      for (PetscInt r = 0; r < n; r++)
-        for (PetscInt c = 0; c < m; c++) J[(i * n + r) * m + c] += L->pc[i * nq + k] * L->T[r * m + c] + L->gc[i * nq + k] * L->U[r * m + c];
+    for (PetscInt i = 0; i < s; i++) {
+      const PetscReal a = L->pc[i * nq + k], g = L->gc[i * nq + k];
+
+      for (PetscInt r = 0; r < n; r++) { /* no product with a zero coefficient: a Lobatto scheme's B_ki but at i = k */
+        if (g == 0)
+          for (PetscInt c = 0; c < m; c++) J[(i * n + r) * m + c] += a * L->T[r * m + c];
+        else
+          for (PetscInt c = 0; c < m; c++) J[(i * n + r) * m + c] += a * L->T[r * m + c] + g * L->U[r * m + c];
+      }
+    }
   }
   for (PetscInt j = 0; j < m; j++) {
     PetscInt p = j;
@@ -251,13 +258,18 @@ PetscErrorCode LightRun(Light *L, const PetscReal q[], const PetscReal p[], Pets
 PetscErrorCode LightFlops(const Light *L, PetscReal *flops)
 {
   const PetscReal n = L->n, s = L->s, nq = L->nq, m = L->m;
-  const PetscReal residual = nq * n * 4 * s + s * n * nq * 4;          /* the points, then the sums */
-  const PetscReal jacobian = nq * (s * n * n * 6 + s * n * m * 4);     /* T, U, then the rows */
+  PetscReal       residual = nq * n * 4 * s;                           /* the points, then the sums (as the Jacobian's) */
+  PetscReal       jacobian = nq * s * n * n * 6;                       /* T, U, then the rows (no product with a zero gc) */
   const PetscReal lu = 2.0 / 3 * m * m * m, solve = 2 * m * m + m;     /* LU, triangular solves and the update */
   const PetscReal start = s * n * 2 * (s + 1), end = n * (s + 2 * nq); /* the predictor, the end */
   PetscReal       total = 0;
 
   PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < L->nq; k++)
+    for (PetscInt i = 0; i < L->s; i++) {
+      jacobian += n * m * (L->gc[i * L->nq + k] == 0 ? 2 : 4);
+      residual += n * (L->gc[i * L->nq + k] == 0 ? 2 : 4);
+    }
   for (PetscInt step = 0; step < L->nsteps; step++) {
     PetscInt njac = 0;
 
