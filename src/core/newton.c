@@ -23,9 +23,11 @@
 PetscErrorCode SimpVIStepNewtonBegin_Private(SimpVIStep st, PetscBool allowed, PetscBool fresh)
 {
   PetscFunctionBegin;
-  st->jcalls = 0;
-  st->dyprev = 0;
-  st->kept   = PETSC_FALSE;
+  st->jcalls    = 0;
+  st->dyprev    = 0;
+  st->firstwas  = st->firstslow;
+  st->firstslow = PETSC_FALSE;
+  st->kept      = PETSC_FALSE;
   if (st->partial) {
     st->simplified = PETSC_FALSE;
     PetscFunctionReturn(0);
@@ -182,7 +184,8 @@ PetscErrorCode SimpVIStepNewtonConverged_Private(SNES snes, PetscInt it, PetscRe
     PetscCall(StartSizes(st));
     if (fnorm > SIMPVI_NEWTON_ROUNDOFF * st->p0norm && ynorm > SIMPVI_NEWTON_ROUNDOFF * (xnorm + st->q0norm)) {
       PetscCall(PetscInfo(snes, "Simplified Newton's first iteration reduces the residual by %g only: a new Jacobian next\n", (double)(fnorm / fprev)));
-      st->refresh = PETSC_TRUE;
+      st->refresh   = PETSC_TRUE;
+      st->firstslow = PETSC_TRUE;
     }
   }
   PetscFunctionReturn(0);

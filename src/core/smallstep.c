@@ -423,7 +423,8 @@ static PetscBool JacobianLikely(SNES snes, SimpVIStep st)
   PetscReal dy, theta;
 
   if (!st->simplified || SNESGetIterationNumber(snes, &it) || SNESGetUpdateNorm(snes, &dy)) return PETSC_TRUE;
-  if (it == 0) return PETSC_FALSE; /* the first residual of a solve only tests */
+  if (it == 0) return PETSC_FALSE;                        /* the first residual of a solve only tests */
+  if (st->dyprev == 0 && st->firstwas) return PETSC_TRUE; /* the last solve replaced its Jacobian at this iterate */
   theta = st->dyprev > 0 ? dy / st->dyprev : PetscPowReal(st->thetaprev, 0.8);
   return (PetscBool)(theta > SIMPVI_NEWTON_THETA_MAX / 2);
 }

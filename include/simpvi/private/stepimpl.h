@@ -53,6 +53,8 @@ struct _SimpVIStep {
   PetscBool simplified;  /* this solve keeps Jacobians: lagjacobian, and the SNES and its converged test allow it */
   PetscBool kept;        /* the last Newton iteration's Jacobian was a kept one */
   PetscBool refresh;     /* the next Jacobian request takes a new one (contraction too slow, or a failed solve) */
+  PetscBool firstslow;   /* this solve replaced its kept Jacobian after its first iteration (by the residual's fall) */
+  PetscBool firstwas;    /* the last solve did: this one's is likely to be replaced there too (a guess, for the doors' keep) */
   PetscInt  jcalls;      /* Jacobian requests in this solve */
   PetscReal dyprev;      /* ||dY|| of the previous iteration of this solve (0: none yet) */
   PetscReal theta;       /* the last contraction rate observed in this solve (1: none) */
