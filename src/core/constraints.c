@@ -250,7 +250,7 @@ PetscErrorCode SimpVIStepConstraintMomentum_Private(SimpVIStep st, const PetscSc
   for (it = 0; it < SIMPVI_CONSTRAINT_MAXIT; it++) {
     PetscReal dv = 0, vv = 0;
 
-    PetscCall(st->door.points(st->door.ctx, 1, n, &t1, Q, v, P, Gp, Px, Pv, Gx, Gv));
+    PetscCall(st->door.points(st->door.ctx, 1, n, NULL, &t1, Q, v, P, Gp, Px, Pv, Gx, Gv));
     /* K = [Pv G'; G 0] column-major, F = -[P + G' mu - p; G v] */
     for (PetscInt r = 0; r < n1; r++)
       for (PetscInt c = 0; c < n1; c++) K[c * n1 + r] = r < n ? (c < n ? Pv[r * n + c] : G[(c - n) * n + r]) : (c < n ? G[(r - n) * n + c] : 0);
@@ -416,7 +416,7 @@ PetscErrorCode SimpVIStepConstraintLinearize_Private(SimpVIStep st)
   Node(st, q0, y, s, Q);
   PetscCall(VecRestoreArrayRead(st->q0, &q0));
   PetscCall(VecRestoreArrayRead(st->Y, &y));
-  PetscCall(st->door.points(st->door.ctx, 1, n, &t1, Q, st->cv, P, Gp, Px, Pv, Gx, Gv));
+  PetscCall(st->door.points(st->door.ctx, 1, n, NULL, &t1, Q, st->cv, P, Gp, Px, Pv, Gx, Gv));
   PetscCall(Constraint(st, Q, pmu, NULL, L.G1, L.A));
   if (pmu != mu) PetscCall(PetscFree(pmu));
   for (PetscInt j = 0; j < n * n; j++) L.PA[j] = Px[j] + L.A[j];

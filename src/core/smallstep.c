@@ -330,8 +330,8 @@ static PetscErrorCode PointsEvaluate(SimpVIStep st, PetscBool derivatives)
   PetscCall(SimpVIKernelPoints(st->kernel, n, q0, y, x, v));
   PetscCall(VecRestoreArrayRead(st->q0, &q0));
   PetscCall(VecRestoreArrayRead(st->Y, &y));
-  if (derivatives) PetscCall(st->door.points(st->door.ctx, nq, n, st->at, st->ax, st->av, st->aP, st->aG, st->aD, st->aD + nq * nn, st->aD + 2 * nq * nn, st->aD + 3 * nq * nn));
-  else PetscCall(st->door.points(st->door.ctx, nq, n, st->at, st->ax, st->av, st->aP, st->aG, NULL, NULL, NULL, NULL));
+  if (derivatives) PetscCall(st->door.points(st->door.ctx, nq, n, st->kernel->need, st->at, st->ax, st->av, st->aP, st->aG, st->aD, st->aD + nq * nn, st->aD + 2 * nq * nn, st->aD + 3 * nq * nn));
+  else PetscCall(st->door.points(st->door.ctx, nq, n, st->kernel->need, st->at, st->ax, st->av, st->aP, st->aG, NULL, NULL, NULL, NULL));
   PetscCall(SimpVIStepStamp_Private(st, st->Y, &st->astamp));
   st->aderiv = derivatives;
   PetscFunctionReturn(0);

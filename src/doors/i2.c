@@ -548,7 +548,7 @@ static PetscErrorCode Check_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, V
 /* P and G at npts points on arrays, for the small dense path's residual: the user's I2 function at each point on the
    door's Vecs placed on the arrays, then P = M v and G = -F there, the numbers of PG_I2() without a Vec of the
    step's per point. The step's Jacobian still comes from Terms_I2() (pointspg): the same Jacobian calls and matrix. */
-static PetscErrorCode Points_I2(TS ts, SimpVIProblem *prob, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[])
+static PetscErrorCode Points_I2(TS ts, SimpVIProblem *prob, PetscInt npts, PetscInt n, const PetscInt need[], const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[])
 {
   Vec                X = prob->I2pt[0], V = prob->I2pt[1], F = prob->I2pt[2];
   const PetscScalar *d;

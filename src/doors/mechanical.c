@@ -3,6 +3,7 @@
    second derivatives L_vv = M, L_vx = d(Mv)/dx, L_xx = Mxx - hess V; constant M makes the mass-derivative terms vanish.
 */
 #include <simpvi/private/door.h>
+#include <simpvi/private/unroll.h>
 
 /* The mass callback's values at the last points it was called at, on one process for MATSEQDENSE M, Mx and Mxx of a
    few positions. The step asks for P and G at every quadrature point of an iterate, then (when it makes a Jacobian) for
@@ -21,6 +22,77 @@ struct _SimpVIMassMemo {
   PetscScalar      *vals;   /* per slot: M, Mx, Mxx (n x n each, column-major), then g */
   SimpVIDenseAccess acc[3]; /* M, Mx, Mxx */
 };
+
+/* The points path (Points_Mechanical()): the small dense step's P, G and their derivatives at every quadrature point on
+   arrays, for one process, plain Vecs and MATSEQDENSE matrices (PointsSetUp()). The user's callbacks take Vecs of the
+   door, one set per point made on the step's arrays of x and v (their state increased at each call, the values being
+   new) and on the door's of g and grad V; the user's matrices are read on their arrays. The step asks for P and
+   G at the points of an iterate and, when it makes a Jacobian there, for their derivatives at the same points: the
+   values the mass and potential gave at the last call's points are kept, and a call for the derivatives at bitwise
+   the same (t, x, v) calls only the potential's Hessian. */
+struct _SimpVIMechPoints {
+  Vec              *X, *V, *gv, *dVv; /* per point, VECSEQ on x, v (the caller's arrays) and g, grad V (the kept ones) */
+  const PetscReal  *xbase, *vbase;    /* the arrays X and V are made on, for nplaced points */
+  PetscInt          nplaced;
+  SimpVIDenseAccess acc[4];       /* M, Mx, Mxx, K */
+  PetscInt          cap, capn;    /* the points and positions the arrays below hold */
+  PetscInt          npts;         /* the points kept (0: none) */
+  PetscBool         full;         /* Mx and Mxx kept too (not only M, g, grad V) */
+  PetscReal        *t, *x, *v;    /* the kept points' inputs */
+  PetscScalar      *M, *Mx, *Mxx; /* per point, column-major as the user's matrices (a constant M: the first only) */
+  PetscScalar      *g, *dV, *K;   /* per point: 1/2 v' dM/dx v, grad V; K: one Hessian */
+};
+
+/* Points_Mechanical() serves the problem: one process, plain Vecs, no force (the step's forces come through Vecs) and
+   every matrix of the user's MATSEQDENSE, read on its array (the access of SimpVIDenseAccessSet_Private()) */
+static PetscErrorCode PointsSetUp(TS ts, SimpVIProblem *prob, Vec q)
+{
+  Mat               A[4] = {prob->user.M, prob->user.massfn ? prob->user.Mx : NULL, prob->user.massfn ? prob->user.Mxx : NULL, prob->user.potfn ? prob->user.K : NULL};
+  SimpVIDenseAccess acc;
+  PetscBool         seq;
+
+  PetscFunctionBegin;
+  if (!prob->oneprocess || prob->user.forcefn) PetscFunctionReturn(0);
+  PetscCall(PetscObjectTypeCompare((PetscObject)q, VECSEQ, &seq));
+  if (!seq) PetscFunctionReturn(0);
+  for (PetscInt b = 0; b < 4; b++) {
+    if (!A[b]) continue;
+    PetscCall(PetscMemzero(&acc, sizeof(acc)));
+    PetscCall(SimpVIDenseAccessSet_Private(&acc, A[b]));
+    if (!acc.dense) PetscFunctionReturn(0);
+  }
+  PetscCall(PetscNew(&prob->mechpts));
+  PetscFunctionReturn(0);
+}
+
+/* The points' Vecs and arrays freed */
+static PetscErrorCode PointsFree(SimpVIMechPoints *mp)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < mp->cap; k++) {
+    PetscCall(VecDestroy(&mp->X[k]));
+    PetscCall(VecDestroy(&mp->V[k]));
+    PetscCall(VecDestroy(&mp->gv[k]));
+    PetscCall(VecDestroy(&mp->dVv[k]));
+  }
+  PetscCall(PetscFree4(mp->X, mp->V, mp->gv, mp->dVv));
+  PetscCall(PetscFree3(mp->t, mp->x, mp->v));
+  PetscCall(PetscFree6(mp->M, mp->Mx, mp->Mxx, mp->g, mp->dV, mp->K));
+  mp->cap = mp->capn = mp->npts = mp->nplaced = 0;
+  mp->xbase = mp->vbase = NULL;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PointsReset(SimpVIProblem *prob)
+{
+  SimpVIMechPoints *mp = prob->mechpts;
+
+  PetscFunctionBegin;
+  if (!mp) PetscFunctionReturn(0);
+  PetscCall(PointsFree(mp));
+  PetscCall(PetscFree(prob->mechpts));
+  PetscFunctionReturn(0);
+}
 
 static PetscErrorCode SetUp_Mechanical(TS ts, SimpVIProblem *prob, Vec q)
 {
@@ -44,6 +116,7 @@ static PetscErrorCode SetUp_Mechanical(TS ts, SimpVIProblem *prob, Vec q)
       prob->massmemo->n = n;
     }
   }
+  PetscCall(PointsSetUp(ts, prob, q));
   PetscFunctionReturn(0);
 }
 
@@ -55,15 +128,17 @@ static PetscErrorCode Reset_Mechanical(SimpVIProblem *prob)
   PetscCall(VecDestroy(&prob->massg));
   if (prob->massmemo) PetscCall(PetscFree(prob->massmemo->vals));
   PetscCall(PetscFree(prob->massmemo));
+  PetscCall(PointsReset(prob));
   PetscFunctionReturn(0);
 }
 
-/* A new mass (TSSimpVISetMass()): nothing the callback gave before stands */
+/* A new mass or potential (TSSimpVISetMass(), TSSimpVISetPotential()): nothing the callbacks gave before stands */
 PetscErrorCode SimpVIMassForget_Private(SimpVIProblem *prob)
 {
   PetscFunctionBegin;
   prob->massvalid = PETSC_FALSE;
   if (prob->massmemo) PetscCall(PetscArrayzero(prob->massmemo->valid, SIMPVI_MASS_MEMO));
+  if (prob->mechpts) prob->mechpts->npts = 0;
   PetscFunctionReturn(0);
 }
 
@@ -247,6 +322,262 @@ static PetscErrorCode L_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, Vec 
   PetscFunctionReturn(0);
 }
 
+/* B = A, n x n column-major from leading dimension lda to n */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+CopyColumns(const PetscInt n, const PetscScalar *PETSC_RESTRICT a, PetscInt lda, PetscScalar *PETSC_RESTRICT B)
+{
+  SIMPVI_UNROLL_FOR(PetscInt c = 0; c < n; c++) {
+    SIMPVI_UNROLL_FOR(PetscInt r = 0; r < n; r++) B[c * n + r] = a[c * lda + r];
+  }
+}
+
+/* B = A (column-major, n x n) from the user's MATSEQDENSE A on its array (inlined: called at every point) */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline PetscErrorCode
+ReadDense(SimpVIDenseAccess *acc, Mat A, PetscInt n, PetscScalar *PETSC_RESTRICT B)
+{
+  const PetscScalar *a;
+  PetscInt           lda;
+  PetscBool          assembled;
+
+  PetscFunctionBegin;
+  if (PetscUnlikely(!SimpVIDenseAccessCurrent(acc, A))) {
+    PetscCall(SimpVIDenseAccessSet_Private(acc, A));
+    PetscCheck(acc->dense && acc->mloc == n && acc->nloc == n, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI mechanical door: a matrix of the problem is no longer the MATSEQDENSE of %" PetscInt_FMT " x %" PetscInt_FMT " it was at set-up: call TSSetUp() again", n, n);
+  }
+  PetscCall(MatAssembled(A, &assembled)); /* as the Vec path's MatMult() and its terms check */
+  PetscCheck(assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Not for unassembled matrix");
+  PetscCall(acc->getlda(A, &lda));
+  PetscCall(acc->getarray(A, &a));
+  switch (n) { /* n a constant for the smallest systems: a few moves, not a memcpy() call per column */
+  case 1:
+    CopyColumns(1, a, lda, B);
+    break;
+  case 2:
+    CopyColumns(2, a, lda, B);
+    break;
+  case 3:
+    CopyColumns(3, a, lda, B);
+    break;
+  default:
+    CopyColumns(n, a, lda, B);
+  }
+  PetscCall(acc->restorearray(A, &a));
+  PetscFunctionReturn(0);
+}
+
+/* P = M v at one point (M column-major): the sums of SimpVIDenseMult_Private(); inlined with n a constant for the
+   smallest systems */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+PointP(const PetscInt n, const PetscScalar *PETSC_RESTRICT M, const PetscScalar *PETSC_RESTRICT v, PetscScalar *PETSC_RESTRICT P)
+{
+  SIMPVI_UNROLL_FOR(PetscInt i = 0; i < n; i++) P[i] = 0;
+  SIMPVI_UNROLL_FOR(PetscInt j = 0; j < n; j++) {
+    SIMPVI_UNROLL_FOR(PetscInt i = 0; i < n; i++) P[i] += v[j] * M[j * n + i];
+  }
+}
+
+/* Pv = M, Px = Mx, Gv = Mx', Gx = Mxx - K at one point, row-major from the column-major matrices (massfn: Mx, Mxx
+   given; hess: K, else none; needgx: else Gx = 0) */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+PointDerivatives(const PetscInt n, PetscBool massfn, PetscBool hess, PetscBool needgx, const PetscScalar *PETSC_RESTRICT M, const PetscScalar *PETSC_RESTRICT Mx, const PetscScalar *PETSC_RESTRICT Mxx, const PetscScalar *PETSC_RESTRICT K, PetscScalar *PETSC_RESTRICT px, PetscScalar *PETSC_RESTRICT pv, PetscScalar *PETSC_RESTRICT gx, PetscScalar *PETSC_RESTRICT gv)
+{
+  SIMPVI_UNROLL_FOR(PetscInt r = 0; r < n; r++) {
+    SIMPVI_UNROLL_FOR(PetscInt c = 0; c < n; c++) {
+      pv[r * n + c] = M[c * n + r];
+      px[r * n + c] = massfn ? Mx[c * n + r] : 0;
+      gv[r * n + c] = massfn ? Mx[r * n + c] : 0; /* Mx' */
+      gx[r * n + c] = !needgx ? 0 : (massfn ? (hess ? Mxx[c * n + r] - K[c * n + r] : Mxx[c * n + r]) : (hess ? -K[c * n + r] : 0));
+    }
+  }
+}
+
+/* The arrays and Vecs of npts points of n positions */
+static PetscErrorCode PointsReserve(SimpVIMechPoints *mp, PetscInt npts, PetscInt n)
+{
+  PetscFunctionBegin;
+  if (npts <= mp->cap && n == mp->capn) PetscFunctionReturn(0);
+  PetscCall(PointsFree(mp));
+  PetscCall(PetscMalloc3(npts, &mp->t, npts * n, &mp->x, npts * n, &mp->v));
+  PetscCall(PetscMalloc6(npts * n * n, &mp->M, npts * n * n, &mp->Mx, npts * n * n, &mp->Mxx, npts * n, &mp->g, npts * n, &mp->dV, n * n, &mp->K));
+  PetscCall(PetscCalloc4(npts, &mp->X, npts, &mp->V, npts, &mp->gv, npts, &mp->dVv));
+  for (PetscInt k = 0; k < npts; k++) {
+    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, mp->g + k * n, &mp->gv[k]));
+    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, mp->dV + k * n, &mp->dVv[k]));
+  }
+  mp->cap  = npts;
+  mp->capn = n;
+  PetscFunctionReturn(0);
+}
+
+/* The points' X and V on the caller's arrays: made again only when those move (the step's stay); their values are new
+   at every call (the state increase that tells a callback caching on it) */
+static PetscErrorCode PointsPlace(SimpVIMechPoints *mp, PetscInt npts, PetscInt n, const PetscReal x[], const PetscReal v[])
+{
+  PetscFunctionBegin;
+  if (x != mp->xbase || v != mp->vbase || npts > mp->nplaced) {
+    for (PetscInt k = 0; k < mp->nplaced; k++) {
+      PetscCall(VecDestroy(&mp->X[k]));
+      PetscCall(VecDestroy(&mp->V[k]));
+    }
+    for (PetscInt k = 0; k < npts; k++) {
+      PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, x + k * n, &mp->X[k]));
+      PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, v + k * n, &mp->V[k]));
+    }
+    mp->xbase   = x;
+    mp->vbase   = v;
+    mp->nplaced = npts;
+  }
+  for (PetscInt k = 0; k < npts; k++) {
+    PetscCall(PetscObjectStateIncrease((PetscObject)mp->X[k]));
+    PetscCall(PetscObjectStateIncrease((PetscObject)mp->V[k]));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The user's mass (mass: else the kept values stand) and potential at npts points into the kept arrays, through the
+   same checks as on the Vec path (the user's matrices then hold the last point's values); Mx and Mxx kept only when
+   full: the derivatives are asked for now, or the step says they may be next (prob->keepvalues) */
+static PetscErrorCode PointsCall(TS ts, SimpVIProblem *prob, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscBool mass, PetscBool full)
+{
+  SimpVIMechPoints *mp = prob->mechpts;
+  const PetscInt    nn = n * n;
+
+  PetscFunctionBegin;
+  PetscCall(PointsReserve(mp, npts, n));
+  PetscCall(PointsPlace(mp, npts, n, x, v));
+  mp->npts = 0; /* nothing kept until every point is done */
+  if (mass) {
+    prob->massvalid = PETSC_FALSE; /* the user's mass matrices are no longer those of the Vec path's last call */
+    mp->full        = full;
+  }
+  if (mass && !prob->user.massfn) PetscCall(ReadDense(&mp->acc[0], prob->user.M, n, mp->M));
+  for (PetscInt k = 0; k < npts; k++) {
+    if (mass && prob->user.massfn) {
+      SimpVICallBackOneProcess(ts, "TSSIMPVI mass", prob->user.massfn(ts, mp->X[k], mp->V[k], prob->user.M, prob->user.Mx, mp->gv[k], prob->user.Mxx, prob->user.massctx));
+      PetscCall(ReadDense(&mp->acc[0], prob->user.M, n, mp->M + k * nn));
+      if (full) {
+        PetscCall(ReadDense(&mp->acc[1], prob->user.Mx, n, mp->Mx + k * nn));
+        PetscCall(ReadDense(&mp->acc[2], prob->user.Mxx, n, mp->Mxx + k * nn));
+      }
+    }
+    if (prob->user.potfn) {
+      PetscReal V;
+
+      SimpVICallBackOneProcess(ts, "TSSIMPVI potential", prob->user.potfn(ts, t[k], mp->X[k], &V, mp->dVv[k], prob->user.potctx));
+    }
+  }
+  PetscCall(PetscArraycpy(mp->t, t, npts));
+  PetscCall(PetscArraycpy(mp->x, x, npts * n));
+  PetscCall(PetscArraycpy(mp->v, v, npts * n));
+  mp->npts = npts;
+  PetscFunctionReturn(0);
+}
+
+/* Whether the kept values are those of these points: bitwise the same inputs */
+static PetscErrorCode PointsKept(SimpVIMechPoints *mp, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscBool *kept)
+{
+  PetscBool same;
+
+  PetscFunctionBegin;
+  *kept = PETSC_FALSE;
+  if (mp->npts != npts || mp->capn != n) PetscFunctionReturn(0);
+  PetscCall(PetscArraycmp(mp->t, t, npts, &same));
+  if (same) PetscCall(PetscArraycmp(mp->x, x, npts * n, &same));
+  if (same) PetscCall(PetscArraycmp(mp->v, v, npts * n, &same));
+  *kept = same;
+  PetscFunctionReturn(0);
+}
+
+/*
+  P, G and their derivatives at npts points on arrays for the small dense path: the numbers of PG_Mechanical() (P = M v
+  summed as SimpVIDenseMult_Private() does, G = -grad V + g) and the blocks of Terms_Mechanical(), Pv = M, Px = Mx,
+  Gv = Mx', Gx = Mxx - K, each point's as a whole (row-major). A point that needs no G_x (a Lobatto scheme's first
+  node) gets zeros there and no Hessian call. A call for the derivatives at the points of the last (the Jacobian at
+  the residual's iterate) calls only the Hessian; P and G alone at them (a residual evaluated again after a failed
+  solve) call the potential again, as the Vec path does with its mass memo (a domain error it sets is set again).
+*/
+static PetscErrorCode Points_Mechanical(TS ts, SimpVIProblem *prob, PetscInt npts, PetscInt n, const PetscInt need[], const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[])
+{
+  SimpVIMechPoints *mp     = prob->mechpts;
+  const PetscInt    nn     = n * n;
+  const PetscBool   massfn = (PetscBool)(prob->user.massfn != NULL), potfn = (PetscBool)(prob->user.potfn != NULL);
+  PetscBool         kept = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(PointsKept(mp, npts, n, t, x, v, &kept));
+  if (Px && !(kept && mp->full)) PetscCall(PointsCall(ts, prob, npts, n, t, x, v, PETSC_TRUE, PETSC_TRUE));
+  else if (!Px) PetscCall(PointsCall(ts, prob, npts, n, t, x, v, (PetscBool)!kept, prob->keepvalues)); /* the potential always, the mass where not kept */
+  for (PetscInt k = 0; k < npts; k++) {
+    const PetscScalar *M = mp->M + (massfn ? k * nn : 0);
+
+    switch (n) {
+    case 1:
+      PointP(1, M, v + k * n, P + k * n);
+      break;
+    case 2:
+      PointP(2, M, v + k * n, P + k * n);
+      break;
+    case 3:
+      PointP(3, M, v + k * n, P + k * n);
+      break;
+    default:
+      PointP(n, M, v + k * n, P + k * n);
+    }
+  }
+  if (potfn && massfn) /* G = -grad V + g, every point at once */
+    for (PetscInt j = 0; j < npts * n; j++) G[j] = -mp->dV[j] + mp->g[j];
+  else if (potfn)
+    for (PetscInt j = 0; j < npts * n; j++) G[j] = -mp->dV[j];
+  else if (massfn)
+    for (PetscInt j = 0; j < npts * n; j++) G[j] = 0 + mp->g[j];
+  else
+    for (PetscInt j = 0; j < npts * n; j++) G[j] = 0;
+  if (!Px) PetscFunctionReturn(0);
+  for (PetscInt k = 0; k < npts; k++) {
+    const PetscScalar *M = mp->M + (massfn ? k * nn : 0), *Mx = mp->Mx + k * nn, *Mxx = mp->Mxx + k * nn;
+    const PetscBool    needgx = (PetscBool)(!need || (need[k] & SIMPVI_NEED(SIMPVI_BLOCK_GX)));
+
+    if (needgx && potfn) {
+      SimpVICallBackOneProcess(ts, "TSSIMPVI potential Hessian", prob->user.pothessfn(ts, t[k], mp->X[k], prob->user.K, prob->user.potctx));
+      PetscCall(ReadDense(&mp->acc[3], prob->user.K, n, mp->K));
+    }
+#define SIMPVI_POINT_DERIVATIVES(N) PointDerivatives(N, massfn, potfn, needgx, M, Mx, Mxx, mp->K, Px + k * nn, Pv + k * nn, Gx + k * nn, Gv + k * nn)
+    switch (n) {
+    case 1:
+      SIMPVI_POINT_DERIVATIVES(1);
+      break;
+    case 2:
+      SIMPVI_POINT_DERIVATIVES(2);
+      break;
+    case 3:
+      SIMPVI_POINT_DERIVATIVES(3);
+      break;
+    default:
+      SIMPVI_POINT_DERIVATIVES(n);
+    }
+#undef SIMPVI_POINT_DERIVATIVES
+  }
+  PetscFunctionReturn(0);
+}
+
+/* points() where Points_Mechanical() serves (PointsSetUp()) */
+static PetscBool HasPoints_Mechanical(const SimpVIProblem *prob)
+{
+  return (PetscBool)(prob->mechpts != NULL);
+}
+
 /* The mass callback gives M, Mx, g and Mxx together: the step evaluates P, G and their terms at once */
 static PetscBool Shares_Mechanical(const SimpVIProblem *prob)
 {
@@ -269,6 +600,8 @@ const SimpVIDoor SimpVIDoorMechanical = {
   .reset      = Reset_Mechanical,
   .shares     = Shares_Mechanical,
   .separable  = Separable_Mechanical,
+  .points     = Points_Mechanical,
+  .haspoints  = HasPoints_Mechanical,
   .keeps      = PETSC_TRUE, /* the mass memo */
   .state      = SIMPVI_STATE_PHASESPACE,
 };

@@ -90,7 +90,7 @@ static PetscErrorCode L_Pointwise(TS ts, SimpVIProblem *prob, PetscReal t, Vec x
 }
 
 /* P, G and their derivatives at npts points on arrays, for the small dense path (no forces: those come through Vecs) */
-static PetscErrorCode Points_Pointwise(TS ts, SimpVIProblem *prob, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[])
+static PetscErrorCode Points_Pointwise(TS ts, SimpVIProblem *prob, PetscInt npts, PetscInt n, const PetscInt need[], const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[])
 {
   PetscFunctionBegin;
   SimpVICallBackOneProcess(ts, "TSSIMPVI pointwise Lagrangian", prob->user.pwfn(ts, npts, n, t, x, v, NULL, P, G, Px, Pv, Gx, Gv, prob->user.pwctx));

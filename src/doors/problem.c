@@ -258,6 +258,7 @@ PetscErrorCode TSSimpVISetPotential(TS ts, Mat H, TSSimpVIPotentialFn V, TSSimpV
   prob->user.potfn     = V;
   prob->user.pothessfn = hess;
   prob->user.potctx    = ctx;
+  PetscCall(SimpVIMassForget_Private(prob)); /* nor what the old potential gave (the points path keeps grad V) */
   PetscFunctionReturn(0);
 }
 
@@ -282,10 +283,14 @@ $ PetscErrorCode f(TS ts, Vec x, Vec v, Mat M, Mat Mx, Vec g, Mat Mxx, void *ctx
   A configuration-dependent mass M(x): f fills M, Mx, g and Mxx at each (x, v) the step evaluates, and the step
   needs them all, g for its residual and Mx, Mxx for its Jacobian (tutorials/ex4.c, the spherical pendulum).
 
-  f must be a function of x and v alone: it is not called again at an (x, v) it has just been called at. On one
-  process, for MATSEQDENSE M, Mx and Mxx of at most 16 positions, the values f gave at the quadrature points of a Newton
-  iterate are kept and written back into the matrices (as f writes them, the matrices' states increased) when a
-  Jacobian is made there, instead of calling f again at each point.
+  f must be a function of x and v alone: it is not called again at an (x, v) it has just been called at. A small
+  system on one process (the step solved by `SNESSIMPVIDENSE`) whose M, Mx, Mxx and potential Hessian are all
+  MATSEQDENSE, without `TSSimpVISetForce()`, is evaluated on arrays: f and the potential are called at each quadrature
+  point on `VECSEQ` Vecs of the step's own (their values new at each call, their states increased), the matrices read
+  after each call, and a Jacobian at the points of a residual just evaluated calls only the potential's Hessian.
+  Otherwise, on one process, for MATSEQDENSE M, Mx and Mxx of at most 16 positions, the values f gave at the quadrature
+  points of a Newton iterate are kept and written back into the matrices (as f writes them, the matrices' states
+  increased) when a Jacobian is made there, instead of calling f again at each point.
 
   Level: beginner
 

@@ -435,13 +435,13 @@ static PetscErrorCode StepKeep(void *ctx, PetscBool keep)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode StepPoints(void *ctx, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[])
+static PetscErrorCode StepPoints(void *ctx, PetscInt npts, PetscInt n, const PetscInt need[], const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[])
 {
   TS         ts = (TS)ctx;
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCall(vi->prob->door->points(ts, vi->prob, npts, n, t, x, v, P, G, Px, Pv, Gx, Gv));
+  PetscCall(vi->prob->door->points(ts, vi->prob, npts, n, need, t, x, v, P, G, Px, Pv, Gx, Gv));
   PetscFunctionReturn(0);
 }
 
@@ -665,7 +665,7 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
     PetscCall(SNESGetType(ts->snes, &type));
     PetscCall(PetscObjectTypeCompare((PetscObject)ts->snes, SNESSIMPVIDENSE, &dense));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Step solved by the SNES, type %s%s\n", type ? type : "not set", dense ? " (the default for systems of at most -ts_simpvi_small_limit rows on one process)" : ""));
-    if (dense && points && !vi->prob->door->pointspg) PetscCall(PetscViewerASCIIPrintf(viewer, "  Its residual and Jacobian on arrays: every quadrature point in one call of the pointwise Lagrangian\n"));
+    if (dense && points && !vi->prob->door->pointspg) PetscCall(PetscViewerASCIIPrintf(viewer, "  Its residual and Jacobian on arrays: the %s door's P, G and their derivatives at every quadrature point\n", vi->prob->door->name));
     else if (dense && points) PetscCall(PetscViewerASCIIPrintf(viewer, "  Its residual on arrays: the %s door's P and G at every quadrature point\n", vi->prob->door->name));
     PetscCall(SimpVIStepSolverView_Private(ts, viewer));
   }

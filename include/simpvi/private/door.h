@@ -47,7 +47,8 @@ PETSC_INTERN PetscErrorCode SimpVICallBackCheck_Private(TS, const char[], PetscE
   } while (0)
 
 typedef struct _SimpVIDoor        SimpVIDoor;
-typedef struct _SimpVIMassMemo    SimpVIMassMemo; /* the mechanical door's (src/doors/mechanical.c) */
+typedef struct _SimpVIMassMemo    SimpVIMassMemo;   /* the mechanical door's (src/doors/mechanical.c) */
+typedef struct _SimpVIMechPoints  SimpVIMechPoints; /* the mechanical door's points() work (src/doors/mechanical.c) */
 typedef struct _SimpVIPhaseSpace *SimpVIPhaseSpace;
 typedef struct _SimpVISplit       SimpVISplit; /* the split door's work (src/doors/split.c) */
 
@@ -127,6 +128,7 @@ typedef struct {
   PetscBool         massvalid;
   SimpVIDenseAccess massacc;          /* mechanical door: P = M v on a MATSEQDENSE M's array */
   SimpVIMassMemo   *massmemo;         /* mechanical door: the mass callback's values at its last points (src/doors/mechanical.c) */
+  SimpVIMechPoints *mechpts;          /* mechanical door: its points() work, made at set-up where points() serves (NULL: not) */
   PetscBool         oneprocess;       /* the TS is on one process (a user callback's success needs no check): set up with the door */
   PetscInt          nlocal;           /* the positions on this process: set up with the door */
   PetscBool         keepvalues;       /* the step may ask for the terms at the points it evaluates next (SimpVIStepDoor's keep) */
@@ -189,8 +191,9 @@ struct _SimpVIDoor {
   PetscErrorCode (*momentum)(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec);              /* P = L_v alone, where pg would also compute G for nothing; may be NULL */
   PetscErrorCode (*velocity)(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec, PetscBool *); /* v from p = L_v at (t, x) directly where the door can (PetscBool: done); may be NULL */
   /* P, G and their derivatives (or P and G only: pointspg) at many points on plain arrays in one call (the small dense
-     path); may be NULL */
-  PetscErrorCode (*points)(TS, SimpVIProblem *, PetscInt, PetscInt, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[]);
+     path); const PetscInt[]: each point's SIMPVI_NEED() blocks of the derivatives (NULL: all), a block not needed may
+     come back as zeros; may be NULL */
+  PetscErrorCode (*points)(TS, SimpVIProblem *, PetscInt, PetscInt, const PetscInt[], const PetscReal[], const PetscReal[], const PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[]);
   PetscBool (*haspoints)(const SimpVIProblem *);        /* whether points() serves this problem, after set-up; NULL: always */
   PetscBool pointspg;                                   /* points() gives P and G only: the dense Jacobian comes from terms() */
   PetscBool (*shares)(const SimpVIProblem *);           /* pg and terms at one point come from one user callback (the step asks for them together); may be NULL */

@@ -31,8 +31,10 @@ typedef struct {
      keep what its user callbacks give there (the mechanical door's mass memo) or not bother; NULL: never told */
   PetscErrorCode (*keep)(void *, PetscBool);
   /* P, G and their derivatives Px, Pv, Gx, Gv (n x n row-major each) at npts points (t, x, v) on arrays, one process:
-     the small dense path then calls it once per Newton iteration, with no Vec or Mat; NULL when the door has none */
-  PetscErrorCode (*points)(void *, PetscInt, PetscInt, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[]);
+     the small dense path then calls it once per Newton iteration, with no Vec or Mat; NULL when the door has none.
+     const PetscInt[]: each point's SIMPVI_NEED() blocks (NULL: all); a block a point does not need may come back as
+     zeros (the Hessian of a potential at a Lobatto scheme's first node is not computed) */
+  PetscErrorCode (*points)(void *, PetscInt, PetscInt, const PetscInt[], const PetscReal[], const PetscReal[], const PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[]);
   PetscBool pointspg; /* points() gives P and G only (never asked for derivatives): the dense Jacobian from terms() */
   /* holonomic constraints (src/core/constraints.c): nmultiplier of them, g(q), G = dg/dq (m x n row-major) and
      sum_r lambda_r d2 g_r/dq2 (n x n) at a configuration on arrays (lambda, g, G, H: NULL when not wanted); 0 and NULL
