@@ -28,7 +28,8 @@ typedef struct {
   PetscInt       n;
   PetscReal      a, w;    /* the drive a sin(w t) q1 q2 */
   PetscInt       calls;   /* of the mass callback */
-  PetscInt       repeats; /* calls at the (x, v) of the call nq before (a Jacobian's points after its residual's) */
+  PetscInt       repeats; /* sets of nq calls at the (x, v) of the nq before (a Jacobian's points after its residual's) */
+  PetscBool      setsame; /* the calls of this set so far are */
   PetscInt       hcalls;  /* of the potential's Hessian */
   PetscInt       nq;      /* the scheme's quadrature points */
   PetscReal      ring[RING][4];
@@ -79,12 +80,14 @@ static PetscErrorCode Mass(TS ts, Vec x, Vec v, Mat M, Mat Mx, Vec g, Mat Mxx, v
   PetscCall(VecRestoreArrayRead(x, &xx));
   PetscCall(VecRestoreArrayRead(v, &vv));
   if (in[2] != 0 || in[3] != 0) { /* (the Vec path's Legendre inversion at the start calls it at v = 0 several times) */
-    if (c->nring >= c->nq) {      /* the inputs of the call nq before: a set of points evaluated again */
-      PetscBool same;
+    PetscBool same = PETSC_FALSE; /* the inputs of the call nq before: its point evaluated again */
 
-      PetscCall(PetscArraycmp(c->ring[(c->nring - c->nq) % RING], in, 4, &same));
-      if (same) c->repeats++;
-    }
+    if (c->nring >= c->nq) PetscCall(PetscArraycmp(c->ring[(c->nring - c->nq) % RING], in, 4, &same));
+    /* a set of points evaluated again: every point of a call's nq (one point alone may be unchanged by an update at
+       round-off, the first node's x always is) */
+    if (c->nring % c->nq == 0) c->setsame = PETSC_TRUE;
+    c->setsame = (PetscBool)(c->setsame && same);
+    if (c->nring % c->nq == c->nq - 1 && c->setsame) c->repeats++;
     PetscCall(PetscArraycpy(c->ring[c->nring++ % RING], in, 4));
   }
   DoublePendulumMassTerms(&c->dp, q, w, Mq, Mxq, gq, Mxxq);

@@ -448,7 +448,7 @@ static PetscErrorCode PointsPlace(SimpVIMechPoints *mp, PetscInt npts, PetscInt 
 
 /* The user's mass (mass: else the kept values stand) and potential at npts points into the kept arrays, through the
    same checks as on the Vec path (the user's matrices then hold the last point's values); Mx and Mxx kept only when
-   full: the derivatives are asked for now, or the step says they may be next (prob->keepvalues) */
+   full */
 static PetscErrorCode PointsCall(TS ts, SimpVIProblem *prob, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscBool mass, PetscBool full)
 {
   SimpVIMechPoints *mp = prob->mechpts;
@@ -518,7 +518,8 @@ static PetscErrorCode Points_Mechanical(TS ts, SimpVIProblem *prob, PetscInt npt
   PetscFunctionBegin;
   PetscCall(PointsKept(mp, npts, n, t, x, v, &kept));
   if (Px && !(kept && mp->full)) PetscCall(PointsCall(ts, prob, npts, n, t, x, v, PETSC_TRUE, PETSC_TRUE));
-  else if (!Px) PetscCall(PointsCall(ts, prob, npts, n, t, x, v, (PetscBool)!kept, prob->keepvalues)); /* the potential always, the mass where not kept */
+  else if (!Px)
+    PetscCall(PointsCall(ts, prob, npts, n, t, x, v, (PetscBool)!kept, PETSC_TRUE)); /* the potential always, the mass where not kept; Mx, Mxx kept whatever the step guesses (a few copies against a mass call per point where it guesses wrong) */
   for (PetscInt k = 0; k < npts; k++) {
     const PetscScalar *M = mp->M + (massfn ? k * nn : 0);
 
