@@ -353,7 +353,7 @@ static PetscErrorCode Advice(TS ts, char buf[], size_t len)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(buf, len, "%s is stable for a linear system while h*omega_max < %.4g: with omega_max = %.6g (estimated from the mass and the Hessian at t = %g), use h < %.6g, or an unconditionally stable scheme (-ts_simpvi_type midpoint or gauss); -ts_simpvi_check_stability_warn only warns, -ts_simpvi_check_stability 0 skips the check", vi->type,
+  PetscCall(PetscSNPrintf(buf, len, "%s is stable for a linear system while h*omega_max < %.4g: with omega_max = %.6g (estimated from the mass and the Hessian at t = %g), use h < %.6g, or an unconditionally stable scheme (-ts_simpvi_type midpoint or gauss); an omega_max far above the system's own frequencies points to a wrong Hessian or mass instead (-snes_test_jacobian compares the step Jacobian with the residual's differences); -ts_simpvi_check_stability_warn only warns, -ts_simpvi_check_stability 0 skips the check", vi->type,
                           (double)vi->bound, (double)vi->omega, (double)vi->omegatime, vi->omega > 0 ? (double)(vi->bound / vi->omega) : 0.0));
   PetscFunctionReturn(0);
 }
