@@ -6,8 +6,9 @@ static char help[] = "The mechanical door's points path (P, G and their derivati
                      "round-off, that the Newton iterations and the Hessian calls are the Vec path's (a wrong derivative block\n"
                      "would cost iterations), that the mass callback is never called twice at the inputs of one of its last nq\n"
                      "calls (the Jacobian at an iterate reuses the residual's values there), that a new potential or mass set\n"
-                     "between solves is used, and that a domain error set by the potential (SNESSetFunctionDomainError()) fails\n"
-                     "the step and retries it as on the Vec path.\n"
+                     "between solves is used, that a domain error set by the potential (SNESSetFunctionDomainError()) fails\n"
+                     "the step and retries it as on the Vec path, and that callbacks writing the problem's matrices rather than\n"
+                     "their arguments, or only some entries of them, get the Vec path's answer.\n"
                      "  -steps <n>  steps of h = -h (default 100, 0.1)\n\n";
 
 #include <simpvi.h>
@@ -22,6 +23,13 @@ typedef enum {
 
 #define RING 16
 
+/* what the callbacks write */
+typedef enum {
+  WRITES_ARGUMENTS, /* the matrices they are given */
+  WRITES_PROBLEM,   /* the problem's own (the program's, from its context), whatever they are given */
+  WRITES_VARYING    /* the mass: only M's off-diagonal entries, its diagonal the program's (SetDiagonal()) */
+} Writes;
+
 typedef struct {
   DoublePendulum dp;
   PetscBool      massfn; /* M(q) (the double pendulum, n = 2), or a constant M (n = 4) */
@@ -35,6 +43,8 @@ typedef struct {
   PetscReal      ring[RING][4];
   PetscInt       nring;
   PetscReal      tfault, h; /* a potential call at t in [tfault, tfault + h) in a step of size h sets a domain error (tfault < 0: none) */
+  Writes         writes;
+  Mat            A[3], K; /* the problem's matrices (WRITES_PROBLEM writes these) */
 } Ctx;
 
 /* A (n x n, row-major) into the matrix: on its array when dense, by MatSetValues() otherwise */
@@ -91,7 +101,19 @@ static PetscErrorCode Mass(TS ts, Vec x, Vec v, Mat M, Mat Mx, Vec g, Mat Mxx, v
     PetscCall(PetscArraycpy(c->ring[c->nring++ % RING], in, 4));
   }
   DoublePendulumMassTerms(&c->dp, q, w, Mq, Mxq, gq, Mxxq);
-  PetscCall(FillN(M, 2, &Mq[0][0]));
+  if (c->writes == WRITES_PROBLEM) {
+    M   = c->A[0];
+    Mx  = c->A[1];
+    Mxx = c->A[2];
+  }
+  if (c->writes == WRITES_VARYING) {
+    PetscScalar *a;
+
+    PetscCall(MatDenseGetArray(M, &a));
+    a[1] = Mq[1][0];
+    a[2] = Mq[0][1];
+    PetscCall(MatDenseRestoreArray(M, &a));
+  } else PetscCall(FillN(M, 2, &Mq[0][0]));
   PetscCall(FillN(Mx, 2, &Mxq[0][0]));
   PetscCall(FillN(Mxx, 2, &Mxxq[0][0]));
   PetscCall(VecGetArrayWrite(g, &gg));
@@ -158,7 +180,7 @@ static PetscErrorCode Hessian(TS ts, PetscReal t, Vec x, Mat H, void *ctx)
   for (PetscInt i = 0; i < n; i++) h[i * n + i] = w[i] * PetscCosReal(PetscRealPart(xx[i]));
   h[1] = h[n] = d;
   PetscCall(VecRestoreArrayRead(x, &xx));
-  PetscCall(FillN(H, n, h));
+  PetscCall(FillN(c->writes == WRITES_PROBLEM ? c->K : H, n, h));
   PetscFunctionReturn(0);
 }
 
@@ -180,10 +202,24 @@ static PetscErrorCode NewMat(PetscBool dense, PetscInt n, Mat *A)
   PetscFunctionReturn(0);
 }
 
+/* M's diagonal, which does not depend on q, into M (WRITES_VARYING: the callback writes only the rest) */
+static PetscErrorCode SetDiagonal(Ctx *c, Mat M)
+{
+  PetscReal Mq[2][2];
+
+  PetscFunctionBeginUser;
+  DoublePendulumMassMatrix(&c->dp, 0, 0, Mq);
+  PetscCall(MatSetValue(M, 0, 0, Mq[0][0], INSERT_VALUES));
+  PetscCall(MatSetValue(M, 1, 1, Mq[1][1], INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
 /* steps of h from (pi/4, pi/3) with momenta (1, -0.5) (the chain: from (pi/4, pi/3, 0.2, -0.1), (1, -0.5, 0.3, 0)). again: a second solve from the start after TSSimpVISetMass()
    and TSSimpVISetPotential() with other parameters (a heavier second bob, a stronger drive), whose answer must be
    theirs, not the first solve's kept values */
-static PetscErrorCode Run(Path path, PetscBool massfn, const char scheme[], PetscInt degree, PetscReal h, PetscInt steps, PetscReal tfault, PetscBool again, Result *res)
+static PetscErrorCode Run(Path path, PetscBool massfn, const char scheme[], PetscInt degree, PetscReal h, PetscInt steps, PetscReal tfault, PetscBool again, Writes writes, Result *res)
 {
   TS   ts;
   SNES snes;
@@ -197,6 +233,7 @@ static PetscErrorCode Run(Path path, PetscBool massfn, const char scheme[], Pets
      .w      = 3,
      .tfault = tfault,
      .h      = h,
+     .writes = writes,
   };
   PetscScalar    *uu;
   PetscViewer     viewer;
@@ -217,6 +254,9 @@ static PetscErrorCode Run(Path path, PetscBool massfn, const char scheme[], Pets
   if (degree > 0) PetscCall(TSSimpVISetDegree(ts, degree));
   for (PetscInt j = 0; j < 3; j++) PetscCall(NewMat((PetscBool)(path != PATH_AIJ), n, &A[j]));
   PetscCall(NewMat((PetscBool)(path == PATH_POINTS), n, &K));
+  for (PetscInt j = 0; j < 3; j++) c.A[j] = A[j];
+  c.K = K;
+  if (writes == WRITES_VARYING) PetscCall(SetDiagonal(&c, A[0]));
   if (massfn) PetscCall(TSSimpVISetMass(ts, A[0], A[1], A[2], Mass, &c));
   else {
     const PetscReal M[16] = {2, 0.5, 0, 0, 0.5, 2, 0.5, 0, 0, 0.5, 2, 0.5, 0, 0, 0.5, 1};
@@ -239,14 +279,15 @@ static PetscErrorCode Run(Path path, PetscBool massfn, const char scheme[], Pets
     if (pass == 1) { /* other parameters, given again: nothing of the first solve's may stand */
       c.dp.m2 = 2;
       c.a     = 3;
-      if (massfn) PetscCall(TSSimpVISetMass(ts, A[0], A[1], A[2], Mass, &c));
+      if (writes == WRITES_VARYING) PetscCall(SetDiagonal(&c, A[0])); /* the program's new constant entries; nothing given again */
+      else if (massfn) PetscCall(TSSimpVISetMass(ts, A[0], A[1], A[2], Mass, &c));
       else {
         const PetscReal M[16] = {3, 0.5, 0, 0, 0.5, 3, 0.5, 0, 0, 0.5, 3, 0.5, 0, 0, 0.5, 2};
 
         PetscCall(FillN(A[0], n, M));
         PetscCall(TSSimpVISetMass(ts, A[0], NULL, NULL, NULL, NULL));
       }
-      PetscCall(TSSimpVISetPotential(ts, K, Potential, Hessian, &c));
+      if (writes != WRITES_VARYING) PetscCall(TSSimpVISetPotential(ts, K, Potential, Hessian, &c));
       PetscCall(TSSetTime(ts, 0));
       PetscCall(TSSetStepNumber(ts, 0));
       PetscCall(TSSetMaxSteps(ts, steps));
@@ -316,7 +357,7 @@ int main(int argc, char **argv)
         Result    r[3];
         PetscReal tfault = fault == 1 ? 2.05 : -1;
 
-        for (PetscInt p = PATH_POINTS; p <= PATH_AIJ; p++) PetscCall(Run((Path)p, (PetscBool)mf, schemes[s], degrees[s], h, steps, tfault, (PetscBool)(fault == 2), &r[p]));
+        for (PetscInt p = PATH_POINTS; p <= PATH_AIJ; p++) PetscCall(Run((Path)p, (PetscBool)mf, schemes[s], degrees[s], h, steps, tfault, (PetscBool)(fault == 2), WRITES_ARGUMENTS, &r[p]));
         /* the Newton iterations: round-off moves a convergence test now and then (a few in hundreds); a wrong
            derivative block costs iterations at every step (a Gv without its transpose: 616 against 478) */
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, %s %" PetscInt_FMT "%s: points path %s, Vec paths %s; end states agree: %s; Newton iterations the Vec path's (2%%, 3): %s\n", mf ? "M(q)" : "constant M (n = 4)", schemes[s], degrees[s],
@@ -337,6 +378,17 @@ int main(int argc, char **argv)
                             r[0].its, r[1].its, r[2].its, r[0].hcalls, r[1].hcalls, r[2].hcalls, r[0].calls, r[1].calls, r[2].calls, r[0].repeats, r[1].repeats, r[2].repeats, r[0].rejections, r[1].rejections, r[2].rejections));
       }
     }
+  }
+  /* the points path gives the callbacks its own copies of the problem's matrices (their array functions found faster on
+     PETSc 3.18): a program whose callbacks write the problem's own matrices, or write only some entries of the
+     matrix given (the rest the program's, which it changes between solves), gets the Vec path's answer */
+  for (PetscInt w = WRITES_PROBLEM; w <= WRITES_VARYING; w++) {
+    Result r[2];
+
+    PetscCall(Run(PATH_POINTS, PETSC_TRUE, "lobatto", 6, h, steps, -1, PETSC_TRUE, (Writes)w, &r[0]));
+    PetscCall(Run(PATH_VEC, PETSC_TRUE, "lobatto", 6, h, steps, -1, PETSC_TRUE, WRITES_ARGUMENTS, &r[1]));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "callbacks that write %s, solved twice: points path %s; end state the Vec path's: %s\n", w == WRITES_PROBLEM ? "the problem's matrices, not their arguments" : "only M's varying entries (its diagonal the program's, changed between the solves)", r[0].points ? "taken" : "NOT TAKEN", Diff(&r[0], &r[1]) <= tol ? "yes" : "no"));
+    PetscCall(PetscInfo(NULL, "end states differ by %g\n", (double)Diff(&r[0], &r[1])));
   }
   PetscCall(PetscFinalize());
   return 0;

@@ -41,6 +41,9 @@ struct _SimpVIMechPoints {
   PetscReal        *t, *x, *v;    /* the kept points' inputs */
   PetscScalar      *M, *Mx, *Mxx; /* per point, column-major as the user's matrices (a constant M: the first only) */
   PetscScalar      *g, *dV, *K;   /* per point: 1/2 v' dM/dx v, grad V; K: one Hessian */
+  Mat               own[4];       /* what the callbacks fill: copies of M, Mx, Mxx, K (PointsMats()), or NULL */
+  PetscObjectState  copied[4];    /* the user's matrix's state when copied */
+  PetscBool         userwrites;   /* a callback wrote the user's matrices, not its arguments: those are used */
 };
 
 /* Points_Mechanical() serves the problem: one process, plain Vecs, no force (the step's forces come through Vecs) and
@@ -62,6 +65,14 @@ static PetscErrorCode PointsSetUp(TS ts, SimpVIProblem *prob, Vec q)
     if (!acc.dense) PetscFunctionReturn(0);
   }
   PetscCall(PetscNew(&prob->mechpts));
+  PetscFunctionReturn(0);
+}
+
+/* The copies of the user's matrices freed (made again from the user's at the next call) */
+static PetscErrorCode PointsMatsFree(SimpVIMechPoints *mp)
+{
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < 4; b++) PetscCall(MatDestroy(&mp->own[b]));
   PetscFunctionReturn(0);
 }
 
@@ -90,6 +101,7 @@ static PetscErrorCode PointsReset(SimpVIProblem *prob)
   PetscFunctionBegin;
   if (!mp) PetscFunctionReturn(0);
   PetscCall(PointsFree(mp));
+  PetscCall(PointsMatsFree(mp));
   PetscCall(PetscFree(prob->mechpts));
   PetscFunctionReturn(0);
 }
@@ -138,7 +150,11 @@ PetscErrorCode SimpVIMassForget_Private(SimpVIProblem *prob)
   PetscFunctionBegin;
   prob->massvalid = PETSC_FALSE;
   if (prob->massmemo) PetscCall(PetscArrayzero(prob->massmemo->valid, SIMPVI_MASS_MEMO));
-  if (prob->mechpts) prob->mechpts->npts = 0;
+  if (prob->mechpts) {
+    prob->mechpts->npts       = 0;
+    prob->mechpts->userwrites = PETSC_FALSE;
+    PetscCall(PointsMatsFree(prob->mechpts));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -446,16 +462,104 @@ static PetscErrorCode PointsPlace(SimpVIMechPoints *mp, PetscInt npts, PetscInt 
   PetscFunctionReturn(0);
 }
 
+/* B = A, or B assembled as it is when A is not yet (a callback may assemble what it is given) */
+static PetscErrorCode PointsMatCopy(Mat A, Mat B)
+{
+  PetscBool assembled;
+
+  PetscFunctionBegin;
+  PetscCall(MatAssembled(A, &assembled));
+  if (assembled) PetscCall(MatCopy(A, B, SAME_NONZERO_PATTERN));
+  else {
+    PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* A MATSEQDENSE with A's sizes, leading dimension and values, whose array functions are composed first: PETSc before
+   3.19 finds a composed function by walking the object's list in the order of composition, which makes the
+   MatDenseGetArrayWrite() and MatDenseRestoreArrayWrite() of a callback cost 4x as much on a matrix of
+   MatCreateSeqDense() (more than the rest of a small system's point); later versions hash the names */
+static PetscErrorCode PointsMatCreate(Mat A, Mat *B)
+{
+  static const char *first[] = {"MatDenseGetArrayWrite_C", "MatDenseRestoreArrayWrite_C", "MatDenseGetArray_C", "MatDenseRestoreArray_C", "MatDenseGetArrayRead_C", "MatDenseRestoreArrayRead_C", "MatDenseGetLDA_C"};
+  PetscInt           m, n, lda;
+  PetscBool          dense;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQDENSE, &dense));
+  PetscCheck(dense, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI mechanical door: a matrix of the problem is no longer the MATSEQDENSE it was at set-up: call TSSetUp() again");
+  PetscCall(MatGetSize(A, &m, &n));
+  PetscCall(MatDenseGetLDA(A, &lda));
+  PetscCall(MatCreate(PETSC_COMM_SELF, B));
+  PetscCall(MatSetSizes(*B, m, n, m, n));
+  for (size_t k = 0; k < PETSC_STATIC_ARRAY_LENGTH(first); k++) PetscCall(PetscObjectComposeFunction((PetscObject)*B, first[k], NULL)); /* MatSetType() fills them in place */
+  PetscCall(MatSetType(*B, MATSEQDENSE));
+  PetscCall(MatDenseSetLDA(*B, lda));
+  PetscCall(MatSeqDenseSetPreallocation(*B, NULL));
+  PetscCall(PointsMatCopy(A, *B));
+  PetscFunctionReturn(0);
+}
+
+/* The matrices the callbacks fill at the points, for the user's M, Mx, Mxx and K (NULL where the problem has none):
+   copies, kept equal to the user's where those change between calls (a callback may write only some entries), unless
+   a callback writes the user's own matrices and ignores its arguments (UserMats()): then the user's */
+static PetscErrorCode PointsMats(SimpVIProblem *prob, Mat A[4])
+{
+  SimpVIMechPoints *mp      = prob->mechpts;
+  Mat               user[4] = {prob->user.massfn ? prob->user.M : NULL, prob->user.massfn ? prob->user.Mx : NULL, prob->user.massfn ? prob->user.Mxx : NULL, prob->user.potfn ? prob->user.K : NULL};
+
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < 4; b++) {
+    A[b] = user[b];
+    if (!user[b] || mp->userwrites) continue;
+    if (mp->own[b] && mp->copied[b] == ((PetscObject)user[b])->state) {
+      A[b] = mp->own[b];
+      continue;
+    }
+    for (PetscInt c = 0; c < b; c++) /* one copy for a matrix given twice, as the callback writes it */
+      if (user[c] == user[b]) A[b] = A[c];
+    if (A[b] != user[b]) continue;
+    if (!mp->own[b]) PetscCall(PointsMatCreate(user[b], &mp->own[b]));
+    else PetscCall(PointsMatCopy(user[b], mp->own[b]));
+    mp->copied[b] = ((PetscObject)user[b])->state;
+    A[b]          = mp->own[b];
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Whether a callback given the copy A of the user's matrix B wrote B, of state s before the call: it ignores its
+   arguments (UserMats()) */
+static inline PetscBool Foreign(Mat A, Mat B, PetscObjectState s)
+{
+  return (PetscBool)(A != B && ((PetscObject)B)->state != s);
+}
+
+/* A callback wrote the user's matrices, not its arguments: it gets the user's from now on, and the point is read from
+   them */
+static PetscErrorCode UserMats(SimpVIProblem *prob, Mat A[4])
+{
+  PetscFunctionBegin;
+  PetscCall(PetscInfo(NULL, "TSSIMPVI mechanical door: a callback wrote the problem's matrices, not the ones it was given: it gets the problem's from now on\n"));
+  prob->mechpts->userwrites = PETSC_TRUE;
+  PetscCall(PointsMatsFree(prob->mechpts));
+  PetscCall(PointsMats(prob, A));
+  PetscFunctionReturn(0);
+}
+
 /* The user's mass (mass: else the kept values stand) and potential at npts points into the kept arrays, through the
-   same checks as on the Vec path (the user's matrices then hold the last point's values); Mx and Mxx kept only when
+   same checks as on the Vec path (the matrices the callback filled then hold the last point's values); Mx and Mxx kept only when
    full */
 static PetscErrorCode PointsCall(TS ts, SimpVIProblem *prob, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscBool mass, PetscBool full)
 {
   SimpVIMechPoints *mp = prob->mechpts;
   const PetscInt    nn = n * n;
+  Mat               A[4];
 
   PetscFunctionBegin;
   PetscCall(PointsReserve(mp, npts, n));
+  PetscCall(PointsMats(prob, A));
   PetscCall(PointsPlace(mp, npts, n, x, v));
   mp->npts = 0; /* nothing kept until every point is done */
   if (mass) {
@@ -465,11 +569,14 @@ static PetscErrorCode PointsCall(TS ts, SimpVIProblem *prob, PetscInt npts, Pets
   if (mass && !prob->user.massfn) PetscCall(ReadDense(&mp->acc[0], prob->user.M, n, mp->M));
   for (PetscInt k = 0; k < npts; k++) {
     if (mass && prob->user.massfn) {
-      SimpVICallBackOneProcess(ts, "TSSIMPVI mass", prob->user.massfn(ts, mp->X[k], mp->V[k], prob->user.M, prob->user.Mx, mp->gv[k], prob->user.Mxx, prob->user.massctx));
-      PetscCall(ReadDense(&mp->acc[0], prob->user.M, n, mp->M + k * nn));
+      const PetscObjectState s[3] = {((PetscObject)prob->user.M)->state, ((PetscObject)prob->user.Mx)->state, ((PetscObject)prob->user.Mxx)->state};
+
+      SimpVICallBackOneProcess(ts, "TSSIMPVI mass", prob->user.massfn(ts, mp->X[k], mp->V[k], A[0], A[1], mp->gv[k], A[2], prob->user.massctx));
+      if (PetscUnlikely(Foreign(A[0], prob->user.M, s[0]) || Foreign(A[1], prob->user.Mx, s[1]) || Foreign(A[2], prob->user.Mxx, s[2]))) PetscCall(UserMats(prob, A));
+      PetscCall(ReadDense(&mp->acc[0], A[0], n, mp->M + k * nn));
       if (full) {
-        PetscCall(ReadDense(&mp->acc[1], prob->user.Mx, n, mp->Mx + k * nn));
-        PetscCall(ReadDense(&mp->acc[2], prob->user.Mxx, n, mp->Mxx + k * nn));
+        PetscCall(ReadDense(&mp->acc[1], A[1], n, mp->Mx + k * nn));
+        PetscCall(ReadDense(&mp->acc[2], A[2], n, mp->Mxx + k * nn));
       }
     }
     if (prob->user.potfn) {
@@ -514,6 +621,7 @@ static PetscErrorCode Points_Mechanical(TS ts, SimpVIProblem *prob, PetscInt npt
   const PetscInt    nn     = n * n;
   const PetscBool   massfn = (PetscBool)(prob->user.massfn != NULL), potfn = (PetscBool)(prob->user.potfn != NULL);
   PetscBool         kept = PETSC_FALSE;
+  Mat               A[4]; /* the matrices the callbacks fill (PointsMats()) */
 
   PetscFunctionBegin;
   PetscCall(PointsKept(mp, npts, n, t, x, v, &kept));
@@ -546,13 +654,17 @@ static PetscErrorCode Points_Mechanical(TS ts, SimpVIProblem *prob, PetscInt npt
   else
     for (PetscInt j = 0; j < npts * n; j++) G[j] = 0;
   if (!Px) PetscFunctionReturn(0);
+  PetscCall(PointsMats(prob, A));
   for (PetscInt k = 0; k < npts; k++) {
     const PetscScalar *M = mp->M + (massfn ? k * nn : 0), *Mx = mp->Mx + k * nn, *Mxx = mp->Mxx + k * nn;
     const PetscBool    needgx = (PetscBool)(!need || (need[k] & SIMPVI_NEED(SIMPVI_BLOCK_GX)));
 
     if (needgx && potfn) {
-      SimpVICallBackOneProcess(ts, "TSSIMPVI potential Hessian", prob->user.pothessfn(ts, t[k], mp->X[k], prob->user.K, prob->user.potctx));
-      PetscCall(ReadDense(&mp->acc[3], prob->user.K, n, mp->K));
+      const PetscObjectState s = ((PetscObject)prob->user.K)->state;
+
+      SimpVICallBackOneProcess(ts, "TSSIMPVI potential Hessian", prob->user.pothessfn(ts, t[k], mp->X[k], A[3], prob->user.potctx));
+      if (PetscUnlikely(Foreign(A[3], prob->user.K, s))) PetscCall(UserMats(prob, A));
+      PetscCall(ReadDense(&mp->acc[3], A[3], n, mp->K));
     }
 #define SIMPVI_POINT_DERIVATIVES(N) PointDerivatives(N, massfn, potfn, needgx, M, Mx, Mxx, mp->K, Px + k * nn, Pv + k * nn, Gx + k * nn, Gv + k * nn)
     switch (n) {

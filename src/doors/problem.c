@@ -286,8 +286,11 @@ $ PetscErrorCode f(TS ts, Vec x, Vec v, Mat M, Mat Mx, Vec g, Mat Mxx, void *ctx
   f must be a function of x and v alone: it is not called again at an (x, v) it has just been called at. A small
   system on one process (the step solved by `SNESSIMPVIDENSE`) whose M, Mx, Mxx and potential Hessian are all
   MATSEQDENSE, without `TSSimpVISetForce()`, is evaluated on arrays: f and the potential are called at each quadrature
-  point on `VECSEQ` Vecs of the step's own (their values new at each call, their states increased), the matrices read
-  after each call, and a Jacobian at the points of a residual just evaluated calls only the potential's Hessian.
+  point on `VECSEQ` Vecs of the step's own (their values new at each call, their states increased), f and the Hessian
+  fill copies of M, Mx, Mxx and the Hessian that the step makes (with their values, copied again when the program
+  changes them), read after each call, and a Jacobian at the points of a residual just evaluated calls only the
+  potential's Hessian. A callback that writes the program's own matrices instead of those it is given is detected and
+  gets the program's from then on.
   Otherwise, on one process, for MATSEQDENSE M, Mx and Mxx of at most 16 positions, the values f gave at the quadrature
   points of a Newton iterate are kept and written back into the matrices (as f writes them, the matrices' states
   increased) when a Jacobian is made there, instead of calling f again at each point.
