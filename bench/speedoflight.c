@@ -32,7 +32,7 @@ PetscErrorCode LightCreate(TS ts, PetscInt n, PetscReal h, PetscInt nsteps, TSSi
   L->model  = model;
   L->mctx   = mctx;
   L->nsteps = nsteps;
-  PetscCall(PetscCalloc2(nsteps, &L->its, nsteps, &L->jacat));
+  PetscCall(PetscCalloc3(nsteps, &L->its, nsteps, &L->jacat, nsteps, &L->early));
   PetscCall(PetscMalloc7(nq, &L->tau, nq * s, &L->xc, nq * s, &L->vc, s * nq, &L->pc, s * nq, &L->gc, nq, &L->mc, s * (s + 1), &L->phi));
   PetscCall(PetscMalloc7(m, &L->Z, m, &L->R, m * m, &L->J, nq, &L->tk, nq * n, &L->x, nq * n, &L->v, m, &L->piv));
   PetscCall(PetscMalloc7(nq * n, &L->P, nq * n, &L->G, nq * n * n, &L->Px, nq * n * n, &L->Pv, nq * n * n, &L->Gx, nq * n * n, &L->Gv, (s + 1) * n, &L->Q));
@@ -67,7 +67,7 @@ PetscErrorCode LightDestroy(Light **light)
 
   PetscFunctionBeginUser;
   if (!L) PetscFunctionReturn(0);
-  PetscCall(PetscFree2(L->its, L->jacat));
+  PetscCall(PetscFree3(L->its, L->jacat, L->early));
   PetscCall(PetscFree7(L->tau, L->xc, L->vc, L->pc, L->gc, L->mc, L->phi));
   PetscCall(PetscFree7(L->Z, L->R, L->J, L->tk, L->x, L->v, L->piv));
   PetscCall(PetscFree7(L->P, L->G, L->Px, L->Pv, L->Gx, L->Gv, L->Q));
@@ -217,6 +217,7 @@ LIGHT_INLINE PetscErrorCode Steps(Light *L, const PetscInt n, const PetscReal q[
     for (PetscInt k = 0; k < its; k++) {
       if (jacat >> k & 1) PetscCall(JacobianFactor(L, n));
       SolveUpdate(L, n);
+      if (k + 1 == its && L->early[step]) break; /* accepted on the update (R holds it): no residual after it */
       PetscCall(Evaluate(L, n, t, q0, (PetscBool)(k + 1 < its && (jacat >> (k + 1) & 1))));
       Residual(L, n, p0);
     }
@@ -226,6 +227,23 @@ LIGHT_INLINE PetscErrorCode Steps(Light *L, const PetscInt n, const PetscReal q[
       q0[j] = L->Q[s * n + j];
       for (PetscInt k = 0; k < nq; k++) p0[j] += L->mc[k] * L->G[k * n + j];
     }
+    if (its && L->early[step]) /* G's first-order change over the update Z_new - Z = -R, by the last derivatives */
+      for (PetscInt k = 0; k < nq; k++) {
+        PetscReal dx[8], dv[8];
+
+        for (PetscInt j = 0; j < n; j++) dx[j] = dv[j] = 0;
+        for (PetscInt l = 0; l < s; l++)
+          for (PetscInt j = 0; j < n; j++) {
+            dx[j] += L->xc[k * s + l] * -L->R[l * n + j];
+            dv[j] += L->vc[k * s + l] * -L->R[l * n + j];
+          }
+        for (PetscInt r = 0; r < n; r++) {
+          PetscReal sum = 0;
+
+          for (PetscInt j = 0; j < n; j++) sum += L->Gx[k * n * n + r * n + j] * dx[j] + L->Gv[k * n * n + r * n + j] * dv[j];
+          p0[r] += L->mc[k] * sum;
+        }
+      }
   }
   for (PetscInt j = 0; j < n; j++) {
     q1[j] = q0[j];
@@ -275,6 +293,7 @@ PetscErrorCode LightFlops(const Light *L, PetscReal *flops)
 
     for (PetscInt k = 0; k < L->its[step]; k++) njac += (PetscInt)(L->jacat[step] >> k & 1);
     total += start + end + (L->its[step] + 1) * residual + njac * (jacobian + lu) + L->its[step] * solve;
+    if (L->early[step]) total += nq * (4 * s * n + 4 * n * n) - residual; /* the momentum's change for the last residual */
   }
   *flops = total;
   PetscFunctionReturn(0);

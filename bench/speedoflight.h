@@ -27,7 +27,8 @@ typedef struct {
   TSSimpVIPointwiseFn model;
   void               *mctx;
   PetscInt            nsteps, *its; /* the trace: per step, Newton iterations, and the iterates x_k whose Jacobian */
-  PetscInt64         *jacat;        /* was made (bit k: for the solve from x_k) */
+  PetscInt64         *jacat;        /* was made (bit k: for the solve from x_k), and whether its last update was */
+  PetscBool          *early;        /* accepted on itself, without the residual after it */
   /* work: increments, residual, Jacobian (row-major) and its factors, the points and the model there, the polynomial */
   PetscReal *Z, *R, *J, *tk, *x, *v, *P, *G, *Px, *Pv, *Gx, *Gv, *T, *U, *Q;
   PetscInt  *piv;

@@ -434,12 +434,13 @@ static PetscErrorCode TraceStep(TS ts)
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SNESGetNumberFunctionEvals(snes, &nfuncs));
   its = snesits - trace.snesits;
-  if (!trace.failed[0] && !(step >= 1 && step <= L->nsteps && its < 62 && trace.evals == nfuncs && nfuncs == its + 1)) /* (a line search, a failed step) */
+  if (!trace.failed[0] && !(step >= 1 && step <= L->nsteps && its < 62 && trace.evals == nfuncs && (nfuncs == its + 1 || (its && nfuncs == its)))) /* (a line search, a failed step) */
     PetscCall(
       PetscSNPrintf(trace.failed, sizeof(trace.failed), "step %" PetscInt_FMT " of %" PetscInt_FMT ": the model saw %" PetscInt_FMT " residual evaluations, the SNES counted %" PetscInt_FMT " in %" PetscInt_FMT " iterations", step, L->nsteps, trace.evals, nfuncs, its));
   if (trace.failed[0]) PetscFunctionReturn(0);
   L->its[step - 1]   = its;
   L->jacat[step - 1] = trace.jacat & (((PetscInt64)1 << its) - 1); /* one made at the last iterate serves no solve */
+  L->early[step - 1] = (PetscBool)(nfuncs == its);                 /* its last update accepted on itself */
   for (PetscInt k = 0; k < its; k++) njac += (PetscInt)(L->jacat[step - 1] >> k & 1);
   trace.counts[0] += nfuncs;
   trace.counts[1] += njac;

@@ -68,7 +68,7 @@ PetscErrorCode SimpVIKernelCreate_Private(const SimpVIScheme *sc, SimpVIKernel *
   PetscCall(PetscArraycpy(K->B, sc->B, nq * (s + 1)));
   PetscCall(PetscArraycpy(K->D, sc->D, nq * (s + 1)));
   PetscCall(PetscMalloc5(nq * s, &K->xc, nq * s, &K->vc, s * nq, &K->pc, s * nq, &K->gc, nq, &K->mc));
-  PetscCall(PetscMalloc2(nq * 4 * s * s, &K->jc, nq, &K->need));
+  PetscCall(PetscMalloc3(nq * 4 * s * s, &K->jc, nq, &K->need, nq, &K->pneed));
   PetscCall(PetscMalloc1(4 * nq + s, &K->ptr));
   PetscCall(PetscMalloc3(2 * nq * s, &K->rc, 2 * nq * s, &K->rsrc, s, &K->rcount));
   *kernel = K;
@@ -96,7 +96,7 @@ PetscErrorCode SimpVIKernelDestroy(SimpVIKernel *kernel)
   K = *kernel;
   PetscCall(PetscFree5(K->c, K->tau, K->w, K->B, K->D));
   PetscCall(PetscFree5(K->xc, K->vc, K->pc, K->gc, K->mc));
-  PetscCall(PetscFree2(K->jc, K->need));
+  PetscCall(PetscFree3(K->jc, K->need, K->pneed));
   PetscCall(PetscFree(K->ptr));
   PetscCall(PetscFree3(K->rc, K->rsrc, K->rcount));
   PetscCall(PetscFree(K->work));
@@ -172,6 +172,11 @@ PetscErrorCode SimpVIKernelSetStepSize(SimpVIKernel kernel, PetscReal h)
           c[i * s + l - 1] = SimpVIKernelCoefficient_Private(&sc, h, (SimpVIBlock)b, k, i, l);
           if (c[i * s + l - 1] != 0) kernel->need[k] |= SIMPVI_NEED(b);
         }
+    }
+    kernel->pneed[k] = kernel->need[k]; /* and G's derivatives where the end momentum h sum_k w_k G_k has them */
+    for (PetscInt l = 0; l < s && w != 0; l++) {
+      if (kernel->xc[k * s + l] != 0) kernel->pneed[k] |= SIMPVI_NEED(SIMPVI_BLOCK_GX);
+      if (kernel->vc[k * s + l] != 0) kernel->pneed[k] |= SIMPVI_NEED(SIMPVI_BLOCK_GV);
     }
   }
   for (PetscInt i = 0; i < s; i++) { /* the residual's terms whose coefficient is not zero, in the order of the points */
@@ -437,6 +442,34 @@ PetscErrorCode SimpVIKernelMomentum(SimpVIKernel kernel, PetscInt n, const Petsc
   for (PetscInt j = 0; j < n; j++) p1[j] = p0 ? p0[j] : 0;
   for (PetscInt k = 0; k < kernel->nq; k++)
     for (PetscInt j = 0; j < n; j++) p1[j] += kernel->mc[k] * G[k][j];
+  PetscFunctionReturn(0);
+}
+
+/* p1 += a h sum_k w_k (Gx_k dx_k + Gv_k dv_k): the first-order change of the end momentum of SimpVIKernelMomentum() over
+   the change a dz of the step vector, dx_k = sum_l B_kl dz_l and dv_k = sum_l D_kl dz_l / h at each point (Gx, Gv: nq
+   n x n row-major arrays; work: 2 n) */
+PetscErrorCode SimpVIKernelMomentumUpdate_Private(SimpVIKernel kernel, PetscInt n, PetscReal a, const PetscScalar dz[], const PetscScalar *const Gx[], const PetscScalar *const Gv[], PetscScalar work[], PetscScalar p1[])
+{
+  const PetscInt s  = kernel->s;
+  PetscScalar   *dx = work, *dv = work + n;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < kernel->nq; k++) {
+    const PetscScalar c = a * kernel->mc[k];
+
+    for (PetscInt j = 0; j < n; j++) dx[j] = dv[j] = 0;
+    for (PetscInt l = 0; l < s; l++)
+      for (PetscInt j = 0; j < n; j++) {
+        dx[j] += kernel->xc[k * s + l] * dz[l * n + j];
+        dv[j] += kernel->vc[k * s + l] * dz[l * n + j];
+      }
+    for (PetscInt r = 0; r < n; r++) {
+      PetscScalar sum = 0;
+
+      for (PetscInt j = 0; j < n; j++) sum += Gx[k][r * n + j] * dx[j] + Gv[k][r * n + j] * dv[j];
+      p1[r] += c * sum;
+    }
+  }
   PetscFunctionReturn(0);
 }
 

@@ -191,6 +191,35 @@ PetscErrorCode SimpVIStepNewtonConverged_Private(SNES snes, PetscInt it, PetscRe
   PetscFunctionReturn(0);
 }
 
+/*
+  SimpVIStepNewtonAccept_Private - SNESSIMPVIDENSE's test of an update (SNESSimpVIDenseAcceptFn): simplified Newton's
+  converged test above, theta/(1 - theta) ||dY|| <= newtonrtol ||Y|| or ||dY|| at round-off, decided on the update alone
+  as RADAU5 decides it: the residual at the new iterate is not evaluated. The test needs only the update's norm and the
+  one before it, the residual served the end momentum only: p1 = p0 + h sum_k w_k G_k takes G at the iterate before
+  and its first-order change over dY by the derivatives of the kept Jacobian
+  (SimpVIStepMomentum_Private()); its error, the derivatives' own (about theta) times ||dY|| <= newtonrtol ||Y||, is
+  below the round-off the test asks, and a coordinate whose G vanishes keeps its momentum exactly. For the points path
+  of the dense step, without constraints, in the vector space.
+*/
+PetscErrorCode SimpVIStepNewtonAccept_Private(SNES snes, PetscInt it, PetscReal xnorm, PetscReal ynorm, const PetscScalar dy[], PetscBool *accept, void *ctx)
+{
+  SimpVIStep st = (SimpVIStep)ctx;
+  PetscReal  theta;
+
+  PetscFunctionBegin;
+  *accept = PETSC_FALSE;
+  if (!st->simplified || !st->kept || st->dyprev <= 0 || !st->door.points || st->door.pointspg || !st->eGmade || !st->edy || st->layout.nmultiplier || st->constrained || st->kernel->space != &SimpVIConfigurationVectorSpace) PetscFunctionReturn(0);
+  theta = ynorm / st->dyprev;
+  if (!((theta < 1 && theta / (1 - theta) * ynorm <= st->newtonrtol * xnorm) || ynorm <= SIMPVI_NEWTON_ROUNDOFF * xnorm)) PetscFunctionReturn(0);
+  PetscCall(PetscInfo(snes, "Converged: simplified Newton's error estimate %g (contraction %g) <= %g * ||Y|| = %g, on the update alone (no residual after it)\n", (double)(theta < 1 ? theta / (1 - theta) * ynorm : ynorm), (double)theta, (double)st->newtonrtol, (double)(st->newtonrtol * xnorm)));
+  st->theta  = theta;
+  st->dyprev = ynorm;
+  PetscCall(PetscArraycpy(st->edy, dy, st->dm));
+  PetscCall(SimpVIStepStamp_Private(st, st->Y, &st->estamp));
+  *accept = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
 /* -ts_simpvi_lag_jacobian, -ts_simpvi_newton_rtol */
 PetscErrorCode SimpVIStepSetLagJacobian_Private(SimpVIStep st, PetscBool lag, PetscReal rtol)
 {

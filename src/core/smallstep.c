@@ -31,7 +31,10 @@ static PetscErrorCode SmallWorkSpace(SimpVIStep st)
     const PetscInt nq = st->scheme->nq, n = st->qmap->n;
 
     PetscCall(PetscMalloc7(nq, &st->at, nq * n, &st->ax, nq * n, &st->av, nq * n, &st->aP, nq * n, &st->aG, 4 * nq * n * n, &st->aD, 4 * nq, &st->dptr));
+    PetscCall(PetscMalloc3(2 * nq * n * n, &st->eG, m, &st->edy, 2 * n, &st->ework));
     st->astamp.id = 0;
+    st->estamp.id = 0;
+    st->eGmade    = PETSC_FALSE;
     st->att       = PETSC_MAX_REAL;
     st->ath       = 0;
   }
@@ -48,6 +51,8 @@ PetscErrorCode SimpVIStepSmallReset_Private(SimpVIStep st)
   PetscCall(PetscFree3(st->dread, st->dnzoff, st->dnzc));
   st->ndread = 0;
   PetscCall(PetscFree7(st->at, st->ax, st->av, st->aP, st->aG, st->aD, st->dptr));
+  PetscCall(PetscFree3(st->eG, st->edy, st->ework));
+  st->eGmade     = PETSC_FALSE;
   st->dm         = 0;
   st->dgiven     = PETSC_FALSE;
   st->dassembled = PETSC_FALSE;
@@ -330,7 +335,7 @@ static PetscErrorCode PointsEvaluate(SimpVIStep st, PetscBool derivatives)
   PetscCall(SimpVIKernelPoints(st->kernel, n, q0, y, x, v));
   PetscCall(VecRestoreArrayRead(st->q0, &q0));
   PetscCall(VecRestoreArrayRead(st->Y, &y));
-  if (derivatives) PetscCall(st->door.points(st->door.ctx, nq, n, st->kernel->need, st->at, st->ax, st->av, st->aP, st->aG, st->aD, st->aD + nq * nn, st->aD + 2 * nq * nn, st->aD + 3 * nq * nn));
+  if (derivatives) PetscCall(st->door.points(st->door.ctx, nq, n, st->kernel->pneed, st->at, st->ax, st->av, st->aP, st->aG, st->aD, st->aD + nq * nn, st->aD + 2 * nq * nn, st->aD + 3 * nq * nn));
   else PetscCall(st->door.points(st->door.ctx, nq, n, st->kernel->need, st->at, st->ax, st->av, st->aP, st->aG, NULL, NULL, NULL, NULL));
   PetscCall(SimpVIStepStamp_Private(st, st->Y, &st->astamp));
   st->aderiv = derivatives;
@@ -372,6 +377,8 @@ static PetscErrorCode PointsJacobian(SimpVIStep st)
   for (PetscInt b = 0; b < 4; b++) /* Px, Pv, Gx, Gv at each point: nq arrays each, block after block */
     for (PetscInt k = 0; k < nq; k++) st->dptr[b * nq + k] = st->aD + (b * nq + k) * nn;
   PetscCall(SimpVIKernelJacobian(st->kernel, st->qmap->n, st->dptr, st->dptr + nq, st->dptr + 2 * nq, st->dptr + 3 * nq, st->dm, st->dJ));
+  PetscCall(PetscArraycpy(st->eG, st->aD + 2 * nq * nn, 2 * nq * nn)); /* Gx, Gv of this Jacobian: an accepted update's momentum change */
+  st->eGmade = PETSC_TRUE;
   if (st->layout.nmultiplier) PetscCall(SimpVIStepConstraintDenseJacobian_Private(st, st->Y, st->dm, st->dJ));
   PetscFunctionReturn(0);
 }

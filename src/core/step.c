@@ -114,10 +114,14 @@ static PetscErrorCode MomentumSum(SimpVIStep st, Vec base, Vec dp)
   const PetscInt      nq = st->scheme->nq, n = st->qmap->n;
   const PetscScalar **G = st->parr, *b = NULL;
   PetscScalar        *d;
-  PetscBool           arrays = PETSC_FALSE;
+  PetscBool           arrays = PETSC_FALSE, update = PETSC_FALSE;
 
   PetscFunctionBegin;
   if (st->aG) PetscCall(SimpVIStepStampMatch_Private(st, st->Y, &st->astamp, &arrays));
+  if (!arrays && st->edy) { /* Y the iterate after the arrays', accepted on its update (SimpVIStepNewtonAccept_Private()) */
+    PetscCall(SimpVIStepStampMatch_Private(st, st->Y, &st->estamp, &update));
+    arrays = update;
+  }
   if (!arrays) PetscCall(SimpVIStepEvaluate_Private(st, st->Y));
   PetscCall(SimpVIKernelSetStepSize(st->kernel, st->h));
   for (PetscInt k = 0; k < nq; k++) {
@@ -127,6 +131,11 @@ static PetscErrorCode MomentumSum(SimpVIStep st, Vec base, Vec dp)
   if (base) PetscCall(VecGetArrayRead(base, &b));
   PetscCall(VecGetArrayWrite(dp, &d));
   PetscCall(SimpVIKernelMomentum(st->kernel, n, b, G, d));
+  if (update) {                      /* G's change over the update, Y - Y_arrays = -dY */
+    for (PetscInt b = 2; b < 4; b++) /* Gx, Gv at each point, those of the kept Jacobian (PointsJacobian()) */
+      for (PetscInt k = 0; k < nq; k++) st->dptr[b * nq + k] = st->eG + ((b - 2) * nq + k) * n * n;
+    PetscCall(SimpVIKernelMomentumUpdate_Private(st->kernel, n, -1, st->edy, st->dptr + 2 * nq, st->dptr + 3 * nq, st->ework, d));
+  }
   if (st->constrained) PetscCall(SimpVIStepConstraintMomentum_Private(st, b, d)); /* the constraint forces */
   PetscCall(VecRestoreArrayWrite(dp, &d));
   if (base) PetscCall(VecRestoreArrayRead(base, &b));

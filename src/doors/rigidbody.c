@@ -523,7 +523,7 @@ PetscErrorCode SimpVIRigidBodiesCreate_Private(TS ts, PetscInt nbodies, const Pe
     }
   }
   PetscCall(SNESSetFromOptions(R->snes));
-  PetscCall(SNESSimpVIDenseSetArrayFunctions_Private(R->snes, DenseFunction, DenseJacobian, R)); /* a no-op for other types */
+  PetscCall(SNESSimpVIDenseSetArrayFunctions_Private(R->snes, DenseFunction, DenseJacobian, NULL, R)); /* a no-op for other types */
   *rb = R;
   PetscFunctionReturn(0);
 }

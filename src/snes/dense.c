@@ -34,6 +34,7 @@ typedef struct {
   /* the array functions, and the SNES's Jacobian callback they stand for (another one, e.g. -snes_fd, is used instead) */
   SNESSimpVIDenseFunctionFn *function;
   SNESSimpVIDenseJacobianFn *jacobian;
+  SNESSimpVIDenseAcceptFn   *accept; /* may be NULL */
   void                      *ctx;
   PetscErrorCode (*jacobianof)(SNES, Vec, Mat, Mat, void *);
 
@@ -260,6 +261,16 @@ static PetscErrorCode SNESSolve_SimpVIDense(SNES snes)
       ynorm       = Norm2(dn->m, dn->dy);
       snes->iter  = i + 1;
       snes->ynorm = ynorm; /* for the function: the update's size, which tells whether a Jacobian is likely next */
+      if (arrays && !dn->linear && dn->accept) {
+        PetscBool accept;
+
+        PetscCall((*dn->accept)(snes, snes->iter, xnorm, ynorm, dn->dy, &accept, dn->ctx));
+        if (accept) { /* converged without F at the new x (its norm stays the last F's) */
+          snes->xnorm  = xnorm;
+          snes->reason = SNES_CONVERGED_SNORM_RELATIVE;
+          break;
+        }
+      }
       PetscCall(Function(snes, arrays, (PetscBool)(!dn->linear && JacobianDue(snes)), &fnorm));
       if (SIMPVI_DOMAINERROR(snes)) {
         snes->reason = SNES_DIVERGED_FUNCTION_DOMAIN;
@@ -374,13 +385,14 @@ static PetscErrorCode SNESView_SimpVIDense(SNES snes, PetscViewer viewer)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode SNESSimpVIDenseSetArrayFunctions_SimpVIDense(SNES snes, SNESSimpVIDenseFunctionFn *function, SNESSimpVIDenseJacobianFn *jacobian, void *ctx)
+static PetscErrorCode SNESSimpVIDenseSetArrayFunctions_SimpVIDense(SNES snes, SNESSimpVIDenseFunctionFn *function, SNESSimpVIDenseJacobianFn *jacobian, SNESSimpVIDenseAcceptFn *accept, void *ctx)
 {
   SNES_SimpVIDense *dn = (SNES_SimpVIDense *)snes->data;
 
   PetscFunctionBegin;
   dn->function = function;
   dn->jacobian = jacobian;
+  dn->accept   = accept;
   dn->ctx      = ctx;
   PetscCall(SNESGetJacobian(snes, NULL, NULL, &dn->jacobianof, NULL));
   dn->factored = PETSC_FALSE;
@@ -449,13 +461,13 @@ PetscErrorCode SNESSimpVIDenseSolveAgain_Private(SNES snes, Vec x)
 
 /*
   SNESSimpVIDenseSetArrayFunctions_Private - The residual and dense Jacobian of the problem without Vec-to-Mat
-  assembly, called at the SNES's solution vector while the SNES's Jacobian callback is the one set at this call
-  (a no-op for other SNES types)
+  assembly, called at the SNES's solution vector while the SNES's Jacobian callback is the one set at this call, and
+  (optional) the problem's test that accepts an update without the residual after it (a no-op for other SNES types)
 */
-PetscErrorCode SNESSimpVIDenseSetArrayFunctions_Private(SNES snes, SNESSimpVIDenseFunctionFn *function, SNESSimpVIDenseJacobianFn *jacobian, void *ctx)
+PetscErrorCode SNESSimpVIDenseSetArrayFunctions_Private(SNES snes, SNESSimpVIDenseFunctionFn *function, SNESSimpVIDenseJacobianFn *jacobian, SNESSimpVIDenseAcceptFn *accept, void *ctx)
 {
   PetscFunctionBegin;
-  PetscTryMethod(snes, "SNESSimpVIDenseSetArrayFunctions_C", (SNES, SNESSimpVIDenseFunctionFn *, SNESSimpVIDenseJacobianFn *, void *), (snes, function, jacobian, ctx));
+  PetscTryMethod(snes, "SNESSimpVIDenseSetArrayFunctions_C", (SNES, SNESSimpVIDenseFunctionFn *, SNESSimpVIDenseJacobianFn *, SNESSimpVIDenseAcceptFn *, void *), (snes, function, jacobian, accept, ctx));
   PetscFunctionReturn(0);
 }
 

@@ -130,7 +130,7 @@ PetscErrorCode SimpVIStepSolverSetUp_Private(TS ts)
   }
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(StepSNESType(ts, N));
-  PetscCall(SNESSimpVIDenseSetArrayFunctions_Private(snes, SimpVIStepDenseFunction_Private, SimpVIStepDenseJacobian_Private, vi->step));
+  PetscCall(SNESSimpVIDenseSetArrayFunctions_Private(snes, SimpVIStepDenseFunction_Private, SimpVIStepDenseJacobian_Private, SimpVIStepNewtonAccept_Private, vi->step));
   /* simplified Newton's stopping test (src/core/newton.c) in place of PETSc's default one, which it wraps */
   if (snes->ops->converged == SNESConvergedDefault) PetscCall(SNESSetConvergenceTest(snes, SimpVIStepNewtonConverged_Private, vi->step, NULL));
   PetscCall(PetscOptionsHasName(((PetscObject)snes)->options, ((PetscObject)snes)->prefix, "-snes_test_jacobian", &vi->testjacobian));
@@ -214,7 +214,7 @@ static PetscErrorCode NewtonLSAgain(TS ts, PetscBool linear, PetscInt *its, Pets
   PetscCall(SNESSetType(snes, SNESSIMPVIDENSE));
   PetscCall(SNESResetFromOptions(snes));
   PetscCall(SNESSimpVIDenseSetLinear(snes, linear));
-  PetscCall(SNESSimpVIDenseSetArrayFunctions_Private(snes, SimpVIStepDenseFunction_Private, SimpVIStepDenseJacobian_Private, vi->step));
+  PetscCall(SNESSimpVIDenseSetArrayFunctions_Private(snes, SimpVIStepDenseFunction_Private, SimpVIStepDenseJacobian_Private, SimpVIStepNewtonAccept_Private, vi->step));
   PetscCall(SNESSetConvergedReason(snes, *reason)); /* newtonls's, for TSAdaptCheckStage() */
   *converged = (PetscBool)(*reason > 0);
   PetscFunctionReturn(0);

@@ -63,6 +63,7 @@ struct _p_SimpVIKernel {
   PetscReal                      *mc;                  /* nq: h w_k */
   PetscReal                      *jc;                  /* nq x 4 x s x s: a unit term's coefficients per point and block */
   PetscInt                       *need;                /* nq: the blocks each point needs (a Lobatto scheme's first node needs no G_x) */
+  PetscInt                       *pneed;               /* nq: those and the end momentum's (G_x, G_v at a Lobatto scheme's last node) */
   /* scratch: array pointers of the sums; the Jacobian's per-point sums (nwork entries) */
   const PetscScalar **ptr;
   PetscScalar        *work;
@@ -115,5 +116,6 @@ SimpVIMAXPY(PetscInt n, PetscScalar *x, PetscInt nv, const PetscScalar a[], cons
 PETSC_INTERN PetscErrorCode SimpVIKernelCreate_Private(const SimpVIScheme *, SimpVIKernel *);
 PETSC_INTERN PetscReal      SimpVIKernelCoefficient_Private(const SimpVIScheme *, PetscReal, SimpVIBlock, PetscInt, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode SimpVIKernelJacobianTerm_Private(SimpVIKernel, PetscInt, SimpVIBlock, PetscScalar, PetscScalar[]);
+PETSC_INTERN PetscErrorCode SimpVIKernelMomentumUpdate_Private(SimpVIKernel, PetscInt, PetscReal, const PetscScalar[], const PetscScalar *const[], const PetscScalar *const[], PetscScalar[], PetscScalar[]);
 
 #endif

@@ -17,6 +17,9 @@ typedef PetscErrorCode SNESSimpVIDenseFunctionFn(SNES, Vec, Vec, PetscBool, void
    MATSEQDENSE. *keep on entry: the SNES holds the factors of an earlier Jacobian this function gave; set it to keep
    them (J then untouched), to PETSC_FALSE after filling J */
 typedef PetscErrorCode SNESSimpVIDenseJacobianFn(SNES, Vec, PetscScalar[], PetscBool *, void *);
+/* After the update x -= dy of iteration it (norms xnorm of the new x, ynorm of dy): *accept the new x as converged
+   without F there (the problem's own estimate of the error left); the solve then ends, its last F at x + dy */
+typedef PetscErrorCode SNESSimpVIDenseAcceptFn(SNES, PetscInt, PetscReal, PetscReal, const PetscScalar[], PetscBool *, void *);
 
 /* Rows below which the LU and its solve are SimpVIDenseLUFactor() and SimpVIDenseLUSolve(), above LAPACK's getrf and
    getrs: LAPACK's calls (ilaenv's block size query, getrf's recursion, getf2's BLAS calls, getrs's argument checks)
@@ -154,7 +157,7 @@ case M: \
 #undef SIMPVI_CASE
 }
 
-PETSC_INTERN PetscErrorCode SNESSimpVIDenseSetArrayFunctions_Private(SNES, SNESSimpVIDenseFunctionFn *, SNESSimpVIDenseJacobianFn *, void *);
+PETSC_INTERN PetscErrorCode SNESSimpVIDenseSetArrayFunctions_Private(SNES, SNESSimpVIDenseFunctionFn *, SNESSimpVIDenseJacobianFn *, SNESSimpVIDenseAcceptFn *, void *);
 PETSC_INTERN PetscErrorCode SNESSimpVIDenseIsType_Private(SNES, PetscBool *, PetscBool *);
 PETSC_INTERN PetscErrorCode SNESSimpVIDenseSolveAgain_Private(SNES, Vec);
 PETSC_INTERN PetscErrorCode SNESCreate_SimpVIDense(SNES);

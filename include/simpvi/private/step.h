@@ -89,6 +89,7 @@ PETSC_INTERN PetscErrorCode SimpVIStepNewtonSetState_Private(SimpVIStep, PetscBo
 PETSC_INTERN PetscErrorCode SimpVIStepNewtonRecordIO_Private(SimpVIStep, PetscViewer, PetscBool);
 PETSC_INTERN PetscErrorCode SimpVIStepMultipliersIO_Private(SimpVIStep, PetscViewer, PetscBool);
 PETSC_INTERN PetscErrorCode SimpVIStepNewtonConverged_Private(SNES, PetscInt, PetscReal, PetscReal, PetscReal, SNESConvergedReason *, void *);
+PETSC_INTERN PetscErrorCode SimpVIStepNewtonAccept_Private(SNES, PetscInt, PetscReal, PetscReal, const PetscScalar[], PetscBool *, void *);
 /* the step as its owner sees it (src/core/step.c) */
 PETSC_INTERN PetscErrorCode SimpVIStepSetTime_Private(SimpVIStep, PetscReal, PetscReal);
 PETSC_INTERN PetscErrorCode SimpVIStepGetTime_Private(SimpVIStep, PetscReal *, PetscReal *);

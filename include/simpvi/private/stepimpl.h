@@ -97,6 +97,11 @@ struct _SimpVIStep {
   const PetscScalar **dptr;     /* the derivative arrays of each point, for the kernel */
   SimpVIStamp         astamp;
   PetscBool           aderiv; /* aD holds the derivatives of that evaluation */
+  PetscScalar        *eG;     /* Gx, Gv at the points (nq n x n each) of the Jacobian last given the SNES */
+  PetscBool           eGmade; /* eG is set */
+  PetscScalar        *edy;    /* the last update of a solve accepted on it alone (SimpVIStepNewtonAccept_Private()) */
+  PetscScalar        *ework;  /* 2 n: the update's change at a quadrature point (dx, dv) */
+  SimpVIStamp         estamp; /* the step vector after that update, whose G the arrays lack */
 
   /* holonomic constraints (src/core/constraints.c; m = layout.nmultiplier): the nodes' weights beta_i = sum_k w_k B_ki
      (the quadrature of the basis), the multipliers of the last finished step at its s + 1 nodes, scratch */
