@@ -37,7 +37,6 @@ struct _SimpVIMechPoints {
   SimpVIDenseAccess acc[4];       /* M, Mx, Mxx, K */
   PetscInt          cap, capn;    /* the points and positions the arrays below hold */
   PetscInt          npts;         /* the points kept (0: none) */
-  PetscBool         full;         /* Mx and Mxx kept too (not only M, g, grad V) */
   PetscReal        *t, *x, *v;    /* the kept points' inputs */
   PetscScalar      *M, *Mx, *Mxx; /* per point, column-major as the user's matrices (a constant M: the first only) */
   PetscScalar      *g, *dV, *K;   /* per point: 1/2 v' dM/dx v, grad V; K: one Hessian */
@@ -549,9 +548,8 @@ static PetscErrorCode UserMats(SimpVIProblem *prob, Mat A[4])
 }
 
 /* The user's mass (mass: else the kept values stand) and potential at npts points into the kept arrays, through the
-   same checks as on the Vec path (the matrices the callback filled then hold the last point's values); Mx and Mxx kept only when
-   full */
-static PetscErrorCode PointsCall(TS ts, SimpVIProblem *prob, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscBool mass, PetscBool full)
+   same checks as on the Vec path (the matrices the callback filled then hold the last point's values) */
+static PetscErrorCode PointsCall(TS ts, SimpVIProblem *prob, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscBool mass)
 {
   SimpVIMechPoints *mp = prob->mechpts;
   const PetscInt    nn = n * n;
@@ -561,11 +559,8 @@ static PetscErrorCode PointsCall(TS ts, SimpVIProblem *prob, PetscInt npts, Pets
   PetscCall(PointsReserve(mp, npts, n));
   PetscCall(PointsMats(prob, A));
   PetscCall(PointsPlace(mp, npts, n, x, v));
-  mp->npts = 0; /* nothing kept until every point is done */
-  if (mass) {
-    prob->massvalid = PETSC_FALSE; /* the user's mass matrices are no longer those of the Vec path's last call */
-    mp->full        = full;
-  }
+  mp->npts = 0;                            /* nothing kept until every point is done */
+  if (mass) prob->massvalid = PETSC_FALSE; /* the user's mass matrices are no longer those of the Vec path's last call */
   if (mass && !prob->user.massfn) PetscCall(ReadDense(&mp->acc[0], prob->user.M, n, mp->M));
   for (PetscInt k = 0; k < npts; k++) {
     if (mass && prob->user.massfn) {
@@ -574,10 +569,8 @@ static PetscErrorCode PointsCall(TS ts, SimpVIProblem *prob, PetscInt npts, Pets
       SimpVICallBackOneProcess(ts, "TSSIMPVI mass", prob->user.massfn(ts, mp->X[k], mp->V[k], A[0], A[1], mp->gv[k], A[2], prob->user.massctx));
       if (PetscUnlikely(Foreign(A[0], prob->user.M, s[0]) || Foreign(A[1], prob->user.Mx, s[1]) || Foreign(A[2], prob->user.Mxx, s[2]))) PetscCall(UserMats(prob, A));
       PetscCall(ReadDense(&mp->acc[0], A[0], n, mp->M + k * nn));
-      if (full) {
-        PetscCall(ReadDense(&mp->acc[1], A[1], n, mp->Mx + k * nn));
-        PetscCall(ReadDense(&mp->acc[2], A[2], n, mp->Mxx + k * nn));
-      }
+      PetscCall(ReadDense(&mp->acc[1], A[1], n, mp->Mx + k * nn));
+      PetscCall(ReadDense(&mp->acc[2], A[2], n, mp->Mxx + k * nn));
     }
     if (prob->user.potfn) {
       PetscReal V;
@@ -625,9 +618,8 @@ static PetscErrorCode Points_Mechanical(TS ts, SimpVIProblem *prob, PetscInt npt
 
   PetscFunctionBegin;
   PetscCall(PointsKept(mp, npts, n, t, x, v, &kept));
-  if (Px && !(kept && mp->full)) PetscCall(PointsCall(ts, prob, npts, n, t, x, v, PETSC_TRUE, PETSC_TRUE));
-  else if (!Px)
-    PetscCall(PointsCall(ts, prob, npts, n, t, x, v, (PetscBool)!kept, PETSC_TRUE)); /* the potential always, the mass where not kept; Mx, Mxx kept whatever the step guesses (a few copies against a mass call per point where it guesses wrong) */
+  if (Px && !kept) PetscCall(PointsCall(ts, prob, npts, n, t, x, v, PETSC_TRUE));
+  else if (!Px) PetscCall(PointsCall(ts, prob, npts, n, t, x, v, (PetscBool)!kept)); /* the potential always, the mass where not kept; Mx, Mxx kept whatever the step guesses (a few copies against a mass call per point where it guesses wrong) */
   for (PetscInt k = 0; k < npts; k++) {
     const PetscScalar *M = mp->M + (massfn ? k * nn : 0);
 
