@@ -1,8 +1,11 @@
 """Helpers shared by the conformance drivers: run a program (under mpiexec when asked), read PETSc binary Vecs,
 observed orders. Each driver prints its checks as "...: yes/no" lines and ends with PASS or FAIL."""
+import glob
 import math
+import os
 import struct
 import subprocess
+import tempfile
 
 VEC_FILE_CLASSID = 1211214  # PETSc's binary header of a Vec: classid, global size, then big-endian doubles
 
@@ -11,15 +14,43 @@ class RunError(RuntimeError):
   pass
 
 
+_OPENMPI = {}
+
+
+def _openmpi(mpiexec):
+  """Whether mpiexec is Open MPI's, which can write each rank's output to its own file (--output-filename)."""
+  if mpiexec not in _OPENMPI:
+    try:
+      out = subprocess.run([mpiexec, '--version'], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+      out = ''
+    _OPENMPI[mpiexec] = 'Open MPI' in out or 'OpenRTE' in out
+  return _OPENMPI[mpiexec]
+
+
 def run(cmd, ranks=1, mpiexec='mpiexec', timeout=100, check=True):
-  """stdout+stderr of cmd on `ranks` MPI ranks; RunError (with the output's head) on a non-zero exit if check."""
-  full = ([mpiexec, '-n', str(ranks)] if ranks > 1 else []) + [str(c) for c in cmd]
-  proc = subprocess.run(full, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
+  """stdout+stderr of cmd on `ranks` MPI ranks; RunError (with the output's head) on a non-zero exit if check.
+  Under Open MPI each rank's output is read from its own file, rank after rank: mpiexec's merged stream passes each
+  rank's output on in chunks and may cut one rank's line with another's (a fully buffered stdout into a pipe)."""
+  with tempfile.TemporaryDirectory() as outdir:
+    split = ranks > 1 and _openmpi(mpiexec)
+    full = ([mpiexec, '-n', str(ranks)] + (['--output-filename', outdir] if split else []) if ranks > 1 else []) + [str(c) for c in cmd]
+    proc = subprocess.run(full, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
+    text = proc.stdout
+    if split:
+      parts = []
+      for r in range(ranks):
+        for stream in ('stdout', 'stderr'):
+          for path in glob.glob(os.path.join(outdir, '*', f'rank.{r}', stream)):
+            with open(path, errors='replace') as f:
+              parts.append(f.read())
+      if parts:
+        text = ''.join(parts)
   if check and proc.returncode != 0:
-    lines = [line for line in proc.stdout.splitlines() if 'Configure options' not in line and ' TS dt ' not in line]
+    lines = [line for line in text.splitlines() if 'Configure options' not in line and ' TS dt ' not in line]
     errors = [line for line in lines if 'PETSC ERROR' in line]
     raise RunError(f'exit {proc.returncode}:\n  {" ".join(full)}\n' + '\n'.join(errors[:30] if errors else lines[-30:]))
-  return proc.stdout, proc.returncode
+  return text, proc.returncode
 
 
 def read_vecs(path):
