@@ -446,30 +446,18 @@ PetscErrorCode SimpVIKernelMomentum(SimpVIKernel kernel, PetscInt n, const Petsc
 }
 
 /* p1 += a h sum_k w_k (Gx_k dx_k + Gv_k dv_k): the first-order change of the end momentum of SimpVIKernelMomentum() over
-   the change a dz of the step vector, dx_k = sum_l B_kl dz_l and dv_k = sum_l D_kl dz_l / h at each point (Gx, Gv: nq
-   n x n row-major arrays; work: 2 n) */
-PetscErrorCode SimpVIKernelMomentumUpdate_Private(SimpVIKernel kernel, PetscInt n, PetscReal a, const PetscScalar dz[], const PetscScalar *const Gx[], const PetscScalar *const Gv[], PetscScalar work[], PetscScalar p1[])
+   a change of the points (dx, dv: nq arrays, SimpVIKernelPoints() of the step vector's change from q0 = 0; Gx, Gv: nq
+   n x n row-major arrays) */
+PetscErrorCode SimpVIKernelMomentumUpdate_Private(SimpVIKernel kernel, PetscInt n, PetscReal a, const PetscScalar *const dx[], const PetscScalar *const dv[], const PetscScalar *const Gx[], const PetscScalar *const Gv[], PetscScalar p1[])
 {
-  const PetscInt s  = kernel->s;
-  PetscScalar   *dx = work, *dv = work + n;
-
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < kernel->nq; k++) {
-    const PetscScalar c = a * kernel->mc[k];
-
-    for (PetscInt j = 0; j < n; j++) dx[j] = dv[j] = 0;
-    for (PetscInt l = 0; l < s; l++)
-      for (PetscInt j = 0; j < n; j++) {
-        dx[j] += kernel->xc[k * s + l] * dz[l * n + j];
-        dv[j] += kernel->vc[k * s + l] * dz[l * n + j];
-      }
+  for (PetscInt k = 0; k < kernel->nq; k++)
     for (PetscInt r = 0; r < n; r++) {
       PetscScalar sum = 0;
 
-      for (PetscInt j = 0; j < n; j++) sum += Gx[k][r * n + j] * dx[j] + Gv[k][r * n + j] * dv[j];
-      p1[r] += c * sum;
+      for (PetscInt j = 0; j < n; j++) sum += Gx[k][r * n + j] * dx[k][j] + Gv[k][r * n + j] * dv[k][j];
+      p1[r] += a * kernel->mc[k] * sum;
     }
-  }
   PetscFunctionReturn(0);
 }
 

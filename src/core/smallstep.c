@@ -31,7 +31,7 @@ static PetscErrorCode SmallWorkSpace(SimpVIStep st)
     const PetscInt nq = st->scheme->nq, n = st->qmap->n;
 
     PetscCall(PetscMalloc7(nq, &st->at, nq * n, &st->ax, nq * n, &st->av, nq * n, &st->aP, nq * n, &st->aG, 4 * nq * n * n, &st->aD, 4 * nq, &st->dptr));
-    PetscCall(PetscMalloc3(2 * nq * n * n, &st->eG, m, &st->edy, 2 * n, &st->ework));
+    PetscCall(PetscMalloc3(2 * nq * n * n, &st->eG, m, &st->edy, (2 * nq + 1) * n, &st->ework));
     st->astamp.id = 0;
     st->estamp.id = 0;
     st->eGmade    = PETSC_FALSE;

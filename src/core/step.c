@@ -131,10 +131,15 @@ static PetscErrorCode MomentumSum(SimpVIStep st, Vec base, Vec dp)
   if (base) PetscCall(VecGetArrayRead(base, &b));
   PetscCall(VecGetArrayWrite(dp, &d));
   PetscCall(SimpVIKernelMomentum(st->kernel, n, b, G, d));
-  if (update) {                      /* G's change over the update, Y - Y_arrays = -dY */
+  if (update) { /* G's change over the update, Y - Y_arrays = -dY */
+    PetscScalar **dxv = st->xv, *zero = st->ework + 2 * nq * n;
+
+    for (PetscInt k = 0; k < 2 * nq; k++) dxv[k] = st->ework + k * n; /* the points' change dx, dv over dY */
+    PetscCall(PetscArrayzero(zero, n));
+    PetscCall(SimpVIKernelPoints(st->kernel, n, zero, st->edy, dxv, dxv + nq));
     for (PetscInt b = 2; b < 4; b++) /* Gx, Gv at each point, those of the kept Jacobian (PointsJacobian()) */
       for (PetscInt k = 0; k < nq; k++) st->dptr[b * nq + k] = st->eG + ((b - 2) * nq + k) * n * n;
-    PetscCall(SimpVIKernelMomentumUpdate_Private(st->kernel, n, -1, st->edy, st->dptr + 2 * nq, st->dptr + 3 * nq, st->ework, d));
+    PetscCall(SimpVIKernelMomentumUpdate_Private(st->kernel, n, -1, (const PetscScalar *const *)dxv, (const PetscScalar *const *)(dxv + nq), st->dptr + 2 * nq, st->dptr + 3 * nq, d));
   }
   if (st->constrained) PetscCall(SimpVIStepConstraintMomentum_Private(st, b, d)); /* the constraint forces */
   PetscCall(VecRestoreArrayWrite(dp, &d));

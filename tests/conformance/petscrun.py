@@ -34,7 +34,8 @@ def run(cmd, ranks=1, mpiexec='mpiexec', timeout=100, check=True):
   rank's output on in chunks and may cut one rank's line with another's (a fully buffered stdout into a pipe)."""
   with tempfile.TemporaryDirectory() as outdir:
     split = ranks > 1 and _openmpi(mpiexec)
-    full = ([mpiexec, '-n', str(ranks)] + (['--output-filename', outdir] if split else []) if ranks > 1 else []) + [str(c) for c in cmd]
+    launch = [mpiexec, '-n', str(ranks)] if ranks > 1 else []
+    full = launch + (['--output-filename', outdir] if split else []) + [str(c) for c in cmd]
     proc = subprocess.run(full, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
     text = proc.stdout
     if split:

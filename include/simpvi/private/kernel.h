@@ -116,6 +116,6 @@ SimpVIMAXPY(PetscInt n, PetscScalar *x, PetscInt nv, const PetscScalar a[], cons
 PETSC_INTERN PetscErrorCode SimpVIKernelCreate_Private(const SimpVIScheme *, SimpVIKernel *);
 PETSC_INTERN PetscReal      SimpVIKernelCoefficient_Private(const SimpVIScheme *, PetscReal, SimpVIBlock, PetscInt, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode SimpVIKernelJacobianTerm_Private(SimpVIKernel, PetscInt, SimpVIBlock, PetscScalar, PetscScalar[]);
-PETSC_INTERN PetscErrorCode SimpVIKernelMomentumUpdate_Private(SimpVIKernel, PetscInt, PetscReal, const PetscScalar[], const PetscScalar *const[], const PetscScalar *const[], PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode SimpVIKernelMomentumUpdate_Private(SimpVIKernel, PetscInt, PetscReal, const PetscScalar *const[], const PetscScalar *const[], const PetscScalar *const[], const PetscScalar *const[], PetscScalar[]);
 
 #endif

@@ -100,7 +100,7 @@ struct _SimpVIStep {
   PetscScalar        *eG;     /* Gx, Gv at the points (nq n x n each) of the Jacobian last given the SNES */
   PetscBool           eGmade; /* eG is set */
   PetscScalar        *edy;    /* the last update of a solve accepted on it alone (SimpVIStepNewtonAccept_Private()) */
-  PetscScalar        *ework;  /* 2 n: the update's change at a quadrature point (dx, dv) */
+  PetscScalar        *ework;  /* (2 nq + 1) n: the update's change at the quadrature points (dx, dv), a zero q0 */
   SimpVIStamp         estamp; /* the step vector after that update, whose G the arrays lack */
 
   /* holonomic constraints (src/core/constraints.c; m = layout.nmultiplier): the nodes' weights beta_i = sum_k w_k B_ki
