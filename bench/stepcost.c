@@ -13,8 +13,9 @@ static char help[] = "Wall time of TSSIMPVI against PETSc's own TS types on the 
                      "[0, T] is at most -tol, then its time. Runs are interleaved (every method once per round, -rounds rounds), the\n"
                      "medians printed with their ratios to the first method of -methods.\n"
                      "Methods (-methods, comma separated): simpson, lobatto[:s], gauss[:s], midpoint, any simpvi scheme, with +snes to\n"
-                     "force the SNES path (-ts_simpvi_small_limit 0) and @pw for the pendulums through TSSimpVISetPointwiseLagrangian()\n"
-                     "(e.g. lobatto:5@pw); rk4, theta (theta 1/2), irk (-ts_irk_nstages 3, Gauss), alpha2, bsi1..bsi4\n"
+                     "force the SNES path (-ts_simpvi_small_limit 0), @pw for the pendulums through TSSimpVISetPointwiseLagrangian()\n"
+                     "(e.g. lobatto:5@pw) and @lag through the Lagrangian door (TSSimpVISetLagrangian(), its Hessians in MATSEQDENSE\n"
+                     "matrices filled by MatDenseGetArrayWrite()); rk4, theta (theta 1/2), irk (-ts_irk_nstages 3, Gauss), alpha2, bsi1..bsi4\n"
                      "(-ts_basicsymplectic_type k; pendulum_split only).\n"
                      "Speed of light (-light, default true; the pendulum and the double pendulum): each simpvi row's time per step beside\n"
                      "that of its arithmetic, timed in the same rounds: the same steps redone in plain C on arrays (bench/speedoflight.h)\n"
@@ -27,7 +28,7 @@ static char help[] = "Wall time of TSSIMPVI against PETSc's own TS types on the 
                      "state against the run's (the same arithmetic: round-off), and rk4's time over the arithmetic's.\n"
                      "The model (-model, default true; the pendulum and the double pendulum): per step, the calls of the user's\n"
                      "functions that each run made (rk4's right-hand side; the pointwise door's points without and with derivatives;\n"
-                     "the mechanical door's mass, potential gradient and Hessian callbacks), each kind timed alone in a loop as the\n"
+                     "the mechanical door's mass, potential gradient and Hessian callbacks; the Lagrangian door's L and Hessian), each kind timed alone in a loop as the\n"
                      "library calls it, their time per step, the step's time over it, and rk4's time over it (the ratio rk4 / row if\n"
                      "the row's library cost nothing: the most any work on the library could give).\n"
                      "Example: bench/stepcost -problem pendulum -mode target -tol 1e-9 -T 1000 -methods lobatto:4,rk4,irk\n\n";
@@ -90,9 +91,11 @@ typedef enum {
   CALL_MASS,     /* the mechanical door: the mass callback (M, Mx, Mxx, g) */
   CALL_GRADIENT, /* the mechanical door: the potential and its gradient */
   CALL_HESSIAN,  /* the mechanical door: the potential's Hessian */
+  CALL_LAG,      /* the Lagrangian door: L and its gradients */
+  CALL_LAGHESS,  /* the Lagrangian door: L's Hessians */
   CALL_KINDS
 } CallKind;
-static const char *const CallNames[] = {"rhs", "points", "points+d", "mass", "grad V", "hess V"};
+static const char *const CallNames[] = {"rhs", "points", "points+d", "mass", "grad V", "hess V", "L", "hess L"};
 static PetscInt64        calls[CALL_KINDS];
 
 /* a Jacobian at x_k */
@@ -146,7 +149,7 @@ static PetscErrorCode TracedPotential(TS ts, PetscReal t, Vec x, PetscReal *V, V
 /* The matrices the library last gave the double pendulum's mass (M, Mx, Mxx) and Hessian (K) callbacks, referenced:
    ModelTimes() times the calls on them, as the runs made them (on its points path the library gives its own copies of
    the problem's matrices, whose array functions PETSc 3.18 finds faster) */
-static Mat seen[4];
+static Mat seen[7]; /* M, Mx, Mxx, K; the Lagrangian door's Lxx, Lvx, Lvv */
 
 static PetscErrorCode SeenNew(PetscInt b, Mat A)
 {
@@ -179,6 +182,100 @@ static PetscErrorCode CountedMass(TS ts, Vec x, Vec v, Mat M, Mat Mx, Vec g, Mat
   PetscCall(Seen(1, Mx));
   PetscCall(Seen(2, Mxx));
   PetscCall(DoublePendulumMass(ts, x, v, M, Mx, g, Mxx, ctx));
+  PetscFunctionReturn(0);
+}
+
+/* The Lagrangian door as a user writes it from a model's pointwise form (examples/models/): L, Lx = G, Lv = P at one
+   point, and L's Hessians Lxx = Gx, Lvx = Px, Lvv = Pv through MatDenseGetArrayWrite(). d from the Vec's size: the
+   pendulum (1) or the double pendulum (2) */
+static PetscErrorCode PointOf(Vec x, Vec v, PetscInt *d, PetscReal q[2], PetscReal u[2])
+{
+  const PetscScalar *a, *b;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(x, d));
+  PetscCall(VecGetArrayRead(x, &a));
+  PetscCall(VecGetArrayRead(v, &b));
+  for (PetscInt j = 0; j < *d; j++) {
+    q[j] = PetscRealPart(a[j]);
+    u[j] = PetscRealPart(b[j]);
+  }
+  PetscCall(VecRestoreArrayRead(x, &a));
+  PetscCall(VecRestoreArrayRead(v, &b));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ModelPoint(PetscInt d, PetscReal t, const PetscReal q[], const PetscReal u[], PetscReal *L, PetscReal P[], PetscReal G[], PetscReal D[4][4])
+{
+  PetscFunctionBeginUser;
+  if (d == 1) PetscCall(PendulumPointwise(NULL, 1, 1, &t, q, u, L, P, G, D ? D[0] : NULL, D ? D[1] : NULL, D ? D[2] : NULL, D ? D[3] : NULL, NULL));
+  else PetscCall(DoublePendulumPointwise(NULL, 1, 2, &t, q, u, L, P, G, D ? D[0] : NULL, D ? D[1] : NULL, D ? D[2] : NULL, D ? D[3] : NULL, &dpm));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Lagrangian(TS ts, PetscReal t, Vec x, Vec v, PetscReal *L, Vec Lx, Vec Lv, void *ctx)
+{
+  PetscInt     d;
+  PetscReal    q[2], u[2], P[2], G[2], l;
+  PetscScalar *a;
+
+  PetscFunctionBeginUser;
+  PetscCall(PointOf(x, v, &d, q, u));
+  PetscCall(ModelPoint(d, t, q, u, &l, P, G, NULL));
+  *L = l;
+  PetscCall(VecGetArrayWrite(Lx, &a));
+  for (PetscInt j = 0; j < d; j++) a[j] = G[j];
+  PetscCall(VecRestoreArrayWrite(Lx, &a));
+  PetscCall(VecGetArrayWrite(Lv, &a));
+  for (PetscInt j = 0; j < d; j++) a[j] = P[j];
+  PetscCall(VecRestoreArrayWrite(Lv, &a));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode LagrangianHessian(TS ts, PetscReal t, Vec x, Vec v, Mat Lxx, Mat Lvx, Mat Lvv, void *ctx)
+{
+  const PetscInt from[3] = {2, 0, 1}; /* Lxx from Gx, Lvx from Px, Lvv from Pv */
+  Mat            A[3]    = {Lxx, Lvx, Lvv};
+  PetscInt       d;
+  PetscReal      q[2], u[2], P[2], G[2], D[4][4];
+
+  PetscFunctionBeginUser;
+  PetscCall(PointOf(x, v, &d, q, u));
+  PetscCall(ModelPoint(d, t, q, u, NULL, P, G, D));
+  for (PetscInt b = 0; b < 3; b++) {
+    PetscScalar *a;
+
+    PetscCall(MatDenseGetArrayWrite(A[b], &a)); /* column-major */
+    for (PetscInt r = 0; r < d; r++)
+      for (PetscInt c = 0; c < d; c++) a[c * d + r] = D[from[b]][r * d + c];
+    PetscCall(MatDenseRestoreArrayWrite(A[b], &a));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* the Lagrangian door's callbacks, counted and traced as the potential's (one call a quadrature point of each residual,
+   the Hessians at each point of a Jacobian) */
+static PetscErrorCode TracedLagrangian(TS ts, PetscReal t, Vec x, Vec v, PetscReal *L, Vec Lx, Vec Lv, void *ctx)
+{
+  PetscFunctionBeginUser;
+  calls[CALL_LAG]++;
+  if (trace.on) {
+    trace.potcalls++;
+    trace.evals = (trace.potcalls + trace.nq - 1) / trace.nq;
+  }
+  PetscCall(Lagrangian(ts, t, x, v, L, Lx, Lv, ctx));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TracedLagrangianHessian(TS ts, PetscReal t, Vec x, Vec v, Mat Lxx, Mat Lvx, Mat Lvv, void *ctx)
+{
+  PetscFunctionBeginUser;
+  calls[CALL_LAGHESS]++;
+  if (trace.on) TraceJacobian(trace.evals - 1);
+  PetscCall(Seen(4, Lxx));
+  PetscCall(Seen(5, Lvx));
+  PetscCall(Seen(6, Lvv));
+  PetscCall(LagrangianHessian(ts, t, x, v, Lxx, Lvx, Lvv, ctx));
   PetscFunctionReturn(0);
 }
 
@@ -409,6 +506,7 @@ typedef struct {
   PetscInt   degree;     /* 0: the scheme's default */
   PetscBool  snes;       /* simpvi: force the SNES path */
   PetscBool  pointwise;  /* simpvi: TSSimpVISetPointwiseLagrangian() rather than the mechanical door (name@pw) */
+  PetscBool  lagrangian; /* simpvi: TSSimpVISetLagrangian() (name@lag) */
   PetscInt   nsteps;     /* target mode: the chosen N */
   PetscBool  unmet;      /* target mode: not met with -Nmax steps (its time there is a lower bound) */
   PetscReal  eH;
@@ -571,7 +669,12 @@ static PetscErrorCode Run(Ctx *ctx, Method *m, PetscReal T, PetscInt N, PetscBoo
     }
     PetscCall(VecRestoreArrayWrite(U, &u));
     if (simpvi && m->pointwise) PetscCall(TSSimpVISetPointwiseLagrangian(ts, Pointwise, NULL));
-    else if (simpvi) {
+    else if (simpvi && m->lagrangian) { /* Lxx, Lvx, Lvv */ PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, d, d, NULL, &M));
+      PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, d, d, NULL, &Mx));
+      PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, d, d, NULL, &Mxx));
+      PetscCall(TSSimpVISetLagrangian(ts, TracedLagrangian, NULL));
+      PetscCall(TSSimpVISetLagrangianHessian(ts, M, Mx, Mxx, TracedLagrangianHessian, NULL));
+    } else if (simpvi) {
       if (d == 1) {
         PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 1, 1, 1, NULL, &M));
         PetscCall(MatSetValue(M, 0, 0, 1, INSERT_VALUES));
@@ -724,9 +827,10 @@ static PetscErrorCode ParseMethod(const char spec[], Method *m)
   PetscCall(PetscStrncpy(m->scheme, spec, sizeof(m->scheme)));
   PetscCall(PetscStrchr(m->scheme, '@', &at));
   if (at) {
-    PetscCheck(!strcmp(at, "@pw"), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown door %s in %s: @pw (pointwise) or none", at, spec);
-    *at          = 0;
-    m->pointwise = PETSC_TRUE;
+    PetscCheck(!strcmp(at, "@pw") || !strcmp(at, "@lag"), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown door %s in %s: @pw (pointwise), @lag (Lagrangian) or none", at, spec);
+    m->pointwise  = (PetscBool)!strcmp(at, "@pw");
+    m->lagrangian = (PetscBool)!strcmp(at, "@lag");
+    *at           = 0;
   }
   PetscCall(PetscStrchr(m->scheme, '+', &plus));
   if (plus) {
@@ -810,7 +914,8 @@ static PetscErrorCode ModelTimes(Ctx *ctx, PetscInt d, PetscInt nq, PetscReal tc
   };
   Ctx       rctx = *ctx;
   Vec       U[NP], F, x[NP], v[NP], g;
-  Mat       M = NULL, Mx = NULL, Mxx = NULL, K;
+  Mat       M = NULL, Mx = NULL, Mxx = NULL, K, Lxx, Lvx, Lvv;
+  Vec       Lv;
   PetscReal px[2 * (NP + 16)], pv[2 * (NP + 16)], tk[16], P[32], G[32], D[4][64], loops[CALL_KINDS][3], V;
 
   PetscFunctionBeginUser;
@@ -840,6 +945,15 @@ static PetscErrorCode ModelTimes(Ctx *ctx, PetscInt d, PetscInt nq, PetscReal tc
   }
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2 * d, &F));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, d, &g));
+  PetscCall(VecDuplicate(g, &Lv));
+  { /* the Lagrangian door's Hessians: those the runs' callbacks got (Seen()), else as Run() makes them */
+    Mat *A[3] = {&Lxx, &Lvx, &Lvv};
+
+    for (PetscInt b = 0; b < 3; b++) {
+      if (seen[4 + b]) PetscCall(PetscObjectReference((PetscObject)(*A[b] = seen[4 + b])));
+      else PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, d, d, NULL, A[b]));
+    }
+  }
   if (d == 1) PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 1, 1, 1, NULL, &K)); /* as Run() makes them */
   else { /* those the runs' callbacks got (Seen()), else as Run() makes them */ Mat *A[4] = {&M, &Mx, &Mxx, &K};
 
@@ -880,6 +994,12 @@ static PetscErrorCode ModelTimes(Ctx *ctx, PetscInt d, PetscInt nq, PetscReal tc
           if (d == 1) PetscCall(PotentialHessian(NULL, 0, x[k], K, NULL));
           else PetscCall(DoublePendulumPotentialHessian(NULL, 0, x[k], K, &dpm));
           break;
+        case CALL_LAG:
+          PetscCall(Lagrangian(NULL, 0, x[k], v[k], &V, g, Lv, NULL));
+          break;
+        case CALL_LAGHESS:
+          PetscCall(LagrangianHessian(NULL, 0, x[k], v[k], Lxx, Lvx, Lvv, NULL));
+          break;
         default:
           break;
         }
@@ -895,6 +1015,10 @@ static PetscErrorCode ModelTimes(Ctx *ctx, PetscInt d, PetscInt nq, PetscReal tc
   }
   PetscCall(VecDestroy(&F));
   PetscCall(VecDestroy(&g));
+  PetscCall(VecDestroy(&Lv));
+  PetscCall(MatDestroy(&Lxx));
+  PetscCall(MatDestroy(&Lvx));
+  PetscCall(MatDestroy(&Lvv));
   PetscCall(MatDestroy(&M));
   PetscCall(MatDestroy(&Mx));
   PetscCall(MatDestroy(&Mxx));
@@ -939,10 +1063,12 @@ static PetscErrorCode PrintModel(Ctx *ctx, PetscInt nmethods, Method *m, PetscIn
 
     if (!strcmp(m[i].name, "rk4")) agree = (PetscBool)(agree && m[i].calls[CALL_RHS] == 4 * m[i].nsteps);
     if (m[i].light && m[i].pointwise) agree = (PetscBool)(agree && points >= m[i].light->nq * m[i].counts[0] && points <= m[i].light->nq * (m[i].counts[0] + m[i].counts[1]));
+    if (m[i].light && m[i].lagrangian) agree = (PetscBool)(agree && m[i].calls[CALL_LAG] == m[i].light->nq * m[i].counts[0] && m[i].calls[CALL_LAGHESS] >= m[i].light->nq * m[i].counts[1]);
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD,
                         "  calls as the runs made them (rk4: 4 a step; a pointwise row with the speed of light: nq points a residual\n"
-                        "  evaluation of its trace, and at most one call more a Jacobian): %s\n",
+                        "  evaluation of its trace, and at most one call more a Jacobian; a Lagrangian row's: L at nq points a\n"
+                        "  residual evaluation, its Hessians at nq points a Jacobian at least): %s\n",
                         agree ? "yes" : "no"));
   PetscFunctionReturn(0);
 }
@@ -1082,7 +1208,7 @@ int main(int argc, char **argv)
     PetscCall(PetscFree(names[i]));
   }
   PetscCall(PetscFree(m));
-  for (PetscInt b = 0; b < 4; b++) PetscCall(MatDestroy(&seen[b]));
+  for (PetscInt b = 0; b < 7; b++) PetscCall(MatDestroy(&seen[b]));
   PetscCall(FPUTChainDestroy(&ctx.fput));
   PetscCall(PetscFinalize());
   return 0;

@@ -13,9 +13,9 @@ doc=${3:-}
 
 run() {
   echo "== Pendulum, energy <= 1e-9 over 1000 s, default options: simpvi against rk4 and irk 3-stage Gauss (issue 22: >= 5x"
-  echo "   rk4, >= 3x irk through the mechanical door; >= 15x rk4 through the pointwise door, @pw); then each simpvi row's step"
-  echo "   beside its arithmetic in plain C (speed of light: step/arith.)"
-  $bin -problem pendulum -mode target -T 1000 -tol 1e-9 -Nmin 250 -methods lobatto:5@pw,lobatto:6@pw,lobatto:5,lobatto:6,rk4,irk -rounds "$r"
+  echo "   rk4, >= 3x irk through the mechanical door; >= 15x rk4 through the pointwise door, @pw; the Lagrangian door, @lag,"
+  echo "   measured beside them); then each simpvi row's step beside its arithmetic in plain C (speed of light: step/arith.)"
+  $bin -problem pendulum -mode target -T 1000 -tol 1e-9 -Nmin 250 -methods lobatto:5@pw,lobatto:6@pw,lobatto:5,lobatto:6,lobatto:5@lag,rk4,irk -rounds "$r"
   echo "== The same with -ts_simpvi_lag_jacobian false (Newton with a new Jacobian at every iteration, the default before"
   echo "   issue 22) and with PETSc's -snes_lag_jacobian 100 (one Jacobian per step)"
   $bin -problem pendulum -mode target -T 1000 -tol 1e-9 -Nmin 250 -methods lobatto:5@pw,lobatto:5,rk4 -rounds "$r" -ts_simpvi_lag_jacobian false
@@ -24,9 +24,10 @@ run() {
   echo "   against rk4 and irk as above (issue 22: >= 5x rk4, >= 3x irk through the I2 door)"
   $bin -problem pendulum_i2 -mode target -T 1000 -tol 1e-9 -Nmin 250 -methods lobatto:5,lobatto:6,lobatto:4,simpson,alpha2,rk4,irk -rounds "$r"
   echo "== Double pendulum, the same target, default options, against rk4 (issue 22: >= 10x through the pointwise door,"
-  echo "   >= 5x through the mechanical door); rk4 allowed up to 2e6 steps; then the speed of light (issue 22: a Lobatto 6"
-  echo "   step within 3x its arithmetic, step/arith. of lobatto:6 and lobatto:6@pw)"
-  $bin -problem double -mode target -T 1000 -tol 1e-9 -Nmax 2000000 -methods lobatto:5@pw,lobatto:6@pw,lobatto:6,rk4 -rounds "$r"
+  echo "   >= 5x through the mechanical door; the Lagrangian door, @lag, measured beside them); rk4 allowed up to 2e6 steps;"
+  echo "   then the speed of light (issue 22: a Lobatto 6 step within 3x its arithmetic, step/arith. of lobatto:6 and"
+  echo "   lobatto:6@pw)"
+  $bin -problem double -mode target -T 1000 -tol 1e-9 -Nmax 2000000 -methods lobatto:5@pw,lobatto:6@pw,lobatto:6,lobatto:6@lag,rk4 -rounds "$r"
   echo "== The same with -ts_simpvi_lag_jacobian false"
   $bin -problem double -mode target -T 1000 -tol 1e-9 -Nmax 2000000 -methods lobatto:5@pw,lobatto:6@pw,lobatto:6,rk4 -rounds "$r" -ts_simpvi_lag_jacobian false
   echo "== Double pendulum against theta 1/2 (issue 22: >= 50x): theta has not met the target at 400000 steps, its time there a"
