@@ -2,8 +2,7 @@
    Mechanical door: L = 1/2 v' M(x) v - V(t, x). Builds L_v = M v, L_x = g - grad V with g = 1/2 v' dM/dx v, and the
    second derivatives L_vv = M, L_vx = d(Mv)/dx, L_xx = Mxx - hess V; constant M makes the mass-derivative terms vanish.
 */
-#include <simpvi/private/door.h>
-#include <simpvi/private/unroll.h>
+#include <simpvi/private/pointsvecmat.h>
 
 /* The mass callback's values at the last points it was called at, on one process for MATSEQDENSE M, Mx and Mxx of a
    few positions. The step asks for P and G at every quadrature point of an iterate, then (when it makes a Jacobian) for
@@ -31,47 +30,31 @@ struct _SimpVIMassMemo {
    values the mass and potential gave at the last call's points are kept, and a call for the derivatives at bitwise
    the same (t, x, v) calls only the potential's Hessian. */
 struct _SimpVIMechPoints {
-  Vec              *X, *V, *gv, *dVv; /* per point, VECSEQ on x, v (the caller's arrays) and g, grad V (the kept ones) */
-  const PetscReal  *xbase, *vbase;    /* the arrays X and V are made on, for nplaced points */
-  PetscInt          nplaced;
+  SimpVIPointVecs   pts;          /* per point, VECSEQ on x, v (the caller's arrays) */
+  Vec              *gv, *dVv;     /* per point, on g and grad V (the kept ones) */
   SimpVIDenseAccess acc[4];       /* M, Mx, Mxx, K */
   PetscInt          cap, capn;    /* the points and positions the arrays below hold */
   PetscInt          npts;         /* the points kept (0: none) */
   PetscReal        *t, *x, *v;    /* the kept points' inputs */
   PetscScalar      *M, *Mx, *Mxx; /* per point, column-major as the user's matrices (a constant M: the first only) */
   PetscScalar      *g, *dV, *K;   /* per point: 1/2 v' dM/dx v, grad V; K: one Hessian */
-  Mat               own[4];       /* what the callbacks fill: copies of M, Mx, Mxx, K (PointsMats()), or NULL */
-  PetscObjectState  copied[4];    /* the user's matrix's state when copied */
-  PetscBool         userwrites;   /* a callback wrote the user's matrices, not its arguments: those are used */
+  SimpVIPointMats   mats;         /* what the callbacks fill: copies of M, Mx, Mxx, K, or the user's */
 };
 
 /* Points_Mechanical() serves the problem: one process, plain Vecs, no force (the step's forces come through Vecs) and
    every matrix of the user's MATSEQDENSE, read on its array (the access of SimpVIDenseAccessSet_Private()) */
 static PetscErrorCode PointsSetUp(TS ts, SimpVIProblem *prob, Vec q)
 {
-  Mat               A[4] = {prob->user.M, prob->user.massfn ? prob->user.Mx : NULL, prob->user.massfn ? prob->user.Mxx : NULL, prob->user.potfn ? prob->user.K : NULL};
-  SimpVIDenseAccess acc;
-  PetscBool         seq;
+  Mat       A[4] = {prob->user.M, prob->user.massfn ? prob->user.Mx : NULL, prob->user.massfn ? prob->user.Mxx : NULL, prob->user.potfn ? prob->user.K : NULL};
+  PetscBool seq, dense;
 
   PetscFunctionBegin;
   if (!prob->oneprocess || prob->user.forcefn) PetscFunctionReturn(0);
   PetscCall(PetscObjectTypeCompare((PetscObject)q, VECSEQ, &seq));
   if (!seq) PetscFunctionReturn(0);
-  for (PetscInt b = 0; b < 4; b++) {
-    if (!A[b]) continue;
-    PetscCall(PetscMemzero(&acc, sizeof(acc)));
-    PetscCall(SimpVIDenseAccessSet_Private(&acc, A[b]));
-    if (!acc.dense) PetscFunctionReturn(0);
-  }
+  PetscCall(SimpVIPointMatsDense_Private(4, A, &dense));
+  if (!dense) PetscFunctionReturn(0);
   PetscCall(PetscNew(&prob->mechpts));
-  PetscFunctionReturn(0);
-}
-
-/* The copies of the user's matrices freed (made again from the user's at the next call) */
-static PetscErrorCode PointsMatsFree(SimpVIMechPoints *mp)
-{
-  PetscFunctionBegin;
-  for (PetscInt b = 0; b < 4; b++) PetscCall(MatDestroy(&mp->own[b]));
   PetscFunctionReturn(0);
 }
 
@@ -80,16 +63,14 @@ static PetscErrorCode PointsFree(SimpVIMechPoints *mp)
 {
   PetscFunctionBegin;
   for (PetscInt k = 0; k < mp->cap; k++) {
-    PetscCall(VecDestroy(&mp->X[k]));
-    PetscCall(VecDestroy(&mp->V[k]));
     PetscCall(VecDestroy(&mp->gv[k]));
     PetscCall(VecDestroy(&mp->dVv[k]));
   }
-  PetscCall(PetscFree4(mp->X, mp->V, mp->gv, mp->dVv));
+  PetscCall(PetscFree2(mp->gv, mp->dVv));
   PetscCall(PetscFree3(mp->t, mp->x, mp->v));
   PetscCall(PetscFree6(mp->M, mp->Mx, mp->Mxx, mp->g, mp->dV, mp->K));
-  mp->cap = mp->capn = mp->npts = mp->nplaced = 0;
-  mp->xbase = mp->vbase = NULL;
+  PetscCall(SimpVIPointVecsFree_Private(&mp->pts));
+  mp->cap = mp->capn = mp->npts = 0;
   PetscFunctionReturn(0);
 }
 
@@ -100,7 +81,7 @@ static PetscErrorCode PointsReset(SimpVIProblem *prob)
   PetscFunctionBegin;
   if (!mp) PetscFunctionReturn(0);
   PetscCall(PointsFree(mp));
-  PetscCall(PointsMatsFree(mp));
+  PetscCall(SimpVIPointMatsFree_Private(&mp->mats));
   PetscCall(PetscFree(prob->mechpts));
   PetscFunctionReturn(0);
 }
@@ -150,9 +131,9 @@ PetscErrorCode SimpVIMassForget_Private(SimpVIProblem *prob)
   prob->massvalid = PETSC_FALSE;
   if (prob->massmemo) PetscCall(PetscArrayzero(prob->massmemo->valid, SIMPVI_MASS_MEMO));
   if (prob->mechpts) {
-    prob->mechpts->npts       = 0;
-    prob->mechpts->userwrites = PETSC_FALSE;
-    PetscCall(PointsMatsFree(prob->mechpts));
+    prob->mechpts->npts            = 0;
+    prob->mechpts->mats.userwrites = PETSC_FALSE;
+    PetscCall(SimpVIPointMatsFree_Private(&prob->mechpts->mats));
   }
   PetscFunctionReturn(0);
 }
@@ -337,55 +318,6 @@ static PetscErrorCode L_Mechanical(TS ts, SimpVIProblem *prob, PetscReal t, Vec 
   PetscFunctionReturn(0);
 }
 
-/* B = A, n x n column-major from leading dimension lda to n */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void
-CopyColumns(const PetscInt n, const PetscScalar *PETSC_RESTRICT a, PetscInt lda, PetscScalar *PETSC_RESTRICT B)
-{
-  SIMPVI_UNROLL_FOR(PetscInt c = 0; c < n; c++) {
-    SIMPVI_UNROLL_FOR(PetscInt r = 0; r < n; r++) B[c * n + r] = a[c * lda + r];
-  }
-}
-
-/* B = A (column-major, n x n) from the user's MATSEQDENSE A on its array (inlined: called at every point) */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline PetscErrorCode
-ReadDense(SimpVIDenseAccess *acc, Mat A, PetscInt n, PetscScalar *PETSC_RESTRICT B)
-{
-  const PetscScalar *a;
-  PetscInt           lda;
-  PetscBool          assembled;
-
-  PetscFunctionBegin;
-  if (PetscUnlikely(!SimpVIDenseAccessCurrent(acc, A))) {
-    PetscCall(SimpVIDenseAccessSet_Private(acc, A));
-    PetscCheck(acc->dense && acc->mloc == n && acc->nloc == n, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI mechanical door: a matrix of the problem is no longer the MATSEQDENSE of %" PetscInt_FMT " x %" PetscInt_FMT " it was at set-up: call TSSetUp() again", n, n);
-  }
-  PetscCall(MatAssembled(A, &assembled)); /* as the Vec path's MatMult() and its terms check */
-  PetscCheck(assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Not for unassembled matrix");
-  PetscCall(acc->getlda(A, &lda));
-  PetscCall(acc->getarray(A, &a));
-  switch (n) { /* n a constant for the smallest systems: a few moves, not a memcpy() call per column */
-  case 1:
-    CopyColumns(1, a, lda, B);
-    break;
-  case 2:
-    CopyColumns(2, a, lda, B);
-    break;
-  case 3:
-    CopyColumns(3, a, lda, B);
-    break;
-  default:
-    CopyColumns(n, a, lda, B);
-  }
-  PetscCall(acc->restorearray(A, &a));
-  PetscFunctionReturn(0);
-}
-
 /* P = M v at one point (M column-major): the sums of SimpVIDenseMult_Private(); inlined with n a constant for the
    smallest systems */
 #if defined(__GNUC__)
@@ -426,7 +358,7 @@ static PetscErrorCode PointsReserve(SimpVIMechPoints *mp, PetscInt npts, PetscIn
   PetscCall(PointsFree(mp));
   PetscCall(PetscMalloc3(npts, &mp->t, npts * n, &mp->x, npts * n, &mp->v));
   PetscCall(PetscMalloc6(npts * n * n, &mp->M, npts * n * n, &mp->Mx, npts * n * n, &mp->Mxx, npts * n, &mp->g, npts * n, &mp->dV, n * n, &mp->K));
-  PetscCall(PetscCalloc4(npts, &mp->X, npts, &mp->V, npts, &mp->gv, npts, &mp->dVv));
+  PetscCall(PetscCalloc2(npts, &mp->gv, npts, &mp->dVv));
   for (PetscInt k = 0; k < npts; k++) {
     PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, mp->g + k * n, &mp->gv[k]));
     PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, mp->dV + k * n, &mp->dVv[k]));
@@ -436,115 +368,14 @@ static PetscErrorCode PointsReserve(SimpVIMechPoints *mp, PetscInt npts, PetscIn
   PetscFunctionReturn(0);
 }
 
-/* The points' X and V on the caller's arrays: made again only when those move (the step's stay); their values are new
-   at every call (the state increase that tells a callback caching on it) */
-static PetscErrorCode PointsPlace(SimpVIMechPoints *mp, PetscInt npts, PetscInt n, const PetscReal x[], const PetscReal v[])
+/* The matrices the callbacks fill (SimpVIPointMatsGet_Private()) for the user's M, Mx, Mxx and K, NULL where the
+   problem has none */
+static inline void UserMatrices(SimpVIProblem *prob, Mat user[4])
 {
-  PetscFunctionBegin;
-  if (x != mp->xbase || v != mp->vbase || npts > mp->nplaced) {
-    for (PetscInt k = 0; k < mp->nplaced; k++) {
-      PetscCall(VecDestroy(&mp->X[k]));
-      PetscCall(VecDestroy(&mp->V[k]));
-    }
-    for (PetscInt k = 0; k < npts; k++) {
-      PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, x + k * n, &mp->X[k]));
-      PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, v + k * n, &mp->V[k]));
-    }
-    mp->xbase   = x;
-    mp->vbase   = v;
-    mp->nplaced = npts;
-  }
-  for (PetscInt k = 0; k < npts; k++) {
-    PetscCall(PetscObjectStateIncrease((PetscObject)mp->X[k]));
-    PetscCall(PetscObjectStateIncrease((PetscObject)mp->V[k]));
-  }
-  PetscFunctionReturn(0);
-}
-
-/* B = A, or B assembled as it is when A is not yet (a callback may assemble what it is given) */
-static PetscErrorCode PointsMatCopy(Mat A, Mat B)
-{
-  PetscBool assembled;
-
-  PetscFunctionBegin;
-  PetscCall(MatAssembled(A, &assembled));
-  if (assembled) PetscCall(MatCopy(A, B, SAME_NONZERO_PATTERN));
-  else {
-    PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
-  }
-  PetscFunctionReturn(0);
-}
-
-/* A MATSEQDENSE with A's sizes, leading dimension and values, whose array functions are composed first: PETSc before
-   3.19 finds a composed function by walking the object's list in the order of composition, which makes the
-   MatDenseGetArrayWrite() and MatDenseRestoreArrayWrite() of a callback cost 4x as much on a matrix of
-   MatCreateSeqDense() (more than the rest of a small system's point); later versions hash the names */
-static PetscErrorCode PointsMatCreate(Mat A, Mat *B)
-{
-  static const char *first[] = {"MatDenseGetArrayWrite_C", "MatDenseRestoreArrayWrite_C", "MatDenseGetArray_C", "MatDenseRestoreArray_C", "MatDenseGetArrayRead_C", "MatDenseRestoreArrayRead_C", "MatDenseGetLDA_C"};
-  PetscInt           m, n, lda;
-  PetscBool          dense;
-
-  PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQDENSE, &dense));
-  PetscCheck(dense, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "TSSIMPVI mechanical door: a matrix of the problem is no longer the MATSEQDENSE it was at set-up: call TSSetUp() again");
-  PetscCall(MatGetSize(A, &m, &n));
-  PetscCall(MatDenseGetLDA(A, &lda));
-  PetscCall(MatCreate(PETSC_COMM_SELF, B));
-  PetscCall(MatSetSizes(*B, m, n, m, n));
-  for (size_t k = 0; k < PETSC_STATIC_ARRAY_LENGTH(first); k++) PetscCall(PetscObjectComposeFunction((PetscObject)*B, first[k], NULL)); /* MatSetType() fills them in place */
-  PetscCall(MatSetType(*B, MATSEQDENSE));
-  PetscCall(MatDenseSetLDA(*B, lda));
-  PetscCall(MatSeqDenseSetPreallocation(*B, NULL));
-  PetscCall(PointsMatCopy(A, *B));
-  PetscFunctionReturn(0);
-}
-
-/* The matrices the callbacks fill at the points, for the user's M, Mx, Mxx and K (NULL where the problem has none):
-   copies, kept equal to the user's where those change between calls (a callback may write only some entries), unless
-   a callback writes the user's own matrices and ignores its arguments (UserMats()): then the user's */
-static PetscErrorCode PointsMats(SimpVIProblem *prob, Mat A[4])
-{
-  SimpVIMechPoints *mp      = prob->mechpts;
-  Mat               user[4] = {prob->user.massfn ? prob->user.M : NULL, prob->user.massfn ? prob->user.Mx : NULL, prob->user.massfn ? prob->user.Mxx : NULL, prob->user.potfn ? prob->user.K : NULL};
-
-  PetscFunctionBegin;
-  for (PetscInt b = 0; b < 4; b++) {
-    A[b] = user[b];
-    if (!user[b] || mp->userwrites) continue;
-    if (mp->own[b] && mp->copied[b] == ((PetscObject)user[b])->state) {
-      A[b] = mp->own[b];
-      continue;
-    }
-    for (PetscInt c = 0; c < b; c++) /* one copy for a matrix given twice, as the callback writes it */
-      if (user[c] == user[b]) A[b] = A[c];
-    if (A[b] != user[b]) continue;
-    if (!mp->own[b]) PetscCall(PointsMatCreate(user[b], &mp->own[b]));
-    else PetscCall(PointsMatCopy(user[b], mp->own[b]));
-    mp->copied[b] = ((PetscObject)user[b])->state;
-    A[b]          = mp->own[b];
-  }
-  PetscFunctionReturn(0);
-}
-
-/* Whether a callback given the copy A of the user's matrix B wrote B, of state s before the call: it ignores its
-   arguments (UserMats()) */
-static inline PetscBool Foreign(Mat A, Mat B, PetscObjectState s)
-{
-  return (PetscBool)(A != B && ((PetscObject)B)->state != s);
-}
-
-/* A callback wrote the user's matrices, not its arguments: it gets the user's from now on, and the point is read from
-   them */
-static PetscErrorCode UserMats(SimpVIProblem *prob, Mat A[4])
-{
-  PetscFunctionBegin;
-  PetscCall(PetscInfo(NULL, "TSSIMPVI mechanical door: a callback wrote the problem's matrices, not the ones it was given: it gets the problem's from now on\n"));
-  prob->mechpts->userwrites = PETSC_TRUE;
-  PetscCall(PointsMatsFree(prob->mechpts));
-  PetscCall(PointsMats(prob, A));
-  PetscFunctionReturn(0);
+  user[0] = prob->user.massfn ? prob->user.M : NULL;
+  user[1] = prob->user.massfn ? prob->user.Mx : NULL;
+  user[2] = prob->user.massfn ? prob->user.Mxx : NULL;
+  user[3] = prob->user.potfn ? prob->user.K : NULL;
 }
 
 /* The user's mass (mass: else the kept values stand) and potential at npts points into the kept arrays, through the
@@ -553,29 +384,31 @@ static PetscErrorCode PointsCall(TS ts, SimpVIProblem *prob, PetscInt npts, Pets
 {
   SimpVIMechPoints *mp = prob->mechpts;
   const PetscInt    nn = n * n;
-  Mat               A[4];
+  Mat               A[4], user[4];
 
   PetscFunctionBegin;
+  UserMatrices(prob, user);
   PetscCall(PointsReserve(mp, npts, n));
-  PetscCall(PointsMats(prob, A));
-  PetscCall(PointsPlace(mp, npts, n, x, v));
+  PetscCall(SimpVIPointMatsGet_Private(&mp->mats, user, A));
+  PetscCall(SimpVIPointVecsPlace_Private(&mp->pts, npts, n, x, v));
   mp->npts = 0;                            /* nothing kept until every point is done */
   if (mass) prob->massvalid = PETSC_FALSE; /* the user's mass matrices are no longer those of the Vec path's last call */
-  if (mass && !prob->user.massfn) PetscCall(ReadDense(&mp->acc[0], prob->user.M, n, mp->M));
+  if (mass && !prob->user.massfn) PetscCall(SimpVIPointMatRead(&mp->acc[0], "mechanical", prob->user.M, n, mp->M));
   for (PetscInt k = 0; k < npts; k++) {
     if (mass && prob->user.massfn) {
       const PetscObjectState s[3] = {((PetscObject)prob->user.M)->state, ((PetscObject)prob->user.Mx)->state, ((PetscObject)prob->user.Mxx)->state};
 
-      SimpVICallBackOneProcess(ts, "TSSIMPVI mass", prob->user.massfn(ts, mp->X[k], mp->V[k], A[0], A[1], mp->gv[k], A[2], prob->user.massctx));
-      if (PetscUnlikely(Foreign(A[0], prob->user.M, s[0]) || Foreign(A[1], prob->user.Mx, s[1]) || Foreign(A[2], prob->user.Mxx, s[2]))) PetscCall(UserMats(prob, A));
-      PetscCall(ReadDense(&mp->acc[0], A[0], n, mp->M + k * nn));
-      PetscCall(ReadDense(&mp->acc[1], A[1], n, mp->Mx + k * nn));
-      PetscCall(ReadDense(&mp->acc[2], A[2], n, mp->Mxx + k * nn));
+      SimpVICallBackOneProcess(ts, "TSSIMPVI mass", prob->user.massfn(ts, mp->pts.X[k], mp->pts.V[k], A[0], A[1], mp->gv[k], A[2], prob->user.massctx));
+      if (PetscUnlikely(SimpVIPointMatForeign(A[0], prob->user.M, s[0]) || SimpVIPointMatForeign(A[1], prob->user.Mx, s[1]) || SimpVIPointMatForeign(A[2], prob->user.Mxx, s[2])))
+        PetscCall(SimpVIPointMatsUserWrites_Private(&mp->mats, "mechanical", user, A));
+      PetscCall(SimpVIPointMatRead(&mp->acc[0], "mechanical", A[0], n, mp->M + k * nn));
+      PetscCall(SimpVIPointMatRead(&mp->acc[1], "mechanical", A[1], n, mp->Mx + k * nn));
+      PetscCall(SimpVIPointMatRead(&mp->acc[2], "mechanical", A[2], n, mp->Mxx + k * nn));
     }
     if (prob->user.potfn) {
       PetscReal V;
 
-      SimpVICallBackOneProcess(ts, "TSSIMPVI potential", prob->user.potfn(ts, t[k], mp->X[k], &V, mp->dVv[k], prob->user.potctx));
+      SimpVICallBackOneProcess(ts, "TSSIMPVI potential", prob->user.potfn(ts, t[k], mp->pts.X[k], &V, mp->dVv[k], prob->user.potctx));
     }
   }
   PetscCall(PetscArraycpy(mp->t, t, npts));
@@ -614,7 +447,7 @@ static PetscErrorCode Points_Mechanical(TS ts, SimpVIProblem *prob, PetscInt npt
   const PetscInt    nn     = n * n;
   const PetscBool   massfn = (PetscBool)(prob->user.massfn != NULL), potfn = (PetscBool)(prob->user.potfn != NULL);
   PetscBool         kept = PETSC_FALSE;
-  Mat               A[4]; /* the matrices the callbacks fill (PointsMats()) */
+  Mat               A[4], user[4]; /* the matrices the callbacks fill (SimpVIPointMatsGet_Private()) */
 
   PetscFunctionBegin;
   PetscCall(PointsKept(mp, npts, n, t, x, v, &kept));
@@ -646,7 +479,8 @@ static PetscErrorCode Points_Mechanical(TS ts, SimpVIProblem *prob, PetscInt npt
   else
     for (PetscInt j = 0; j < npts * n; j++) G[j] = 0;
   if (!Px) PetscFunctionReturn(0);
-  PetscCall(PointsMats(prob, A));
+  UserMatrices(prob, user);
+  PetscCall(SimpVIPointMatsGet_Private(&mp->mats, user, A));
   for (PetscInt k = 0; k < npts; k++) {
     const PetscScalar *M = mp->M + (massfn ? k * nn : 0), *Mx = mp->Mx + k * nn, *Mxx = mp->Mxx + k * nn;
     const PetscBool    needgx = (PetscBool)(!need || (need[k] & SIMPVI_NEED(SIMPVI_BLOCK_GX)));
@@ -654,9 +488,9 @@ static PetscErrorCode Points_Mechanical(TS ts, SimpVIProblem *prob, PetscInt npt
     if (needgx && potfn) {
       const PetscObjectState s = ((PetscObject)prob->user.K)->state;
 
-      SimpVICallBackOneProcess(ts, "TSSIMPVI potential Hessian", prob->user.pothessfn(ts, t[k], mp->X[k], A[3], prob->user.potctx));
-      if (PetscUnlikely(Foreign(A[3], prob->user.K, s))) PetscCall(UserMats(prob, A));
-      PetscCall(ReadDense(&mp->acc[3], A[3], n, mp->K));
+      SimpVICallBackOneProcess(ts, "TSSIMPVI potential Hessian", prob->user.pothessfn(ts, t[k], mp->pts.X[k], A[3], prob->user.potctx));
+      if (PetscUnlikely(SimpVIPointMatForeign(A[3], prob->user.K, s))) PetscCall(SimpVIPointMatsUserWrites_Private(&mp->mats, "mechanical", user, A));
+      PetscCall(SimpVIPointMatRead(&mp->acc[3], "mechanical", A[3], n, mp->K));
     }
 #define SIMPVI_POINT_DERIVATIVES(N) PointDerivatives(N, massfn, potfn, needgx, M, Mx, Mxx, mp->K, Px + k * nn, Pv + k * nn, Gx + k * nn, Gv + k * nn)
     switch (n) {

@@ -141,6 +141,7 @@ PetscErrorCode TSSimpVISetLagrangian(TS ts, TSSimpVILagrangianFn f, void *ctx)
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
   prob->user.lagfn  = f;
   prob->user.lagctx = ctx;
+  PetscCall(SimpVILagrangianForget_Private(prob)); /* nor what the old one gave (the points path keeps P and G) */
   PetscFunctionReturn(0);
 }
 
@@ -220,6 +221,7 @@ PetscErrorCode TSSimpVISetLagrangianHessian(TS ts, Mat Lxx, Mat Lvx, Mat Lvv, TS
   PetscCall(KeepMat(Lvv, &prob->user.Lvv));
   prob->user.laghessfn  = f;
   prob->user.laghessctx = ctx;
+  PetscCall(SimpVILagrangianForget_Private(prob));
   PetscFunctionReturn(0);
 }
 

@@ -49,6 +49,7 @@ PETSC_INTERN PetscErrorCode SimpVICallBackCheck_Private(TS, const char[], PetscE
 typedef struct _SimpVIDoor        SimpVIDoor;
 typedef struct _SimpVIMassMemo    SimpVIMassMemo;   /* the mechanical door's (src/doors/mechanical.c) */
 typedef struct _SimpVIMechPoints  SimpVIMechPoints; /* the mechanical door's points() work (src/doors/mechanical.c) */
+typedef struct _SimpVILagPoints   SimpVILagPoints;  /* the Lagrangian door's points() work (src/doors/lagrangian.c) */
 typedef struct _SimpVIPhaseSpace *SimpVIPhaseSpace;
 typedef struct _SimpVISplit       SimpVISplit; /* the split door's work (src/doors/split.c) */
 
@@ -129,6 +130,7 @@ typedef struct {
   SimpVIDenseAccess massacc;          /* mechanical door: P = M v on a MATSEQDENSE M's array */
   SimpVIMassMemo   *massmemo;         /* mechanical door: the mass callback's values at its last points (src/doors/mechanical.c) */
   SimpVIMechPoints *mechpts;          /* mechanical door: its points() work, made at set-up where points() serves (NULL: not) */
+  SimpVILagPoints  *lagpts;           /* Lagrangian door: the same (src/doors/lagrangian.c) */
   PetscBool         oneprocess;       /* the TS is on one process (a user callback's success needs no check): set up with the door */
   PetscInt          nlocal;           /* the positions on this process: set up with the door */
   PetscBool         keepvalues;       /* the step may ask for the terms at the points it evaluates next (SimpVIStepDoor's keep) */
@@ -246,6 +248,7 @@ PETSC_INTERN PetscErrorCode SimpVICheckVecSize_Private(TS, Vec, PetscInt, PetscI
     PetscCheck((p) != NULL, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null Pointer: Parameter # %d", (int)(arg)); \
   } while (0)
 PETSC_INTERN PetscErrorCode SimpVIMassForget_Private(SimpVIProblem *);
+PETSC_INTERN PetscErrorCode SimpVILagrangianForget_Private(SimpVIProblem *);
 PETSC_INTERN PetscErrorCode SimpVIForceAdd_Private(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode SimpVIForceTerms_Private(TS, SimpVIProblem *, PetscReal, Vec, Vec, PetscInt *, SimpVITerm[]);
 /* terms[(*n)++] = term, within the door's declared maxterms */
