@@ -199,8 +199,15 @@ PetscErrorCode TSSimpVISetPointwiseLagrangian(TS ts, TSSimpVIPointwiseFn f, void
   Calling sequence of f:
 $ PetscErrorCode f(TS ts, PetscReal t, Vec x, Vec v, Mat Lxx, Mat Lvx, Mat Lvv, void *ctx)
 
-  Note:
+  Notes:
   The step Jacobian of `TSSIMPVI` is preallocated from the nonzero pattern of these matrices.
+
+  A small system on one process (the step solved by `SNESSIMPVIDENSE`) whose Lxx, Lvx and Lvv are all MATSEQDENSE,
+  without `TSSimpVISetForce()`, is evaluated on arrays: the Lagrangian is called at each quadrature point on `VECSEQ`
+  Vecs of the step's own (their values new at each call, their states increased), f fills copies of Lxx, Lvx and Lvv
+  that the step makes (with their values, copied again when the program changes them), read after each call, and a
+  Jacobian at the points of a residual just evaluated calls only f. An f that writes the program's own matrices
+  instead of those it is given is detected and gets the program's from then on.
 
   Level: beginner
 
