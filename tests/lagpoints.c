@@ -12,7 +12,7 @@ static char help[] = "The Lagrangian door's points path (P, G and their derivati
                      "  -steps <n>  steps of h = -h (default 100, 0.1)\n\n";
 
 #include <simpvi.h>
-#include <unistd.h> /* getpid() */
+#include "viewtext.h"
 #include "../examples/models/doublependulum.h"
 
 typedef enum {
@@ -102,10 +102,10 @@ static PetscErrorCode Lagrangian(TS ts, PetscReal t, Vec x, Vec v, PetscReal *L,
 /* Lxx = Gx, Lvx = Px, Lvv = Pv by MatSetValues() into the matrices given, or into the program's own */
 static PetscErrorCode Hessian(TS ts, PetscReal t, Vec x, Vec v, Mat Lxx, Mat Lvx, Mat Lvv, void *ctx)
 {
-  Ctx            *c = (Ctx *)ctx;
-  const PetscInt  idx[2] = {0, 1}, from[3] = {2, 0, 1};
-  Mat             B[3] = {Lxx, Lvx, Lvv};
-  PetscReal       q[2], u[2], P[2], G[2], D[4][4];
+  Ctx           *c      = (Ctx *)ctx;
+  const PetscInt idx[2] = {0, 1}, from[3] = {2, 0, 1};
+  Mat            B[3] = {Lxx, Lvx, Lvv};
+  PetscReal      q[2], u[2], P[2], G[2], D[4][4];
 
   PetscFunctionBeginUser;
   c->hcalls++;
@@ -133,14 +133,14 @@ typedef struct {
 /* steps of h from the start (pi/4, pi/3), momenta (1, -0.5); twice: a second solve with a heavier second mass */
 static PetscErrorCode Run(Door door, const char scheme[], PetscInt degree, PetscReal h, PetscInt steps, PetscReal tfault, PetscBool twice, PetscBool writesproblem, Result *res)
 {
-  Ctx          c = {.dp = {1, 1, 1, 1, 9.81}, .a = 0.5, .w = 1.3, .tfault = tfault, .h = h, .writesproblem = writesproblem};
+  Ctx c = {
+    .dp = {1, 1, 1, 1, 9.81},
+      .a = 0.5, .w = 1.3, .tfault = tfault, .h = h, .writesproblem = writesproblem
+  };
   TS           ts;
   Vec          U;
   PetscScalar *uu;
-  PetscViewer  viewer;
-  char         name[64], view[8192];
-  FILE        *fp;
-  size_t       len;
+  static char  view[1 << 16];
 
   PetscFunctionBeginUser;
   for (PetscInt b = 0; b < 3; b++) {
@@ -190,17 +190,7 @@ static PetscErrorCode Run(Door door, const char scheme[], PetscInt degree, Petsc
   PetscCall(TSGetSNESIterations(ts, &res->its));
   PetscCall(TSGetStepRejections(ts, &res->rejections));
   res->hcalls = c.hcalls;
-  /* TSView() into a file (TSSIMPVI's lines are ASCII only), read back */
-  PetscCall(PetscSNPrintf(name, sizeof(name), "lagpoints-%d.view", (int)getpid()));
-  PetscCall(PetscViewerASCIIOpen(PETSC_COMM_SELF, name, &viewer));
-  PetscCall(TSView(ts, viewer));
-  PetscCall(PetscViewerDestroy(&viewer));
-  fp = fopen(name, "r");
-  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot read %s", name);
-  len       = fread(view, 1, sizeof(view) - 1, fp);
-  view[len] = 0;
-  fclose(fp);
-  remove(name);
+  PetscCall(TSViewText(ts, "lagpoints", sizeof(view), view));
   res->points = (PetscBool)(strstr(view, "the Lagrangian door's P, G and their derivatives at every quadrature point") != NULL);
   PetscCall(VecGetArrayRead(U, (const PetscScalar **)&uu));
   for (PetscInt i = 0; i < 4; i++) res->u[i] = PetscRealPart(uu[i]);
@@ -244,12 +234,21 @@ int main(int argc, char **argv)
                             fault == 1   ? ", domain error"
                             : fault == 2 ? ", solved again with another L"
                                          : "",
-                            Doors[DOOR_POINTS], r[DOOR_POINTS].points ? "taken" : "NOT TAKEN", Doors[DOOR_VEC], r[DOOR_VEC].points ? "TAKEN" : "not taken", Diff(&r[DOOR_POINTS], &r[DOOR_VEC]) <= tol ? "yes" : "no", fault == 1 ? "-" : Diff(&r[DOOR_POINTS], &r[DOOR_POINTWISE]) <= tol ? "yes" : "no",
-                            fault == 1 ? "-" : r[DOOR_POINTS].its == r[DOOR_POINTWISE].its ? "yes" : "no", fault == 1 ? "-" : r[DOOR_POINTS].hcalls > 0 && r[DOOR_POINTS].hcalls == r[DOOR_VEC].hcalls ? "yes" : "no"));
+                            Doors[DOOR_POINTS], r[DOOR_POINTS].points ? "taken" : "NOT TAKEN", Doors[DOOR_VEC], r[DOOR_VEC].points ? "TAKEN" : "not taken", Diff(&r[DOOR_POINTS], &r[DOOR_VEC]) <= tol ? "yes" : "no",
+                            fault == 1                                         ? "-"
+                            : Diff(&r[DOOR_POINTS], &r[DOOR_POINTWISE]) <= tol ? "yes"
+                                                                               : "no",
+                            fault == 1                                    ? "-"
+                            : r[DOOR_POINTS].its == r[DOOR_POINTWISE].its ? "yes"
+                                                                          : "no",
+                            fault == 1                                                                 ? "-"
+                            : r[DOOR_POINTS].hcalls > 0 && r[DOOR_POINTS].hcalls == r[DOOR_VEC].hcalls ? "yes"
+                                                                                                       : "no"));
       if (fault == 1)
-        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  domain error: the step rejected and retried, as on the Vec path: %s; the run converged: %s\n", r[DOOR_POINTS].rejections > 0 && r[DOOR_POINTS].rejections == r[DOOR_VEC].rejections ? "yes" : "no", r[DOOR_POINTS].reason > 0 && r[DOOR_POINTS].reason == r[DOOR_VEC].reason ? "yes" : "no"));
-      PetscCall(PetscInfo(NULL, "end states differ by %g, %g; iterations %" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT "; Hessian calls %" PetscInt_FMT " %" PetscInt_FMT "; rejections %" PetscInt_FMT " %" PetscInt_FMT "\n", (double)Diff(&r[DOOR_POINTS], &r[DOOR_VEC]), (double)Diff(&r[DOOR_POINTS], &r[DOOR_POINTWISE]), r[0].its, r[1].its, r[2].its, r[0].hcalls, r[1].hcalls, r[0].rejections,
-                          r[1].rejections));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  domain error: the step rejected and retried, as on the Vec path: %s; the run converged: %s\n", r[DOOR_POINTS].rejections > 0 && r[DOOR_POINTS].rejections == r[DOOR_VEC].rejections ? "yes" : "no",
+                              r[DOOR_POINTS].reason > 0 && r[DOOR_POINTS].reason == r[DOOR_VEC].reason ? "yes" : "no"));
+      PetscCall(PetscInfo(NULL, "end states differ by %g, %g; iterations %" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT "; Hessian calls %" PetscInt_FMT " %" PetscInt_FMT "; rejections %" PetscInt_FMT " %" PetscInt_FMT "\n", (double)Diff(&r[DOOR_POINTS], &r[DOOR_VEC]), (double)Diff(&r[DOOR_POINTS], &r[DOOR_POINTWISE]),
+                          r[0].its, r[1].its, r[2].its, r[0].hcalls, r[1].hcalls, r[0].rejections, r[1].rejections));
     }
   { /* a Hessian that writes the program's own matrices: the Vec path's answer */
     Result r[2];

@@ -12,7 +12,7 @@ static char help[] = "The mechanical door's points path (P, G and their derivati
                      "  -steps <n>  steps of h = -h (default 100, 0.1)\n\n";
 
 #include <simpvi.h>
-#include <unistd.h> /* getpid() */
+#include "viewtext.h"
 #include "../examples/models/doublependulum.h"
 
 typedef enum {
@@ -236,11 +236,7 @@ static PetscErrorCode Run(Path path, PetscBool massfn, const char scheme[], Pets
      .writes = writes,
   };
   PetscScalar    *uu;
-  PetscViewer     viewer;
   static char     view[1 << 16];
-  FILE           *fp;
-  size_t          len;
-  char            name[PETSC_MAX_PATH_LEN];
   const PetscReal u0[2][8] = {
     {PETSC_PI / 4, PETSC_PI / 3, 0.2, -0.1, 1, -0.5, 0.3, 0},
     {PETSC_PI / 4,        PETSC_PI / 3,                 1,                   -0.5                      }
@@ -301,17 +297,7 @@ static PetscErrorCode Run(Path path, PetscBool massfn, const char scheme[], Pets
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(TSGetSNESIterations(ts, &res->its));
   PetscCall(TSGetStepRejections(ts, &res->rejections));
-  /* TSView() into a file (TSSIMPVI's lines are ASCII only), read back */
-  PetscCall(PetscSNPrintf(name, sizeof(name), "mechpoints-%d.view", (int)getpid()));
-  PetscCall(PetscViewerASCIIOpen(PETSC_COMM_SELF, name, &viewer));
-  PetscCall(TSView(ts, viewer));
-  PetscCall(PetscViewerDestroy(&viewer));
-  fp = fopen(name, "r");
-  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot read %s", name);
-  len       = fread(view, 1, sizeof(view) - 1, fp);
-  view[len] = 0;
-  fclose(fp);
-  remove(name);
+  PetscCall(TSViewText(ts, "mechpoints", sizeof(view), view));
   res->points  = (PetscBool)(strstr(view, "P, G and their derivatives at every quadrature point") != NULL);
   res->calls   = c.calls;
   res->repeats = c.repeats;

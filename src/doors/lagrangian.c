@@ -164,19 +164,7 @@ static PetscErrorCode Points_Lagrangian(TS ts, SimpVIProblem *prob, PetscInt npt
     if (lvx) PetscCall(SimpVIPointMatRead(&lp->acc[1], "Lagrangian", A[1], n, lp->H + nn));
     PetscCall(SimpVIPointMatRead(&lp->acc[2], "Lagrangian", A[2], n, lp->H + 2 * nn));
 #define SIMPVI_POINT_DERIVATIVES(N) PointDerivatives(N, lvx, lp->H, lp->H + nn, lp->H + 2 * nn, Px + k * nn, Pv + k * nn, Gx + k * nn, Gv + k * nn)
-    switch (n) {
-    case 1:
-      SIMPVI_POINT_DERIVATIVES(1);
-      break;
-    case 2:
-      SIMPVI_POINT_DERIVATIVES(2);
-      break;
-    case 3:
-      SIMPVI_POINT_DERIVATIVES(3);
-      break;
-    default:
-      SIMPVI_POINT_DERIVATIVES(n);
-    }
+    SIMPVI_SMALL_N(n, SIMPVI_POINT_DERIVATIVES);
 #undef SIMPVI_POINT_DERIVATIVES
   }
   PetscFunctionReturn(0);

@@ -456,19 +456,9 @@ static PetscErrorCode Points_Mechanical(TS ts, SimpVIProblem *prob, PetscInt npt
   for (PetscInt k = 0; k < npts; k++) {
     const PetscScalar *M = mp->M + (massfn ? k * nn : 0);
 
-    switch (n) {
-    case 1:
-      PointP(1, M, v + k * n, P + k * n);
-      break;
-    case 2:
-      PointP(2, M, v + k * n, P + k * n);
-      break;
-    case 3:
-      PointP(3, M, v + k * n, P + k * n);
-      break;
-    default:
-      PointP(n, M, v + k * n, P + k * n);
-    }
+#define SIMPVI_POINT_P(N) PointP(N, M, v + k * n, P + k * n)
+    SIMPVI_SMALL_N(n, SIMPVI_POINT_P);
+#undef SIMPVI_POINT_P
   }
   if (potfn && massfn) /* G = -grad V + g, every point at once */
     for (PetscInt j = 0; j < npts * n; j++) G[j] = -mp->dV[j] + mp->g[j];
@@ -493,19 +483,7 @@ static PetscErrorCode Points_Mechanical(TS ts, SimpVIProblem *prob, PetscInt npt
       PetscCall(SimpVIPointMatRead(&mp->acc[3], "mechanical", A[3], n, mp->K));
     }
 #define SIMPVI_POINT_DERIVATIVES(N) PointDerivatives(N, massfn, potfn, needgx, M, Mx, Mxx, mp->K, Px + k * nn, Pv + k * nn, Gx + k * nn, Gv + k * nn)
-    switch (n) {
-    case 1:
-      SIMPVI_POINT_DERIVATIVES(1);
-      break;
-    case 2:
-      SIMPVI_POINT_DERIVATIVES(2);
-      break;
-    case 3:
-      SIMPVI_POINT_DERIVATIVES(3);
-      break;
-    default:
-      SIMPVI_POINT_DERIVATIVES(n);
-    }
+    SIMPVI_SMALL_N(n, SIMPVI_POINT_DERIVATIVES);
 #undef SIMPVI_POINT_DERIVATIVES
   }
   PetscFunctionReturn(0);

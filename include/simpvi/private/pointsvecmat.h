@@ -73,19 +73,9 @@ SimpVIPointMatRead(SimpVIDenseAccess *acc, const char door[], Mat A, PetscInt n,
   PetscCheck(assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Not for unassembled matrix");
   PetscCall(acc->getlda(A, &lda));
   PetscCall(acc->getarray(A, &a));
-  switch (n) { /* n a constant for the smallest systems: a few moves, not a memcpy() call per column */
-  case 1:
-    SimpVICopyColumns(1, a, lda, B);
-    break;
-  case 2:
-    SimpVICopyColumns(2, a, lda, B);
-    break;
-  case 3:
-    SimpVICopyColumns(3, a, lda, B);
-    break;
-  default:
-    SimpVICopyColumns(n, a, lda, B);
-  }
+#define SIMPVI_COPY_COLUMNS(N) SimpVICopyColumns(N, a, lda, B)
+  SIMPVI_SMALL_N(n, SIMPVI_COPY_COLUMNS); /* n a constant for the smallest systems: a few moves, not a memcpy() call per column */
+#undef SIMPVI_COPY_COLUMNS
   PetscCall(acc->restorearray(A, &a));
   PetscFunctionReturn(0);
 }

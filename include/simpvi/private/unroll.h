@@ -14,4 +14,23 @@
   #define SIMPVI_UNROLL_FOR for
 #endif
 
+/* SIMPVI_SMALL_N(n, CALL): CALL(1), CALL(2) or CALL(3) where n is 1, 2 or 3, else CALL(n): an inlined kernel given its
+   size as a constant for the smallest systems (one position to three), so that SIMPVI_UNROLL_FOR unrolls it */
+#define SIMPVI_SMALL_N(n, CALL) \
+  do { \
+    switch (n) { \
+    case 1: \
+      CALL(1); \
+      break; \
+    case 2: \
+      CALL(2); \
+      break; \
+    case 3: \
+      CALL(3); \
+      break; \
+    default: \
+      CALL(n); \
+    } \
+  } while (0)
+
 #endif
