@@ -94,7 +94,8 @@ PetscErrorCode SimpVIProblemReset_Private(SimpVIProblem *prob)
 {
   PetscFunctionBegin;
   if (prob->door && prob->door->reset) PetscCall(prob->door->reset(prob));
-  prob->door = NULL;
+  prob->door       = NULL;
+  prob->steppoints = PETSC_FALSE;
   PetscCall(PetscFree(prob->terms));
   PetscCall(VecDestroy(&prob->work));
   PetscCall(VecDestroy(&prob->work2));
@@ -261,6 +262,7 @@ PetscErrorCode SimpVIForceAdd_Private(TS ts, SimpVIProblem *prob, PetscReal t, V
 {
   PetscFunctionBegin;
   if (!prob->user.forcefn) PetscFunctionReturn(0);
+  if (!prob->force) PetscCall(VecDuplicate(G, &prob->force)); /* a force given after the set-up (TSSimpVISetForce()) */
   SimpVICallBack(ts, "TSSIMPVI force", prob->user.forcefn(ts, t, x, v, prob->force, prob->user.forcectx));
   PetscCall(VecAXPY(G, 1, prob->force));
   PetscFunctionReturn(0);

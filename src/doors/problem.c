@@ -346,9 +346,14 @@ PetscErrorCode TSSimpVISetMass(TS ts, Mat M, Mat Mx, Mat Mxx, TSSimpVIMassFn f, 
 $ PetscErrorCode f(TS ts, PetscReal t, Vec x, Vec v, Vec f, void *ctx)
 $ PetscErrorCode jac(TS ts, PetscReal t, Vec x, Vec v, Mat Fx, Mat Fv, void *ctx)
 
-  Note:
+  Notes:
   The equations of motion become d/dt L_v - L_x = f. The scheme then no longer conserves the energy, but it keeps
   its order. The phase-space form given to other `TS` types (`TSSimpVISetUpPhaseSpace()`) includes the force.
+
+  A force may be given, changed or removed between two `TSSolve()`, except one given to a `TSSIMPVI` set up
+  without a force whose small step is evaluated on arrays (the pointwise door, or the mechanical or Lagrangian door
+  with MATSEQDENSE matrices on one process): that step takes no force, and the call is an error. Give the force
+  before `TSSetUp()` (or the first `TSSolve()`) there.
 
   Level: intermediate
 
@@ -363,6 +368,13 @@ PetscErrorCode TSSimpVISetForce(TS ts, Mat Fx, Mat Fv, TSSimpVIForceFn f, TSSimp
   if (Fx) SimpVIValidHeaderSpecific(Fx, MAT_CLASSID, 2);
   if (Fv) SimpVIValidHeaderSpecific(Fv, MAT_CLASSID, 3);
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
+  if (f && prob->door) { /* after the set-up: the step as set up must take it */
+    PetscCheck(!prob->steppoints, PetscObjectComm((PetscObject)ts), PETSC_ERR_ORDER, "TSSimpVISetForce() after TSSetUp(): this TS was set up without a force, and its small step is evaluated on arrays (the %s door), which takes none; give the force before TSSetUp() or the first TSSolve()",
+               prob->door->name);
+    if (Fx) PetscCall(SimpVICheckMatSize_Private(ts, prob->work, Fx, "force Jacobian Fx"));
+    if (Fv) PetscCall(SimpVICheckMatSize_Private(ts, prob->work, Fv, "force Jacobian Fv"));
+    PetscCheck(!(Fx || Fv) || jac, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSimpVISetForce() was given Jacobian matrices but no function to fill them");
+  }
   PetscCall(KeepMat(Fx, &prob->user.Fx));
   PetscCall(KeepMat(Fv, &prob->user.Fv));
   prob->user.forcefn    = f;

@@ -495,14 +495,15 @@ static PetscErrorCode TSSetUp_SimpVI(TS ts)
   PetscCall(SimpVISchemeTable_Private(vi->family, vi->degree, &vi->scheme));
   vi->stabilityready = PETSC_FALSE; /* the bound and omega_max of this scheme and problem, at the first step */
   PetscCall(SimpVIProblemSetUp_Private(ts, vi->prob, door, vi->q1));
-  stepdoor.maxterms = door->maxterms;
-  stepdoor.pg       = StepPG;
-  stepdoor.terms    = StepTerms;
-  stepdoor.keep     = door->keeps ? StepKeep : NULL;
-  stepdoor.ctx      = ts;
-  stepdoor.shared   = (PetscBool)(door->shares && door->shares(vi->prob));
-  stepdoor.pointspg = door->pointspg;
-  stepdoor.points   = door->points && (!door->haspoints || door->haspoints(vi->prob)) && !vi->prob->user.forcefn ? StepPoints : NULL; /* forces come as Vecs */
+  stepdoor.maxterms    = door->maxterms;
+  stepdoor.pg          = StepPG;
+  stepdoor.terms       = StepTerms;
+  stepdoor.keep        = door->keeps ? StepKeep : NULL;
+  stepdoor.ctx         = ts;
+  stepdoor.shared      = (PetscBool)(door->shares && door->shares(vi->prob));
+  stepdoor.pointspg    = door->pointspg;
+  stepdoor.points      = door->points && (!door->haspoints || door->haspoints(vi->prob)) && !vi->prob->user.forcefn ? StepPoints : NULL; /* forces come as Vecs */
+  vi->prob->steppoints = (PetscBool)(stepdoor.points != NULL);
   PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sts_simpvi_", ((PetscObject)ts)->prefix ? ((PetscObject)ts)->prefix : ""));
   PetscCall(SimpVIStepSetUp_Private(vi->step, vi->scheme, &stepdoor, (PetscBool)(ts->problem_type == TS_LINEAR), vi->q1, prefix));
   PetscCall(SimpVIStepSolverSetUp_Private(ts)); /* and the SNES type: the dense one for small systems, ksponly for TS_LINEAR */

@@ -131,6 +131,7 @@ typedef struct {
   SimpVIMassMemo   *massmemo;         /* mechanical door: the mass callback's values at its last points (src/doors/mechanical.c) */
   SimpVIMechPoints *mechpts;          /* mechanical door: its points() work, made at set-up where points() serves (NULL: not) */
   SimpVILagPoints  *lagpts;           /* Lagrangian door: the same (src/doors/lagrangian.c) */
+  PetscBool         steppoints;       /* TSSIMPVI's step of this problem, as set up, is evaluated on arrays (points()) */
   PetscBool         oneprocess;       /* the TS is on one process (a user callback's success needs no check): set up with the door */
   PetscInt          nlocal;           /* the positions on this process: set up with the door */
   PetscBool         keepvalues;       /* the step may ask for the terms at the points it evaluates next (SimpVIStepDoor's keep) */

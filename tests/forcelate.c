@@ -1,0 +1,243 @@
+static char help[] = "A force given to a TSSIMPVI between two TSSolve() (TSSimpVISetForce() after the set-up): the driven double\n"
+                     "pendulum of tests/lagpoints.c through the Lagrangian door, 10 steps without a force, then a damping force\n"
+                     "f = -c v for 10 more. On the Vec path (an AIJ Lvv) the second solve takes the force: its end state is that of a\n"
+                     "second TS given the force before its set-up and started where the first stopped. Where the small step is\n"
+                     "evaluated on arrays (MATSEQDENSE Hessians; the pointwise door), which takes no force, the call is an error that\n"
+                     "says so (PETSC_ERR_ORDER), not a force silently left out.\n\n";
+
+#include <simpvi.h>
+#include "../examples/models/doublependulum.h"
+
+typedef enum {
+  DOOR_POINTS,   /* MATSEQDENSE Hessians: the points path */
+  DOOR_VEC,      /* an AIJ Lvv: the Vec path */
+  DOOR_POINTWISE /* TSSimpVISetPointwiseLagrangian() */
+} Door;
+static const char *const Doors[] = {"points path", "Vec path", "pointwise door"};
+
+typedef struct {
+  DoublePendulum dp;
+  PetscReal      a, w;          /* the drive a sin(w t) q1 q2 */
+  PetscReal      tfault, h;     /* an L call at t in [tfault, tfault + h) in a step of size h sets a domain error (tfault < 0: none) */
+  PetscBool      writesproblem; /* the Hessian writes A[] (the program's matrices), not its arguments */
+  Mat            A[3];          /* Lxx, Lvx, Lvv */
+  PetscInt       hcalls;        /* of the Hessian */
+} Ctx;
+
+/* The model's pointwise form at npts points with the drive added: the pointwise door's function, and L's */
+static PetscErrorCode Model(TS ts, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscReal L[], PetscReal P[], PetscReal G[], PetscReal Px[], PetscReal Pv[], PetscReal Gx[], PetscReal Gv[], void *ctx)
+{
+  Ctx *c = (Ctx *)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(DoublePendulumPointwise(ts, npts, n, t, x, v, L, P, G, Px, Pv, Gx, Gv, &c->dp));
+  for (PetscInt k = 0; k < npts; k++) {
+    const PetscReal d = c->a * PetscSinReal(c->w * t[k]), *q = x + 2 * k;
+
+    if (L) L[k] -= d * q[0] * q[1];
+    if (G) {
+      G[2 * k] -= d * q[1];
+      G[2 * k + 1] -= d * q[0];
+    }
+    if (Gx) {
+      Gx[4 * k + 1] -= d;
+      Gx[4 * k + 2] -= d;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Point(Vec x, Vec v, PetscReal q[2], PetscReal u[2])
+{
+  const PetscScalar *a, *b;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(x, &a));
+  PetscCall(VecGetArrayRead(v, &b));
+  for (PetscInt j = 0; j < 2; j++) {
+    q[j] = PetscRealPart(a[j]);
+    u[j] = PetscRealPart(b[j]);
+  }
+  PetscCall(VecRestoreArrayRead(x, &a));
+  PetscCall(VecRestoreArrayRead(v, &b));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Lagrangian(TS ts, PetscReal t, Vec x, Vec v, PetscReal *L, Vec Lx, Vec Lv, void *ctx)
+{
+  Ctx         *c = (Ctx *)ctx;
+  PetscReal    q[2], u[2], P[2], G[2], l;
+  PetscScalar *a;
+
+  PetscFunctionBeginUser;
+  PetscCall(Point(x, v, q, u));
+  PetscCall(Model(ts, 1, 2, &t, q, u, &l, P, G, NULL, NULL, NULL, NULL, c));
+  *L = l;
+  PetscCall(VecGetArrayWrite(Lx, &a));
+  a[0] = G[0];
+  a[1] = G[1];
+  PetscCall(VecRestoreArrayWrite(Lx, &a));
+  PetscCall(VecGetArrayWrite(Lv, &a));
+  a[0] = P[0];
+  a[1] = P[1];
+  PetscCall(VecRestoreArrayWrite(Lv, &a));
+  if (c->tfault >= 0 && t >= c->tfault && t < c->tfault + c->h) {
+    SNES      snes;
+    PetscReal dt;
+
+    PetscCall(TSGetTimeStep(ts, &dt));
+    PetscCall(TSGetSNES(ts, &snes));
+    if (dt >= c->h) PetscCall(SNESSetFunctionDomainError(snes));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Lxx = Gx, Lvx = Px, Lvv = Pv by MatSetValues() into the matrices given, or into the program's own */
+static PetscErrorCode Hessian(TS ts, PetscReal t, Vec x, Vec v, Mat Lxx, Mat Lvx, Mat Lvv, void *ctx)
+{
+  Ctx           *c      = (Ctx *)ctx;
+  const PetscInt idx[2] = {0, 1}, from[3] = {2, 0, 1};
+  Mat            B[3] = {Lxx, Lvx, Lvv};
+  PetscReal      q[2], u[2], P[2], G[2], D[4][4];
+
+  PetscFunctionBeginUser;
+  c->hcalls++;
+  PetscCall(Point(x, v, q, u));
+  PetscCall(Model(ts, 1, 2, &t, q, u, NULL, P, G, D[0], D[1], D[2], D[3], c));
+  for (PetscInt b = 0; b < 3; b++) {
+    Mat         A = c->writesproblem ? c->A[b] : B[b];
+    PetscScalar a[4];
+
+    for (PetscInt j = 0; j < 4; j++) a[j] = D[from[b]][j];
+    PetscCall(MatSetValues(A, 2, idx, 2, idx, a, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* f = -c v, df/dv = -c I */
+static PetscErrorCode Damping(TS ts, PetscReal t, Vec x, Vec v, Vec f, void *ctx)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VecCopy(v, f));
+  PetscCall(VecScale(f, -0.3));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode DampingJacobian(TS ts, PetscReal t, Vec x, Vec v, Mat Fx, Mat Fv, void *ctx)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MatZeroEntries(Fv));
+  PetscCall(MatShift(Fv, -0.3));
+  PetscFunctionReturn(0);
+}
+
+/* A TS of the door from (t0, u) with steps h: the Lagrangian's matrices in A (AIJ Lvv on the Vec path) */
+static PetscErrorCode Create(Door door, Ctx *c, PetscReal t0, TS *ts)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt b = 0; b < 3; b++) {
+    if (door == DOOR_VEC && b == 2) PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 2, 2, 2, NULL, &c->A[b]));
+    else PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &c->A[b]));
+    for (PetscInt i = 0; i < 2; i++)
+      for (PetscInt j = 0; j < 2; j++) PetscCall(MatSetValue(c->A[b], i, j, 0, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(c->A[b], MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(c->A[b], MAT_FINAL_ASSEMBLY));
+  }
+  PetscCall(TSCreate(PETSC_COMM_SELF, ts));
+  PetscCall(TSSetType(*ts, TSSIMPVI));
+  PetscCall(TSSimpVISetType(*ts, "lobatto"));
+  if (door == DOOR_POINTWISE) PetscCall(TSSimpVISetPointwiseLagrangian(*ts, Model, c));
+  else {
+    PetscCall(TSSimpVISetLagrangian(*ts, Lagrangian, c));
+    PetscCall(TSSimpVISetLagrangianHessian(*ts, c->A[0], c->A[1], c->A[2], Hessian, c));
+  }
+  PetscCall(TSSetTime(*ts, t0));
+  PetscCall(TSSetTimeStep(*ts, c->h));
+  PetscCall(TSSetMaxTime(*ts, 1e3));
+  PetscCall(TSSetExactFinalTime(*ts, TS_EXACTFINALTIME_MATCHSTEP));
+  PetscCall(TSSetFromOptions(*ts));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Destroy(Ctx *c, TS *ts)
+{
+  PetscFunctionBeginUser;
+  PetscCall(TSDestroy(ts));
+  for (PetscInt b = 0; b < 3; b++) PetscCall(MatDestroy(&c->A[b]));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  Ctx          c = {.dp = {1, 1, 1, 1, 9.81}, .a = 0.5, .w = 1.3, .tfault = -1, .h = 0.1};
+  TS           ts, ref;
+  Vec          U, Uref;
+  Mat          Fv;
+  PetscScalar *u;
+  PetscReal    t, diff;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SimpVIInitializePackage());
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 2, 2, 1, NULL, &Fv));
+  for (PetscInt i = 0; i < 2; i++) PetscCall(MatSetValue(Fv, i, i, 0, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(Fv, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(Fv, MAT_FINAL_ASSEMBLY));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 4, &U));
+  for (PetscInt d = DOOR_POINTS; d <= DOOR_POINTWISE; d++) {
+    PetscErrorCode ierr;
+
+    PetscCall(Create((Door)d, &c, 0, &ts));
+    PetscCall(VecGetArrayWrite(U, &u));
+    u[0] = PETSC_PI / 4;
+    u[1] = PETSC_PI / 3;
+    u[2] = 1;
+    u[3] = -0.5;
+    PetscCall(VecRestoreArrayWrite(U, &u));
+    PetscCall(TSSetMaxSteps(ts, 10));
+    PetscCall(TSSolve(ts, U));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = TSSimpVISetForce(ts, NULL, Fv, Damping, DampingJacobian, NULL);
+    PetscCall(PetscPopErrorHandler());
+    if (d != DOOR_VEC) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: the force after the set-up refused with PETSC_ERR_ORDER: %s\n", Doors[d], ierr == PETSC_ERR_ORDER ? "yes" : "no"));
+      PetscCall(Destroy(&c, &ts));
+      continue;
+    }
+    PetscCheck(!ierr, PETSC_COMM_SELF, ierr, "TSSimpVISetForce() failed on the Vec path");
+    /* the reference: a second TS given the force before its set-up, from where the first stopped */
+    PetscCall(TSGetTime(ts, &t));
+    PetscCall(VecDuplicate(U, &Uref));
+    PetscCall(VecCopy(U, Uref));
+    {
+      Ctx cr = c;
+
+      PetscCall(Create(DOOR_VEC, &cr, t, &ref));
+      PetscCall(TSSimpVISetForce(ref, NULL, Fv, Damping, DampingJacobian, NULL));
+      PetscCall(TSSetMaxSteps(ref, 10));
+      PetscCall(TSSolve(ref, Uref));
+      PetscCall(TSSetMaxSteps(ts, 20));
+      PetscCall(TSSolve(ts, U));
+      PetscCall(VecAXPY(Uref, -1, U));
+      PetscCall(VecNorm(Uref, NORM_INFINITY, &diff));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: the force after the set-up taken, the end state that of a TS given it before (to 1e-12): %s\n", Doors[d], diff <= 1e-12 ? "yes" : "no"));
+      PetscCall(PetscInfo(NULL, "end states differ by %g\n", (double)diff));
+      PetscCall(Destroy(&cr, &ref));
+    }
+    PetscCall(VecDestroy(&Uref));
+    PetscCall(Destroy(&c, &ts));
+  }
+  PetscCall(VecDestroy(&U));
+  PetscCall(MatDestroy(&Fv));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+  test:
+    args: -malloc_dump
+
+TEST*/
