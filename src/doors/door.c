@@ -4,7 +4,7 @@
    Used by TSSIMPVI and by the phase-space form. The problem object itself and the choice of door: problem.c.
 */
 #include <petsc/private/tsimpl.h> /* the user's TS: its step and time in the callback errors */
-#include <simpvi/private/door.h>
+#include <simpvi/private/pointsvecmat.h>
 
 /* The phase-space form's objects (src/doors/phasespace.c makes them) */
 PetscErrorCode SimpVIPhaseSpaceDestroy_Private(SimpVIPhaseSpace *ps)
@@ -265,6 +265,23 @@ PetscErrorCode SimpVIForceAdd_Private(TS ts, SimpVIProblem *prob, PetscReal t, V
   if (!prob->force) PetscCall(VecDuplicate(G, &prob->force)); /* a force given after the set-up (TSSimpVISetForce()) */
   SimpVICallBack(ts, "TSSIMPVI force", prob->user.forcefn(ts, t, x, v, prob->force, prob->user.forcectx));
   PetscCall(VecAXPY(G, 1, prob->force));
+  PetscFunctionReturn(0);
+}
+
+/* A setter's matrices given after the problem's set-up (TSSimpVISetMass() between two TSSolve(), say): sized as the
+   positions, and MATSEQDENSE where the step runs on arrays (steppoints), which reads them so (onarrays: the setter's
+   matrices are read there): otherwise an error that says to give them before the set-up, not an error inside a step */
+PetscErrorCode SimpVIProblemLateMats_Private(TS ts, SimpVIProblem *prob, const char setter[], PetscBool onarrays, PetscInt k, const Mat A[], const char *const names[])
+{
+  PetscBool dense;
+
+  PetscFunctionBegin;
+  if (!prob->door) PetscFunctionReturn(0);
+  for (PetscInt b = 0; b < k; b++)
+    if (A[b]) PetscCall(SimpVICheckMatSize_Private(ts, prob->work, A[b], names[b]));
+  if (!prob->steppoints || !onarrays) PetscFunctionReturn(0);
+  PetscCall(SimpVIPointMatsDense_Private(k, A, &dense));
+  PetscCheck(dense, PetscObjectComm((PetscObject)ts), PETSC_ERR_ORDER, "%s() after TSSetUp(): this TS's small step is evaluated on arrays, which read MATSEQDENSE matrices; give MATSEQDENSE ones, or call %s() before TSSetUp() or the first TSSolve()", setter, setter);
   PetscFunctionReturn(0);
 }
 

@@ -234,7 +234,8 @@ static PetscErrorCode Mass(TS ts, SimpVIProblem *prob, Vec x, Vec v)
 
   PetscFunctionBegin;
   if (!prob->user.massfn) PetscFunctionReturn(0);
-  if (!prob->oneprocess) { /* the callback's failure check is collective: every process calls it, whatever each one's cache says */
+  if (!prob->massg) PetscCall(VecDuplicate(x, &prob->massg)); /* a mass function given after the set-up (TSSimpVISetMass()) */
+  if (!prob->oneprocess) {                                    /* the callback's failure check is collective: every process calls it, whatever each one's cache says */
     SimpVICallBack(ts, "TSSIMPVI mass", prob->user.massfn(ts, x, v, prob->user.M, prob->user.Mx, prob->massg, prob->user.Mxx, prob->user.massctx));
     PetscFunctionReturn(0);
   }

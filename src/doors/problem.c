@@ -223,6 +223,12 @@ PetscErrorCode TSSimpVISetLagrangianHessian(TS ts, Mat Lxx, Mat Lvx, Mat Lvv, TS
   if (Lvx) SimpVIValidHeaderSpecific(Lvx, MAT_CLASSID, 3);
   SimpVIValidHeaderSpecific(Lvv, MAT_CLASSID, 4);
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
+  {
+    const Mat         A[3]     = {Lxx, Lvx, Lvv};
+    const char *const names[3] = {"Lxx", "Lvx", "Lvv"};
+
+    PetscCall(SimpVIProblemLateMats_Private(ts, prob, "TSSimpVISetLagrangianHessian", (PetscBool)(prob->door == &SimpVIDoorLagrangian), 3, A, names));
+  }
   PetscCall(KeepMat(Lxx, &prob->user.Lxx));
   PetscCall(KeepMat(Lvx, &prob->user.Lvx));
   PetscCall(KeepMat(Lvv, &prob->user.Lvv));
@@ -263,6 +269,11 @@ PetscErrorCode TSSimpVISetPotential(TS ts, Mat H, TSSimpVIPotentialFn V, TSSimpV
   SimpVIValidHeaderSpecific(ts, TS_CLASSID, 1);
   SimpVIValidHeaderSpecific(H, MAT_CLASSID, 2);
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
+  {
+    const char *const name[1] = {"potential Hessian"};
+
+    PetscCall(SimpVIProblemLateMats_Private(ts, prob, "TSSimpVISetPotential", (PetscBool)(prob->door == &SimpVIDoorMechanical), 1, &H, name));
+  }
   PetscCall(KeepMat(H, &prob->user.K));
   prob->user.potfn     = V;
   prob->user.pothessfn = hess;
@@ -319,6 +330,12 @@ PetscErrorCode TSSimpVISetMass(TS ts, Mat M, Mat Mx, Mat Mxx, TSSimpVIMassFn f, 
   if (Mxx) SimpVIValidHeaderSpecific(Mxx, MAT_CLASSID, 4);
   PetscCheck(!f || (Mx && Mxx), PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_NULL, "A configuration-dependent mass needs the matrices Mx and Mxx");
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
+  {
+    const Mat         A[3]     = {M, Mx, Mxx};
+    const char *const names[3] = {"mass matrix", "Mx", "Mxx"};
+
+    PetscCall(SimpVIProblemLateMats_Private(ts, prob, "TSSimpVISetMass", (PetscBool)(prob->door == &SimpVIDoorMechanical), 3, A, names));
+  }
   PetscCall(KeepMat(M, &prob->user.M));
   PetscCall(KeepMat(Mx, &prob->user.Mx));
   PetscCall(KeepMat(Mxx, &prob->user.Mxx));
@@ -371,8 +388,10 @@ PetscErrorCode TSSimpVISetForce(TS ts, Mat Fx, Mat Fv, TSSimpVIForceFn f, TSSimp
   if (f && prob->door) { /* after the set-up: the step as set up must take it */
     PetscCheck(!prob->steppoints, PetscObjectComm((PetscObject)ts), PETSC_ERR_ORDER, "TSSimpVISetForce() after TSSetUp(): this TS was set up without a force, and its small step is evaluated on arrays (the %s door), which takes none; give the force before TSSetUp() or the first TSSolve()",
                prob->door->name);
-    if (Fx) PetscCall(SimpVICheckMatSize_Private(ts, prob->work, Fx, "force Jacobian Fx"));
-    if (Fv) PetscCall(SimpVICheckMatSize_Private(ts, prob->work, Fv, "force Jacobian Fv"));
+    const Mat         F[2]     = {Fx, Fv};
+    const char *const names[2] = {"force Jacobian Fx", "force Jacobian Fv"};
+
+    PetscCall(SimpVIProblemLateMats_Private(ts, prob, "TSSimpVISetForce", PETSC_FALSE, 2, F, names));
     PetscCheck(!(Fx || Fv) || jac, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSimpVISetForce() was given Jacobian matrices but no function to fill them");
   }
   PetscCall(KeepMat(Fx, &prob->user.Fx));

@@ -1,12 +1,15 @@
-static char help[] = "A force given to a TSSIMPVI between two TSSolve() (TSSimpVISetForce() after the set-up): the driven double\n"
-                     "pendulum of tests/lagpoints.c through the Lagrangian door, 10 steps without a force, then a damping force\n"
-                     "f = -c v for 10 more. On the Vec path (an AIJ Lvv) the second solve takes the force: its end state is that of a\n"
-                     "second TS given the force before its set-up and started where the first stopped. Where the small step is\n"
-                     "evaluated on arrays (MATSEQDENSE Hessians; the pointwise door), which takes no force, the call is an error that\n"
-                     "says so (PETSC_ERR_ORDER), not a force silently left out.\n\n";
+static char help[] = "The problem changed between two TSSolve() of a TSSIMPVI (its setters after the set-up). The driven double pendulum of\n"
+                     "tests/lagpoints.c through the Lagrangian door, 10 steps without a force, then a damping force f = -c v for 10\n"
+                     "more (TSSimpVISetForce()); and through the mechanical door, 10 steps without a potential, or with a constant\n"
+                     "mass, then 10 with the potential (TSSimpVISetPotential()), or with M(q) (TSSimpVISetMass()). Each second solve\n"
+                     "must end where a second TS given the whole problem before its set-up ends, started where the first stopped:\n"
+                     "on the Vec path and, for the mechanical door, on the array path of small systems (MATSEQDENSE matrices). A\n"
+                     "force, which the array path takes none of, and an AIJ matrix, which it cannot read, are errors that say so\n"
+                     "(PETSC_ERR_ORDER), never a force silently left out or an error inside a step.\n\n";
 
 #include <simpvi.h>
 #include "../examples/models/doublependulum.h"
+#include "viewtext.h"
 
 typedef enum {
   DOOR_POINTS,   /* MATSEQDENSE Hessians: the points path */
@@ -169,9 +172,104 @@ static PetscErrorCode Destroy(Ctx *c, TS *ts)
   PetscFunctionReturn(0);
 }
 
+/* The mechanical door from (t0, u): the mass M(q) (mass) or the constant one of its start (else), the potential
+   (potential) or none; every matrix MATSEQDENSE, the step on arrays (dense) or the SNES path (-ts_simpvi_small_limit 0) */
+static PetscErrorCode CreateMechanical(PetscBool dense, PetscBool mass, PetscBool potential, PetscReal t0, Ctx *c, Mat A[4], TS *ts)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt b = 0; b < 4; b++) {
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 2, 2, NULL, &A[b]));
+    for (PetscInt i = 0; i < 2; i++)
+      for (PetscInt j = 0; j < 2; j++) PetscCall(MatSetValue(A[b], i, j, i == j ? 2.0 : 0.5, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(A[b], MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A[b], MAT_FINAL_ASSEMBLY));
+  }
+  PetscCall(TSCreate(PETSC_COMM_SELF, ts));
+  PetscCall(TSSetType(*ts, TSSIMPVI));
+  PetscCall(TSSimpVISetType(*ts, "lobatto"));
+  if (mass) PetscCall(TSSimpVISetMass(*ts, A[0], A[1], A[2], DoublePendulumMass, &c->dp));
+  else PetscCall(TSSimpVISetMass(*ts, A[0], NULL, NULL, NULL, NULL));
+  if (potential) PetscCall(TSSimpVISetPotential(*ts, A[3], DoublePendulumPotential, DoublePendulumPotentialHessian, &c->dp));
+  PetscCall(TSSetTime(*ts, t0));
+  PetscCall(TSSetTimeStep(*ts, c->h));
+  PetscCall(TSSetMaxTime(*ts, 1e3));
+  PetscCall(TSSetExactFinalTime(*ts, TS_EXACTFINALTIME_MATCHSTEP));
+  if (!dense) PetscCall(PetscOptionsSetValue(NULL, "-ts_simpvi_small_limit", "0"));
+  PetscCall(TSSetFromOptions(*ts));
+  PetscCall(PetscOptionsClearValue(NULL, "-ts_simpvi_small_limit"));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MechanicalLate(PetscBool dense, PetscBool latemass)
+{
+  Ctx c = {
+    .dp = {1, 1, 1, 1, 9.81},
+      .h = 0.1
+  };
+  TS           ts, ref;
+  Mat          A[4], B[4], K;
+  Vec          U, Uref;
+  PetscScalar *u;
+  PetscReal    t, diff;
+  const char  *what = latemass ? "M(q) after a constant mass" : "the potential after none";
+
+  PetscFunctionBeginUser;
+  PetscCall(CreateMechanical(dense, (PetscBool)!latemass, latemass, 0, &c, A, &ts));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 4, &U));
+  PetscCall(VecGetArrayWrite(U, &u));
+  u[0] = 0.7;
+  u[1] = 1;
+  u[2] = 1;
+  u[3] = -0.5;
+  PetscCall(VecRestoreArrayWrite(U, &u));
+  PetscCall(TSSetMaxSteps(ts, 10));
+  PetscCall(TSSolve(ts, U));
+  if (latemass) PetscCall(TSSimpVISetMass(ts, A[0], A[1], A[2], DoublePendulumMass, &c.dp));
+  else PetscCall(TSSimpVISetPotential(ts, A[3], DoublePendulumPotential, DoublePendulumPotentialHessian, &c.dp));
+  PetscCall(TSGetTime(ts, &t));
+  PetscCall(VecDuplicate(U, &Uref));
+  PetscCall(VecCopy(U, Uref));
+  PetscCall(CreateMechanical(dense, PETSC_TRUE, PETSC_TRUE, t, &c, B, &ref));
+  PetscCall(TSSetMaxSteps(ref, 10));
+  PetscCall(TSSolve(ref, Uref));
+  PetscCall(TSSetMaxSteps(ts, 20));
+  PetscCall(TSSolve(ts, U));
+  PetscCall(VecAXPY(Uref, -1, U));
+  PetscCall(VecNorm(Uref, NORM_INFINITY, &diff));
+  {
+    static char view[1 << 16];
+
+    PetscCall(TSViewText(ts, "latesetters", sizeof(view), view));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "mechanical door, %s (%s): %s given between the solves taken, the end state that of a TS given it before (to 1e-12): %s\n", dense ? "array path" : "SNES path", strstr(view, "P, G and their derivatives at every quadrature point") ? "on arrays" : "not on arrays", what, diff <= 1e-12 ? "yes" : "no"));
+  }
+  PetscCall(PetscInfo(NULL, "end states differ by %g\n", (double)diff));
+  if (dense && !latemass) { /* an AIJ Hessian, which the array path cannot read: refused at the call */
+    PetscErrorCode ierr;
+
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 2, 2, 2, NULL, &K));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = TSSimpVISetPotential(ts, K, DoublePendulumPotential, DoublePendulumPotentialHessian, &c.dp);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "mechanical door, array path: an AIJ potential Hessian between the solves refused with PETSC_ERR_ORDER: %s\n", ierr == PETSC_ERR_ORDER ? "yes" : "no"));
+    PetscCall(MatDestroy(&K));
+  }
+  PetscCall(TSDestroy(&ts));
+  PetscCall(TSDestroy(&ref));
+  PetscCall(VecDestroy(&U));
+  PetscCall(VecDestroy(&Uref));
+  for (PetscInt b = 0; b < 4; b++) {
+    PetscCall(MatDestroy(&A[b]));
+    PetscCall(MatDestroy(&B[b]));
+  }
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
-  Ctx          c = {.dp = {1, 1, 1, 1, 9.81}, .a = 0.5, .w = 1.3, .tfault = -1, .h = 0.1};
+  Ctx c = {
+    .dp = {1, 1, 1, 1, 9.81},
+      .a = 0.5, .w = 1.3, .tfault = -1, .h = 0.1
+  };
   TS           ts, ref;
   Vec          U, Uref;
   Mat          Fv;
@@ -231,6 +329,8 @@ int main(int argc, char **argv)
   }
   PetscCall(VecDestroy(&U));
   PetscCall(MatDestroy(&Fv));
+  for (PetscInt dense = 0; dense < 2; dense++)
+    for (PetscInt latemass = 0; latemass < 2; latemass++) PetscCall(MechanicalLate((PetscBool)dense, (PetscBool)latemass));
   PetscCall(PetscFinalize());
   return 0;
 }
