@@ -4,8 +4,9 @@ static char help[] = "The problem changed between two TSSolve() of a TSSIMPVI (i
                      "mass, then 10 with the potential (TSSimpVISetPotential()), or with M(q) (TSSimpVISetMass()). Each second solve\n"
                      "must end where a second TS given the whole problem before its set-up ends, started where the first stopped:\n"
                      "on the Vec path and, for the mechanical door, on the array path of small systems (MATSEQDENSE matrices). A\n"
-                     "force, which the array path takes none of, and an AIJ matrix, which it cannot read, are errors that say so\n"
-                     "(PETSC_ERR_ORDER), never a force silently left out or an error inside a step.\n\n";
+                     "force, which the array path takes none of, an AIJ matrix, which it cannot read, and mechanics that call for\n"
+                     "another door than the one set up are errors that say so (PETSC_ERR_ORDER), never mechanics silently left out\n"
+                     "or an error inside a step.\n\n";
 
 #include <simpvi.h>
 #include "../examples/models/doublependulum.h"
@@ -251,6 +252,11 @@ static PetscErrorCode MechanicalLate(PetscBool dense, PetscBool latemass)
     ierr = TSSimpVISetPotential(ts, K, DoublePendulumPotential, DoublePendulumPotentialHessian, &c.dp);
     PetscCall(PetscPopErrorHandler());
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "mechanical door, array path: an AIJ potential Hessian between the solves refused with PETSC_ERR_ORDER: %s\n", ierr == PETSC_ERR_ORDER ? "yes" : "no"));
+    /* a Lagrangian, which calls for another door than the one set up: refused, not left out */
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = TSSimpVISetLagrangian(ts, Lagrangian, &c);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "mechanical door: a Lagrangian given between the solves (another door) refused with PETSC_ERR_ORDER: %s\n", ierr == PETSC_ERR_ORDER ? "yes" : "no"));
     PetscCall(MatDestroy(&K));
   }
   PetscCall(TSDestroy(&ts));

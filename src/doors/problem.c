@@ -101,6 +101,20 @@ PetscErrorCode SimpVIProblemChooseDoor_Private(TS ts, SimpVIProblem *prob, const
   PetscFunctionReturn(0);
 }
 
+/* A setter of the mechanics after the set-up (between two TSSolve()): the door chosen then must still be the one the
+   user's callbacks call for, else the step would go on with the old mechanics */
+static PetscErrorCode LateDoor(TS ts, SimpVIProblem *prob, const char setter[])
+{
+  const SimpVIDoor *door;
+
+  PetscFunctionBegin;
+  if (prob->door != &SimpVIDoorLagrangian && prob->door != &SimpVIDoorMechanical && prob->door != &SimpVIDoorPointwise) PetscFunctionReturn(0);
+  PetscCall(SimpVIProblemNativeDoor_Private(ts, prob, &door));
+  PetscCheck(door == prob->door, PetscObjectComm((PetscObject)ts), PETSC_ERR_ORDER, "%s() after TSSetUp(): this TS was set up with the %s door, and its mechanics now call for %s%s%s; give them before TSSetUp() or the first TSSolve()", setter,
+             prob->door->name, door ? "the " : "no door", door ? door->name : "", door ? " door" : "");
+  PetscFunctionReturn(0);
+}
+
 /* Keeps a reference to a user matrix, dropping the old one */
 static PetscErrorCode KeepMat(Mat A, Mat *slot)
 {
@@ -142,6 +156,7 @@ PetscErrorCode TSSimpVISetLagrangian(TS ts, TSSimpVILagrangianFn f, void *ctx)
   prob->user.lagfn  = f;
   prob->user.lagctx = ctx;
   PetscCall(SimpVILagrangianForget_Private(prob)); /* nor what the old one gave (the points path keeps P and G) */
+  PetscCall(LateDoor(ts, prob, "TSSimpVISetLagrangian"));
   PetscFunctionReturn(0);
 }
 
@@ -180,6 +195,7 @@ PetscErrorCode TSSimpVISetPointwiseLagrangian(TS ts, TSSimpVIPointwiseFn f, void
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
   prob->user.pwfn  = f;
   prob->user.pwctx = ctx;
+  PetscCall(LateDoor(ts, prob, "TSSimpVISetPointwiseLagrangian"));
   PetscFunctionReturn(0);
 }
 
@@ -279,6 +295,7 @@ PetscErrorCode TSSimpVISetPotential(TS ts, Mat H, TSSimpVIPotentialFn V, TSSimpV
   prob->user.pothessfn = hess;
   prob->user.potctx    = ctx;
   PetscCall(SimpVIMassForget_Private(prob)); /* nor what the old potential gave (the points path keeps grad V) */
+  PetscCall(LateDoor(ts, prob, "TSSimpVISetPotential"));
   PetscFunctionReturn(0);
 }
 
@@ -342,6 +359,7 @@ PetscErrorCode TSSimpVISetMass(TS ts, Mat M, Mat Mx, Mat Mxx, TSSimpVIMassFn f, 
   prob->user.massfn  = f;
   prob->user.massctx = ctx;
   PetscCall(SimpVIMassForget_Private(prob));
+  PetscCall(LateDoor(ts, prob, "TSSimpVISetMass"));
   PetscFunctionReturn(0);
 }
 
