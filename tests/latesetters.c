@@ -4,9 +4,9 @@ static char help[] = "The problem changed between two TSSolve() of a TSSIMPVI (i
                      "mass, then 10 with the potential (TSSimpVISetPotential()), or with M(q) (TSSimpVISetMass()). Each second solve\n"
                      "must end where a second TS given the whole problem before its set-up ends, started where the first stopped:\n"
                      "on the Vec path and, for the mechanical door, on the array path of small systems (MATSEQDENSE matrices). A\n"
-                     "force, which the array path takes none of, an AIJ matrix, which it cannot read, and mechanics that call for\n"
-                     "another door than the one set up are errors that say so (PETSC_ERR_ORDER), never mechanics silently left out\n"
-                     "or an error inside a step.\n\n";
+                     "force, which the array path takes none of, an AIJ matrix, which it cannot read, mechanics that call for another\n"
+                     "door than the one set up, and a number of constraints the step was not laid out for, are errors that say so\n"
+                     "(PETSC_ERR_ORDER), never mechanics silently left out or an error inside a step.\n\n";
 
 #include <simpvi.h>
 #include "../examples/models/doublependulum.h"
@@ -173,6 +173,13 @@ static PetscErrorCode Destroy(Ctx *c, TS *ts)
   PetscFunctionReturn(0);
 }
 
+/* g(q) = q1 - q2: never evaluated, the call that gives it is refused */
+static PetscErrorCode Constraint(TS ts, PetscInt n, PetscInt m, const PetscReal q[], const PetscReal lambda[], PetscReal g[], PetscReal G[], PetscReal H[], void *ctx)
+{
+  PetscFunctionBeginUser;
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "Not to be called");
+}
+
 /* The mechanical door from (t0, u): the mass M(q) (mass) or the constant one of its start (else), the potential
    (potential) or none; every matrix MATSEQDENSE, the step on arrays (dense) or the SNES path (-ts_simpvi_small_limit 0) */
 static PetscErrorCode CreateMechanical(PetscBool dense, PetscBool mass, PetscBool potential, PetscReal t0, Ctx *c, Mat A[4], TS *ts)
@@ -257,6 +264,11 @@ static PetscErrorCode MechanicalLate(PetscBool dense, PetscBool latemass)
     ierr = TSSimpVISetLagrangian(ts, Lagrangian, &c);
     PetscCall(PetscPopErrorHandler());
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "mechanical door: a Lagrangian given between the solves (another door) refused with PETSC_ERR_ORDER: %s\n", ierr == PETSC_ERR_ORDER ? "yes" : "no"));
+    /* a constraint, for which the step has no multiplier: refused */
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = TSSimpVISetConstraints(ts, 1, Constraint, NULL);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "mechanical door: a constraint given between the solves (the step laid out without one) refused with PETSC_ERR_ORDER: %s\n", ierr == PETSC_ERR_ORDER ? "yes" : "no"));
     PetscCall(MatDestroy(&K));
   }
   PetscCall(TSDestroy(&ts));

@@ -60,6 +60,9 @@ PetscErrorCode TSSimpVISetConstraints(TS ts, PetscInt m, TSSimpVIConstraintFn f,
   PetscCheck(m >= 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "The number of constraints must be nonnegative, not %" PetscInt_FMT, m);
   PetscCheck(!m || f, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_NULL, "%" PetscInt_FMT " constraints need a function", m);
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
+  /* after the set-up (between two TSSolve()) the step's unknowns are laid out for the constraints it saw */
+  PetscCheck(!prob->door || m == prob->user.ncon, PetscObjectComm((PetscObject)ts), PETSC_ERR_ORDER, "TSSimpVISetConstraints() after TSSetUp() changes the number of constraints from %" PetscInt_FMT " to %" PetscInt_FMT ": the step's unknowns were laid out for the first; give the constraints before TSSetUp() or the first TSSolve()",
+             prob->user.ncon, m);
   prob->user.ncon   = m;
   prob->user.confn  = m ? f : NULL;
   prob->user.conctx = ctx;

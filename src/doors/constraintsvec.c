@@ -60,6 +60,13 @@ PetscErrorCode TSSimpVISetEqualityConstraintsRoutine(TS ts, Vec g, TSSimpVIEqual
   if (g) SimpVIValidHeaderSpecific(g, VEC_CLASSID, 2);
   PetscCheck(!g == !f, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_NULL, "TSSimpVISetEqualityConstraintsRoutine() needs both the vector g and the function, or neither");
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_TRUE, &prob));
+  if (prob->door) { /* after the set-up (between two TSSolve()) the step's unknowns are laid out for the constraints it saw */
+    PetscInt mold = 0, mnew = 0;
+
+    if (prob->user.ceq) PetscCall(VecGetSize(prob->user.ceq, &mold));
+    if (g) PetscCall(VecGetSize(g, &mnew));
+    PetscCheck(mold == mnew, PetscObjectComm((PetscObject)ts), PETSC_ERR_ORDER, "TSSimpVISetEqualityConstraintsRoutine() after TSSetUp() changes the number of constraints from %" PetscInt_FMT " to %" PetscInt_FMT ": the step's unknowns were laid out for the first; give the constraints before TSSetUp() or the first TSSolve()", mold, mnew);
+  }
   PetscCall(Keep((PetscObject)g, (PetscObject *)&prob->user.ceq));
   prob->user.ceqfn  = f;
   prob->user.ceqctx = ctx;
