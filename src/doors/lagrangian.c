@@ -23,14 +23,11 @@ struct _SimpVILagPoints {
 static PetscErrorCode PointsSetUp(TS ts, SimpVIProblem *prob, Vec q)
 {
   Mat       A[3] = {prob->user.Lxx, prob->user.Lvx, prob->user.Lvv};
-  PetscBool seq, dense;
+  PetscBool serve;
 
   PetscFunctionBegin;
-  if (!prob->oneprocess || prob->user.forcefn) PetscFunctionReturn(0);
-  PetscCall(PetscObjectTypeCompare((PetscObject)q, VECSEQ, &seq));
-  if (!seq) PetscFunctionReturn(0);
-  PetscCall(SimpVIPointMatsDense_Private(3, A, &dense));
-  if (dense) PetscCall(PetscNew(&prob->lagpts));
+  PetscCall(SimpVIPointsServe_Private(prob, q, 3, A, &serve));
+  if (serve) PetscCall(PetscNew(&prob->lagpts));
   PetscFunctionReturn(0);
 }
 
@@ -126,17 +123,12 @@ static PetscErrorCode Points_Lagrangian(TS ts, SimpVIProblem *prob, PetscInt npt
   SimpVILagPoints *lp      = prob->lagpts;
   const PetscInt   nn      = n * n;
   const Mat        user[4] = {prob->user.Lxx, prob->user.Lvx, prob->user.Lvv, NULL};
-  PetscBool        kept    = PETSC_FALSE, same;
+  PetscBool        kept    = PETSC_FALSE;
   Mat              A[4]; /* the matrices the Hessian fills (SimpVIPointMatsGet_Private()) */
 
   PetscFunctionBegin;
   PetscCall(PointsReserve(lp, npts, n));
-  if (Px && lp->npts == npts) {
-    PetscCall(PetscArraycmp(lp->t, t, npts, &same));
-    if (same) PetscCall(PetscArraycmp(lp->x, x, npts * n, &same));
-    if (same) PetscCall(PetscArraycmp(lp->v, v, npts * n, &same));
-    kept = same;
-  }
+  if (Px) PetscCall(SimpVIPointsSame_Private(lp->npts, lp->t, lp->x, lp->v, npts, n, t, x, v, &kept));
   PetscCall(SimpVIPointVecsPlace_Private(&lp->pts, npts, n, x, v));
   if (!kept) {
     lp->npts = 0; /* nothing kept until every point is done */

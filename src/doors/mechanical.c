@@ -46,15 +46,11 @@ struct _SimpVIMechPoints {
 static PetscErrorCode PointsSetUp(TS ts, SimpVIProblem *prob, Vec q)
 {
   Mat       A[4] = {prob->user.M, prob->user.massfn ? prob->user.Mx : NULL, prob->user.massfn ? prob->user.Mxx : NULL, prob->user.potfn ? prob->user.K : NULL};
-  PetscBool seq, dense;
+  PetscBool serve;
 
   PetscFunctionBegin;
-  if (!prob->oneprocess || prob->user.forcefn) PetscFunctionReturn(0);
-  PetscCall(PetscObjectTypeCompare((PetscObject)q, VECSEQ, &seq));
-  if (!seq) PetscFunctionReturn(0);
-  PetscCall(SimpVIPointMatsDense_Private(4, A, &dense));
-  if (!dense) PetscFunctionReturn(0);
-  PetscCall(PetscNew(&prob->mechpts));
+  PetscCall(SimpVIPointsServe_Private(prob, q, 4, A, &serve));
+  if (serve) PetscCall(PetscNew(&prob->mechpts));
   PetscFunctionReturn(0);
 }
 
@@ -422,15 +418,9 @@ static PetscErrorCode PointsCall(TS ts, SimpVIProblem *prob, PetscInt npts, Pets
 /* Whether the kept values are those of these points: bitwise the same inputs */
 static PetscErrorCode PointsKept(SimpVIMechPoints *mp, PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscBool *kept)
 {
-  PetscBool same;
-
   PetscFunctionBegin;
   *kept = PETSC_FALSE;
-  if (mp->npts != npts || mp->capn != n) PetscFunctionReturn(0);
-  PetscCall(PetscArraycmp(mp->t, t, npts, &same));
-  if (same) PetscCall(PetscArraycmp(mp->x, x, npts * n, &same));
-  if (same) PetscCall(PetscArraycmp(mp->v, v, npts * n, &same));
-  *kept = same;
+  if (mp->capn == n) PetscCall(SimpVIPointsSame_Private(mp->npts, mp->t, mp->x, mp->v, npts, n, t, x, v, kept));
   PetscFunctionReturn(0);
 }
 

@@ -56,6 +56,28 @@ PetscErrorCode SimpVIPointMatsDense_Private(PetscInt k, const Mat A[], PetscBool
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimpVIPointsServe_Private(SimpVIProblem *prob, Vec q, PetscInt k, const Mat A[], PetscBool *serve)
+{
+  PetscBool seq;
+
+  PetscFunctionBegin;
+  *serve = PETSC_FALSE;
+  if (!prob->oneprocess || prob->user.forcefn) PetscFunctionReturn(0); /* forces come as Vecs */
+  PetscCall(PetscObjectTypeCompare((PetscObject)q, VECSEQ, &seq));
+  if (seq) PetscCall(SimpVIPointMatsDense_Private(k, A, serve));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimpVIPointsSame_Private(PetscInt nkept, const PetscReal tk[], const PetscReal xk[], const PetscReal vk[], PetscInt npts, PetscInt n, const PetscReal t[], const PetscReal x[], const PetscReal v[], PetscBool *same)
+{
+  PetscFunctionBegin;
+  *same = (PetscBool)(nkept == npts);
+  if (*same) PetscCall(PetscArraycmp(tk, t, npts, same));
+  if (*same) PetscCall(PetscArraycmp(xk, x, npts * n, same));
+  if (*same) PetscCall(PetscArraycmp(vk, v, npts * n, same));
+  PetscFunctionReturn(0);
+}
+
 /* B = A, or B assembled as it is when A is not yet (a callback may assemble what it is given) */
 static PetscErrorCode MatCopyOrAssemble(Mat A, Mat B)
 {

@@ -790,8 +790,9 @@ static PetscErrorCode TSSimpVIGetDegree_SimpVI(TS ts, PetscInt *degree)
                               least; the iteration stops when its error estimate theta/(1-theta) ||dY|| (theta the
                               observed contraction) is below -ts_simpvi_newton_rtol ||Y||. For newtonls and simpvidense
                               with the default converged test, unless -snes_lag_jacobian or -snes_test_jacobian is given.
-                              On the small dense path of the pointwise and mechanical doors the test is made on the update
-                              itself, without a residual after it (the end momentum then takes G's first-order change)
+                              On the small dense path of the pointwise, mechanical and Lagrangian doors the test is made on
+                              the update itself, without a residual after it (the end momentum then takes G's first-order
+                              change)
 . -ts_simpvi_newton_rtol <1e-16> - the tolerance of simplified Newton's error estimate, relative to the step vector's norm
 . -ts_simpvi_mat_type <aij> - the type of the step matrix
 . -ts_simpvi_monitor_energy - print the energy H and its relative drift after each step

@@ -40,6 +40,10 @@ static inline PetscBool SimpVIPointMatForeign(Mat A, Mat B, PetscObjectState s)
 
 /* Whether the problem's matrices (NULL: none) are all MATSEQDENSE, read on their arrays */
 PETSC_INTERN PetscErrorCode SimpVIPointMatsDense_Private(PetscInt, const Mat[], PetscBool *);
+/* Whether a door's points path serves the problem: one process, plain Vecs, no force, its matrices MATSEQDENSE */
+PETSC_INTERN PetscErrorCode SimpVIPointsServe_Private(SimpVIProblem *, Vec, PetscInt, const Mat[], PetscBool *);
+/* Whether npts points (t, x, v) of n positions are bitwise the nkept ones kept (tk, xk, vk) */
+PETSC_INTERN PetscErrorCode SimpVIPointsSame_Private(PetscInt, const PetscReal[], const PetscReal[], const PetscReal[], PetscInt, PetscInt, const PetscReal[], const PetscReal[], const PetscReal[], PetscBool *);
 
 /* B = A, n x n column-major from leading dimension lda to n */
 #if defined(__GNUC__)
