@@ -70,6 +70,32 @@ static PetscErrorCode GaussLegendre(PetscInt n, PetscReal x[], PetscReal w[])
 }
 
 /*
+  SimpVISchemePredictBasis_Private - the basis of the last step's polynomial at the next step's nodes x_a = start +
+  c_{a+1} r (r: the new step over the last), phi[a (s + 1) + i], made again only where x_a is not xk[a] (kept while
+  steps keep their size); amp: the largest sum_i |phi_i(x_a)|, the factor by which extrapolating there amplifies the
+  round-off of the polynomial's nodal values (SIMPVI_PREDICT_MAX_AMPLIFICATION)
+*/
+PetscErrorCode SimpVISchemePredictBasis_Private(const SimpVIScheme *sc, PetscReal start, PetscReal r, PetscReal xk[], PetscReal phi[], PetscReal *amp)
+{
+  const PetscInt s = sc->degree;
+
+  PetscFunctionBegin;
+  *amp = 0;
+  for (PetscInt a = 0; a < s; a++) {
+    const PetscReal x    = start + sc->c[a + 1] * r;
+    PetscReal      *phia = phi + a * (s + 1), sum = 0;
+
+    if (xk[a] != x) {
+      PetscCall(SimpVISchemeBasis_Private(sc, x, phia, NULL));
+      xk[a] = x;
+    }
+    for (PetscInt i = 0; i <= s; i++) sum += PetscAbsReal(phia[i]);
+    *amp = PetscMax(*amp, sum);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
   SimpVISchemeBasis_Private - values phi_i(tau) and derivatives phi_i'(tau) of the Lagrange basis on the nodes c_0..c_s
 */
 PetscErrorCode SimpVISchemeBasis_Private(const SimpVIScheme *sc, PetscReal tau, PetscReal phi[], PetscReal dphi[])

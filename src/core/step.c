@@ -450,10 +450,16 @@ PetscErrorCode SimpVIStepPredict_Private(SimpVIStep st)
      error grows as (h/hprev)^s, and Newton started there may converge to another solution of the step's equations.
      The step then starts from the polynomial's velocity at its end, c h v1 (a tiny step's v1 is still good to a few
      digits, enough for Newton) */
-  const PetscBool far  = (PetscBool)(poly && start + st->h / st->hprev > 1 + SIMPVI_PREDICT_MAX_RATIO);
-  PetscReal      *dphi = NULL;
+  PetscBool  far  = (PetscBool)(poly && start + st->h / st->hprev > 1 + SIMPVI_PREDICT_MAX_RATIO);
+  PetscReal *dphi = NULL;
 
   PetscFunctionBegin;
+  if (poly && !far) { /* nor where the extrapolation would amplify round-off beyond use (high degrees) */
+    PetscReal amp;
+
+    PetscCall(SimpVISchemePredictBasis_Private(sc, start, st->h / st->hprev, st->predx, st->predphi, &amp));
+    far = (PetscBool)(amp > SIMPVI_PREDICT_MAX_AMPLIFICATION);
+  }
   /* on the arrays, summed as VecSet(), VecMAXPY() and VecAXPY() did */
   PetscCall(VecGetArrayWrite(st->Y, &y));
   PetscCall(VecGetArrayRead(st->q0, &q0));
@@ -476,13 +482,7 @@ PetscErrorCode SimpVIStepPredict_Private(SimpVIStep st)
         for (PetscInt j = 0; j < n; j++) ya[j] += f * Q[i][j];
       }
     } else if (poly) {
-      const PetscReal x = start + c * st->h / st->hprev;
-
       phi = &st->predphi[a * (s + 1)];
-      if (st->predx[a] != x) { /* the basis at this stage's node, kept while steps keep their size */
-        PetscCall(SimpVISchemeBasis_Private(sc, x, phi, NULL));
-        st->predx[a] = x;
-      }
       SimpVIMAXPY(n, ya, s + 1, phi, Q);
       for (PetscInt j = 0; j < n; j++) ya[j] -= q0[j];
     } else if (v)

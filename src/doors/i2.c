@@ -228,11 +228,13 @@ static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ts), &size));
     prob->I2oneprocess = (PetscBool)(size == 1);
   }
-  if (!P) { /* TSSetI2Jacobian(ts, NULL, NULL, ...) on a DM that makes matrices: the DM's matrix, as the SNES of TSALPHA2 makes it */
+  if (!P) { /* TSSetI2Jacobian(ts, NULL, NULL, ...) on a DM that makes matrices, or a TSReset() that dropped the program's
+               (PETSc's SNESReset()): the DM's matrix, as the SNES of TSALPHA2 makes it (a DMShell's from the solution's
+               layout, which TSSetSolution() gave it) */
     PetscBool shell;
 
     PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMSHELL, &shell));
-    if (!shell) {
+    if (!shell || ts->vec_sol) {
       PetscCall(DMCreateMatrix(dm, &prob->user.I2P));
       P = prob->user.I2P;
     }

@@ -96,6 +96,14 @@ PetscErrorCode SimpVIProblemChooseDoor_Private(TS ts, SimpVIProblem *prob, const
     PetscCall(SimpVISplitDetect_Private(ts, &split));
     if (split) *door = &SimpVIDoorSplit;
   }
+  /* TSSetIFunction() is second order where the program gives u' too (TS2SetSolution(), as TSALPHA2 reads it): else it
+     is a first-order program, F(t, u, u') = 0, which no scheme of TSSIMPVI integrates */
+  if (!*door && !i2function && ifunction) {
+    Vec u, udot;
+
+    PetscCall(TS2GetSolution(ts, &u, &udot));
+    PetscCheck(udot, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI integrates second-order (mechanical) problems, and this TS has a first-order implicit function F(t, u, u') = 0 (TSSetIFunction() without TS2SetSolution()): use a first-order TS type, or give the problem as F(t, u, u', u'') = 0 (TSSetI2Function()), or as F(t, u, u'') = 0 through TSSetIFunction() with TS2SetSolution() for u and u'");
+  }
   if (!*door && (ifunction || i2function)) *door = &SimpVIDoorI2;
   PetscCheck(*door, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs a Lagrangian (TSSimpVISetLagrangian() or TSSimpVISetPointwiseLagrangian()), a mechanical system (TSSimpVISetMass() and TSSimpVISetPotential()), a second-order problem (TSSetI2Function() or TSSetIFunction() with TS2SetSolution()) or a separable Hamiltonian as TSBASICSYMPLECTIC reads it (TSRHSSplitSetIS() and TSRHSSplitSetRHSFunction() for \"position\" and \"momentum\")");
   PetscFunctionReturn(0);

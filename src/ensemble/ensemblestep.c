@@ -80,6 +80,12 @@ static PetscErrorCode Predict(SimpVIEnsemble ens, PetscInt b)
   if (!poly) PetscFunctionReturn(0);
   start = PetscAbsReal(tprev + hprev - t) <= tol ? 1 : (t - tprev) / hprev;
   far   = (PetscBool)(start + h / hprev > 1 + SIMPVI_PREDICT_MAX_RATIO);
+  if (!far) { /* nor where the extrapolation would amplify round-off beyond use (high degrees) */
+    PetscReal amp;
+
+    PetscCall(SimpVISchemePredictBasis_Private(&ens->scheme, start, h / hprev, B->predx, B->predphi, &amp));
+    far = (PetscBool)(amp > SIMPVI_PREDICT_MAX_AMPLIFICATION);
+  }
   for (PetscInt j = 0; j <= s; j++) Q[j] = B->Qprev + (b * (s + 1) + j) * n;
   if (far) PetscCall(SimpVISchemeBasis_Private(&ens->scheme, start, B->farphi, B->dphi));
   for (PetscInt a = 0; a < s; a++) {
@@ -93,13 +99,8 @@ static PetscErrorCode Predict(SimpVIEnsemble ens, PetscInt b)
         for (PetscInt j = 0; j < n; j++) ya[j] += f * Q[i][j];
       }
     } else {
-      const PetscReal x   = start + c * h / hprev;
-      PetscReal      *phi = &B->predphi[a * (s + 1)];
+      const PetscReal *phi = &B->predphi[a * (s + 1)];
 
-      if (B->predx[a] != x) { /* the basis at this stage's node, kept while steps keep their size */
-        PetscCall(SimpVISchemeBasis_Private(&ens->scheme, x, phi, NULL));
-        B->predx[a] = x;
-      }
       SimpVIMAXPY(n, ya, s + 1, phi, Q);
       for (PetscInt j = 0; j < n; j++) ya[j] -= q0[j];
     }

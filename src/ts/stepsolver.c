@@ -96,6 +96,7 @@ PetscErrorCode SimpVIStepSolverSetUp_Private(TS ts)
   }
   PetscCall(DMShellSetGlobalVector(vi->dmstep, Y));
   PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SNESReset(snes)); /* vectors and matrices of another size, from a TS of another type before */
   PetscCall(SNESSetDM(snes, vi->dmstep));
   PetscCall(SNESSetFunction(snes, R, SNESTSFormFunction, ts));
   PetscCall(SNESSetJacobian(snes, J, J, SNESTSFormJacobian, ts));

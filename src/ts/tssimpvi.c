@@ -310,12 +310,16 @@ static PetscErrorCode TSInterpolate_SimpVI(TS ts, PetscReal t, Vec U)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
+  /* PETSc before 3.19: TSSolve(ts, NULL) interpolates its end into NULL, then views that NULL (a crash, whatever the type) */
+  PetscCheck(U, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSolve(ts, NULL) with -ts_exact_final_time interpolate: this PETSc's TSSolve() interpolates into the NULL it was given, and would then crash viewing it; pass the solution vector, TSSolve(ts, u), or use -ts_exact_final_time matchstep");
   if (vi->rb) {
     PetscCall(SimpVIRigidInterpolate_Private(ts, t, U));
     PetscFunctionReturn(0);
   }
   PetscCall(SimpVIInterpolate_Private(ts, t, vi->eq, vi->ep));
   PetscCall(vi->layout->join(ts, vi->eq, vi->ep, U));
+  /* TSSolve(ts, NULL)'s end interpolated into the solution itself: TS2GetSolution()'s velocity beside it */
+  if (U == ts->vec_sol && vi->layout == &SimpVIStateLayoutI2) PetscCall(SimpVILegendreInverse_Private(ts, vi->prob, t, vi->eq, vi->ep, ts->vec_dot));
   PetscFunctionReturn(0);
 }
 
@@ -384,20 +388,36 @@ static PetscErrorCode TakeUserJacobian(TS ts)
   PetscFunctionReturn(0);
 }
 
-/* When the TS changes type: the user's matrices go back to the SNES, and the step placeholders become the default
-   direct solve if the user chose nothing */
+/* When the TS is reset or changes type: its SNES as a TS of another type finds it. The step's set-up left in it the step
+   system's DM, vectors and matrices, simplified Newton's stopping test (on the step, freed next) and the dense type: its
+   own DM (with the TS's function and Jacobian callbacks), PETSc's test and Newton come back, the user's matrices go
+   back to it, and the step placeholders become the default direct solve if the user chose nothing */
 static PetscErrorCode ReturnUserSolver(TS ts)
 {
   TS_SimpVI     *vi = (TS_SimpVI *)ts->data;
   SimpVIProblem *prob;
-  SNES           snes;
+  SNES           snes = ts->snes;
   KSP            ksp;
+  DM             dm;
   Mat            P;
+  PetscBool      dense, given;
 
   PetscFunctionBegin;
-  PetscCall(TSGetSNES(ts, &snes));
+  if (!snes) PetscFunctionReturn(0);
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
   PetscCall(SNESGetJacobian(snes, NULL, &P, NULL, NULL));
+  if (ts->setupcalled) {
+    if (snes->ops->converged == SimpVIStepNewtonConverged_Private) PetscCall(SNESSetConvergenceTest(snes, SNESConvergedDefault, NULL, NULL));
+    PetscCall(PetscObjectTypeCompare((PetscObject)snes, SNESSIMPVIDENSE, &dense));
+    PetscCall(PetscOptionsHasName(((PetscObject)snes)->options, ((PetscObject)snes)->prefix, "-snes_type", &given));
+    if (dense && !given) PetscCall(SNESSetType(snes, ts->problem_type == TS_LINEAR ? SNESKSPONLY : SNESNEWTONLS));
+    if (OwnSNESMatrix(vi, P)) {
+      PetscCall(SNESReset(snes)); /* the step's vectors and matrices */
+      P = NULL;
+    }
+    PetscCall(TSGetDM(ts, &dm));
+    PetscCall(SNESSetDM(snes, dm));
+  }
   if (prob && prob->user.I2P && OwnSNESMatrix(vi, P)) PetscCall(SNESSetJacobian(snes, prob->user.I2A ? prob->user.I2A : prob->user.I2P, prob->user.I2P, NULL, NULL));
   PetscCall(SNESGetKSP(snes, &ksp));
   PetscCall(SimpVIDefaultLinearSolver_Private(ksp, 0, SIMPVI_DIRECT_LIMIT, PETSC_FALSE, PETSC_TRUE, NULL));
@@ -516,6 +536,7 @@ static PetscErrorCode TSReset_SimpVI(TS ts)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
+  PetscCall(ReturnUserSolver(ts));
   if (vi->prob) {
     PetscCall(SimpVIProblemReset_Private(vi->prob));
     vi->prob->H0set = PETSC_FALSE;
@@ -560,7 +581,6 @@ static PetscErrorCode TSDestroy_SimpVI(TS ts)
   TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
   PetscFunctionBegin;
-  PetscCall(ReturnUserSolver(ts));
   PetscCall(TSReset_SimpVI(ts));
   PetscCall(MatDestroy(&vi->placeholder));
   PetscCall(SimpVIStepDestroy_Private(&vi->step));
