@@ -53,7 +53,7 @@ int main(int argc, char **argv)
   TS             ts;
   Vec            U, V;
   Mat            J;
-  PetscReal      T = 1.23, eu, tend;
+  PetscReal      T    = 1.23, eu, tend;
   PetscBool      null = PETSC_FALSE;
   PetscErrorCode ierr;
 

@@ -4,6 +4,9 @@ static char help[] = "Linear stability of TSSIMPVI: a chain of n unit masses and
                      "simpson 2 sqrt 2, lobatto 3.11; midpoint and gauss have none) the run must stop with an error giving the bound\n"
                      "and the largest stable step, not blow up silently; with -ts_simpvi_check_stability_warn it warns once and\n"
                      "goes on. With -stiffen the chain stiffens in time beyond the bound: the per-step growth check stops it.\n"
+                     "With -oscillate a, k(t) = (1 + a sin 3t) / (1 + a): beyond the bound for part of each period only, the\n"
+                     "state grows slowly; the estimate made again after a growth by 1e3 stops it. With -resolve k2, the TS solves\n"
+                     "again from step 0 and the start with k scaled by k2 (a program's new stiffness): estimated again there.\n"
                      "Prints whether max |q| after the run is below 10 (it is 1 at the start).\n"
                      "With -schemes a,b,...: one run per scheme in this process, each with a new TS (the bounds are cached per\n"
                      "scheme table: each run's message must give its own scheme's bound).\n"
@@ -14,12 +17,12 @@ static char help[] = "Linear stability of TSSIMPVI: a chain of n unit masses and
 
 typedef struct {
   Mat       L;
-  PetscReal stiffen;
+  PetscReal stiffen, oscillate, scale, resolve;
 } AppCtx;
 
 static PetscReal Stiffness(AppCtx *user, PetscReal t)
 {
-  return 1 + user->stiffen * t * t;
+  return user->scale * (1 + user->stiffen * t * t) * (1 + user->oscillate * PetscSinReal(3 * t)) / (1 + user->oscillate);
 }
 
 static PetscErrorCode Potential(TS ts, PetscReal t, Vec x, PetscReal *V, Vec g, void *ctx)
@@ -75,6 +78,21 @@ static PetscErrorCode Run(const char *scheme, Mat M, Mat K, AppCtx *user, PetscI
   if (scheme) PetscCall(TSSimpVISetType(ts, scheme));
   PetscCall(TSSetFromOptions(ts));
   PetscCall(TSSolve(ts, U));
+  if (user->resolve > 0) { /* the same TS again from step 0, the start, and a stiffer chain */
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "first solve done; again with k scaled by %g\n", (double)user->resolve));
+    PetscCall(VecGetArrayWrite(U, &u));
+    for (PetscInt i = lo; i < hi; i++) {
+      u[i - lo]           = i == n / 2 ? 1 : 0;
+      u[hi - lo + i - lo] = 0;
+    }
+    PetscCall(VecRestoreArrayWrite(U, &u));
+    user->scale = user->resolve;
+    PetscCall(TSSetTime(ts, 0));
+    PetscCall(TSSetStepNumber(ts, 0));
+    PetscCall(TSSetMaxSteps(ts, steps));
+    PetscCall(TSSolve(ts, U));
+    user->scale = 1;
+  }
 
   {
     IS isq;
@@ -93,7 +111,7 @@ static PetscErrorCode Run(const char *scheme, Mat M, Mat K, AppCtx *user, PetscI
 int main(int argc, char **argv)
 {
   Mat       M, K;
-  AppCtx    user = {NULL, 0};
+  AppCtx    user = {NULL, 0, 0, 1, 0};
   PetscInt  n = 20, steps = 10, lo, hi, nschemes = 8;
   PetscReal ratio = 20, wmax;
   char     *schemes[8];
@@ -106,6 +124,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-steps", &steps, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-ratio", &ratio, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-stiffen", &user.stiffen, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-oscillate", &user.oscillate, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-resolve", &user.resolve, NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-schemes", schemes, &nschemes, &set));
   if (!set) nschemes = 0;
   wmax = 2 * PetscSinReal(n * PETSC_PI / (2 * (n + 1)));
@@ -156,15 +176,26 @@ int main(int argc, char **argv)
       suffix: beyond_lobatto
       nsize: {{1 2}}
       args: -ts_simpvi_type lobatto -steps 3
-    # the chain stiffens in time (h*omega_max = 1 at the start): the per-step growth check stops it, with omega_max now
+    # the chain stiffens in time (h*omega_max = 1 at the start): the state's growth by 1e3 has omega_max estimated again,
+    # beyond the bound now: it stops there (the per-step growth check stopped it two steps later)
     test:
       suffix: stiffen
       args: -ratio 1 -stiffen 200 -steps 40 -ts_simpvi_type simpson
-    # it stiffens faster: the step solve fails first, and its message gives the bound, which applies (PETSc main: the
-    # solve succeeds and the growth check stops it, _alt.out)
+    # it stiffens faster: the same (the step solve failed first once, with the bound in its message)
     test:
       suffix: stiffen_fast
       args: -ratio 1 -stiffen 2000 -steps 40 -ts_simpvi_type simpson
+    # beyond the bound for part of each period (h*omega_max from 0.6 to 2.9 against 2.83): a slow growth (once silent,
+    # a state 1e9 times its start), stopped where omega_max estimated again after a growth by 1e3 is beyond the bound
+    test:
+      suffix: oscillate
+      args: -ratio 2.9 -oscillate 0.7 -steps 3000 -ts_simpvi_type simpson
+    # the same TS solved again from step 0 with a 16 times stiffer chain (h*omega_max 0.9, then 3.6): refused at its
+    # first step (once: estimated at the first solve only, and the second solve blew up silently)
+    test:
+      suffix: resolve
+      nsize: {{1 2}}
+      args: -ratio 0.9 -resolve 16 -steps 200 -ts_simpvi_type simpson
 
   # the bounds are cached per scheme table: five TS in one process, each warning with its own scheme's bound
   test:

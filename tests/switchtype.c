@@ -67,7 +67,7 @@ int main(int argc, char **argv)
   Mat       J;
   PetscInt  n = 8;
   PetscReal T = 2, h = 0.05;
-  PetscBool reset = PETSC_FALSE;
+  PetscBool reset       = PETSC_FALSE;
   char      type[2][64] = {TSSIMPVI, TSALPHA2};
 
   PetscFunctionBeginUser;

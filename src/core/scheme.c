@@ -70,19 +70,19 @@ static PetscErrorCode GaussLegendre(PetscInt n, PetscReal x[], PetscReal w[])
 }
 
 /*
-  SimpVISchemePredictBasis_Private - the basis of the last step's polynomial at the next step's nodes x_a = start +
-  c_{a+1} r (r: the new step over the last), phi[a (s + 1) + i], made again only where x_a is not xk[a] (kept while
+  SimpVISchemePredictBasis_Private - the basis of the last step's polynomial (of step hprev) at the next step's nodes
+  x_a = start + c_{a+1} h / hprev (h: the new step), phi[a (s + 1) + i], made again only where x_a is not xk[a] (kept while
   steps keep their size); amp: the largest sum_i |phi_i(x_a)|, the factor by which extrapolating there amplifies the
   round-off of the polynomial's nodal values (SIMPVI_PREDICT_MAX_AMPLIFICATION)
 */
-PetscErrorCode SimpVISchemePredictBasis_Private(const SimpVIScheme *sc, PetscReal start, PetscReal r, PetscReal xk[], PetscReal phi[], PetscReal *amp)
+PetscErrorCode SimpVISchemePredictBasis_Private(const SimpVIScheme *sc, PetscReal start, PetscReal h, PetscReal hprev, PetscReal xk[], PetscReal phi[], PetscReal *amp)
 {
   const PetscInt s = sc->degree;
 
   PetscFunctionBegin;
   *amp = 0;
   for (PetscInt a = 0; a < s; a++) {
-    const PetscReal x    = start + sc->c[a + 1] * r;
+    const PetscReal x    = start + sc->c[a + 1] * h / hprev;
     PetscReal      *phia = phi + a * (s + 1), sum = 0;
 
     if (xk[a] != x) {

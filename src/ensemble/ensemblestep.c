@@ -83,7 +83,7 @@ static PetscErrorCode Predict(SimpVIEnsemble ens, PetscInt b)
   if (!far) { /* nor where the extrapolation would amplify round-off beyond use (high degrees) */
     PetscReal amp;
 
-    PetscCall(SimpVISchemePredictBasis_Private(&ens->scheme, start, h / hprev, B->predx, B->predphi, &amp));
+    PetscCall(SimpVISchemePredictBasis_Private(&ens->scheme, start, h, hprev, B->predx, B->predphi, &amp));
     far = (PetscBool)(amp > SIMPVI_PREDICT_MAX_AMPLIFICATION);
   }
   for (PetscInt j = 0; j <= s; j++) Q[j] = B->Qprev + (b * (s + 1) + j) * n;

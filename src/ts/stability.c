@@ -11,6 +11,7 @@
 #define SIMPVI_LANCZOS_STEPS  30
 #define SIMPVI_GROWTH_FACTOR  10.0 /* per step, over SIMPVI_GROWTH_STEPS steps in a row: a blow-up */
 #define SIMPVI_GROWTH_STEPS   3
+#define SIMPVI_GROWTH_SLOW    1e3 /* the state's growth since omega_max was estimated that has it estimated again */
 
 /* The step map of L = v^2/2 - q^2/2 (omega = 1, h = z): the step equations sum_l A_il Q_l = -p0 delta_i0 (i < s),
    Q_0 = q0, p1 = sum_l A_sl Q_l, with A_il the step Jacobian's coefficients (src/core/kernel.c) for P_v = 1, G_x = -1.
@@ -373,11 +374,14 @@ PetscErrorCode SimpVIStabilityCheckStep_Private(TS ts, Vec x, Vec v, PetscBool *
   PetscCall(SimpVIStepGetTime_Private(vi->step, NULL, &h));
   *stop = PETSC_FALSE;
   if (!vi->checkstability) PetscFunctionReturn(0);
+  /* a run from step 0 on a TS solved before: the program may have changed the mechanics (a stiffness) with the state */
+  if (ts->steprestart && ts->steps == 0) vi->stabilityready = PETSC_FALSE;
   if (!vi->stabilityready) {
     PetscCall(SimpVISchemeStabilityBound_Private(vi->scheme, &vi->bound));
     if (vi->bound < PETSC_INFINITY) PetscCall(SimpVIStabilityEstimate_Private(ts, ts->ptime, x, v));
     else vi->omega = -1;
     vi->stabilityready = PETSC_TRUE;
+    vi->growthref      = 0;
   }
   if (vi->omega <= 0 || h * vi->omega < vi->bound) PetscFunctionReturn(0);
   PetscCall(Advice(ts, advice, sizeof(advice)));
@@ -438,7 +442,25 @@ PetscErrorCode SimpVIStabilityCheckGrowth_Private(TS ts, Vec q0, Vec p0, Vec q1,
     vi->growthsteps = 0;
     vi->growth      = 1;
   }
-  if (vi->growthsteps < SIMPVI_GROWTH_STEPS) PetscFunctionReturn(0);
+  if (vi->growthsteps < SIMPVI_GROWTH_STEPS) {
+    /* a slower growth, by SIMPVI_GROWTH_SLOW since omega_max was estimated: estimated again there (a stiffness that
+       grows with t or the state); beyond the bound now, the step is refused as before one */
+    const PetscReal norm = PetscSqrtReal(n[2] * n[2] + n[3] * n[3]);
+
+    if (!vi->growthref) vi->growthref = PetscMax(PetscSqrtReal(n[0] * n[0] + n[1] * n[1]), PETSC_SMALL);
+    if (vi->bound < PETSC_INFINITY && norm > SIMPVI_GROWTH_SLOW * vi->growthref) {
+      const PetscReal growth = norm / vi->growthref;
+
+      PetscCall(SimpVIStabilityEstimate_Private(ts, ts->ptime + h, q1, v));
+      vi->growthref = norm;
+      if (vi->omega > 0 && h * vi->omega >= vi->bound) {
+        PetscCall(Advice(ts, advice, sizeof(advice)));
+        PetscCall(PetscSNPrintf(msg, sizeof(msg), "TSSIMPVI step %" PetscInt_FMT " to t = %g with h = %g: the state grew by a factor %.3g since omega_max was estimated, and h*omega_max = %.4g now is beyond the linear stability bound (the stiffness grew with t or the state); %s", ts->steps, (double)(ts->ptime + h), (double)h, (double)growth, (double)(h * vi->omega), advice));
+        PetscCall(SimpVIStabilityReport_Private(ts, msg, stop));
+      }
+    }
+    PetscFunctionReturn(0);
+  }
   advice[0] = 0;
   if (vi->bound < PETSC_INFINITY) PetscCall(SimpVIStabilityEstimate_Private(ts, ts->ptime + h, q1, v)); /* omega_max now */
   if (vi->bound < PETSC_INFINITY && vi->omega > 0) PetscCall(Advice(ts, advice, sizeof(advice)));

@@ -572,6 +572,7 @@ static PetscErrorCode TSReset_SimpVI(TS ts)
   vi->stabilityready  = PETSC_FALSE;
   vi->stabilitywarned = PETSC_FALSE;
   vi->growthsteps     = 0;
+  vi->growthref       = 0;
   vi->growth          = 1;
   PetscFunctionReturn(0);
 }

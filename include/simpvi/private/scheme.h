@@ -25,7 +25,7 @@ PETSC_INTERN PetscErrorCode SimpVISchemeBasis_Private(const SimpVIScheme *, Pets
 /* the extrapolation of a step's polynomial to the next step's nodes is taken only below this amplification of its nodal
    values' round-off (max over the nodes of sum_i |phi_i|): 2e4 for Lobatto of degree 6, 8e8 for 12, 2e24 for 32 */
 #define SIMPVI_PREDICT_MAX_AMPLIFICATION 1e8
-PETSC_INTERN PetscErrorCode SimpVISchemePredictBasis_Private(const SimpVIScheme *, PetscReal, PetscReal, PetscReal[], PetscReal[], PetscReal *);
+PETSC_INTERN PetscErrorCode SimpVISchemePredictBasis_Private(const SimpVIScheme *, PetscReal, PetscReal, PetscReal, PetscReal[], PetscReal[], PetscReal *);
 
 /* The built-in families: s+1 Gauss-Lobatto points (the nodes) and s Gauss-Legendre points, both of order 2s */
 PETSC_INTERN PetscErrorCode SimpVIFamilyLobatto_Private(PetscInt, PetscInt *, PetscReal **, PetscReal **, PetscInt *);

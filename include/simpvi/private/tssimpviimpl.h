@@ -88,6 +88,7 @@ typedef struct {
   PetscReal omegatime;    /* where omega_max was estimated */
   PetscInt  growthsteps;  /* steps in a row with a blow-up-like growth, and the growth over them */
   PetscReal growth;
+  PetscReal growthref; /* the state's norm when omega_max was last estimated (0: none yet), for a slow growth */
 
   /* the step's tangent and adjoint maps (src/ts/adjoint.c) */
   Vec              *stages; /* a step for TSTrajectory (TSGetStages()): its start (q0, p0), then its increments Z_a two by two, shaped like U */
