@@ -151,11 +151,11 @@ static PetscErrorCode MechanicalLate(PetscBool dense, PetscBool latemass)
     ierr = TSSimpVISetPotential(ts, K, DoublePendulumPotential, DoublePendulumPotentialHessian, &c.dp);
     PetscCall(PetscPopErrorHandler());
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "mechanical door, array path: an AIJ potential Hessian between the solves refused with PETSC_ERR_ORDER: %s\n", ierr == PETSC_ERR_ORDER ? "yes" : "no"));
-    /* a Lagrangian, which calls for another door than the one set up: refused, not left out */
+    /* a Lagrangian beside the mass and potential: two sets of mechanics, refused, not left out */
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     ierr = TSSimpVISetLagrangian(ts, Lagrangian, &c);
     PetscCall(PetscPopErrorHandler());
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "mechanical door: a Lagrangian given between the solves (another door) refused with PETSC_ERR_ORDER: %s\n", ierr == PETSC_ERR_ORDER ? "yes" : "no"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "mechanical door: a Lagrangian given between the solves (beside the mass and potential) refused with PETSC_ERR_USER: %s\n", ierr == PETSC_ERR_USER ? "yes" : "no"));
     /* a constraint, for which the step has no multiplier: refused */
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     ierr = TSSimpVISetConstraints(ts, 1, Constraint, NULL);

@@ -4,13 +4,15 @@ static char help[] = "A failed step solve of TSSIMPVI: the state of the last goo
                      "step -hole_step (Lobatto, h = 0.01): that step's solve fails, the same step halved has no point in the window.\n"
                      "Prints the step and time reached, whether U after a final failure is bitwise the state of the last good step,\n"
                      "and the energy error of a run that goes on after the retry.\n"
-                     "Options: -hole_step <5> -hole_width <1e-9> -steps <20> -max_reject <10> (TSSetMaxStepRejections())\n\n";
+                     "With -wall w, a TSSetFunctionDomainError() rejects x < w, which the swing reaches: every step that crosses it\n"
+                     "is retried shorter, and the run, which crawled towards the wall forever, stops once the step no longer moves t.\n"
+                     "Options: -hole_step <5> -hole_width <1e-9> -steps <20> -max_reject <10> (TSSetMaxStepRejections()) -wall <none> -h <0.01>\n\n";
 
 #include <simpvi.h>
 #include <math.h>
 
 typedef struct {
-  PetscReal thole, width;
+  PetscReal thole, width, wall;
   Vec       last; /* the state after the last completed step */
   PetscInt  laststep;
   PetscReal lasttime;
@@ -54,6 +56,19 @@ static PetscErrorCode LagrangianHessian(TS ts, PetscReal t, Vec x, Vec v, Mat Lx
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode Wall(TS ts, PetscReal t, Vec U, PetscBool *accept)
+{
+  Ctx               *c;
+  const PetscScalar *u;
+
+  PetscFunctionBeginUser;
+  PetscCall(TSGetApplicationContext(ts, &c));
+  PetscCall(VecGetArrayRead(U, &u));
+  *accept = (PetscBool)(PetscRealPart(u[0]) >= c->wall);
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode KeepLast(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
 {
   Ctx *c = (Ctx *)ctx;
@@ -75,7 +90,8 @@ int main(int argc, char **argv)
   TS                 ts;
   Vec                U;
   Mat                Lxx, Lvv;
-  Ctx                c        = {0, 1e-9, NULL, -1, 0};
+  Ctx                c        = {0, 1e-9, PETSC_MIN_REAL, NULL, -1, 0};
+  PetscBool          wall;
   PetscInt           holestep = 5, steps = 20, nsteps, failures, maxreject = 10;
   PetscReal          h = 0.01, t, H0, H1;
   PetscBool          same;
@@ -90,6 +106,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-hole_width", &c.width, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-steps", &steps, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-max_reject", &maxreject, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-wall", &c.wall, &wall));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-h", &h, NULL));
   c.thole = (holestep + tau1) * h;
 
   PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
@@ -114,6 +132,10 @@ int main(int argc, char **argv)
   PetscCall(TSSetMaxTime(ts, 1e10));
   PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
   PetscCall(TSMonitorSet(ts, KeepLast, &c, NULL));
+  if (wall) {
+    PetscCall(TSSetApplicationContext(ts, &c));
+    PetscCall(TSSetFunctionDomainError(ts, Wall));
+  }
   PetscCall(TSSetMaxStepRejections(ts, maxreject)); /* -ts_max_reject (3.25: -ts_max_step_rejections) overrides it */
   PetscCall(TSSetFromOptions(ts));
   PetscCall(TSSolve(ts, U));
@@ -159,6 +181,16 @@ int main(int argc, char **argv)
     suffix: retry
     args: -ts_max_snes_failures 2 -ts_adapt_monitor -ts_view
     filter: grep -e "stage rejected" -e "retried" -e "^reason" -e "energy"
+
+  # a wall at x = -0.9 that the swing (amplitude 1) reaches, every retry allowed: each step that crosses it is retried
+  # shorter, and the run stops where the step no longer moves t, with an error that says so (it crawled forever)
+  test:
+    suffix: wall
+    args: -wall -0.9 -steps 100000 -ts_max_snes_failures -1 -h 0.1 -hole_step -100 -petsc_ci_portable_error_output -error_output_stdout
+    filter: grep -e "PETSC ERROR: TSSIMPVI" -e "^reason"
+  test:
+    suffix: wall_keep
+    args: -wall -0.9 -steps 100000 -ts_max_snes_failures -1 -h 0.1 -hole_step -100 -ts_error_if_step_fails false
 
   # retries allowed but each one fails again (a window wider than the run): TSSetMaxStepRejections() ends them at the
   # first step

@@ -64,6 +64,7 @@ PetscErrorCode SimpVIProblemNativeDoor_Private(TS ts, SimpVIProblem *prob, const
 
   PetscFunctionBegin;
   PetscCheck(!(u->pwfn && (u->lagfn || u->potfn || u->M)), PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSimpVISetPointwiseLagrangian() and %s both give the mechanics: call one of them", u->lagfn ? "TSSimpVISetLagrangian()" : "TSSimpVISetMass()/TSSimpVISetPotential()");
+  PetscCheck(!(u->lagfn && (u->potfn || u->M)), PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSimpVISetLagrangian() and %s both give the mechanics: call one of them (the Lagrangian of a mass and a potential is L = 1/2 v' M v - V)", u->M ? "TSSimpVISetMass()" : "TSSimpVISetPotential()");
   if (u->pwfn) {
     PetscMPIInt size;
 

@@ -193,7 +193,7 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
   TS_SimpVI  *vi  = (TS_SimpVI *)ts->data;
   PetscInt    its = 0, lits = 0, rejections = 0;
   PetscReal   next_time_step;
-  PetscBool   accept = PETSC_TRUE, stageok = PETSC_FALSE, stop, stored;
+  PetscBool   accept = PETSC_TRUE, stageok = PETSC_FALSE, stop, stored, tooshort = PETSC_FALSE;
   const char *reason = NULL;
   Vec         v0, q0, p0;
 
@@ -212,6 +212,19 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
     PetscBool converged;
 
     PetscCheck(ts->time_step > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI needs a positive time step, not %g (TSSetTimeStep() or -ts_dt)", (double)ts->time_step);
+    { /* a step cut by failed tries (a domain error that every longer step meets) below -ts_adapt_dt_min, or so short
+         that t no longer moves: the run would crawl forever */
+      PetscReal hmin;
+
+      PetscCall(TSAdaptGetStepLimits(ts->adapt, &hmin, NULL));
+      if (vi->retries && (ts->time_step < hmin || ts->ptime + ts->time_step == ts->ptime)) {
+        ts->reason = TS_DIVERGED_STEP_REJECTED;
+        reason     = ts->time_step < hmin ? "the step, cut by the failed tries before it, is below -ts_adapt_dt_min" : "the step, cut by the failed tries before it, is too short to move t";
+        stageok    = PETSC_FALSE;
+        tooshort   = PETSC_TRUE;
+        break;
+      }
+    }
     PetscCall(SimpVIStepSetTime_Private(vi->step, ts->ptime, ts->time_step));
     if (ts->steprestart) PetscCall(SimpVIStepNewtonForget_Private(vi->step)); /* a TSSolve() from step 0, or after an event */
     PetscCall(LoadState(ts, stored));
@@ -262,9 +275,13 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
     char      bound[512];
     PetscReal h; /* the failed step's (TSAdaptCheckStage() has cut ts->time_step for a retry) */
 
+    char its_text[64];
+
     PetscCall(SimpVIStepGetTime_Private(vi->step, NULL, &h));
+    if (tooshort) h = ts->time_step;
+    PetscCall(PetscSNPrintf(its_text, sizeof(its_text), " after %" PetscInt_FMT " iterations", its));
     PetscCall(SimpVIStabilityHint_Private(ts, reason, q0, v0, bound, sizeof(bound)));
-    PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "TSSIMPVI step %" PetscInt_FMT " from t = %g with h = %g failed: %s after %" PetscInt_FMT " iterations%s%s", ts->steps, (double)ts->ptime, (double)h, reason, its, bound, ts->reason == TS_DIVERGED_STEP_REJECTED ? " (retried as often as TSSetMaxStepRejections() allows)" : "");
+    PetscCheck(!ts->errorifstepfailed, PetscObjectComm((PetscObject)ts), PETSC_ERR_NOT_CONVERGED, "TSSIMPVI step %" PetscInt_FMT " from t = %g with h = %g failed: %s%s%s%s%s", ts->steps, (double)ts->ptime, (double)h, reason, tooshort ? " (a domain error or a failing solve that every longer step meets?)" : "", tooshort ? "" : its_text, bound, ts->reason == TS_DIVERGED_STEP_REJECTED && !tooshort ? " (retried as often as TSSetMaxStepRejections() allows)" : "");
     PetscCall(PetscInfo(ts, "Step %" PetscInt_FMT " at t = %g failed: %s; the state of the last good step is kept\n", ts->steps, (double)ts->ptime, reason));
   }
   PetscFunctionReturn(0);
