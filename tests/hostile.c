@@ -359,6 +359,8 @@ static const Case cases[] = {
   {"solver_unknown",     DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_nonlinear_solver newton",                CB_NONE, FAULT_NONE, PETSC_ERR_USER, NULL, PETSC_TRUE, 0.1},
   {"direct_limit",       DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_direct_limit -1",                        CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_TRUE, 0.1},
   {"newton_rtol",        DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_newton_rtol 2",                          CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_TRUE, 0.1},
+  {"small_limit",        DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_small_limit -1",                         CB_NONE, FAULT_NONE, PETSC_ERR_ARG_OUTOFRANGE, NULL, PETSC_TRUE, 0.1},
+  {"mat_sbaij",          DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_mat_type sbaij",                         CB_NONE, FAULT_NONE, PETSC_ERR_SUP, NULL, PETSC_TRUE, 0.1},
   {"adapt",              DOOR_MECHANICAL, ABUSE_NONE, "-ts_adapt_type basic",                              CB_NONE, FAULT_NONE, PETSC_ERR_SUP, NULL, PETSC_FALSE, 0.1},
   {"kinsol_missing",     DOOR_MECHANICAL, ABUSE_NONE, "-ts_simpvi_nonlinear_solver kinsol",                CB_NONE, FAULT_NONE, PETSC_ERR_SUP, "!kinsol", PETSC_TRUE, 0.1},
   {"kinsol_missing_snes", DOOR_MECHANICAL, ABUSE_NONE, "-snes_type kinsol",                                 CB_NONE, FAULT_NONE, PETSC_ERR_ARG_UNKNOWN_TYPE, "!kinsol", PETSC_TRUE, 0.1},
@@ -733,7 +735,7 @@ int main(int argc, char **argv)
       args: -case {{dt_zero dt_negative dt_nan dt_inf dt_huge dt_tiny}separate output}
     test:
       suffix: options
-      args: -case {{degree_zero degree_negative degree_huge degree_fixed scheme_unknown solver_unknown direct_limit newton_rtol adapt}separate output}
+      args: -case {{degree_zero degree_negative degree_huge degree_fixed scheme_unknown solver_unknown direct_limit newton_rtol small_limit mat_sbaij adapt}separate output}
     test:
       suffix: callback
       args: -case {{nan_potential error_potential nan_potential_hessian error_potential_hessian nan_force error_force nan_force_jacobian error_force_jacobian nan_mass error_mass nan_lagrangian error_lagrangian nan_lagrangian_hessian error_lagrangian_hessian nan_i2function error_i2function nan_i2jacobian error_i2jacobian error_reason}separate output}

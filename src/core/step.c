@@ -628,6 +628,12 @@ PetscErrorCode SimpVIStepSetUp_Private(SimpVIStep st, const SimpVIScheme *scheme
   PetscCall(MatSetType(st->J, MATAIJ));
   PetscCall(MatSetOptionsPrefix(st->J, prefix));
   PetscCall(MatSetFromOptions(st->J));
+  { /* the step matrix is not symmetric: a symmetric format would keep one triangle and solve another matrix */
+    PetscBool sym;
+
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)st->J, &sym, MATSBAIJ, MATSEQSBAIJ, MATMPISBAIJ, ""));
+    PetscCheck(!sym, comm, PETSC_ERR_SUP, "The step matrix of TSSIMPVI is not symmetric: -ts_simpvi_mat_type %s would keep one triangle of it; use aij, baij or dense", ((PetscObject)st->J)->type_name);
+  }
   st->Jpreallocated = PETSC_FALSE;
   st->Jvalid        = PETSC_FALSE;
   if (st->constrained) PetscCall(SimpVIStepConstraintsSetUp_Private(st));
