@@ -90,7 +90,7 @@ int main(int argc, char **argv)
   TS                 ts;
   Vec                U;
   Mat                Lxx, Lvv;
-  Ctx                c        = {0, 1e-9, PETSC_MIN_REAL, NULL, -1, 0};
+  Ctx                c = {0, 1e-9, PETSC_MIN_REAL, NULL, -1, 0};
   PetscBool          wall;
   PetscInt           holestep = 5, steps = 20, nsteps, failures, maxreject = 10;
   PetscReal          h = 0.01, t, H0, H1;

@@ -188,6 +188,9 @@ static PetscErrorCode StageState(TS ts)
   for TSSIMPVI), until -ts_max_snes_failures or TSSetMaxStepRejections() ends the run with ts->reason set, the last
   good state in U
 */
+static PetscErrorCode TSSetUp_SimpVI(TS);
+static PetscErrorCode TSReset_SimpVI(TS);
+
 static PetscErrorCode TSStep_SimpVI(TS ts)
 {
   TS_SimpVI  *vi  = (TS_SimpVI *)ts->data;
@@ -199,6 +202,14 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
 
   PetscFunctionBegin;
   PetscCall(PetscCitationsRegister(citation, &cited));
+  if (ts->steprestart && ts->steps == 0 && vi->stored && vi->prob && vi->prob->door == &SimpVIDoorI2) {
+    /* a run from step 0 on a TS solved before: the program may have changed the constant mass the I2 door read at
+       set-up (and checks at every step); read again, as a new TS would */
+    PetscCall(PetscInfo(ts, "A run from step 0 after an earlier one: the second-order problem set up again (its constant mass read again)\n"));
+    PetscCall(SNESReset(ts->snes));
+    PetscCall(TSReset_SimpVI(ts));
+    PetscCall(TSSetUp_SimpVI(ts));
+  }
   if (vi->rb) { /* rigid bodies: their own step (src/ts/steprigid.c) */
     PetscCall(SimpVIRigidStep_Private(ts));
     PetscFunctionReturn(0);
