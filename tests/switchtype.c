@@ -132,6 +132,11 @@ int main(int argc, char **argv)
     args: -type2 simpvi -reset {{0 1}}
   # a constant mass doubled between two solves of the same TS (once refused after the first step, as a mass that changed
   # within the run)
+  # an empty system (no DOF), as TSALPHA2 takes it: once refused as having no mass
+  test:
+    suffix: empty
+    nsize: {{1 2}}
+    args: -n 0 -type1 simpvi -type2 simpvi
   test:
     suffix: newmass
     nsize: {{1 2}}

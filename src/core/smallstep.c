@@ -23,7 +23,7 @@ static PetscErrorCode SmallWorkSpace(SimpVIStep st)
   PetscInt m = st->scheme->degree * (st->qmap->n + st->layout.nmultiplier); /* constraints: the multipliers after */
 
   PetscFunctionBegin;
-  if (st->dJ) PetscFunctionReturn(0);
+  if (st->dread) PetscFunctionReturn(0); /* (dJ is NULL for an empty system) */
   PetscCall(PetscMalloc2(m * m, &st->dJ, m * m, &st->dJprev));
   PetscCall(PetscMalloc3(st->door.maxterms, &st->dread, st->scheme->degree * st->scheme->degree, &st->dnzoff, st->scheme->degree * st->scheme->degree, &st->dnzc));
   st->ndread = 0;

@@ -255,6 +255,13 @@ static PetscErrorCode SetUp_I2(TS ts, SimpVIProblem *prob, Vec q)
   PetscCall(Difference(prob, 1, &prob->I2D[0]));
   PetscCall(MatNorm(prob->I2J[0], NORM_FROBENIUS, &knorm));
   PetscCall(MatNorm(prob->I2D[0].D, NORM_FROBENIUS, &mnorm));
+  PetscCheck(!PetscIsInfOrNanReal(knorm) && !PetscIsInfOrNanReal(mnorm), PetscObjectComm((PetscObject)ts), PETSC_ERR_FP, "TSSIMPVI: the I2 Jacobian gave Inf or NaN at t = %g, the start (its %s)", (double)ts->ptime, PetscIsInfOrNanReal(knorm) ? "dF/dU" : "dF/dA");
+  {
+    PetscInt N;
+
+    PetscCall(VecGetSize(q, &N));
+    if (!N) mnorm = 1; /* an empty system: nothing to check, nothing to integrate (as TSALPHA2 takes it) */
+  }
   PetscCheck(mnorm > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI: the second-order problem has no mass (dF/dA = 0 in the I2 Jacobian's shiftA)");
   prob->I2shift = PetscPowReal(2, PetscCeilReal(PetscLog2Real(PetscMax(knorm / mnorm, 1))) + 10);
   PetscCall(ShiftDerivative(ts, prob, ts->ptime, ts->vec_sol, ts->vec_dot, PETSC_FALSE, &prob->I2D[0]));
