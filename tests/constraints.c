@@ -549,6 +549,7 @@ int main(int argc, char **argv)
       gravity = 4 * PETSC_PI * PETSC_PI;
     }
   }
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-omega0", &om0[0], NULL)); /* 0: from rest, through turning points */
   if (!strcmp(check, "compare")) { /* T = 2 by h = 1/100 (-compare_h, -compare_steps) */
     PetscReal h     = 0.01, tq[2], tr[2];
     PetscInt  steps = 200;
@@ -731,6 +732,13 @@ int main(int argc, char **argv)
   test:
     suffix: compare
     args: -check compare
+
+  # from rest (-omega0 0) to T = 10, through turning points (v near 0): the end momentum's projection once never met its
+  # test relative to |v| there and stopped the run with an error
+  test:
+    suffix: compare_rest
+    args: -check compare -omega0 0 -compare_h 0.005 -compare_steps 2000
+    output_file: output/constraints_compare_rest.out
 
   test:
     suffix: compare_double
