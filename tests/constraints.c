@@ -550,7 +550,7 @@ int main(int argc, char **argv)
     }
   }
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-omega0", &om0[0], NULL)); /* 0: from rest, through turning points */
-  if (!strcmp(check, "compare")) { /* T = 2 by h = 1/100 (-compare_h, -compare_steps) */
+  if (!strcmp(check, "compare")) {                                      /* T = 2 by h = 1/100 (-compare_h, -compare_steps) */
     PetscReal h     = 0.01, tq[2], tr[2];
     PetscInt  steps = 200;
 

@@ -147,7 +147,16 @@ PetscErrorCode SimpVIStepNewtonConverged_Private(SNES snes, PetscInt it, PetscRe
     /* Newton's residual no longer falling, at the round-off of p0 (a term of the residual's first block): stagnated
        there. Unknowns whose round-off is coarser than the tests' scales get there (the multipliers of a very short
        constrained step: about eps |p| / h), where a line search then fails */
-    if (it && !*reason && fnorm > fprev / 2) {
+    PetscBool judge = (PetscBool)(it && !*reason && fnorm > fprev / 2);
+
+    if (!*reason && !judge) { /* the first, or still falling: judged all the same for a SNES that cannot go on from
+                                 round-off (newtontr's trust region stalls there, DIVERGED_INNER or _TR_DELTA) */
+      PetscBool newton;
+
+      PetscCall(PetscObjectTypeCompareAny((PetscObject)snes, &newton, SNESNEWTONLS, SNESSIMPVIDENSE, SNESKSPONLY, ""));
+      judge = (PetscBool)!newton;
+    }
+    if (judge) {
       PetscCall(StartSizes(st));
       if (fnorm <= SIMPVI_NEWTON_ROUNDOFF * st->p0norm) {
         PetscCall(PetscInfo(snes, "Converged: Newton's residual %g stagnates (was %g) at the round-off of ||p0|| = %g\n", (double)fnorm, (double)fprev, (double)st->p0norm));

@@ -105,14 +105,17 @@ def main():
   parser.add_argument('--tol', type=float, default=0.006, help='printed %%5.2f: half a unit in its last place and a little')
   parser.add_argument('--tol-monitor', type=float, default=1e-3, help='the hit times from -ts_monitor (1 rank)')
   parser.add_argument('--no-reference', action='store_true', help='leave out the alpha2 runs (another test runs them)')
+  parser.add_argument('--snes-type', help='the step\'s SNES type (-snes_type), for the simpvi runs')
   args = parser.parse_args()
 
   simpvi = ['-dll_append', args.lib, '-ts_type', 'simpvi', '-ts_simpvi_type', args.scheme, '-ts_view']
+  if args.snes_type:
+    simpvi += ['-snes_type', args.snes_type]
   cases = [] if args.no_reference else [('alpha2', [], 1, 0.0), ('alpha2', [], max(args.ranks), 0.0)]
   cases += [(f'simpvi {args.scheme}', simpvi, r, cd) for r in args.ranks for cd in (0.0, args.drag)]
   ok = True
   for what, opts, ranks, cd in cases:
-    label = f'{what} Cd = {cd:g} on {ranks} rank{"s" if ranks > 1 else ""}'
+    label = f'{what}{" " + args.snes_type if args.snes_type and opts else ""} Cd = {cd:g} on {ranks} rank{"s" if ranks > 1 else ""}'
     try:
       text, _ = run([args.exe, '-ts_max_time', '50', '-Cd', repr(cd), '-ts_monitor'] + opts, ranks=ranks, mpiexec=args.mpiexec)
     except RunError as e:
