@@ -924,6 +924,12 @@ int main(int argc, char **argv)
   test:
     suffix: phasespace
     args: -check phasespace -problem pendulum -mass 1.5 -force -integral -ts_type {{theta cn beuler}shared output}
+  # Crank-Nicolson (theta's endpoint form, which evaluates F at the step's start as if dF/dU' were constant) on the
+  # double pendulum's M(q): refused, where it ran to an O(1) error that did not fall with the step
+  test:
+    suffix: phasespace_cn_massq
+    args: -check phasespace -problem double -ts_type {{cn theta}separate output} -ts_theta_endpoint -petsc_ci_portable_error_output -error_output_stdout
+    filter: grep -e "PETSC ERROR: TS " -e "^lambda" -e "^mu"
   test:
     suffix: phasespace_late
     args: -check phasespace -problem pendulum -mass 1.5 -force -late_parameter_jacobian

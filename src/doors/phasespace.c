@@ -474,6 +474,16 @@ PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts)
   if (prob) PetscCall(SimpVIProblemNativeDoor_Private(ts, prob, &door));
   PetscCheck(door, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "No mechanics to put in phase space: call TSSimpVISetLagrangian(), TSSimpVISetPointwiseLagrangian() or TSSimpVISetMass()/TSSimpVISetPotential()");
   PetscCheck(!prob->user.confn && !prob->user.ceqfn, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "The phase-space form has no holonomic constraints (TSSimpVISetConstraints(), TSSimpVISetEqualityConstraintsRoutine()): they are TSSIMPVI's");
+  { /* TSTHETA's endpoint form (cn) evaluates F at the step's start as F(t0, U0, 0) plus dF/dU' U': right where dF/dU' is
+       constant only, which the form's P(t, q, q') - p is for a constant mass alone */
+    PetscBool cn, theta, endpoint = PETSC_FALSE;
+
+    PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSCN, &cn));
+    PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSTHETA, &theta));
+    if (theta) PetscCall(TSThetaGetEndpoint(ts, &endpoint));
+    PetscCheck(!(cn || endpoint) || (door->separable && door->separable(prob)), PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TS %s (TSTHETA's endpoint form) takes F(t, U, U') affine in U' with a constant dF/dU', and the phase-space form of the %s door has dF/dq' = dP/dv, which depends on the state (a configuration-dependent mass, or a Lagrangian; only a constant mass through TSSimpVISetMass() qualifies): use theta (its midpoint form), beuler, bdf or rk", cn ? "cn" : "theta with -ts_theta_endpoint",
+               door->name);
+  }
   PetscObjectOptionsBegin((PetscObject)ts); /* the one option of this form: the default solver of the velocity solves */
   PetscCall(SimpVIDirectLimitOption_Private(ts, PetscOptionsObject, prob));
   PetscOptionsEnd();

@@ -172,7 +172,14 @@ PetscErrorCode SimpVIStepSolverView_Private(TS ts, PetscViewer viewer)
   PetscCall(SimpVIStepGetLagJacobian_Private(vi->step, &lag, &rtol));
   if (allowed && lag)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Simplified Newton: the step Jacobian and its factors kept across iterations and steps of the same h while the contraction theta <= %g; stops at theta/(1-theta) ||dY|| <= %g ||Y|| (-ts_simpvi_lag_jacobian, -ts_simpvi_newton_rtol)\n", (double)SIMPVI_NEWTON_THETA_MAX, (double)rtol));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton: a new step Jacobian at every iteration%s\n", lag ? " (the SNES's type, converged test, lag or Jacobian test keep it from simplified Newton)" : " (-ts_simpvi_lag_jacobian false)"));
+  else {
+    PetscInt snes_lag;
+
+    PetscCall(SNESGetLagJacobian(ts->snes, &snes_lag));
+    if (snes_lag != 1)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton with the SNES's own Jacobian lag (-snes_lag_jacobian %" PetscInt_FMT "): %s\n", snes_lag, snes_lag == -1 ? "the step Jacobian never made again" : (snes_lag == -2 ? "the step Jacobian made at the next iteration, then kept" : "a new step Jacobian every that many iterations, PETSc's rule")));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton: a new step Jacobian at every iteration%s\n", lag ? " (the SNES's type, converged test or Jacobian test keep it from simplified Newton)" : " (-ts_simpvi_lag_jacobian false)"));
+  }
   PetscFunctionReturn(0);
 }
 
