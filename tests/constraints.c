@@ -218,8 +218,14 @@ static PetscErrorCode Run(PetscInt links, PetscBool cartesian, const char scheme
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2 * n, &U));
   PetscCall(VecGetArrayWrite(U, &u));
   if (cartesian) {
+    PetscReal scale = 1; /* -q0_scale: a start off the manifold, taken onto it by the first step (-info says so) */
+
+    PetscCall(PetscOptionsGetReal(NULL, NULL, "-q0_scale", &scale, NULL));
     ToCartesian(links, th0, om0, u, v);
-    for (PetscInt j = 0; j < n; j++) u[n + j] = v[j];
+    for (PetscInt j = 0; j < n; j++) {
+      u[n + j] = v[j];
+      u[j] *= scale;
+    }
   } else {
     PetscReal t0 = 0;
 
@@ -739,6 +745,12 @@ int main(int argc, char **argv)
     suffix: compare_rest
     args: -check compare -omega0 0 -compare_h 0.005 -compare_steps 2000
     output_file: output/constraints_compare_rest.out
+
+  # a start 10 % off the manifold: taken onto it by the first step, and -info says so
+  test:
+    suffix: offmanifold
+    args: -check drift -drift_steps 10 -q0_scale 1.1 -info
+    filter: grep -o "The start q0 at t = 0. is off the constraint manifold"
 
   test:
     suffix: compare_double

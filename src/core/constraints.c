@@ -63,6 +63,35 @@ static PetscErrorCode Constraint(SimpVIStep st, const PetscScalar Q[], const Pet
 }
 
 /*
+  SimpVIStepConstraintStart_Private - the start q0 of a run against the constraint manifold: the step's nodes satisfy
+  g = 0, and a start off it (by more than 1e-8 max(1, ||q0||)) is taken onto it at the first step, its momentum normal
+  to it dropped; said under -info (a start off the manifold is legitimate: differences of the map in q0, say)
+*/
+PetscErrorCode SimpVIStepConstraintStart_Private(SimpVIStep st, PetscReal t)
+{
+  const PetscInt m     = st->layout.nmultiplier;
+  PetscReal      gnorm = 0, qnorm;
+
+  PetscFunctionBegin;
+  if (!st->constrained) PetscFunctionReturn(0);
+  if (st->door.vconstraint) PetscCall(SimpVIStepConstraintStartVec_Private(st, &gnorm));
+  else {
+    const PetscScalar *q0;
+    PetscScalar       *g;
+
+    PetscCall(PetscMalloc1(m, &g));
+    PetscCall(VecGetArrayRead(st->q0, &q0));
+    PetscCall(Constraint(st, q0, NULL, g, NULL, NULL));
+    PetscCall(VecRestoreArrayRead(st->q0, &q0));
+    for (PetscInt c = 0; c < m; c++) gnorm = PetscMax(gnorm, PetscAbsScalar(g[c]));
+    PetscCall(PetscFree(g));
+  }
+  PetscCall(VecNorm(st->q0, NORM_INFINITY, &qnorm));
+  if (gnorm > 1e-8 * PetscMax(1, qnorm)) PetscCall(PetscInfo(NULL, "The start q0 at t = %g is off the constraint manifold, ||g(q0)|| = %g: the first step takes it onto it\n", (double)t, (double)gnorm));
+  PetscFunctionReturn(0);
+}
+
+/*
   SimpVIStepConstraintResidual_Private - adds the constraint forces -h beta_i G(Q_i)' lambda_i to the node rows of R (the
   kernel's residual, made already) and writes g(Q_i), i = 1..s, in its constraint rows
 */

@@ -88,6 +88,16 @@ static PetscErrorCode NodeVec(SimpVIStep st, const PetscScalar q0[], const Petsc
   PetscFunctionReturn(0);
 }
 
+/* ||g(q0)||_inf by the Vec constraints (on every process) */
+PetscErrorCode SimpVIStepConstraintStartVec_Private(SimpVIStep st, PetscReal *gnorm)
+{
+  PetscFunctionBegin;
+  PetscCall(VecCopy(st->q0, st->cQ));
+  PetscCall(st->door.vconstraint(st->door.ctx, st->cQ, st->cg));
+  PetscCall(VecNorm(st->cg, NORM_INFINITY, gnorm));
+  PetscFunctionReturn(0);
+}
+
 /* cf = G' lambda, lambda the local array of multipliers (m of them) */
 static PetscErrorCode ForceFrom(SimpVIStep st, const PetscScalar lambda[])
 {

@@ -21,7 +21,7 @@
   The multipliers are unknowns of the step beside the positions: the step solves for the positions at the nodes Q_1..Q_s
   and the multipliers lambda_0..lambda_{s-1} together, with the constraints at Q_1..Q_s; the end multiplier lambda_s
   puts the end momentum on the hidden constraint G(q1) v1 = 0 (v1 the velocity of p1). The state stays U = (q, p); the
-  initial q should satisfy g(q) = 0 and p the hidden constraint. `TSSimpVIGetConstraintMultipliers()` gives the last
+  initial q should satisfy g(q) = 0 and p the hidden constraint: a start off them is taken onto them by the first step (q onto g = 0, the momentum normal to the manifold dropped; -info says so). `TSSimpVIGetConstraintMultipliers()` gives the last
   step's multipliers. See docs/mathematics.md, "Holonomic constraints".
 
   This array form needs the pointwise door (`TSSimpVISetPointwiseLagrangian()`) on one process, without

@@ -40,7 +40,8 @@ static PetscErrorCode Keep(PetscObject obj, PetscObject *slot)
   constraints at Q_1..Q_s; the end multiplier lambda_s puts the end momentum on the hidden constraint G(q1) v1 = 0 (v1
   the velocity of p1: P(t1, q1, v1) = p1), by Newton on v1 with the door's P and dP/dv, each iteration a solve of
   [dP/dv G'; G 0] (options prefix -ts_simpvi_projection_). The state stays U = (q, p); the initial q should satisfy
-  g(q) = 0 and p the hidden constraint. The step system is a saddle point: its default solver is an LU in the natural
+  g(q) = 0 and p the hidden constraint: a start off them is taken onto them by the first step (q onto g = 0, the
+  momentum normal to the manifold dropped; -info says so). The step system is a saddle point: its default solver is an LU in the natural
   order on one process, GMRES with block Jacobi in parallel, each process's block (its positions, then its multipliers)
   factored by an LU in the natural order; both are PETSc's own (no external package) and `TSView()` states them.
   `TSSimpVIGetConstraintMultipliers()` gives the last step's multipliers of this process. The adjoint and forward

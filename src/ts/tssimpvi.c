@@ -239,6 +239,7 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
     PetscCall(SimpVIStepSetTime_Private(vi->step, ts->ptime, ts->time_step));
     if (ts->steprestart) PetscCall(SimpVIStepNewtonForget_Private(vi->step)); /* a TSSolve() from step 0, or after an event */
     PetscCall(LoadState(ts, stored));
+    if (ts->steprestart && ts->steps == 0 && !vi->retries) PetscCall(SimpVIStepConstraintStart_Private(vi->step, ts->ptime));
     PetscCall(SimpVIStabilityCheckStep_Private(ts, q0, v0, &stop));
     if (stop) PetscFunctionReturn(0);
     PetscCall(SimpVIStepPredict_Private(vi->step));

@@ -176,6 +176,8 @@ PETSC_INTERN PetscErrorCode SimpVIStepConstraintResidual_Private(SimpVIStep, Vec
 PETSC_INTERN PetscErrorCode SimpVIStepConstraintJacobian_Private(SimpVIStep, Vec, Mat);
 PETSC_INTERN PetscErrorCode SimpVIStepConstraintDenseJacobian_Private(SimpVIStep, Vec, PetscInt, PetscScalar[]);
 PETSC_INTERN PetscErrorCode SimpVIStepConstraintMomentum_Private(SimpVIStep, const PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintStart_Private(SimpVIStep, PetscReal);
+PETSC_INTERN PetscErrorCode SimpVIStepConstraintStartVec_Private(SimpVIStep, PetscReal *);
 PETSC_INTERN PetscErrorCode SimpVIStepGetMultipliers_Private(SimpVIStep, PetscInt *, PetscInt *, const PetscReal *[]);
 /* the same on Vecs and Mats (src/core/constraintsvec.c), called by the functions above for a door with vconstraint */
 PETSC_INTERN PetscErrorCode SimpVIStepConstraintsVecSetUp_Private(SimpVIStep);
