@@ -736,6 +736,9 @@ static PetscErrorCode TSView_SimpVI(TS ts, PetscViewer viewer)
       PetscCall(
         PetscViewerASCIIPrintf(viewer,
                                "  Step's linear solver: BiCGStab with block Jacobi/ILU(0), the default in parallel unless the step matrix is nearly banded on each process (a parallel LU was measured slower at every size: bench/crossover.sh)\n"));
+    if (size == 1 && bcgs && bjacobi && !vi->banded)
+      PetscCall(
+        PetscViewerASCIIPrintf(viewer, "  Step's linear solver: BiCGStab with block Jacobi/ILU(0), the default on one process above %" PetscInt_FMT " rows (-ts_simpvi_direct_limit) unless the step matrix is nearly banded\n", vi->prob ? vi->prob->directlimit : (PetscInt)SIMPVI_DIRECT_LIMIT));
     if (vi->saddle)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  Step's linear solver: the saddle-point default of the Vec/Mat constraints, %s\n", size > 1 ? "GMRES with block Jacobi, each process's block (its positions, then its multipliers) by an LU in the natural order" : "an LU in the natural order (the multipliers last)"));
     PetscCall(SimpVIStepConstraintsView_Private(vi->step, viewer));

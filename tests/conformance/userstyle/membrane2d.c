@@ -267,6 +267,12 @@ int main(int argc, char **argv)
       nsize: 2
       args: -refine 1 -dt 0.025 -compare final.bin
       output_file: output/membrane2d_krylov_2.out
+  # -ts_view says so on one process too, on a grid whose step matrix is not nearly banded (it named only the parallel
+  # and LU choices)
+  test:
+    suffix: krylov_view
+    args: -dll_append ${SIMPVI_LIBRARY} -ts_type simpvi -nx 30 -ny 30 -ts_simpvi_direct_limit 10 -dt 0.02 -ts_max_steps 2 -ts_view
+    filter: grep -o "Step.s linear solver: BiCGStab with block Jacobi/ILU(0), the default on one process above 10 rows"
 
   # the callbacks on the DM, and no matrix given (TSALPHA2's SNES makes it from the DM)
   test:
