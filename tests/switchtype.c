@@ -132,6 +132,11 @@ int main(int argc, char **argv)
     args: -type2 simpvi -reset {{0 1}}
   # a constant mass doubled between two solves of the same TS (once refused after the first step, as a mass that changed
   # within the run)
+  # -log_view shows the user's I2 function and Jacobian as PETSc's events, as under TSALPHA2 (simpvi calls them directly)
+  test:
+    suffix: log_view
+    args: -type2 simpvi -log_view
+    filter: grep -o -e "^TSFunctionEval" -e "^TSJacobianEval" | sort -u
   # an empty system (no DOF), as TSALPHA2 takes it: once refused as having no mass
   test:
     suffix: empty

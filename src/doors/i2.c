@@ -44,12 +44,15 @@ static PetscErrorCode I2FunctionLookUp(TS ts, I2Callee *c)
   PetscFunctionReturn(0);
 }
 
+/* The user's function called directly is logged as PETSc's TSComputeI2Function() logs it (-log_view: TSFunctionEval) */
 static PetscErrorCode I2FunctionCall(TS ts, SimpVIProblem *prob, const I2Callee *c, PetscReal t, Vec x, Vec v, Vec a, Vec F)
 {
   PetscFunctionBegin;
+  if (c->f) PetscCall(PetscLogEventBegin(TS_FunctionEval, x, ts, v, F));
   if (c->f && prob->I2oneprocess) SimpVICallBackOneProcess(ts, "TSSIMPVI I2 function", c->f(ts, t, x, v, a, F, c->ctx));
   else if (c->f) SimpVICallBack(ts, "TSSIMPVI I2 function", c->f(ts, t, x, v, a, F, c->ctx));
   else SimpVICallBack(ts, "TSSIMPVI I2 function", TSComputeI2Function(ts, t, x, v, a, F));
+  if (c->f) PetscCall(PetscLogEventEnd(TS_FunctionEval, x, ts, v, F));
   PetscFunctionReturn(0);
 }
 
@@ -124,7 +127,11 @@ static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec x, Vec v, Vec zero, Pet
   PetscCall(DMTSGetRHSJacobian(dm, &rhs, NULL));
   PetscCall(SimpVIGetProblem_Private(ts, PETSC_FALSE, &prob));
   if (!jac && !ijac && !rhs) PetscCall(ColoredJacobian(ts, prob, t, x, v, shiftV, shiftA, A));
-  else if (jac && !rhs) SimpVICallBack(ts, "TSSIMPVI I2 Jacobian", jac(ts, t, x, v, zero, shiftV, shiftA, A, A, ctx));
+  else if (jac && !rhs) {
+    PetscCall(PetscLogEventBegin(TS_JacobianEval, x, ts, A, A)); /* as TSComputeI2Jacobian() logs it */
+    SimpVICallBack(ts, "TSSIMPVI I2 Jacobian", jac(ts, t, x, v, zero, shiftV, shiftA, A, A, ctx));
+    PetscCall(PetscLogEventEnd(TS_JacobianEval, x, ts, A, A));
+  }
   else SimpVICallBack(ts, "TSSIMPVI I2 Jacobian", TSComputeI2Jacobian(ts, t, x, v, zero, shiftV, shiftA, A, A));
   PetscFunctionReturn(0);
 }
