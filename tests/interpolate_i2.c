@@ -3,50 +3,7 @@ static char help[] = "The end of TSSolve() interpolated (-ts_exact_final_time in
                      "TSSolve(ts, u) gives u at T; TSSolve(ts, NULL) gives u and TS2GetSolution()'s velocity at T (PETSc 3.19 on), or a\n"
                      "clear error where PETSc's TSSolve() would interpolate into NULL (3.18). -null: TSSolve(ts, NULL)\n\n";
 
-#include <simpvi.h>
-
-static const PetscReal w = 2;
-
-static PetscErrorCode I2Function(TS ts, PetscReal t, Vec U, Vec V, Vec A, Vec F, void *ctx)
-{
-  PetscFunctionBeginUser;
-  PetscCall(VecWAXPY(F, w * w, U, A));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec U, Vec V, Vec A, PetscReal shiftV, PetscReal shiftA, Mat J, Mat P, void *ctx)
-{
-  PetscInt rstart, rend;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatGetOwnershipRange(P, &rstart, &rend));
-  for (PetscInt i = rstart; i < rend; i++) PetscCall(MatSetValue(P, i, i, shiftA + w * w, INSERT_VALUES));
-  PetscCall(MatAssemblyBegin(P, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(P, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
-
-/* max |x - x(T)| over the entries, x(T) = a cos(w T) + b sin(w T) for the start u_i = 1 + i, v = 0 (b = 0) or its
-   velocity (v: -w a sin(w T)) */
-static PetscErrorCode Error(Vec x, PetscReal T, PetscBool velocity, PetscReal *err)
-{
-  const PetscScalar *a;
-  PetscInt           n, rstart;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetLocalSize(x, &n));
-  PetscCall(VecGetOwnershipRange(x, &rstart, NULL));
-  PetscCall(VecGetArrayRead(x, &a));
-  *err = 0;
-  for (PetscInt i = 0; i < n; i++) {
-    const PetscReal amp = 1 + rstart + i, exact = velocity ? -w * amp * PetscSinReal(w * T) : amp * PetscCosReal(w * T);
-
-    *err = PetscMax(*err, PetscAbsReal(PetscRealPart(a[i]) - exact));
-  }
-  PetscCall(VecRestoreArrayRead(x, &a));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, err, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
-  PetscFunctionReturn(0);
-}
+#include "i2oscillator.h"
 
 int main(int argc, char **argv)
 {
@@ -54,6 +11,7 @@ int main(int argc, char **argv)
   Vec            U, V;
   Mat            J;
   PetscReal      T    = 1.23, eu, tend;
+  I2Oscillator   osc  = {2, 1};
   PetscBool      null = PETSC_FALSE;
   PetscErrorCode ierr;
 
@@ -63,21 +21,12 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-null", &null, NULL));
   PetscCall(VecCreateMPI(PETSC_COMM_WORLD, PETSC_DECIDE, 4, &U));
   PetscCall(VecDuplicate(U, &V));
-  {
-    PetscInt     rstart, rend;
-    PetscScalar *a;
-
-    PetscCall(VecGetOwnershipRange(U, &rstart, &rend));
-    PetscCall(VecGetArrayWrite(U, &a));
-    for (PetscInt i = rstart; i < rend; i++) a[i - rstart] = 1 + i;
-    PetscCall(VecRestoreArrayWrite(U, &a));
-  }
-  PetscCall(VecSet(V, 0));
+  PetscCall(I2OscillatorStart(U, V));
   PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, 4, 4, 1, NULL, 0, NULL, &J));
   PetscCall(TSCreate(PETSC_COMM_WORLD, &ts));
   PetscCall(TSSetType(ts, TSSIMPVI));
-  PetscCall(TSSetI2Function(ts, NULL, I2Function, NULL));
-  PetscCall(TSSetI2Jacobian(ts, J, J, I2Jacobian, NULL));
+  PetscCall(TSSetI2Function(ts, NULL, I2OscillatorFunction, &osc));
+  PetscCall(TSSetI2Jacobian(ts, J, J, I2OscillatorJacobian, &osc));
   PetscCall(TS2SetSolution(ts, U, V));
   PetscCall(TSSetTimeStep(ts, 0.025));
   PetscCall(TSSetMaxTime(ts, T));
@@ -97,8 +46,8 @@ int main(int argc, char **argv)
     PetscCall(ierr);
     PetscCall(TSGetSolveTime(ts, &tend));
     PetscCall(TS2GetSolution(ts, &u, &v));
-    PetscCall(Error(u, T, PETSC_FALSE, &eu));
-    PetscCall(Error(v, T, PETSC_TRUE, &ev));
+    PetscCall(I2OscillatorError(&osc, u, T, PETSC_FALSE, &eu));
+    PetscCall(I2OscillatorError(&osc, v, T, PETSC_TRUE, &ev));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "TSSolve(ts, NULL): solve time T: %s; u at T: %s; TS2GetSolution()'s v at T: %s\n", tend == T ? "yes" : "no", eu < 1e-6 ? "yes" : "no", ev < 1e-6 ? "yes" : "no"));
 #endif
   } else {
@@ -108,7 +57,7 @@ int main(int argc, char **argv)
     PetscCall(VecCopy(U, x));
     PetscCall(TSSolve(ts, x));
     PetscCall(TSGetSolveTime(ts, &tend));
-    PetscCall(Error(x, T, PETSC_FALSE, &eu));
+    PetscCall(I2OscillatorError(&osc, x, T, PETSC_FALSE, &eu));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "TSSolve(ts, u): solve time T: %s; u at T: %s\n", tend == T ? "yes" : "no", eu < 1e-6 ? "yes" : "no"));
     PetscCall(VecDestroy(&x));
   }

@@ -5,73 +5,28 @@ static char help[] = "One TS of PETSc's I2 interface solved twice, changing its 
                      "With -m2 m, the second solve (same type) is of m u'' = -w^2 u: a constant mass changed between solves, read again.\n"
                      "-type1 <simpvi> -type2 <alpha2> -reset -n <8> -m2 <1>\n\n";
 
-#include <simpvi.h>
+#include "i2oscillator.h"
 
-static const PetscReal w = 1.5;
-
-static PetscErrorCode I2Function(TS ts, PetscReal t, Vec U, Vec V, Vec A, Vec F, void *ctx)
-{
-  const PetscReal m = *(PetscReal *)ctx;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecAXPBYPCZ(F, m, w * w, 0, A, U)); /* F = m A + w^2 U */
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec U, Vec V, Vec A, PetscReal shiftV, PetscReal shiftA, Mat J, Mat P, void *ctx)
-{
-  PetscInt rstart, rend;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatGetOwnershipRange(P, &rstart, &rend));
-  for (PetscInt i = rstart; i < rend; i++) PetscCall(MatSetValue(P, i, i, shiftA * *(PetscReal *)ctx + w * w, INSERT_VALUES));
-  PetscCall(MatAssemblyBegin(P, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(P, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
-
-/* u_i(0) = 1 + i, v = 0, t = 0 */
+/* the oscillators from the start, at t = 0 and step 0 */
 static PetscErrorCode Start(TS ts, Vec U, Vec V)
 {
-  PetscInt     rstart, rend;
-  PetscScalar *a;
-
   PetscFunctionBeginUser;
-  PetscCall(VecGetOwnershipRange(U, &rstart, &rend));
-  PetscCall(VecGetArrayWrite(U, &a));
-  for (PetscInt i = rstart; i < rend; i++) a[i - rstart] = 1 + i;
-  PetscCall(VecRestoreArrayWrite(U, &a));
-  PetscCall(VecSet(V, 0));
+  PetscCall(I2OscillatorStart(U, V));
   PetscCall(TSSetTime(ts, 0));
   PetscCall(TSSetStepNumber(ts, 0));
   PetscFunctionReturn(0);
 }
 
-/* max |u_i(T) - (1 + i) cos(w T / sqrt(m))| / (1 + i) */
-static PetscErrorCode Error(Vec U, PetscReal T, PetscReal m, PetscReal *err)
-{
-  const PetscScalar *a;
-  PetscInt           rstart, rend;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetOwnershipRange(U, &rstart, &rend));
-  PetscCall(VecGetArrayRead(U, &a));
-  *err = 0;
-  for (PetscInt i = rstart; i < rend; i++) *err = PetscMax(*err, PetscAbsReal(PetscRealPart(a[i - rstart]) / (1 + i) - PetscCosReal(w / PetscSqrtReal(m) * T)));
-  PetscCall(VecRestoreArrayRead(U, &a));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, err, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
-  PetscFunctionReturn(0);
-}
-
 int main(int argc, char **argv)
 {
-  TS        ts;
-  Vec       U, V;
-  Mat       J;
-  PetscInt  n = 8;
-  PetscReal T = 2, h = 0.05, m = 1, m2 = 1;
-  PetscBool reset       = PETSC_FALSE;
-  char      type[2][64] = {TSSIMPVI, TSALPHA2};
+  TS           ts;
+  Vec          U, V;
+  Mat          J;
+  PetscInt     n = 8;
+  PetscReal    T = 2, h = 0.05, m2 = 1;
+  I2Oscillator osc         = {1.5, 1};
+  PetscBool    reset       = PETSC_FALSE;
+  char         type[2][64] = {TSSIMPVI, TSALPHA2};
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -85,8 +40,8 @@ int main(int argc, char **argv)
   PetscCall(VecDuplicate(U, &V));
   PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, 1, NULL, 0, NULL, &J));
   PetscCall(TSCreate(PETSC_COMM_WORLD, &ts));
-  PetscCall(TSSetI2Function(ts, NULL, I2Function, &m));
-  PetscCall(TSSetI2Jacobian(ts, J, J, I2Jacobian, &m));
+  PetscCall(TSSetI2Function(ts, NULL, I2OscillatorFunction, &osc));
+  PetscCall(TSSetI2Jacobian(ts, J, J, I2OscillatorJacobian, &osc));
   PetscCall(TSSetMaxTime(ts, T));
   PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
   for (PetscInt pass = 0; pass < 2; pass++) {
@@ -94,17 +49,17 @@ int main(int argc, char **argv)
     PetscReal err;
 
     if (pass && reset) PetscCall(TSReset(ts));
-    if (pass) m = m2;
+    if (pass) osc.m = m2;
     PetscCall(TSSetType(ts, type[pass]));
     PetscCall(Start(ts, U, V));
     PetscCall(TS2SetSolution(ts, U, V));
     PetscCall(TSSetTimeStep(ts, h));
     PetscCall(TSSetFromOptions(ts));
     PetscCall(TSSolve(ts, NULL));
-    PetscCall(Error(U, T, m, &err));
+    PetscCall(I2OscillatorError(&osc, U, T, PETSC_FALSE, &err));
     PetscCall(PetscStrcmp(type[pass], TSSIMPVI, &simpvi));
     /* Simpson's error here is about 1e-7, alpha2's and theta's (order 2) about 1e-3 */
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "solve %" PetscInt_FMT " by %s, mass %g: u(T) to %s's accuracy: %s\n", pass + 1, type[pass], (double)m, simpvi ? "order 4" : "order 2", err < (simpvi ? 1e-6 : 1e-2) ? "yes" : "no"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "solve %" PetscInt_FMT " by %s, mass %g: u(T) to %s's accuracy: %s\n", pass + 1, type[pass], (double)osc.m, simpvi ? "order 4" : "order 2", err < (simpvi ? 1e-6 : 1e-2) ? "yes" : "no"));
   }
   PetscCall(TSDestroy(&ts));
   PetscCall(MatDestroy(&J));

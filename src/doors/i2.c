@@ -131,8 +131,7 @@ static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec x, Vec v, Vec zero, Pet
     PetscCall(PetscLogEventBegin(TS_JacobianEval, x, ts, A, A)); /* as TSComputeI2Jacobian() logs it */
     SimpVICallBack(ts, "TSSIMPVI I2 Jacobian", jac(ts, t, x, v, zero, shiftV, shiftA, A, A, ctx));
     PetscCall(PetscLogEventEnd(TS_JacobianEval, x, ts, A, A));
-  }
-  else SimpVICallBack(ts, "TSSIMPVI I2 Jacobian", TSComputeI2Jacobian(ts, t, x, v, zero, shiftV, shiftA, A, A));
+  } else SimpVICallBack(ts, "TSSIMPVI I2 Jacobian", TSComputeI2Jacobian(ts, t, x, v, zero, shiftV, shiftA, A, A));
   PetscFunctionReturn(0);
 }
 
