@@ -531,19 +531,45 @@ static PetscErrorCode ProbeDifference(SimpVIProblem *prob, Vec f1, Vec f0, Vec m
 /* At the end of a step: M r = F(a = sigma r) - F(a = 0) (over sigma) against M0 r; when they differ, M read again at
    (t, x, v) must be the M of the start. sigma, a power of two, puts sigma M r far above f, so that the difference is
    not lost in f's round-off. */
-static PetscErrorCode Check_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v)
+/* Whether the probe M r at (t, x, v) is no longer the set-up's (a program that changed its constant mass between two
+   solves: SimpVII2MassChanged_Private()), by the I2 function as Check_I2() probes it */
+static PetscErrorCode ProbeChanged(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v, PetscBool *changed, PetscReal *dnorm, PetscReal *sigma)
 {
-  PetscReal dnorm, fnorm, mrnorm = prob->I2Mrnorm, sigma;
+  PetscReal fnorm, mrnorm = prob->I2Mrnorm;
 
   PetscFunctionBegin;
   PetscCall(I2Function(ts, prob, t, x, v, prob->zero, prob->work));
   PetscCall(VecNorm(prob->work, NORM_INFINITY, &fnorm));
-  sigma = PetscPowReal(2, PetscCeilReal(PetscLog2Real(PetscMax(fnorm / mrnorm, 1))) + 20);
+  *sigma   = PetscPowReal(2, PetscCeilReal(PetscLog2Real(PetscMax(fnorm / mrnorm, 1))) + 20);
+  *changed = PETSC_TRUE;
+  *dnorm   = PETSC_INFINITY;
+  if (PetscIsInfOrNanReal(*sigma)) PetscFunctionReturn(0);
+  PetscCall(VecAXPBY(prob->work2, *sigma, 0, prob->I2r));
+  PetscCall(I2Function(ts, prob, t, x, v, prob->work2, prob->I2f));
+  PetscCall(ProbeDifference(prob, prob->I2f, prob->work, prob->I2Mr, *sigma, dnorm));
+  *changed = (PetscBool) !(*dnorm <= SIMPVI_I2_PROBE_RTOL * *sigma * mrnorm);
+  PetscFunctionReturn(0);
+}
+
+/* A run from step 0 on a TS solved before: whether the program changed its constant mass since the set-up */
+PetscErrorCode SimpVII2MassChanged_Private(TS ts, SimpVIProblem *prob, PetscBool *changed)
+{
+  PetscReal dnorm, sigma;
+
+  PetscFunctionBegin;
+  PetscCall(ProbeChanged(ts, prob, ts->ptime, ts->vec_sol, ts->vec_dot, changed, &dnorm, &sigma));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Check_I2(TS ts, SimpVIProblem *prob, PetscReal t, Vec x, Vec v)
+{
+  PetscReal dnorm, mrnorm = prob->I2Mrnorm, sigma;
+  PetscBool changed;
+
+  PetscFunctionBegin;
+  PetscCall(ProbeChanged(ts, prob, t, x, v, &changed, &dnorm, &sigma));
   if (!PetscIsInfOrNanReal(sigma)) {
-    PetscCall(VecAXPBY(prob->work2, sigma, 0, prob->I2r));
-    PetscCall(I2Function(ts, prob, t, x, v, prob->work2, prob->I2f));
-    PetscCall(ProbeDifference(prob, prob->I2f, prob->work, prob->I2Mr, sigma, &dnorm));
-    if (dnorm <= SIMPVI_I2_PROBE_RTOL * sigma * mrnorm) PetscFunctionReturn(0);
+    if (!changed) PetscFunctionReturn(0);
     if (prob->I2fnmass) { /* the Jacobian does not tell M: the probe decides */
       PetscCheck(dnorm <= SIMPVI_I2_MASS_RTOL * sigma * mrnorm, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSSIMPVI second-order door: the mass dF/dA changed by %g (relative) between t = %g and t = %g: this door integrates constant M only: give a configuration-dependent mass M(x) with TSSimpVISetMass()", (double)(dnorm / (sigma * mrnorm)),
                  (double)prob->I2Mtime, (double)t);

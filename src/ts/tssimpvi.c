@@ -204,11 +204,16 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
   PetscCall(PetscCitationsRegister(citation, &cited));
   if (ts->steprestart && ts->steps == 0 && vi->stored && vi->prob && vi->prob->door == &SimpVIDoorI2) {
     /* a run from step 0 on a TS solved before: the program may have changed the constant mass the I2 door read at
-       set-up (and checks at every step); read again, as a new TS would */
-    PetscCall(PetscInfo(ts, "A run from step 0 after an earlier one: the second-order problem set up again (its constant mass read again)\n"));
-    PetscCall(SNESReset(ts->snes));
-    PetscCall(TSReset_SimpVI(ts));
-    PetscCall(TSSetUp_SimpVI(ts));
+       set-up (and checks at every step); if so, set up again, as a new TS would be */
+    PetscBool changed;
+
+    PetscCall(SimpVII2MassChanged_Private(ts, vi->prob, &changed));
+    if (changed) {
+      PetscCall(PetscInfo(ts, "A run from step 0 after an earlier one, the constant mass changed: the second-order problem set up again\n"));
+      PetscCall(SNESReset(ts->snes));
+      PetscCall(TSReset_SimpVI(ts));
+      PetscCall(TSSetUp_SimpVI(ts));
+    }
   }
   if (vi->rb) { /* rigid bodies: their own step (src/ts/steprigid.c) */
     PetscCall(SimpVIRigidStep_Private(ts));

@@ -231,6 +231,7 @@ PETSC_INTERN PetscErrorCode SimpVIPhaseSpaceSplit_Private(Vec, IS, IS, Vec, Vec)
 PETSC_INTERN PetscErrorCode SimpVIPhaseSpaceJoin_Private(Vec, Vec, IS, IS, Vec);
 PETSC_INTERN PetscErrorCode SimpVIPhaseSpaceSetParameterJacobian_Private(TS, SimpVIProblem *);
 PETSC_INTERN PetscErrorCode SimpVILegendreInverse_Private(TS, SimpVIProblem *, PetscReal, Vec, Vec, Vec);
+PETSC_INTERN PetscErrorCode SimpVII2MassChanged_Private(TS, SimpVIProblem *, PetscBool *);
 PETSC_INTERN PetscErrorCode SimpVICheckMatSize_Private(TS, Vec, Mat, const char[]);
 PETSC_INTERN PetscErrorCode SimpVIProblemLateMats_Private(TS, SimpVIProblem *, const char[], PetscBool, PetscInt, const Mat[], const char *const[]);
 PETSC_INTERN PetscErrorCode SimpVICheckVecSize_Private(TS, Vec, PetscInt, PetscInt, const char[]);
