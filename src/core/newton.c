@@ -149,12 +149,13 @@ PetscErrorCode SimpVIStepNewtonConverged_Private(SNES snes, PetscInt it, PetscRe
        constrained step: about eps |p| / h), where a line search then fails */
     PetscBool judge = (PetscBool)(it && !*reason && fnorm > fprev / 2);
 
-    if (!*reason && !judge) { /* the first, or still falling: judged all the same for a SNES that cannot go on from
+    if (!*reason && !judge) {                               /* the first, or still falling: judged all the same for a SNES that cannot go on from
                                  round-off (newtontr's trust region stalls there, DIVERGED_INNER or _TR_DELTA) */
-      PetscBool newton;
-
-      PetscCall(PetscObjectTypeCompareAny((PetscObject)snes, &newton, SNESNEWTONLS, SNESSIMPVIDENSE, SNESKSPONLY, ""));
-      judge = (PetscBool)!newton;
+      if (st->snestype != ((PetscObject)snes)->type_name) { /* compared once per type, not at every iteration */
+        PetscCall(PetscObjectTypeCompareAny((PetscObject)snes, &st->snesnewton, SNESNEWTONLS, SNESSIMPVIDENSE, SNESKSPONLY, ""));
+        st->snestype = ((PetscObject)snes)->type_name;
+      }
+      judge = (PetscBool)!st->snesnewton;
     }
     if (judge) {
       PetscCall(StartSizes(st));

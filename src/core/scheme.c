@@ -73,23 +73,30 @@ static PetscErrorCode GaussLegendre(PetscInt n, PetscReal x[], PetscReal w[])
   SimpVISchemePredictBasis_Private - the basis of the last step's polynomial (of step hprev) at the next step's nodes
   x_a = start + c_{a+1} h / hprev (h: the new step), phi[a (s + 1) + i], made again only where x_a is not xk[a] (kept while
   steps keep their size); amp: the largest sum_i |phi_i(x_a)|, the factor by which extrapolating there amplifies the
-  round-off of the polynomial's nodal values (SIMPVI_PREDICT_MAX_AMPLIFICATION)
+  round-off of the polynomial's nodal values (SIMPVI_PREDICT_MAX_AMPLIFICATION), made again with the basis (the caller
+  keeps it beside xk)
 */
 PetscErrorCode SimpVISchemePredictBasis_Private(const SimpVIScheme *sc, PetscReal start, PetscReal h, PetscReal hprev, PetscReal xk[], PetscReal phi[], PetscReal *amp)
 {
-  const PetscInt s = sc->degree;
+  const PetscInt s       = sc->degree;
+  PetscBool      changed = PETSC_FALSE;
 
   PetscFunctionBegin;
-  *amp = 0;
   for (PetscInt a = 0; a < s; a++) {
-    const PetscReal x    = start + sc->c[a + 1] * h / hprev;
-    PetscReal      *phia = phi + a * (s + 1), sum = 0;
+    const PetscReal x = start + sc->c[a + 1] * h / hprev;
 
     if (xk[a] != x) {
-      PetscCall(SimpVISchemeBasis_Private(sc, x, phia, NULL));
-      xk[a] = x;
+      PetscCall(SimpVISchemeBasis_Private(sc, x, phi + a * (s + 1), NULL));
+      xk[a]   = x;
+      changed = PETSC_TRUE;
     }
-    for (PetscInt i = 0; i <= s; i++) sum += PetscAbsReal(phia[i]);
+  }
+  if (!changed) PetscFunctionReturn(0); /* *amp is still that of these nodes */
+  *amp = 0;
+  for (PetscInt a = 0; a < s; a++) {
+    PetscReal sum = 0;
+
+    for (PetscInt i = 0; i <= s; i++) sum += PetscAbsReal(phi[a * (s + 1) + i]);
     *amp = PetscMax(*amp, sum);
   }
   PetscFunctionReturn(0);

@@ -455,10 +455,8 @@ PetscErrorCode SimpVIStepPredict_Private(SimpVIStep st)
 
   PetscFunctionBegin;
   if (poly && !far) { /* nor where the extrapolation would amplify round-off beyond use (high degrees) */
-    PetscReal amp;
-
-    PetscCall(SimpVISchemePredictBasis_Private(sc, start, st->h, st->hprev, st->predx, st->predphi, &amp));
-    far = (PetscBool)(amp > SIMPVI_PREDICT_MAX_AMPLIFICATION);
+    PetscCall(SimpVISchemePredictBasis_Private(sc, start, st->h, st->hprev, st->predx, st->predphi, &st->predamp));
+    far = (PetscBool)(st->predamp > SIMPVI_PREDICT_MAX_AMPLIFICATION);
   }
   /* on the arrays, summed as VecSet(), VecMAXPY() and VecAXPY() did */
   PetscCall(VecGetArrayWrite(st->Y, &y));

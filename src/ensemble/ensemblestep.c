@@ -81,10 +81,8 @@ static PetscErrorCode Predict(SimpVIEnsemble ens, PetscInt b)
   start = PetscAbsReal(tprev + hprev - t) <= tol ? 1 : (t - tprev) / hprev;
   far   = (PetscBool)(start + h / hprev > 1 + SIMPVI_PREDICT_MAX_RATIO);
   if (!far) { /* nor where the extrapolation would amplify round-off beyond use (high degrees) */
-    PetscReal amp;
-
-    PetscCall(SimpVISchemePredictBasis_Private(&ens->scheme, start, h, hprev, B->predx, B->predphi, &amp));
-    far = (PetscBool)(amp > SIMPVI_PREDICT_MAX_AMPLIFICATION);
+    PetscCall(SimpVISchemePredictBasis_Private(&ens->scheme, start, h, hprev, B->predx, B->predphi, &B->predamp));
+    far = (PetscBool)(B->predamp > SIMPVI_PREDICT_MAX_AMPLIFICATION);
   }
   for (PetscInt j = 0; j <= s; j++) Q[j] = B->Qprev + (b * (s + 1) + j) * n;
   if (far) PetscCall(SimpVISchemeBasis_Private(&ens->scheme, start, B->farphi, B->dphi));

@@ -230,9 +230,9 @@ static PetscErrorCode TSStep_SimpVI(TS ts)
     PetscCheck(ts->time_step > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "TSSIMPVI needs a positive time step, not %g (TSSetTimeStep() or -ts_dt)", (double)ts->time_step);
     { /* a step cut by failed tries (a domain error that every longer step meets) below -ts_adapt_dt_min, or so short
          that t no longer moves: the run would crawl forever */
-      PetscReal hmin;
+      PetscReal hmin = 0;
 
-      PetscCall(TSAdaptGetStepLimits(ts->adapt, &hmin, NULL));
+      if (vi->retries) PetscCall(TSAdaptGetStepLimits(ts->adapt, &hmin, NULL));
       if (vi->retries && (ts->time_step < hmin || ts->ptime + ts->time_step == ts->ptime)) {
         ts->reason = TS_DIVERGED_STEP_REJECTED;
         reason     = ts->time_step < hmin ? "the step, cut by the failed tries before it, is below -ts_adapt_dt_min" : "the step, cut by the failed tries before it, is too short to move t";

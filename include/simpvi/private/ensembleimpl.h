@@ -57,6 +57,7 @@ typedef struct {
   PetscReal    *R, *J, *LU, *dy, *dq, *dp; /* m, m m (row-major), m m (column-major), m, n, n */
   PetscBLASInt *piv;
   PetscReal    *predx, *predphi, *farphi, *dphi; /* the predictor's basis per stage, kept while x stays; scratch */
+  PetscReal     predamp;                         /* its round-off amplification (SimpVISchemePredictBasis_Private()) */
   PetscScalar **ptr;                             /* 4 nq array pointers for the kernel's sums */
 } SimpVIEnsembleBatch;
 

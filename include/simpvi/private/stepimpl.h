@@ -48,20 +48,22 @@ struct _SimpVIStep {
 
   /* simplified Newton (src/core/newton.c): the Jacobian and its factors kept across Newton iterations and steps of the
      same h, the iteration stopped by the error estimate of its observed contraction */
-  PetscBool lagjacobian; /* -ts_simpvi_lag_jacobian (on by default) */
-  PetscReal newtonrtol;  /* -ts_simpvi_newton_rtol: theta/(1 - theta) ||dY|| <= newtonrtol ||Y|| stops */
-  PetscBool simplified;  /* this solve keeps Jacobians: lagjacobian, and the SNES and its converged test allow it */
-  PetscBool kept;        /* the last Newton iteration's Jacobian was a kept one */
-  PetscBool refresh;     /* the next Jacobian request takes a new one (contraction too slow, or a failed solve) */
-  PetscBool firstslow;   /* this solve replaced its kept Jacobian after its first iteration (by the residual's fall) */
-  PetscBool firstwas;    /* the last solve did: this one's is likely to be replaced there too (a guess, for the doors' keep) */
-  PetscInt  jcalls;      /* Jacobian requests in this solve */
-  PetscReal dyprev;      /* ||dY|| of the previous iteration of this solve (0: none yet) */
-  PetscReal theta;       /* the last contraction rate observed in this solve (1: none) */
-  PetscReal thetaprev;   /* the last solve's, for this solve's first iteration */
-  PetscReal q0norm;      /* sqrt(s) ||q0|| of the solve (-1: not made yet): the size of the positions whose round-off bounds how small an update can be */
-  PetscReal p0norm;      /* ||p0||, made with q0norm: the size of a residual's first block, whose round-off bounds how small a residual can be */
-  PetscReal fprev;       /* the residual norm at the solve's last iteration */
+  PetscBool   lagjacobian; /* -ts_simpvi_lag_jacobian (on by default) */
+  PetscReal   newtonrtol;  /* -ts_simpvi_newton_rtol: theta/(1 - theta) ||dY|| <= newtonrtol ||Y|| stops */
+  PetscBool   simplified;  /* this solve keeps Jacobians: lagjacobian, and the SNES and its converged test allow it */
+  PetscBool   kept;        /* the last Newton iteration's Jacobian was a kept one */
+  PetscBool   refresh;     /* the next Jacobian request takes a new one (contraction too slow, or a failed solve) */
+  PetscBool   firstslow;   /* this solve replaced its kept Jacobian after its first iteration (by the residual's fall) */
+  PetscBool   firstwas;    /* the last solve did: this one's is likely to be replaced there too (a guess, for the doors' keep) */
+  PetscInt    jcalls;      /* Jacobian requests in this solve */
+  PetscReal   dyprev;      /* ||dY|| of the previous iteration of this solve (0: none yet) */
+  PetscReal   theta;       /* the last contraction rate observed in this solve (1: none) */
+  PetscReal   thetaprev;   /* the last solve's, for this solve's first iteration */
+  PetscReal   q0norm;      /* sqrt(s) ||q0|| of the solve (-1: not made yet): the size of the positions whose round-off bounds how small an update can be */
+  PetscReal   p0norm;      /* ||p0||, made with q0norm: the size of a residual's first block, whose round-off bounds how small a residual can be */
+  const char *snestype;    /* the SNES type name (its string) that snesnewton was made for */
+  PetscBool   snesnewton;  /* that type goes on from round-off (newtonls, simpvidense, ksponly), unlike newtontr */
+  PetscReal   fprev;       /* the residual norm at the solve's last iteration */
   /* the point of the Jacobian held (t, h, q0 and Y of its making), to make it again, bit for bit, where the solver has
      lost it (jremake): after a partial step of dense output, or in a run restarted from a checkpoint */
   Vec       JY, Jq0;
@@ -77,6 +79,7 @@ struct _SimpVIStep {
   PetscReal          *phi;
   SimpVITerm         *terms;
   PetscReal          *predx, *predphi; /* the predictor's basis at each stage's node (predx on the old polynomial) */
+  PetscReal           predamp;         /* its round-off amplification (SimpVISchemePredictBasis_Private()) */
 
   /* the small dense path (src/core/smallstep.c), the step's residual and dense Jacobian for SNESSIMPVIDENSE: the
      m = s n rows of the system, its dense Jacobian (row-major), the last one given for a linear step (to find it
