@@ -3,7 +3,8 @@ static char help[] = "One TS of PETSc's I2 interface solved twice, changing its 
                      "against the exact solution, to its method's accuracy. The step's SNES set-up (its DM, vectors, matrices,\n"
                      "stopping test and type) once stayed behind in the TS's SNES: the next type crashed or refused.\n"
                      "With -m2 m, the second solve (same type) is of m u'' = -w^2 u: a constant mass changed between solves, read again.\n"
-                     "-type1 <simpvi> -type2 <alpha2> -reset -n <8> -m2 <1>\n\n";
+                     "With -nojac, no TSSetI2Jacobian() and no DM: refused with a message that says what to give.\n"
+                     "-type1 <simpvi> -type2 <alpha2> -reset -n <8> -m2 <1> -nojac\n\n";
 
 #include "i2oscillator.h"
 
@@ -25,7 +26,7 @@ int main(int argc, char **argv)
   PetscInt     n = 8;
   PetscReal    T = 2, h = 0.05, m2 = 1;
   I2Oscillator osc         = {1.5, 1};
-  PetscBool    reset       = PETSC_FALSE;
+  PetscBool    reset       = PETSC_FALSE, nojac = PETSC_FALSE;
   char         type[2][64] = {TSSIMPVI, TSALPHA2};
 
   PetscFunctionBeginUser;
@@ -34,6 +35,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-reset", &reset, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-m2", &m2, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-nojac", &nojac, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-type1", type[0], sizeof(type[0]), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-type2", type[1], sizeof(type[1]), NULL));
   PetscCall(VecCreateMPI(PETSC_COMM_WORLD, PETSC_DECIDE, n, &U));
@@ -41,7 +43,7 @@ int main(int argc, char **argv)
   PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, 1, NULL, 0, NULL, &J));
   PetscCall(TSCreate(PETSC_COMM_WORLD, &ts));
   PetscCall(TSSetI2Function(ts, NULL, I2OscillatorFunction, &osc));
-  PetscCall(TSSetI2Jacobian(ts, J, J, I2OscillatorJacobian, &osc));
+  if (!nojac) PetscCall(TSSetI2Jacobian(ts, J, J, I2OscillatorJacobian, &osc));
   PetscCall(TSSetMaxTime(ts, T));
   PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
   for (PetscInt pass = 0; pass < 2; pass++) {
@@ -92,6 +94,12 @@ int main(int argc, char **argv)
     suffix: log_view
     args: -type2 simpvi -log_view
     filter: grep -o -e "^TSFunctionEval" -e "^TSJacobianEval" | sort -u
+  # no Jacobian and no DM that could colour one by differences: refused, naming what to give (it stopped in
+  # DMCreateColoring() with "No method getcoloring for DM of type shell")
+  test:
+    suffix: nojac
+    args: -nojac -petsc_ci_portable_error_output -error_output_stdout
+    filter: Error: grep -o "TSSIMPVI needs the Jacobian of the second-order problem, and this program gives none"
   # an empty system (no DOF), as TSALPHA2 takes it: once refused as having no mass
   test:
     suffix: empty

@@ -89,8 +89,11 @@ static PetscErrorCode ColoredJacobian(TS ts, SimpVIProblem *prob, PetscReal t, V
   if (!prob->I2fdc) {
     DM         dm;
     ISColoring iscoloring;
+    PetscBool  shell;
 
     PetscCall(TSGetDM(ts, &dm));
+    PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMSHELL, &shell));
+    PetscCheck(!shell, PetscObjectComm((PetscObject)ts), PETSC_ERR_USER, "TSSIMPVI needs the Jacobian of the second-order problem, and this program gives none (no TSSetI2Jacobian() function) on a DM that cannot colour one by differences (a DMShell, the TS's own without TSSetDM()): give TSSetI2Jacobian(), or a DM that knows the coupling (DMDA, DMPlex)");
     PetscCall(DMCreateColoring(dm, IS_COLORING_GLOBAL, &iscoloring));
     PetscCall(MatDuplicate(A, MAT_DO_NOT_COPY_VALUES, &prob->I2fdJ)); /* a coloring serves one matrix */
     PetscCall(MatFDColoringCreate(prob->I2fdJ, iscoloring, &prob->I2fdc));

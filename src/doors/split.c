@@ -256,7 +256,11 @@ static PetscErrorCode ComputePv(TS ts, SimpVISplit *sp, PetscReal t, Vec x, Vec 
     PetscCall(MatGetDiagonal(sp->f.J, sp->d));
     PetscCall(VecPointwiseMult(sp->dP, sp->d, sp->d));
     PetscCall(VecMin(sp->dP, NULL, &dmin));
-    if (!(dmin > 0)) { /* no inverse: Inf makes the solve that asked fail (the step is retried or fails) */
+    /* no inverse from the program's own Jacobian: most likely a wrong one (PETSc's hamiltonian/ex2 fills half its rows),
+       which Inf would only carry into the step (a debug PETSc's NaN check, a failed solve). By finite differences, a T(p)
+       not strictly convex at a Newton iterate: Inf fails that solve, and the step is retried or fails */
+    PetscCheck(dmin > 0 || sp->f.src == SPLIT_JAC_FD, comm, PETSC_ERR_USER, "TSSIMPVI split door: df/dp of the TSRHSSplit \"position\" function (%s) has a zero or non-finite diagonal entry at t = %g: that Jacobian must fill every row of dq'/dp (TSSetRHSJacobian()), and the kinetic energy T(p) be strictly convex", sp->f.src == SPLIT_JAC_SUBTS ? "from its sub-TS's RHS Jacobian" : "from the TS's RHS Jacobian, restricted to the split", (double)t);
+    if (!(dmin > 0)) {
       PetscCall(PetscInfo(ts, "df/dp of the TSRHSSplit \"position\" function has a zero (or not finite) diagonal entry at t = %g: T(p) must be strictly convex there\n", (double)t));
       PetscCall(VecSet(sp->d, PETSC_INFINITY));
       invertible = PETSC_FALSE;
