@@ -3,7 +3,8 @@ static char help[] = "SimpVIEnsemble against lone TSSIMPVI runs: a study of pend
                      "those of a lone TSSIMPVI run of it by Newton through the pointwise door, to the bit (and those of a lone run with\n"
                      "default options, simplified Newton, to 1e-8), whatever the batch, chunk and\n"
                      "number of processes (each process checks every size-th member alone). A member given a NaN\n"
-                     "(-nan_member) must fail alone and be reported; -stop ends each member when its first angle turns negative\n"
+                     "(-nan_member) must fail alone and be reported; a member whose function returns an error (-error_member) stops the\n"
+                     "study on every process (the others once waited forever); -stop ends each member when its first angle turns negative\n"
                      "(-batch_stop: through the batch stop function);\n"
                      "-twice solves again with batches of 3 and compares the results; -binary writes them to a binary viewer and\n"
                      "reads them back; -error <type,interpolate,nomembers> makes a mistake.\n"
@@ -16,7 +17,8 @@ typedef struct {
   PetscBool dbl;      /* the double pendulum (n = 2), else the pendulum (n = 1) */
   PetscInt  nmembers; /* the study's size */
   PetscInt  nanmember;
-  PetscReal dt; /* the time step (-dt: -ts_dt was renamed in PETSc 3.25) */
+  PetscInt  errormember; /* -error_member: its member function returns an error */
+  PetscReal dt;          /* the time step (-dt: -ts_dt was renamed in PETSc 3.25) */
 } Study;
 
 /* The pendulum, L = 1/2 v^2 + w2 cos q (w2 = param[0]), or the double pendulum of unit rods and masses with gravity
@@ -82,6 +84,7 @@ static PetscErrorCode Member(SimpVIEnsemble ens, PetscInt i, PetscInt nparam, Pe
   }
   for (PetscInt j = 0; j < n; j++) p[j] = 0;
   if (i == st->nanmember) q[0] = NAN;
+  PetscCheck(i != st->errormember, PETSC_COMM_SELF, PETSC_ERR_USER, "member %" PetscInt_FMT " refused by its member function", i);
   PetscFunctionReturn(0);
 }
 
@@ -197,7 +200,7 @@ static PetscErrorCode CheckAlone(Study *st, PetscInt i, PetscInt n, const PetscR
 
 int main(int argc, char **argv)
 {
-  Study                             st         = {.dbl = PETSC_FALSE, .nmembers = 24, .nanmember = -1, .dt = 0.05};
+  Study                             st         = {.dbl = PETSC_FALSE, .nmembers = 24, .nanmember = -1, .errormember = -1, .dt = 0.05};
   const char                       *problems[] = {"pendulum", "double"};
   PetscInt                          problem = 0, n, nout, mismatches = 0, lagmismatches = 0, others = 0;
   PetscReal                         lagdiff = 0, lagtol = 2e-7; /* round-off differences grow about 1e8-fold over the 10 s of the chaotic double pendulums: 2e-8 measured between Newton and simplified Newton with a Newton tolerance of 1e-22 */
@@ -222,6 +225,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-members", "The number of members", NULL, st.nmembers, &st.nmembers, NULL));
   PetscCall(PetscOptionsReal("-dt", "The time step", NULL, st.dt, &st.dt, NULL));
   PetscCall(PetscOptionsInt("-nan_member", "A member given a NaN", NULL, st.nanmember, &st.nanmember, NULL));
+  PetscCall(PetscOptionsInt("-error_member", "A member whose member function returns an error", NULL, st.errormember, &st.errormember, NULL));
   PetscCall(PetscOptionsBool("-stop", "End each member when its first angle turns negative", NULL, stop, &stop, NULL));
   PetscCall(PetscOptionsBool("-batch_stop", "With -stop: through the batch stop function", NULL, batchstop, &batchstop, NULL));
   PetscCall(PetscOptionsBool("-view_csv", "Print the results as CSV", NULL, csv, &csv, NULL));
@@ -243,6 +247,21 @@ int main(int argc, char **argv)
   if (stop && batchstop) PetscCall(SimpVIEnsembleSetBatchStopFunction(ens, BatchStop, NULL));
   else if (stop) PetscCall(SimpVIEnsembleSetStopFunction(ens, Stop, NULL));
   PetscCall(SimpVIEnsembleSetFromOptions(ens));
+  if (st.errormember >= 0) { /* the error returned on every process (as a Python program catches it), none left waiting */
+    PetscErrorCode ierr;
+    PetscMPIInt    all, failed;
+
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = SimpVIEnsembleSolve(ens);
+    PetscCall(PetscPopErrorHandler());
+    failed = ierr ? 1 : 0;
+    PetscCallMPI(MPI_Allreduce(&failed, &all, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "a member function's error: SimpVIEnsembleSolve() returned an error on every process: %s\n", all ? "yes" : "no"));
+    PetscCall(SimpVIEnsembleDestroy(&ens));
+    PetscCall(TSDestroy(&ts));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
   PetscCall(SimpVIEnsembleSolve(ens));
   PetscCall(SimpVIEnsembleGetResults(ens, &nout, &out));
   PetscCall(SimpVIEnsembleGetMemberInfo(ens, &reason, &steps, &its, &tend));
@@ -336,6 +355,13 @@ int main(int argc, char **argv)
 }
 
 /*TEST
+
+  # a member function's error on one of 2 processes: that process reports it and the other stops too, saying where
+  test:
+    suffix: error_member
+    nsize: {{1 2}}
+    args: -error_member 5
+    output_file: output/ensemble_object_error_member.out
 
   # pendulums, Simpson, matchstep to t = 10: the results (CSV) the same on 1 and 2 processes, for any batch and chunk
   test:

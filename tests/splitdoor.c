@@ -34,9 +34,9 @@ typedef struct {
   Kinetic         kin;
   PetscBool       tridiagonal;
   PetscBool       halfjac; /* -halfjac: the TS's RHS Jacobian fills dq'/dp in even rows only (PETSc's hamiltonian/ex2) */
-  Mat             M, K;  /* mass; Hessian of V (mechanical door) */
-  KSP             kspm;  /* M^{-1} p */
-  VecScatter      toall; /* every position on every process, for the springs */
+  Mat             M, K;    /* mass; Hessian of V (mechanical door) */
+  KSP             kspm;    /* M^{-1} p */
+  VecScatter      toall;   /* every position on every process, for the springs */
   Vec             qall;
   IS              isq, isp;
   const PetscInt *ranges; /* the positions' ownership ranges */

@@ -25,8 +25,8 @@ int main(int argc, char **argv)
   Mat          J;
   PetscInt     n = 8;
   PetscReal    T = 2, h = 0.05, m2 = 1;
-  I2Oscillator osc         = {1.5, 1};
-  PetscBool    reset       = PETSC_FALSE, nojac = PETSC_FALSE;
+  I2Oscillator osc   = {1.5, 1};
+  PetscBool    reset = PETSC_FALSE, nojac = PETSC_FALSE;
   char         type[2][64] = {TSSIMPVI, TSALPHA2};
 
   PetscFunctionBeginUser;

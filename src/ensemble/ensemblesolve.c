@@ -44,6 +44,41 @@ static PetscErrorCode Record(SimpVIEnsemble ens, PetscInt b)
   PetscFunctionReturn(0);
 }
 
+/* This process's members, batch after batch, until the shared queue is empty */
+static PetscErrorCode Work(SimpVIEnsemble ens)
+{
+  SimpVIEnsembleBatch *B    = &ens->batch;
+  PetscBool            more = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  B->nb = 0;
+  while (PETSC_TRUE) {
+    while (more && B->nb < B->B) { /* the free slots take the next members: this process's chunk, then new ones while
+                                      it holds fewer than the queue's limit (fewer as the queue nears its end) */
+      PetscInt id, limit = B->B;
+
+      if (ens->queue.next >= ens->queue.end) {
+        PetscCall(SimpVIEnsembleQueueLimit_Private(ens, &limit));
+        if (B->nb >= limit) break;
+      }
+      PetscCall(SimpVIEnsembleQueueNext_Private(ens, limit - B->nb, &id));
+      if (id < 0) more = PETSC_FALSE;
+      else PetscCall(SimpVIEnsembleBatchStart_Private(ens, B->nb++, id));
+    }
+    if (!B->nb) break;
+    PetscCall(SimpVIEnsembleBatchStep_Private(ens));
+    for (PetscInt b = 0; b < B->nb;) { /* members that ended leave; the last slot fills the gap */
+      if (B->reason[b] == SIMPVI_ENSEMBLE_ITERATING) {
+        b++;
+        continue;
+      }
+      PetscCall(Record(ens, b));
+      PetscCall(SimpVIEnsembleBatchMove_Private(ens, b, --B->nb));
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
 /*@
   SimpVIEnsembleSolve - Runs every member of a `SimpVIEnsemble`
 
@@ -74,47 +109,28 @@ static PetscErrorCode Record(SimpVIEnsemble ens, PetscInt b)
 @*/
 PetscErrorCode SimpVIEnsembleSolve(SimpVIEnsemble ens)
 {
-  SimpVIEnsembleBatch *B;
-  PetscBool            more = PETSC_TRUE;
-  PetscLogDouble       start, end;
-  MPI_Comm             comm;
+  PetscLogDouble start, end;
+  MPI_Comm       comm;
+  PetscMPIInt    rank, size, mine, first;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ens, SIMPVIENSEMBLE_CLASSID, 1);
   PetscCall(SimpVIEnsembleSetUp(ens));
   PetscCall(SimpVIEnsembleResultsFree_Private(ens));
   PetscCall(PetscObjectGetComm((PetscObject)ens, &comm));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(PetscLogEventBegin(SIMPVI_EnsembleSolve, ens, 0, 0, 0));
-  B     = &ens->batch;
-  B->nb = 0;
   PetscCall(SimpVIEnsembleQueueBegin_Private(ens));
   PetscCall(PetscTime(&start));
-  while (PETSC_TRUE) {
-    while (more && B->nb < B->B) { /* the free slots take the next members: this process's chunk, then new ones while
-                                      it holds fewer than the queue's limit (fewer as the queue nears its end) */
-      PetscInt id, limit = B->B;
-
-      if (ens->queue.next >= ens->queue.end) {
-        PetscCall(SimpVIEnsembleQueueLimit_Private(ens, &limit));
-        if (B->nb >= limit) break;
-      }
-      PetscCall(SimpVIEnsembleQueueNext_Private(ens, limit - B->nb, &id));
-      if (id < 0) more = PETSC_FALSE;
-      else PetscCall(SimpVIEnsembleBatchStart_Private(ens, B->nb++, id));
-    }
-    if (!B->nb) break;
-    PetscCall(SimpVIEnsembleBatchStep_Private(ens));
-    for (PetscInt b = 0; b < B->nb;) { /* members that ended leave; the last slot fills the gap */
-      if (B->reason[b] == SIMPVI_ENSEMBLE_ITERATING) {
-        b++;
-        continue;
-      }
-      PetscCall(Record(ens, b));
-      PetscCall(SimpVIEnsembleBatchMove_Private(ens, b, --B->nb));
-    }
-  }
+  ierr = Work(ens); /* a user function's error on one process: the others finish the queue, then all stop below */
   PetscCall(PetscTime(&end));
   PetscCall(SimpVIEnsembleQueueEnd_Private(ens));
+  mine = ierr ? rank + 1 : 0;
+  PetscCallMPI(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MAX, comm));
+  PetscCall(ierr);
+  PetscCheck(!first, comm, PETSC_ERR_LIB, "SimpVIEnsembleSolve(): a member's function failed on process %d: all %d processes stop", first - 1, size);
   PetscCall(SimpVIEnsembleGather_Private(ens, (PetscReal)(end - start)));
   PetscCall(PetscLogEventEnd(SIMPVI_EnsembleSolve, ens, 0, 0, 0));
   PetscCall(PetscObjectViewFromOptions((PetscObject)ens, NULL, "-ensemble_view"));
