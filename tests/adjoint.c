@@ -30,6 +30,7 @@ typedef struct {
   PetscBool lagrangian, force, integral, verbose, nomu, formjacp; /* formjacp: another type keeps the phase-space form's mu */
   PetscBool late;                                                 /* TSSimpVISetParameterJacobian() after TSSimpVISetUpPhaseSpace() */
   PetscBool twice;                                                /* TSSimpVISetUpPhaseSpace() called twice */
+  char      firsttype[64];                                        /* -first_type: the phase-space form set up for this type first */
   PetscReal g, gamma, amp, k, h, mass;                            /* mass: the constant mass of the pendulum and the chain */
   PetscInt  steps, n;                                             /* steps; positions (chain) */
   DM        da;                                                   /* chain */
@@ -408,7 +409,17 @@ static PetscErrorCode CreateTS(Ctx *c, const char type[], PetscReal g, Vec U, Pe
     PetscBool issimpvi;
 
     PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSSIMPVI, &issimpvi));
-    if (!issimpvi) PetscCall(TSSimpVISetUpPhaseSpace(ts));             /* theta: the phase-space form */
+    if (!issimpvi && c->firsttype[0]) { /* the form of another type first (an explicit one's for an implicit, say) */
+      TSType type;
+      char   keep[64];
+
+      PetscCall(TSGetType(ts, &type));
+      PetscCall(PetscStrncpy(keep, type, sizeof(keep)));
+      PetscCall(TSSetType(ts, c->firsttype));
+      PetscCall(TSSimpVISetUpPhaseSpace(ts));
+      PetscCall(TSSetType(ts, keep));
+    }
+    if (!issimpvi) PetscCall(TSSimpVISetUpPhaseSpace(ts)); /* theta: the phase-space form */
     if (!issimpvi && c->twice) PetscCall(TSSimpVISetUpPhaseSpace(ts)); /* anew: nothing of the first form left */
     if (!c->nomu && c->late) PetscCall(TSSimpVISetParameterJacobian(ts, NULL, mats[5], ParameterJacobian, c));
     if (!issimpvi && !c->nomu && !c->formjacp) { /* and its own parameter Jacobian */
@@ -803,6 +814,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-h", "Time step", NULL, c.h, &c.h, NULL));
   PetscCall(PetscOptionsReal("-mass", "Constant mass of the pendulum and the chain", NULL, c.mass, &c.mass, NULL));
   PetscCall(PetscOptionsBool("-setup_twice", "TSSimpVISetUpPhaseSpace() twice", NULL, c.twice, &c.twice, NULL));
+  PetscCall(PetscOptionsString("-first_type", "The phase-space form set up for this TS type first", NULL, c.firsttype, c.firsttype, sizeof(c.firsttype), NULL));
   PetscCall(PetscOptionsBool("-late_parameter_jacobian", "TSSimpVISetParameterJacobian() after TSSimpVISetUpPhaseSpace() (no -integral)", NULL, c.late, &c.late, NULL));
   PetscOptionsEnd();
   c.lagrangian = (PetscBool)!strcmp(door, "lagrangian");
@@ -952,6 +964,16 @@ int main(int argc, char **argv)
   test:
     suffix: phasespace_twice
     args: -check phasespace -problem pendulum -force -setup_twice -ts_type rk -ts_rk_type 4
+    output_file: output/adjoint_phasespace.out
+  # the form set up for another type first (rk's explicit form before theta's implicit one, and the other way): that
+  # form's functions gone (theta took rk's shell Jacobian too, and crashed in MatAXPY(); rk refused an IFunction)
+  test:
+    suffix: phasespace_switch
+    args: -check phasespace -problem pendulum -force -first_type rk
+    output_file: output/adjoint_phasespace.out
+  test:
+    suffix: phasespace_switch_rk
+    args: -check phasespace -problem pendulum -force -first_type theta -ts_type rk -ts_adapt_type none -ts_rk_type 4
     output_file: output/adjoint_phasespace.out
   test:
     suffix: phasespace_twice_theta

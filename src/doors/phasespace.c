@@ -221,6 +221,15 @@ PetscErrorCode SimpVIPhaseSpaceSetParameterJacobian_Private(TS ts, SimpVIProblem
   PetscCall(MatGetLocalSize(Th, NULL, &ncloc));
   PetscCall(MatGetSize(Th, NULL, &Nc));
   PetscCall(MatCreateDense(PetscObjectComm((PetscObject)ts), nloc, ncloc, N, Nc, NULL, &A));
+  /* the other form's, of an earlier call for another type: gone, or an implicit type's adjoint adds both */
+  if (ts->usessnes && ts->rhsjacobianp == RHSJacobianP_PhaseSpace) {
+    ts->rhsjacobianp = NULL;
+    PetscCall(MatDestroy(&ts->Jacprhs));
+  }
+  if (!ts->usessnes && ts->ijacobianp == IJacobianP_PhaseSpace) {
+    ts->ijacobianp = NULL;
+    PetscCall(MatDestroy(&ts->Jacp));
+  }
   if (ts->usessnes) PetscCall(TSSetIJacobianP(ts, A, IJacobianP_PhaseSpace, ps));
   else {
     PetscCall(TSSetRHSJacobianP(ts, A, RHSJacobianP_PhaseSpace, ps));
@@ -507,6 +516,29 @@ PetscErrorCode TSSimpVISetUpPhaseSpace(TS ts)
   PetscCall(VecDuplicate(ps->q, &ps->G));
   PetscCall(SimpVIProblemSetUp_Private(ts, prob, door, ps->q));
 
+  { /* the form an earlier call gave another type (rk's right-hand side, theta's implicit function): gone, or the next
+       type would take both (theta's Jacobian then reads rk's shell Jacobian row by row: a crash) */
+    DM            dm;
+    TSRHSFunction rhs;
+    TSRHSJacobian rhsjac;
+    TSIFunction   ifn;
+    TSIJacobian   ijac;
+
+    PetscCall(TSGetDM(ts, &dm));
+    PetscCall(DMTSGetRHSFunction(dm, &rhs, NULL));
+    PetscCall(DMTSGetRHSJacobian(dm, &rhsjac, NULL));
+    PetscCall(DMTSGetIFunction(dm, &ifn, NULL));
+    PetscCall(DMTSGetIJacobian(dm, &ijac, NULL));
+    if (rhs == RHSFunction_PhaseSpace || rhsjac == RHSJacobian_PhaseSpace || ifn == IFunction_PhaseSpace || ijac == IJacobian_PhaseSpace) {
+      DMTS tsdm; /* (DMTSSet...() keep a function given NULL) */
+
+      PetscCall(DMGetDMTSWrite(dm, &tsdm));
+      if (rhs == RHSFunction_PhaseSpace) tsdm->ops->rhsfunction = NULL;
+      if (rhsjac == RHSJacobian_PhaseSpace) tsdm->ops->rhsjacobian = NULL;
+      if (ifn == IFunction_PhaseSpace) tsdm->ops->ifunction = NULL;
+      if (ijac == IJacobian_PhaseSpace) tsdm->ops->ijacobian = NULL;
+    }
+  }
   if (isbsymp) {
     PetscCheck(door->separable && door->separable(prob) && !prob->user.forcefn, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "TSBASICSYMPLECTIC needs a separable Hamiltonian: a constant mass (TSSimpVISetMass() without a callback), a potential and no force");
     PetscCall(TSRHSSplitSetIS(ts, "position", ps->isq));

@@ -5,6 +5,8 @@
 #include <simpvi/private/tssimpviimpl.h> /*I "simpvi.h" I*/
 #include <petsc/private/snesimpl.h>
 
+#define SIMPVI_SNES_RTOL 1e-14 /* the step SNES's relative tolerance (PETSc's 1e-8 would cap high orders) */
+
 const char *const TSSimpVINonlinearSolverTypes[] = {"snes", "kinsol", "TSSimpVINonlinearSolverType", "TSSIMPVI_NLS_", NULL}; /* deprecated */
 
 static PetscBool  cited      = PETSC_FALSE;
@@ -617,6 +619,15 @@ static PetscErrorCode TSDestroy_SimpVI(TS ts)
 
   PetscFunctionBegin;
   PetscCall(TSReset_SimpVI(ts));
+  if (ts->snes) { /* the SNES's relative tolerance of TSSIMPVI's (TSCreate_SimpVI()) back to PETSc's, for the next type */
+    PetscReal atol, rtol, stol;
+    PetscInt  maxit, maxf;
+    PetscBool set;
+
+    PetscCall(SNESGetTolerances(ts->snes, &atol, &rtol, &stol, &maxit, &maxf));
+    PetscCall(PetscOptionsHasName(((PetscObject)ts->snes)->options, ((PetscObject)ts->snes)->prefix, "-snes_rtol", &set));
+    if (rtol == SIMPVI_SNES_RTOL && !set) PetscCall(SNESSetTolerances(ts->snes, atol, 1e-8, stol, maxit, maxf));
+  }
   PetscCall(MatDestroy(&vi->placeholder));
   PetscCall(SimpVIStepDestroy_Private(&vi->step));
   PetscCall(PetscFree(vi->type));
@@ -1019,7 +1030,7 @@ PETSC_EXTERN PetscErrorCode TSCreate_SimpVI(TS ts)
   PetscCall(TSGetAdapt(ts, &adapt));
   PetscCall(TSAdaptSetScaleSolveFailed(adapt, 0.5)); /* a failed step solve is retried with a halved step (PETSc: 0.25) */
   PetscCall(TSGetSNES(ts, &snes));
-  PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, 1e-14, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+  PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, SIMPVI_SNES_RTOL, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
   PetscCall(SNESGetKSP(snes, &ksp));
   PetscCall(SimpVIStepPlaceholderSolver_Private(ksp));
   PetscFunctionReturn(0);
