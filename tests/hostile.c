@@ -291,6 +291,7 @@ typedef enum {
   ABUSE_VEC_AS_MAT,       /* TSSimpVISetMass(ts, (Mat)vec, ...) */
   ABUSE_NULL_MASS,        /* TSSimpVISetMass(ts, NULL, ...) */
   ABUSE_NULL_ENERGY,      /* TSSimpVIComputeEnergy(ts, t, U, NULL) */
+  ABUSE_ENERGY_NO_SOLUTION, /* TSSimpVIComputeEnergy() before TSSetSolution() */
   ABUSE_ENERGY_SIZE,      /* TSSimpVIComputeEnergy() on a Vec of another size */
   ABUSE_MASS_SIZE,        /* a mass matrix with one row too many */
   ABUSE_HESSIAN_SIZE,     /* a potential Hessian with one row too few */
@@ -330,6 +331,7 @@ static const Case cases[] = {
   {"vec_as_mat",         DOOR_MECHANICAL, ABUSE_VEC_AS_MAT,       NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_WRONG, NULL, PETSC_FALSE, 0.1},
   {"null_mass",          DOOR_MECHANICAL, ABUSE_NULL_MASS,        NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_NULL,  NULL, PETSC_FALSE, 0.1},
   {"null_energy",        DOOR_MECHANICAL, ABUSE_NULL_ENERGY,      NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_NULL,  NULL, PETSC_FALSE, 0.1},
+  {"energy_no_solution", DOOR_MECHANICAL, ABUSE_ENERGY_NO_SOLUTION, NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ORDER, NULL, PETSC_FALSE, 0.1},
   {"massfn_without_mx",  DOOR_MASSFN,     ABUSE_MASSFN_NOMX,      NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_NULL,  NULL, PETSC_FALSE, 0.1},
   {"energy_other_type",  DOOR_MECHANICAL, ABUSE_ENERGY_OTHER,     NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_WRONGSTATE, NULL, PETSC_FALSE, 0.1},
   {"monitor_other_type", DOOR_MECHANICAL, ABUSE_MONITOR_OTHER,    NULL, CB_NONE, FAULT_NONE, PETSC_ERR_ARG_WRONGSTATE, NULL, PETSC_FALSE, 0.1},
@@ -554,6 +556,9 @@ static PetscErrorCode RunCase(const Case *c, AppCtx *user, Objects *o, TSConverg
     PetscCall(DMShellCreate(PETSC_COMM_WORLD, &o->dm));
     PetscCall(TSSimpVISetDegree((TS)o->dm, 3));
     break;
+  case ABUSE_ENERGY_NO_SOLUTION:
+    PetscCall(TSSimpVIComputeEnergy(o->ts, 0, o->U, &H));
+    break;
   case ABUSE_ENERGY_OTHER:
   case ABUSE_MONITOR_OTHER:
   case ABUSE_PHASESPACE_OTHER:
@@ -726,7 +731,7 @@ int main(int argc, char **argv)
     filter: Error: grep "PETSC ERROR" | grep -v -e "() at " -e "----" -e "See https" -e "Option Table" -e "PETSC ERROR: -"
     test:
       suffix: objects
-      args: -case {{null_ts dm_as_ts vec_as_mat null_mass null_energy massfn_without_mx energy_other_type monitor_other_type phasespace_other_type tableau_other_type}separate output}
+      args: -case {{null_ts dm_as_ts vec_as_mat null_mass null_energy energy_no_solution massfn_without_mx energy_other_type monitor_other_type phasespace_other_type tableau_other_type}separate output}
     test:
       suffix: sizes
       args: -case {{energy_size mass_size hessian_size lagrangian_hessian_size split_unnamed mass_singular}separate output}

@@ -40,6 +40,8 @@ PetscErrorCode TSSimpVIComputeEnergy(TS ts, PetscReal t, Vec U, PetscReal *H)
   if (issimpvi) {
     TS_SimpVI *vi = (TS_SimpVI *)ts->data;
 
+    /* the set-up lays the step out on the TS's solution: U alone does not tell the split */
+    PetscCheck(ts->vec_sol, PetscObjectComm((PetscObject)ts), PETSC_ERR_ORDER, "TSSimpVIComputeEnergy() on a TSSIMPVI that has no solution yet: call TSSetSolution() (or TS2SetSolution()) first");
     PetscCall(TSSetUp(ts));
     if (vi->rb) { /* rigid bodies: sum_b 1/2 pi_b' J_b^-1 pi_b + V(R) */
       const SimpVIUser *u = &vi->prob->user;
