@@ -419,7 +419,7 @@ static PetscErrorCode CreateTS(Ctx *c, const char type[], PetscReal g, Vec U, Pe
       PetscCall(TSSimpVISetUpPhaseSpace(ts));
       PetscCall(TSSetType(ts, keep));
     }
-    if (!issimpvi) PetscCall(TSSimpVISetUpPhaseSpace(ts)); /* theta: the phase-space form */
+    if (!issimpvi) PetscCall(TSSimpVISetUpPhaseSpace(ts));             /* theta: the phase-space form */
     if (!issimpvi && c->twice) PetscCall(TSSimpVISetUpPhaseSpace(ts)); /* anew: nothing of the first form left */
     if (!c->nomu && c->late) PetscCall(TSSimpVISetParameterJacobian(ts, NULL, mats[5], ParameterJacobian, c));
     if (!issimpvi && !c->nomu && !c->formjacp) { /* and its own parameter Jacobian */

@@ -286,24 +286,24 @@ static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec u, Vec v, Vec a, PetscR
 
 typedef enum {
   ABUSE_NONE,
-  ABUSE_NULL_TS,          /* TSSimpVISetType(NULL, ...) */
-  ABUSE_DM_AS_TS,         /* TSSimpVISetDegree((TS)dm, ...) */
-  ABUSE_VEC_AS_MAT,       /* TSSimpVISetMass(ts, (Mat)vec, ...) */
-  ABUSE_NULL_MASS,        /* TSSimpVISetMass(ts, NULL, ...) */
-  ABUSE_NULL_ENERGY,      /* TSSimpVIComputeEnergy(ts, t, U, NULL) */
+  ABUSE_NULL_TS,            /* TSSimpVISetType(NULL, ...) */
+  ABUSE_DM_AS_TS,           /* TSSimpVISetDegree((TS)dm, ...) */
+  ABUSE_VEC_AS_MAT,         /* TSSimpVISetMass(ts, (Mat)vec, ...) */
+  ABUSE_NULL_MASS,          /* TSSimpVISetMass(ts, NULL, ...) */
+  ABUSE_NULL_ENERGY,        /* TSSimpVIComputeEnergy(ts, t, U, NULL) */
   ABUSE_ENERGY_NO_SOLUTION, /* TSSimpVIComputeEnergy() before TSSetSolution() */
-  ABUSE_ENERGY_SIZE,      /* TSSimpVIComputeEnergy() on a Vec of another size */
-  ABUSE_MASS_SIZE,        /* a mass matrix with one row too many */
-  ABUSE_HESSIAN_SIZE,     /* a potential Hessian with one row too few */
-  ABUSE_LAGHESSIAN_SIZE,  /* a Lagrangian Hessian block of the wrong size */
-  ABUSE_MASS_SPLIT,       /* the right global size, rows split over the processes unlike the positions */
-  ABUSE_MASS_SINGULAR,    /* a mass matrix with a zero on its diagonal (the first position's) */
-  ABUSE_ENERGY_OTHER,     /* TSSimpVIComputeEnergy() on an rk TS without TSSimpVISetUpPhaseSpace() */
-  ABUSE_MONITOR_OTHER,    /* TSSimpVIMonitorEnergy() on an rk TS */
-  ABUSE_PHASESPACE_OTHER, /* TSSimpVIGetPhaseSpaceIS() on an rk TS */
-  ABUSE_TABLEAU_OTHER,    /* TSSimpVIGetTableau() on an rk TS */
-  ABUSE_MASSFN_NOMX,      /* a mass callback without the matrices Mx, Mxx */
-  ABUSE_SPLIT_UNNAMED     /* U = (q, p) on several processes without TSRHSSplitSetIS() */
+  ABUSE_ENERGY_SIZE,        /* TSSimpVIComputeEnergy() on a Vec of another size */
+  ABUSE_MASS_SIZE,          /* a mass matrix with one row too many */
+  ABUSE_HESSIAN_SIZE,       /* a potential Hessian with one row too few */
+  ABUSE_LAGHESSIAN_SIZE,    /* a Lagrangian Hessian block of the wrong size */
+  ABUSE_MASS_SPLIT,         /* the right global size, rows split over the processes unlike the positions */
+  ABUSE_MASS_SINGULAR,      /* a mass matrix with a zero on its diagonal (the first position's) */
+  ABUSE_ENERGY_OTHER,       /* TSSimpVIComputeEnergy() on an rk TS without TSSimpVISetUpPhaseSpace() */
+  ABUSE_MONITOR_OTHER,      /* TSSimpVIMonitorEnergy() on an rk TS */
+  ABUSE_PHASESPACE_OTHER,   /* TSSimpVIGetPhaseSpaceIS() on an rk TS */
+  ABUSE_TABLEAU_OTHER,      /* TSSimpVIGetTableau() on an rk TS */
+  ABUSE_MASSFN_NOMX,        /* a mass callback without the matrices Mx, Mxx */
+  ABUSE_SPLIT_UNNAMED       /* U = (q, p) on several processes without TSRHSSplitSetIS() */
 } Abuse;
 
 typedef struct {
